@@ -1,0 +1,75 @@
+package dpb
+
+import (
+	"fmt"
+	"math"
+)
+
+// Panic messages for programmer errors (gonum style).
+const (
+	badDim      = "dpb: dimension mismatch"
+	badArm      = "dpb: arm index out of range"
+	pastHorizon = "dpb: more rounds than the mechanism's horizon"
+	nilRand     = "dpb: nil *rand.Rand"
+)
+
+// checkFinite reports an error unless v is finite.
+func checkFinite(name string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		return fmt.Errorf("dpb: %s is %v, must be finite", name, v)
+	}
+	return nil
+}
+
+// checkPositive reports an error unless v is finite and > 0.
+func checkPositive(name string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
+		return fmt.Errorf("dpb: %s is %v, must be > 0 and finite", name, v)
+	}
+	return nil
+}
+
+// checkNonNegative reports an error unless v is finite and >= 0.
+func checkNonNegative(name string, v float64) error {
+	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
+		return fmt.Errorf("dpb: %s is %v, must be >= 0 and finite", name, v)
+	}
+	return nil
+}
+
+// checkEpsilon validates a privacy parameter ε: finite and > 0.
+func checkEpsilon(eps float64) error { return checkPositive("epsilon", eps) }
+
+// checkDelta validates a privacy parameter δ ∈ (0, 1).
+func checkDelta(delta float64) error {
+	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
+		return fmt.Errorf("dpb: delta is %v, must be in (0, 1)", delta)
+	}
+	return nil
+}
+
+// checkProb validates a failure probability α ∈ (0, 1).
+func checkProb(name string, a float64) error {
+	if math.IsNaN(a) || a <= 0 || a >= 1 {
+		return fmt.Errorf("dpb: %s is %v, must be in (0, 1)", name, a)
+	}
+	return nil
+}
+
+// checkDim validates a dimension d >= 1.
+func checkDim(name string, d int) error {
+	if d < 1 {
+		return fmt.Errorf("dpb: %s is %d, must be >= 1", name, d)
+	}
+	return nil
+}
+
+// checkVectorFinite reports an error if any entry of x is not finite.
+func checkVectorFinite(name string, x []float64) error {
+	for i, v := range x {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return fmt.Errorf("dpb: %s[%d] is %v, must be finite", name, i, v)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,155 @@
+// Package plot draws the figures of package dpb with gonum/plot and shows
+// them in GoNB notebooks. It is the only package that imports plotting and
+// notebook libraries, so package dpb stays light.
+package plot
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"os"
+	"path/filepath"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// Palette is a colour-blind-safe palette (Okabe & Ito).
+var Palette = []color.Color{
+	color.RGBA{0, 114, 178, 255},   // blue
+	color.RGBA{213, 94, 0, 255},    // vermillion
+	color.RGBA{0, 158, 115, 255},   // green
+	color.RGBA{204, 121, 167, 255}, // purple
+	color.RGBA{230, 159, 0, 255},   // orange
+	color.RGBA{86, 180, 233, 255},  // sky blue
+	color.RGBA{0, 0, 0, 255},       // black
+	color.RGBA{240, 228, 66, 255},  // yellow
+}
+
+// Colour returns the i-th palette colour, cycling.
+func Colour(i int) color.Color { return Palette[i%len(Palette)] }
+
+// CurveOptions configures [Curves].
+type CurveOptions struct {
+	Title, XLabel, YLabel string
+	LogX, LogY            bool
+	// Band draws mean ± Band·stderr as a shaded area (0: no band).
+	Band float64
+}
+
+// Curves plots every series of c as a line with an optional standard-error band.
+func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
+	p := plot.New()
+	p.Title.Text = o.Title
+	p.X.Label.Text = o.XLabel
+	p.Y.Label.Text = o.YLabel
+	if o.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	if o.LogY {
+		p.Y.Scale = plot.LogScale{}
+		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	p.Add(plotter.NewGrid())
+	for s, name := range c.Names {
+		pts := make(plotter.XYs, 0, len(c.X))
+		var lo, hi plotter.XYs
+		for k, x := range c.X {
+			y := c.Mean[s][k]
+			if (o.LogX && x <= 0) || (o.LogY && y <= 0) {
+				continue
+			}
+			pts = append(pts, plotter.XY{X: x, Y: y})
+			if o.Band > 0 {
+				d := o.Band * c.StdErr[s][k]
+				l := y - d
+				if o.LogY && l <= 0 {
+					l = y / 2
+				}
+				lo = append(lo, plotter.XY{X: x, Y: l})
+				hi = append(hi, plotter.XY{X: x, Y: y + d})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		col := Colour(s)
+		if o.Band > 0 && len(lo) > 1 {
+			poly := make(plotter.XYs, 0, 2*len(lo))
+			poly = append(poly, lo...)
+			for i := len(hi) - 1; i >= 0; i-- {
+				poly = append(poly, hi[i])
+			}
+			band, err := plotter.NewPolygon(poly)
+			if err != nil {
+				return nil, err
+			}
+			r, g, b, _ := col.RGBA()
+			band.Color = color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60}
+			band.LineStyle.Width = 0
+			p.Add(band)
+		}
+		l, err := plotter.NewLine(pts)
+		if err != nil {
+			return nil, err
+		}
+		l.Color = col
+		l.Width = vg.Points(1.5)
+		l.Dashes = Dashes(s)
+		p.Add(l)
+		p.Legend.Add(name, l)
+	}
+	return p, nil
+}
+
+// Dashes returns a dash pattern per series so lines differ without colour.
+func Dashes(i int) []vg.Length {
+	switch i % 4 {
+	case 1:
+		return []vg.Length{vg.Points(6), vg.Points(3)}
+	case 2:
+		return []vg.Length{vg.Points(2), vg.Points(2)}
+	case 3:
+		return []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
+	}
+	return nil
+}
+
+// Default figure size.
+var (
+	Width  = 7 * vg.Inch
+	Height = 4.5 * vg.Inch
+)
+
+// Save writes p as base.svg and base.png (base without extension), creating
+// the folder if needed.
+func Save(p *plot.Plot, base string) error {
+	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
+		return err
+	}
+	for _, ext := range []string{"svg", "png"} {
+		if err := p.Save(Width, Height, base+"."+ext); err != nil {
+			return fmt.Errorf("plot: saving %s.%s: %w", base, ext, err)
+		}
+	}
+	return nil
+}
+
+// Render returns p rendered in format "svg" or "png".
+func Render(p *plot.Plot, format string) ([]byte, error) {
+	w, err := p.WriterTo(Width, Height, format)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	if _, err := w.WriteTo(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+

@@ -1,0 +1,33 @@
+package dpb
+
+import (
+	"encoding/binary"
+	"math/rand/v2"
+)
+
+// Stream returns the random stream number id of the experiment seeded by
+// seed: a ChaCha8 generator keyed by (seed, id, "dpb/stream/v1"). Distinct
+// (seed, id) pairs give streams that are independent for every practical
+// purpose (ChaCha8 is a keyed pseudorandom function), so each repetition and
+// each algorithm can own a stream and results do not depend on scheduling.
+//
+// A *rand.Rand is single-goroutine; give each goroutine its own stream.
+func Stream(seed, id uint64) *rand.Rand {
+	return rand.New(rand.NewChaCha8(streamKey(seed, id)))
+}
+
+func streamKey(seed, id uint64) [32]byte {
+	var k [32]byte
+	binary.LittleEndian.PutUint64(k[0:], seed)
+	binary.LittleEndian.PutUint64(k[8:], id)
+	copy(k[16:], "dpb/stream/v1")
+	return k
+}
+
+// StreamID returns the conventional stream id for repetition rep and role
+// role: role 0 is the environment, role 1+p is algorithm p. Common random
+// numbers across algorithms follow from every algorithm of a repetition
+// facing an environment built from the same stream.
+func StreamID(rep, role int) uint64 {
+	return uint64(rep)<<16 | uint64(role)
+}
