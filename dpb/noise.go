@@ -117,4 +117,3 @@ func (g *GaussianNoise) Sample(dst []float64) {
 
 // laplaceVar is the variance 2b² of Lap(b).
 func laplaceVar(b float64) float64 { return 2 * b * b }
-

@@ -152,4 +152,3 @@ func Render(p *plot.Plot, format string) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
