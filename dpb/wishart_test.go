@@ -372,3 +372,104 @@ func BenchmarkWishartSample(b *testing.B) {
 		})
 	}
 }
+
+// TestWishartBlockLaw checks the structure the regularizers use: partition
+// W ~ W_{d+1}(sI, k) into H (top-left d×d), h (last column, first d entries)
+// and w (corner). Then (Muirhead 1982, Thm 3.2.10; the proof of SS18
+// Prop. 9, where hᵀH⁻¹h is a projected spherical Gaussian)
+//
+//	hᵀH⁻¹h / s ~ χ²(d),   (w − hᵀH⁻¹h) / s ~ χ²(k − d),
+//
+// so ‖h‖_{H⁻¹} ≤ √s (√d + √(2 ln(1/α′))) w.p. ≥ 1−α′ is Prop. 9's γ.
+func TestWishartBlockLaw(t *testing.T) {
+	const N = 20000
+	for _, tc := range []struct {
+		d        int
+		scale, k float64
+	}{
+		{3, 2, 5.5},
+		{5, 2, 139115},
+	} {
+		t.Run(fmt.Sprintf("d=%d,k=%v", tc.d, tc.k), func(t *testing.T) {
+			n := tc.d + 1
+			w, err := NewWishartNoise(n, tc.scale, tc.k, Stream(8, uint64(tc.d)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := make([]float64, PackedLen(n))
+			H := mat.NewSymDense(tc.d, nil)
+			h := mat.NewVecDense(tc.d, nil)
+			x := mat.NewVecDense(tc.d, nil)
+			var ch mat.Cholesky
+			proj := make([]float64, N)
+			schur := make([]float64, N)
+			for r := 0; r < N; r++ {
+				w.Sample(buf)
+				for i := 0; i < tc.d; i++ {
+					for j := i; j < tc.d; j++ {
+						H.SetSym(i, j, buf[PackedIndex(n, i, j)])
+					}
+					h.SetVec(i, buf[PackedIndex(n, i, tc.d)])
+				}
+				if !ch.Factorize(H) {
+					t.Fatal("H not positive definite")
+				}
+				if err := ch.SolveVecTo(x, h); err != nil {
+					t.Fatal(err)
+				}
+				q := mat.Dot(h, x)
+				proj[r] = q / tc.scale
+				schur[r] = (buf[PackedIndex(n, tc.d, tc.d)] - q) / tc.scale
+			}
+			tol := ksC1e5 / math.Sqrt(N)
+			// DKW–Massart: each KS assertion fails spuriously with probability <= 1e-5.
+			if dist := ksOneSample(proj, distuv.ChiSquared{K: float64(tc.d)}.CDF); dist > tol {
+				t.Errorf("hᵀH⁻¹h/s: KS distance to χ²(%d) %.4f > %.4f", tc.d, dist, tol)
+			}
+			if dist := ksOneSample(schur, distuv.ChiSquared{K: tc.k - float64(tc.d)}.CDF); dist > tol {
+				t.Errorf("(w − hᵀH⁻¹h)/s: KS distance to χ²(%v) %.4f > %.4f", tc.k-float64(tc.d), dist, tol)
+			}
+		})
+	}
+}
+
+// TestWishartClaim19 counts how often an eigenvalue of W ~ W_d(sI, k) leaves
+// the interval of SS18 Claim 19, s(√k ± (√d + √(2 ln(2/α))))², which should
+// happen with probability at most α.
+func TestWishartClaim19(t *testing.T) {
+	const (
+		d     = 5
+		k     = 60
+		scale = 2.0
+		alpha = 0.05
+		N     = 4000
+	)
+	w, err := NewWishartNoise(d, scale, k, Stream(9, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev := math.Sqrt(d) + math.Sqrt(2*math.Log(2/alpha))
+	lo := scale * (math.Sqrt(k) - dev) * (math.Sqrt(k) - dev)
+	hi := scale * (math.Sqrt(k) + dev) * (math.Sqrt(k) + dev)
+	buf := make([]float64, PackedLen(d))
+	vals := make([]float64, d)
+	var eig mat.EigenSym
+	out := 0
+	for range N {
+		w.Sample(buf)
+		if !eig.Factorize(PackedToSym(buf, d), false) {
+			t.Fatal("eigendecomposition failed")
+		}
+		eig.Values(vals)
+		if vals[0] < lo || vals[d-1] > hi {
+			out++
+		}
+	}
+	// If the violation probability is p <= α, out ~ Binomial(N, p) and, by
+	// the Chernoff bound, P(out >= 270) <= exp(−N·KL(270/N ‖ α)) = 8.5e-6:
+	// the false-failure probability is below 1e-5.
+	if out >= 270 {
+		t.Errorf("Claim 19 interval [%.4g, %.4g] violated %d/%d times, want <= α·N = %v", lo, hi, out, N, alpha*N)
+	}
+	t.Logf("Claim 19 at α = %v: %d/%d violations (the bound is loose)", alpha, out, N)
+}
