@@ -79,7 +79,7 @@ type LinUCB struct {
 	z      []float64 // M ũ_t
 	dp     int       // d rounded up to 4
 	mt, zp []float64 // kernel layout of M and z (linucb_kernel.go)
-	q4, s4 [4]float64
+	scores []float64 // per-action UCB scores, grown to the largest K seen
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
 	c0, c1, c2, c3 float64
