@@ -83,13 +83,13 @@ type LinUCB struct {
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
 	c0, c1, c2, c3 float64
-	s      []float64 // scratch, len d
-	xy     []float64 // scratch for clipping
-	beta   float64
-	logDet float64
-	notPD  int
-	fresh  bool // v holds the factor of the current round's V_t
-	err    error
+	s              []float64 // scratch, len d
+	xy             []float64 // scratch for clipping
+	beta           float64
+	logDet         float64
+	notPD          int
+	fresh          bool // v holds the factor of the current round's V_t
+	err            error
 }
 
 var _ Policy = (*LinUCB)(nil)
