@@ -285,7 +285,7 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 		return fmt.Errorf("dpb: reward is %v, must be finite", y)
 	}
 	n2 += y * y
-	if n2 > p.lt2 {
+	if n2 > p.lt2*(1+boundSlack) {
 		if !p.cfg.Clip {
 			return fmt.Errorf("dpb: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip)", n2, p.lt2)
 		}
@@ -300,6 +300,12 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 	p.fresh = false
 	return nil
 }
+
+// boundSlack is the relative tolerance of the data bound: unit-norm actions
+// computed in floating point have ‖x‖² = 1 ± a few ulps, and an observation
+// within L̃²(1 + 1e-12) is treated as on the bound (its effect on the
+// mechanism's sensitivity, and so on ε, is below one part in 10¹²).
+const boundSlack = 1e-12
 
 // Err returns the first observation Update rejected, or nil.
 func (p *LinUCB) Err() error { return p.err }
