@@ -42,3 +42,25 @@ func benchStep(b *testing.B, reg Regularizer, d, k int) {
 	}
 	b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/round")
 }
+
+// BenchmarkLinUCBPrivateStep times one step of the private variants with
+// pre-drawn decision sets (decision-set generation excluded).
+func BenchmarkLinUCBPrivateStep(b *testing.B) {
+	for _, sz := range benchSizes {
+		s := SS18Setting{D: sz.d, N: 1 << 22, Epsilon: 1, Delta: 0.1, Lt2: 2}
+		b.Run(fmt.Sprintf("alg=gaussian/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
+			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: Padded}, Stream(1, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchStep(b, reg, sz.d, sz.k)
+		})
+		b.Run(fmt.Sprintf("alg=wishart/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
+			reg, err := NewWishartTree(TreeRegConfig{Setting: s, Mode: Padded}, Stream(1, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchStep(b, reg, sz.d, sz.k)
+		})
+	}
+}
