@@ -76,3 +76,51 @@ func TestSS18Experiment1Smoke(t *testing.T) {
 		t.Error("d = 1 accepted")
 	}
 }
+
+// TestSS18Experiment2Smoke runs a tiny Experiment 2: shapes, non-negative
+// non-decreasing regret, and independence from the number of workers.
+func TestSS18Experiment2Smoke(t *testing.T) {
+	cfg := SS18Exp2Config{Dim: 3, Horizon: 200, Reps: 2, Points: 5, Seed: 3, Workers: 1}
+	a, err := SS18Experiment2(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workers = 2
+	b, err := SS18Experiment2(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(a.Curves, b.Curves) {
+		t.Error("results depend on the number of workers")
+	}
+	if len(a.Curves) != 2 || len(a.Curves[0].Names) != len(SS18Algs) || a.Config.K != 9 {
+		t.Fatalf("unexpected shape: %d gaps, %d series, K = %d", len(a.Curves), len(a.Curves[0].Names), a.Config.K)
+	}
+	for _, c := range a.Curves {
+		for _, m := range c.Mean {
+			for k := range m {
+				if m[k] < 0 || (k > 0 && m[k] < m[k-1]) {
+					t.Fatalf("regret curve %v not non-negative and non-decreasing", m)
+				}
+			}
+		}
+	}
+}
+
+func TestSS18Experiment3Smoke(t *testing.T) {
+	res, err := SS18Experiment3(SS18Exp3Config{Dim: 3, Horizon: 100, Reps: 2, RhoMins: 3, Gaps: []float64{0.1, 0}, Seed: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Curves) != 2 || len(res.RhoMin) != 3 || len(res.Curves[1].Names) != 2 || len(res.Curves[0].X) != 3 {
+		t.Fatalf("unexpected shape: %+v", res)
+	}
+	for i := 1; i < len(res.RhoMin); i++ {
+		if res.RhoMin[i] <= res.RhoMin[i-1] {
+			t.Fatalf("ρ_min grid %v not increasing", res.RhoMin)
+		}
+	}
+	if !(res.PaperRhoMin[0] > res.RhoMin[0] && res.PaperRhoMin[0] < res.UnshiftedRhoMin) {
+		t.Errorf("Wishart's own ρ′_min %v outside the grid %v", res.PaperRhoMin[0], res.RhoMin)
+	}
+}

@@ -29,6 +29,8 @@ func init() {
 	registerFigure("ss18-fig1", "SS18 Fig. 1: one decision set in R³, K = 1000 actions", runSS18Fig1)
 	registerFigure("ss18-fig2", "SS18 Fig. 2: non-private LinUCB regret over time for several d (Exp. 1)", runSS18Fig2)
 	registerFigure("ss18-fig3", "SS18 Fig. 3: total regret vs d, log–log with fitted slope (Exp. 1)", runSS18Fig3)
+	registerFigure("ss18-fig4", "SS18 Fig. 4: private variants' regret over time, Δ = 0 and 0.1 (Exp. 2)", runSS18Fig4)
+	registerFigure("ss18-fig5", "SS18 Fig. 5: regret vs the shift (ρ_min) for several gaps (Exp. 3)", runSS18Fig5)
 }
 
 // ss18Common are the flags every SS18 figure accepts (the group shares them).
@@ -427,9 +429,263 @@ func (niceLogTicks) Ticks(min, max float64) []plot.Tick {
 			lab := ""
 			if m == 1 || m == 2 || m == 5 {
 				lab = strconv.FormatFloat(v, 'g', -1, 64)
+				if v >= 1e5 {
+					lab = fmt.Sprintf("%d·10^%d", m, int(e))
+				}
 			}
 			t = append(t, plot.Tick{Value: v, Label: lab})
 		}
 	}
 	return t
+}
+
+// ---------------------------------------------------------------- Experiment 2
+
+func runSS18Fig4(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
+	plotTo := fs.Int("plotto", 0, "plot rounds up to this (0: n; -paper: 2e7)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := dpb.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	switch {
+	case c.paper:
+		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 5000
+		if *plotTo == 0 {
+			*plotTo = 20000000
+		}
+	case c.short:
+		cfg.Horizon, cfg.Reps = 20000, 2
+	}
+	if c.n > 0 {
+		cfg.Horizon = c.n
+	}
+	if c.runs > 0 {
+		cfg.Reps = c.runs
+	}
+	start := time.Now()
+	res, err := dpb.SS18Experiment2(cfg)
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	cfg = res.Config
+	fmt.Fprintf(os.Stderr, "experiment 2: n = %d, %d runs × %d gaps × %d variants in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
+	var row []*plot.Plot
+	for g, gap := range cfg.Gaps {
+		cv := truncateCurves(res.Curves[g], float64(*plotTo))
+		p, err := dpbplot.Curves(cv, dpbplot.CurveOptions{
+			Title:  fmt.Sprintf("Δ = %g: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
+			XLabel: "round t", YLabel: "cumulative pseudo-regret (mean ± 2 s.e.)", Band: 2,
+		})
+		if err != nil {
+			return err
+		}
+		p.X.Min, p.Y.Min = 0, 0
+		row = append(row, p)
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	for g, gap := range cfg.Gaps {
+		cv := *res.Curves[g]
+		cv.Names = append([]string(nil), cv.Names...)
+		for j := range cv.Names {
+			cv.Names[j] = fmt.Sprintf("gap=%g %s", gap, cv.Names[j])
+		}
+		if err := writeCSVPart(f, &cv, "round", g > 0); err != nil {
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	bounds := map[string]any{}
+	st := cfg.Setting()
+	k := st.WishartK()
+	unsh, sh := st.WishartBounds(k)
+	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
+	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
+		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
+		"rewards":      "rademacher (L̃² = 2), α = 1/n",
+	}})
+}
+
+// truncateCurves keeps the points with X ≤ to (all when to ≤ 0).
+func truncateCurves(c *dpb.Curves, to float64) *dpb.Curves {
+	if to <= 0 {
+		return c
+	}
+	k := 0
+	for k < len(c.X) && c.X[k] <= to {
+		k++
+	}
+	t := &dpb.Curves{Names: c.Names, X: c.X[:k], Reps: c.Reps}
+	for s := range c.Names {
+		t.Mean = append(t.Mean, c.Mean[s][:k])
+		t.StdErr = append(t.StdErr, c.StdErr[s][:k])
+	}
+	return t
+}
+
+// writeCSVPart writes c as CSV, without the header when cont is true.
+func writeCSVPart(w io.Writer, c *dpb.Curves, xName string, cont bool) error {
+	var sb strings.Builder
+	if err := c.WriteCSV(&sb, xName); err != nil {
+		return err
+	}
+	s := sb.String()
+	if cont {
+		s = s[strings.IndexByte(s, '\n')+1:]
+	}
+	_, err := io.WriteString(w, s)
+	return err
+}
+
+func fmtCount(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		e := int(math.Floor(math.Log10(float64(n))))
+		m := float64(n) / math.Pow(10, float64(e))
+		if m == math.Trunc(m) {
+			if m == 1 {
+				return fmt.Sprintf("10^%d", e)
+			}
+			return fmt.Sprintf("%g·10^%d", m, e)
+		}
+	}
+	return strconv.Itoa(n)
+}
+
+// ---------------------------------------------------------------- Experiment 3
+
+func runSS18Fig5(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
+	rhos := fs.Int("rhos", 0, "number of ρ_min values (0: 6)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := dpb.SS18Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	switch {
+	case c.paper:
+		cfg.Horizon, cfg.Reps, cfg.RhoMins = 50000000, 35, 8
+		cfg.Gaps = []float64{0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125, 0.0015625, 0}
+	case c.short:
+		cfg.Horizon, cfg.Reps, cfg.RhoMins = 10000, 2, 4
+		cfg.Gaps = []float64{0.1, 0.025, 0}
+	}
+	if c.n > 0 {
+		cfg.Horizon = c.n
+	}
+	if c.runs > 0 {
+		cfg.Reps = c.runs
+	}
+	if *rhos > 0 {
+		cfg.RhoMins = *rhos
+	}
+	start := time.Now()
+	res, err := dpb.SS18Experiment3(cfg)
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	cfg = res.Config
+	fmt.Fprintf(os.Stderr, "experiment 3: n = %d, %d runs × %d gaps × %d policies in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), 2*len(res.RhoMin), wall)
+	var row []*plot.Plot
+	for m, mech := range res.Mechanisms {
+		cv := res.Curves[m]
+		p, err := dpbplot.GradientCurves(cv, dpbplot.CurveOptions{
+			Title:  fmt.Sprintf("%s: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
+			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total pseudo-regret after n rounds", LogX: true,
+		})
+		if err != nil {
+			return err
+		}
+		p.X.Tick.Marker = niceLogTicks{}
+		for s := range cv.Names {
+			// Mark the measured points.
+			pts := make(plotter.XYs, len(cv.X))
+			for i := range cv.X {
+				pts[i] = plotter.XY{X: cv.X[i], Y: cv.Mean[s][i]}
+			}
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: dpbplot.Gradient(s, len(cv.Names)), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+		}
+		ymin, ymax := math.Inf(1), math.Inf(-1)
+		for s := range cv.Names {
+			for i := range cv.X {
+				ymin = math.Min(ymin, cv.Mean[s][i])
+				ymax = math.Max(ymax, cv.Mean[s][i])
+			}
+		}
+		pad := 0.05 * (ymax - ymin)
+		if pad == 0 {
+			pad = 1
+		}
+		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+9*pad // room for the legend
+		vlines := []struct {
+			x    float64
+			name string
+		}{{res.PaperRhoMin[m], map[int]string{0: "Section 4.1 shift (Eq. 4)", 1: "Section 4.2 shift (2Υ)"}[m]}}
+		if m == 0 {
+			vlines = append(vlines, struct {
+				x    float64
+				name string
+			}{res.UnshiftedRhoMin, "no shift (WishartUnshifted)"})
+		}
+		for j, v := range vlines {
+			l, err := plotter.NewLine(plotter.XYs{{X: v.x, Y: p.Y.Min}, {X: v.x, Y: p.Y.Max}})
+			if err != nil {
+				return err
+			}
+			l.Color = color.Gray{Y: 60}
+			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3 + 3*float64(j))}
+			l.Width = vg.Points(1.2)
+			p.Add(l)
+			p.Legend.Add(v.name, l)
+		}
+		p.Legend.Top, p.Legend.Left = true, false
+		row = append(row, p)
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	for m, mech := range res.Mechanisms {
+		cv := *res.Curves[m]
+		cv.Names = append([]string(nil), cv.Names...)
+		for j := range cv.Names {
+			cv.Names[j] = mech + " " + cv.Names[j]
+		}
+		if err := writeCSVPart(f, &cv, "rho_min", m > 0); err != nil {
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"experiment": cfg, "rho_min": res.RhoMin, "paper_rho_min": res.PaperRhoMin, "unshifted_rho_min": res.UnshiftedRhoMin,
+		"wall_seconds": wall, "release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
+		"shift": "Wishart: c = ρ_min(unshifted) − ρ_min; Gaussian: c = Υ + ρ_min",
+	}})
 }
