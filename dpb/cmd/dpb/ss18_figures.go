@@ -606,7 +606,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	for m, mech := range res.Mechanisms {
 		cv := res.Curves[m]
 		p, err := dpbplot.GradientCurves(cv, dpbplot.CurveOptions{
-			Title:  fmt.Sprintf("%s: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
+			Title:  fmt.Sprintf("%s: d = %d, K = %d, ε = %g, δ = %g (n = %s, mean of %d runs)", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
 			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total pseudo-regret after n rounds", LogX: true,
 		})
 		if err != nil {
@@ -637,7 +637,8 @@ func runSS18Fig5(name, out string, args []string) error {
 		if pad == 0 {
 			pad = 1
 		}
-		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+9*pad // room for the legend
+		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+16*pad // room for the legend
+		p.Y.Tick.Marker = gTicks{}
 		vlines := []struct {
 			x    float64
 			name string
@@ -688,4 +689,17 @@ func runSS18Fig5(name, out string, args []string) error {
 		"wall_seconds": wall, "release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"shift": "Wishart: c = ρ_min(unshifted) − ρ_min; Gaussian: c = Υ + ρ_min",
 	}})
+}
+
+// gTicks is plot.DefaultTicks with labels in %g (no trailing zeros).
+type gTicks struct{}
+
+func (gTicks) Ticks(min, max float64) []plot.Tick {
+	t := plot.DefaultTicks{}.Ticks(min, max)
+	for i := range t {
+		if t[i].Label != "" {
+			t[i].Label = strconv.FormatFloat(t[i].Value, 'g', -1, 64)
+		}
+	}
+	return t
 }
