@@ -453,7 +453,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	cfg := dpb.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
 	switch {
 	case c.paper:
-		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 5000
+		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 1000
 		if *plotTo == 0 {
 			*plotTo = 20000000
 		}
