@@ -186,3 +186,92 @@ func CheckRegretBounds(cfg LinUCBCheckConfig) (Verdicts, error) {
 	}
 	return vs, nil
 }
+
+// CoverageCurves returns, for each variant, the mean over runs of
+// ‖θ* − θ̃_t‖_{V_t} / β_t at about 40 log-spaced rounds: the quantity
+// Proposition 4 keeps below 1. (Same runs as CheckProp4 with the same seed.)
+func CoverageCurves(cfg LinUCBCheckConfig) (*Curves, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	rec := LogGrid(cfg.N, 40)
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: len(rec), Workers: cfg.Workers},
+		func(job Job, out []float64) error {
+			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
+			if err != nil {
+				return err
+			}
+			theta := env.Theta()
+			r := NewRound(env)
+			k := 0
+			for t := 1; t <= cfg.N; t++ {
+				env.Next(r, t)
+				if k < len(rec) && rec[k] == t {
+					out[k] = pol.ConfidenceDistance(theta) / pol.Radius()
+					k++
+				}
+				a := pol.Choose(r)
+				pol.Update(r, a, env.Reward(r, a))
+			}
+			return pol.Err()
+		})
+	if err != nil {
+		return nil, err
+	}
+	return Summarise(algNames(cfg.Algs), gridX(rec), out), nil
+}
+
+// RegretAgainstBounds returns, for each variant, the mean cumulative
+// pseudo-regret at about 30 log-spaced rounds t beside Theorem 5's bound
+// evaluated at horizon t (B = 1): series "<alg>" and "<alg> Thm 5 bound".
+func RegretAgainstBounds(cfg LinUCBCheckConfig) (*Curves, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	rec := LogGrid(cfg.N, 30)
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 2 * len(rec), Workers: cfg.Workers},
+		func(job Job, out []float64) error {
+			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
+			if err != nil {
+				return err
+			}
+			RegretCurve(env, pol, cfg.N, rec, out[:len(rec)])
+			cp := pol.confidenceParams()
+			for k, t := range rec {
+				out[len(rec)+k] = Theorem5Bound(cp, pol.Bounds(), t, 1)
+			}
+			return pol.Err()
+		})
+	if err != nil {
+		return nil, err
+	}
+	// Split each series into (regret, bound).
+	var names []string
+	var split [][][]float64
+	for s, alg := range cfg.Algs {
+		reg := make([][]float64, cfg.Reps)
+		bnd := make([][]float64, cfg.Reps)
+		for rep, o := range out[s] {
+			reg[rep], bnd[rep] = o[:len(rec)], o[len(rec):]
+		}
+		names = append(names, alg.String(), alg.String()+" Thm 5 bound")
+		split = append(split, reg, bnd)
+	}
+	return Summarise(names, gridX(rec), split), nil
+}
+
+func algNames(algs []SS18Alg) []string {
+	names := make([]string, len(algs))
+	for i, a := range algs {
+		names[i] = a.String()
+	}
+	return names
+}
+
+func gridX(rec []int) []float64 {
+	x := make([]float64, len(rec))
+	for i, t := range rec {
+		x[i] = float64(t)
+	}
+	return x
+}

@@ -67,3 +67,34 @@ func TestCheckClaim13(t *testing.T) {
 		t.Error("ε = 1 ≥ ln 2 accepted")
 	}
 }
+
+func TestCoverageAndBoundCurves(t *testing.T) {
+	cfg := LinUCBCheckConfig{D: 3, K: 9, N: 300, Reps: 3, Alpha: 0.1, Seed: 4}
+	c, err := CoverageCurves(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(c.Names) != len(SS18Algs) || len(c.X) < 10 {
+		t.Fatalf("coverage curves: %d series, %d points", len(c.Names), len(c.X))
+	}
+	for s := range c.Names {
+		for k := range c.X {
+			if v := c.Mean[s][k]; !(v > 0 && v < 1) {
+				t.Fatalf("%s at t=%v: mean ‖θ*−θ̃‖/β = %v, want in (0, 1)", c.Names[s], c.X[k], v)
+			}
+		}
+	}
+	b, err := RegretAgainstBounds(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Names) != 2*len(SS18Algs) {
+		t.Fatalf("bound curves: %d series", len(b.Names))
+	}
+	for s := 0; s < len(b.Names); s += 2 {
+		last := len(b.X) - 1
+		if !(b.Mean[s][last] < b.Mean[s+1][last]) || b.StdErr[s+1][last] > 1e-9*b.Mean[s+1][last] {
+			t.Fatalf("%s: regret %v vs bound %v ± %v", b.Names[s], b.Mean[s][last], b.Mean[s+1][last], b.StdErr[s+1][last])
+		}
+	}
+}
