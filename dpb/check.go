@@ -256,11 +256,11 @@ func (vs Verdicts) Markdown() string {
 		status := v.Status()
 		switch {
 		case v.Pass:
-			status = "✅ PASS"
+			status = "PASS"
 		case v.Erratum:
-			status = "⚠️ FAIL (erratum)"
+			status = "*FAIL (erratum)*"
 		default:
-			status = "❌ **" + CheckFailedMarker + "**"
+			status = "**" + CheckFailedMarker + "**"
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %d / %d | %s | %s | %s | %s | %s |\n",
 			mdEscape(v.Claim), mdEscape(v.Reference), fmtProb(v.Alpha), v.Failures, v.Trials,

@@ -2,6 +2,7 @@ package plot
 
 import (
 	"image/color"
+	"math"
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot"
@@ -38,7 +39,10 @@ func RoundRatios(c *dpb.Curves, title string) (*plot.Plot, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := HLine(p, 1, "bound"); err != nil {
+	// Room above the curves for the legend (log axis: a factor).
+	p.Y.Min = math.Min(p.Y.Min, 0.5)
+	p.Y.Max = math.Max(p.Y.Max, 1) * math.Pow(math.Max(p.Y.Max, 1)/p.Y.Min, 1.5)
+	if err := HLine(p, 1, "bound (ratio 1)"); err != nil {
 		return nil, err
 	}
 	return p, nil
