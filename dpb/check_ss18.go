@@ -52,12 +52,12 @@ func (c SS18CheckConfig) SS18CheckSetting() SS18Setting {
 // n = 5·10⁷, ε = 1, δ = 0.1, L̃² = 2, α = 1/n.
 var SS18PaperSetting = SS18Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 
-// CheckSS18 runs the proof checks of SS18 that need only the noise samplers
-// and the bounds, in this order: [CheckSS18Facts] (Claims 17–20, Υ,
-// Lemma 22), [CheckTreeRegularizers] (Propositions 9 and 11 per round, plain
-// and padded trees, at [SS18CheckConfig.SS18CheckSetting]) and
-// [CheckSS18Privacy] (calibration at [SS18PaperSetting]). The run is
-// deterministic given the config.
+// CheckSS18 runs the proof checks of SS18, in this order: [CheckSS18Facts]
+// (Claims 17–20, Υ, Lemma 22), [CheckTreeRegularizers] (Propositions 9 and
+// 11 per round, plain and padded trees, at [SS18CheckConfig.SS18CheckSetting]),
+// [CheckSS18Privacy] (calibration at [SS18PaperSetting]), then the checks
+// that run Algorithm 1 (Proposition 4, Theorems 5 and 6, Claim 13). The run
+// is deterministic given the config.
 func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 	vs, err := CheckSS18Facts(cfg)
 	if err != nil {
@@ -73,7 +73,12 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, pv...), nil
+	vs = append(vs, pv...)
+	lv, err := checkSS18Policies(c)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
 }
 
 func (c SS18CheckConfig) validate() error {
@@ -130,4 +135,44 @@ func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
 	}
 	vs, _, _, err := CheckPrivacyCalibration(c.stream(8), SS18PaperSetting, max(c.Trials/10, 10))
 	return vs, err
+}
+
+// checkSS18Policies runs the checks that need Algorithm 1 itself, on the
+// Appendix D environment with K = d² and gap 0.1: Proposition 4 (α = 0.05,
+// a larger α than the paper's 1/n so that a failure rate above α would be
+// visible in 40 runs) for every variant with the padded tree and for the
+// shifted Wishart with the plain tree, Theorems 5 and 6, and Claim 13.
+func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
+	n, reps := 2000, 40
+	if c.Short {
+		n, reps = 300, 8
+	}
+	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, Workers: c.Workers}
+	vs, err := CheckProp4(base)
+	if err != nil {
+		return nil, err
+	}
+	plain := Plain
+	pc := base
+	pc.Mode, pc.Algs = &plain, []SS18Alg{SS18Wishart}
+	pv, err := CheckProp4(pc)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pv {
+		pv[i].Name += "-plain"
+	}
+	vs = append(vs, pv...)
+	rc := base
+	rc.Alpha, rc.Reps = 0, reps/2
+	rv, err := CheckRegretBounds(rc)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, rv...)
+	cv, err := CheckClaim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, cv...), nil
 }

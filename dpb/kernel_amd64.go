@@ -5,21 +5,26 @@ package dpb
 // useAVX2 is true when the CPU and OS support AVX2 and FMA.
 var useAVX2 = hasAVX2FMA()
 
-func quadTile4(mt []float64, dp int, zp []float64, d int, x []float64, ldx int, q, s *[4]float64) {
-	if useAVX2 {
-		if len(mt) < dp*dp || len(zp) < dp || len(x) < 3*ldx+d || d > dp {
-			panic(badDim)
-		}
-		quadTile4AVX2(&mt[0], dp, &zp[0], d, &x[0], ldx, q, s)
+// scoreBlocks writes scores[k] = ⟨z, M x_k⟩ + β‖M x_k‖ for the first
+// 4·nblk actions of x (each d floats, contiguous).
+func scoreBlocks(mt []float64, dp int, zp []float64, d int, x []float64, nblk int, beta float64, scores []float64) {
+	if nblk == 0 {
 		return
 	}
-	quadTile4Go(mt, dp, zp, d, x, ldx, q, s)
+	if len(mt) < dp*dp || len(zp) < dp || len(x) < 4*nblk*d || len(scores) < 4*nblk || d > dp {
+		panic(badDim)
+	}
+	if useAVX2 {
+		scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[0], nblk, beta, &scores[0])
+		return
+	}
+	scoreBlocksGo(mt, dp, zp, d, x, nblk, beta, scores)
 }
 
-// quadTile4AVX2 is quadTile4Go in AVX2/FMA assembly (kernel_amd64.s).
+// scoreBlocksAVX2 is scoreBlocksGo in AVX2/FMA assembly (kernel_amd64.s).
 //
 //go:noescape
-func quadTile4AVX2(mt *float64, dp int, zp *float64, d int, x *float64, ldx int, q, s *[4]float64)
+func scoreBlocksAVX2(mt *float64, dp int, zp *float64, d int, x *float64, nblk int, beta float64, scores *float64)
 
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)

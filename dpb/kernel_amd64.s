@@ -21,30 +21,38 @@ TEXT ·xgetbv(SB), NOSPLIT, $0-8
 	MOVL DX, edx+4(FP)
 	RET
 
-// func quadTile4AVX2(mt *float64, dp int, zp *float64, d int, x *float64, ldx int, q, s *[4]float64)
+// func scoreBlocksAVX2(mt *float64, dp int, zp *float64, d int, x *float64, nblk int, beta float64, scores *float64)
 //
-// For the four actions x_k = x[k·ldx : k·ldx+d], k = 0..3:
+// For each block of four consecutive actions x_k (each d floats, contiguous),
+// k = 0..4·nblk−1:
 //   w_k = M x_k (M lower triangular, given as mt[j·dp+i] = M_ij, zero-padded)
-//   q_k = Σ_i w_ki²,  s_k = Σ_i z_i w_ki
+//   scores[k] = Σ_i z_i w_ki + β·sqrt(Σ_i w_ki²)
 // Rows of M are processed four at a time (one YMM per action); for the row
 // block [i0, i0+4) only columns j < min(i0+4, d) can be non-zero.
 //
 // Registers: SI mt, DI zp, BX row stride of mt in bytes, R9 d,
-// R10–R13 the four action pointers, AX i0, CX j, DX end of j, R8 mt cursor.
-// Y0–Y3 w, Y4 mt row, Y5 broadcast x, Y6 z block, Y8–Y11 q, Y12–Y15 s.
-TEXT ·quadTile4AVX2(SB), NOSPLIT, $0-64
+// R10–R13 the four action pointers, AX i0, CX j, DX end of j, R8 mt cursor,
+// R14 blocks left, R15 scores cursor, SP untouched.
+// Y0–Y3 w, Y4 mt row, Y5 broadcast x, Y6 z block, Y7 β, Y8–Y11 q, Y12–Y15 s.
+TEXT ·scoreBlocksAVX2(SB), NOSPLIT, $0-64
 	MOVQ mt+0(FP), SI
 	MOVQ dp+8(FP), BX
 	SHLQ $3, BX
 	MOVQ zp+16(FP), DI
 	MOVQ d+24(FP), R9
 	MOVQ x+32(FP), R10
-	MOVQ ldx+40(FP), DX
-	SHLQ $3, DX
+	MOVQ nblk+40(FP), R14
+	VBROADCASTSD beta+48(FP), Y7
+	MOVQ scores+56(FP), R15
+	MOVQ R9, DX
+	SHLQ $3, DX                // DX = d·8, the stride between actions
 	LEAQ (R10)(DX*1), R11
 	LEAQ (R11)(DX*1), R12
 	LEAQ (R12)(DX*1), R13
 
+block:
+	TESTQ R14, R14
+	JEQ   ret
 	VXORPD Y8, Y8, Y8
 	VXORPD Y9, Y9, Y9
 	VXORPD Y10, Y10, Y10
@@ -57,7 +65,7 @@ TEXT ·quadTile4AVX2(SB), NOSPLIT, $0-64
 
 rowblock:
 	CMPQ AX, R9
-	JGE  done
+	JGE  blockdone
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -96,41 +104,32 @@ col:
 	ADDQ $4, AX
 	JMP  rowblock
 
-done:
-	MOVQ q+48(FP), R8
-	MOVQ s+56(FP), R9
-	// Horizontal sums: lanes (a, b, c, d) -> (a+c) + (b+d).
-	VEXTRACTF128 $1, Y8, X0
-	VADDPD X0, X8, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 0(R8)
-	VEXTRACTF128 $1, Y9, X0
-	VADDPD X0, X9, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 8(R8)
-	VEXTRACTF128 $1, Y10, X0
-	VADDPD X0, X10, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 16(R8)
-	VEXTRACTF128 $1, Y11, X0
-	VADDPD X0, X11, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 24(R8)
-	VEXTRACTF128 $1, Y12, X0
-	VADDPD X0, X12, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 0(R9)
-	VEXTRACTF128 $1, Y13, X0
-	VADDPD X0, X13, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 8(R9)
-	VEXTRACTF128 $1, Y14, X0
-	VADDPD X0, X14, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 16(R9)
-	VEXTRACTF128 $1, Y15, X0
-	VADDPD X0, X15, X0
-	VHADDPD X0, X0, X0
-	VMOVSD X0, 24(R9)
+blockdone:
+	// q = (Σ lanes of Y8, …, Σ lanes of Y11), s likewise from Y12–Y15.
+	VHADDPD Y9, Y8, Y0         // (q0a+q0b, q1a+q1b, q0c+q0d, q1c+q1d)
+	VHADDPD Y11, Y10, Y1       // (q2…, q3…, q2…, q3…)
+	VPERM2F128 $0x20, Y1, Y0, Y2
+	VPERM2F128 $0x31, Y1, Y0, Y3
+	VADDPD Y3, Y2, Y2          // (q0, q1, q2, q3)
+	VHADDPD Y13, Y12, Y0
+	VHADDPD Y15, Y14, Y1
+	VPERM2F128 $0x20, Y1, Y0, Y4
+	VPERM2F128 $0x31, Y1, Y0, Y5
+	VADDPD Y5, Y4, Y4          // (s0, s1, s2, s3)
+	VSQRTPD Y2, Y2
+	VFMADD231PD Y2, Y7, Y4     // s + β·sqrt(q)
+	VMOVUPD Y4, (R15)
+	ADDQ $32, R15
+
+	MOVQ R9, DX
+	SHLQ $5, DX                // 4 actions · d · 8 bytes
+	ADDQ DX, R10
+	ADDQ DX, R11
+	ADDQ DX, R12
+	ADDQ DX, R13
+	DECQ R14
+	JMP  block
+
+ret:
 	VZEROUPPER
 	RET

@@ -79,17 +79,17 @@ type LinUCB struct {
 	z      []float64 // M ũ_t
 	dp     int       // d rounded up to 4
 	mt, zp []float64 // kernel layout of M and z (linucb_kernel.go)
-	q4, s4 [4]float64
+	scores []float64 // per-action UCB scores, grown to the largest K seen
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
 	c0, c1, c2, c3 float64
-	s      []float64 // scratch, len d
-	xy     []float64 // scratch for clipping
-	beta   float64
-	logDet float64
-	notPD  int
-	fresh  bool // v holds the factor of the current round's V_t
-	err    error
+	s              []float64 // scratch, len d
+	xy             []float64 // scratch for clipping
+	beta           float64
+	logDet         float64
+	notPD          int
+	fresh          bool // v holds the factor of the current round's V_t
+	err            error
 }
 
 var _ Policy = (*LinUCB)(nil)
@@ -285,7 +285,7 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 		return fmt.Errorf("dpb: reward is %v, must be finite", y)
 	}
 	n2 += y * y
-	if n2 > p.lt2 {
+	if n2 > p.lt2*(1+boundSlack) {
 		if !p.cfg.Clip {
 			return fmt.Errorf("dpb: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip)", n2, p.lt2)
 		}
@@ -300,6 +300,12 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 	p.fresh = false
 	return nil
 }
+
+// boundSlack is the relative tolerance of the data bound: unit-norm actions
+// computed in floating point have ‖x‖² = 1 ± a few ulps, and an observation
+// within L̃²(1 + 1e-12) is treated as on the bound (its effect on the
+// mechanism's sensitivity, and so on ε, is below one part in 10¹²).
+const boundSlack = 1e-12
 
 // Err returns the first observation Update rejected, or nil.
 func (p *LinUCB) Err() error { return p.err }

@@ -73,26 +73,34 @@ func quadOne(mt []float64, dp int, zp []float64, d int, x []float64) (q, s float
 	return q, s
 }
 
-// chooseBlocked returns the first action with the largest UCB score.
-func (p *LinUCB) chooseBlocked(r *Round) int {
-	d, dp := p.d, p.dp
-	beta := p.beta
-	best, bestScore := 0, math.Inf(-1)
-	a := 0
-	for ; a+4 <= r.K; a += 4 {
-		quadTile4(p.mt, dp, p.zp, d, r.Actions[a*d:(a+4)*d], d, &p.q4, &p.s4)
+// scoreBlocksGo is the portable scoring kernel: four actions at a time.
+func scoreBlocksGo(mt []float64, dp int, zp []float64, d int, x []float64, nblk int, beta float64, scores []float64) {
+	var q, s [4]float64
+	for b := 0; b < nblk; b++ {
+		quadTile4Go(mt, dp, zp, d, x[4*b*d:4*(b+1)*d], d, &q, &s)
 		for k := 0; k < 4; k++ {
-			score := p.s4[k] + beta*math.Sqrt(p.q4[k])
-			if score > bestScore {
-				best, bestScore = a+k, score
-			}
+			scores[4*b+k] = s[k] + beta*math.Sqrt(q[k])
 		}
 	}
-	for ; a < r.K; a++ {
+}
+
+// chooseBlocked returns the first action with the largest UCB score.
+func (p *LinUCB) chooseBlocked(r *Round) int {
+	d, dp, k := p.d, p.dp, r.K
+	if cap(p.scores) < k {
+		p.scores = make([]float64, k) // grows once to the largest K seen
+	}
+	sc := p.scores[:k]
+	nblk := k / 4
+	scoreBlocks(p.mt, dp, p.zp, d, r.Actions, nblk, p.beta, sc)
+	for a := 4 * nblk; a < k; a++ {
 		q, s := quadOne(p.mt, dp, p.zp, d, r.Actions[a*d:(a+1)*d])
-		score := s + beta*math.Sqrt(q)
-		if score > bestScore {
-			best, bestScore = a, score
+		sc[a] = s + p.beta*math.Sqrt(q)
+	}
+	best, bestScore := 0, math.Inf(-1)
+	for a, v := range sc {
+		if v > bestScore {
+			best, bestScore = a, v
 		}
 	}
 	return best

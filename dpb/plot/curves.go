@@ -37,6 +37,12 @@ type CurveOptions struct {
 	LogX, LogY            bool
 	// Band draws mean ± Band·stderr as a shaded area (0: no band).
 	Band float64
+	// YMin and YMax fix the y range when YMax > YMin.
+	YMin, YMax float64
+	// HLines draws dashed grey horizontal reference lines (e.g. a bound at 1).
+	HLines []float64
+	// Legend placement: top-left unless LegendBottom / LegendRight.
+	LegendBottom, LegendRight bool
 }
 
 // Curves plots every series of c as a line with an optional standard-error band.
@@ -53,9 +59,26 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Legend.Top = !o.LegendBottom
+	p.Legend.Left = !o.LegendRight
+	p.Legend.Padding = vg.Points(4)
 	p.Add(plotter.NewGrid())
+	if o.YMax > o.YMin {
+		p.Y.Min, p.Y.Max = o.YMin, o.YMax
+	}
+	if len(o.HLines) > 0 && len(c.X) > 0 {
+		lo, hi := c.X[0], c.X[len(c.X)-1]
+		for _, y := range o.HLines {
+			l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
+			if err != nil {
+				return nil, err
+			}
+			l.Color = color.Gray{Y: 110}
+			l.Width = vg.Points(1)
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(l)
+		}
+	}
 	for s, name := range c.Names {
 		pts := make(plotter.XYs, 0, len(c.X))
 		var lo, hi plotter.XYs
@@ -90,7 +113,7 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 				return nil, err
 			}
 			r, g, b, _ := col.RGBA()
-			band.Color = color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60}
+			band.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60} // non-premultiplied: RGBA would need r, g, b <= alpha
 			band.LineStyle.Width = 0
 			p.Add(band)
 		}
