@@ -49,7 +49,8 @@ func LoadShuttle(path string) (*Supervised, error) {
 	if err != nil {
 		return nil, csvErr(path, cr, err)
 	}
-	ds := &Supervised{Name: "shuttle", Features: append([]string(nil), head[:9]...)}
+	head = append([]string(nil), head...) // ReuseRecord overwrites it
+	ds := &Supervised{Name: "shuttle", Features: head[:9]}
 	var labels []string
 	for {
 		rec, err := cr.Read()
