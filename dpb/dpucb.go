@@ -25,6 +25,10 @@ type DPUCBConfig struct {
 	// Clip clips rewards into [0, 1] instead of panicking on them. Defaults to
 	// false: a reward outside [0, 1] (or NaN) panics in Update.
 	Clip bool
+	// NoRelaxation sets Γ = 0: the index becomes UCB1's on the private totals.
+	// Privacy is unchanged (it comes from the trees alone; Γ only shapes the
+	// choice); this is an ablation, not the paper's algorithm.
+	NoRelaxation bool
 	// NoNoise replaces the Laplace node noise by zero (exactness tests and the
 	// "Γ without noise" ablation); the result is not private.
 	NoNoise bool
@@ -98,6 +102,9 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 		n:     make([]int, cfg.Arms),
 		r:     make([]float64, cfg.Arms),
 	}
+	if cfg.NoRelaxation {
+		p.gamma = 0
+	}
 	eps0 := cfg.Epsilon / float64(cfg.Arms)
 	if !cfg.NoNoise {
 		p.scale = TreeCounterScale(cfg.Horizon, 1, eps0)
@@ -123,7 +130,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 // Config returns the configuration with defaults filled in.
 func (p *DPUCB) Config() DPUCBConfig { return p.cfg }
 
-// Relaxation returns the Γ in use (times RelaxationScale).
+// Relaxation returns the Γ in use (times RelaxationScale; 0 with NoRelaxation).
 func (p *DPUCB) Relaxation() float64 { return p.gamma }
 
 // NodeScale returns the Laplace scale b = m·k/ε of every tree node (0 with NoNoise).

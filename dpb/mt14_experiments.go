@@ -48,6 +48,9 @@ type MT14Fig1Config struct {
 	Gap float64
 	// Epsilons for DP-UCB. Defaults to {0.1, 1, 10}.
 	Epsilons []float64
+	// NoRelaxation lists ε values for which DP-UCB with Γ = 0 (still ε-DP, see
+	// DPUCBConfig.NoRelaxation) is added as an ablation. Defaults to none.
+	NoRelaxation []float64
 	// Gamma is DP-UCB's γ. Defaults to 1/T.
 	Gamma float64
 	// RelaxationScale multiplies Γ (1, the default, is Algorithm 1 as printed).
@@ -56,7 +59,7 @@ type MT14Fig1Config struct {
 	Points int
 	// Workers and Progress as in TrialConfig.
 	Workers  int
-	Progress io.Writer
+	Progress io.Writer `json:"-"`
 }
 
 func (c *MT14Fig1Config) defaults() error {
@@ -106,6 +109,11 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 			return NewDPUCB(DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale}, rng)
 		}})
 	}
+	for _, eps := range cfg.NoRelaxation {
+		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (Policy, error) {
+			return NewDPUCB(DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
+		}})
+	}
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
@@ -126,7 +134,7 @@ type MT14Fig2Config struct {
 	// NewLog returns repetition rep's log (the same log for a fixed real log;
 	// a fresh simulated logger per rep for supervised data). Called once per
 	// rep. Required.
-	NewLog func(rep int) (Log, error)
+	NewLog func(rep int) (Log, error) `json:"-"`
 	// Epsilons are the private ε values. Defaults to {1, ε(ε₀ = 0.1), 10},
 	// with ε(ε₀) = [MT14EpsilonFromEpsilon0] at the log's d (2.7 at d = 6).
 	Epsilons []float64
@@ -144,7 +152,7 @@ type MT14Fig2Config struct {
 	Seed uint64
 	// Workers and Progress as in TrialConfig.
 	Workers  int
-	Progress io.Writer
+	Progress io.Writer `json:"-"`
 }
 
 // MT14Fig2Row is one bar of MT14 Fig. 2: a policy at one delay.
@@ -275,4 +283,72 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 	}
 	res.Rows = rows
 	return res, nil
+}
+
+// MT14BoundsConfig configures [RunMT14Bounds].
+type MT14BoundsConfig struct {
+	// Arms is k. Required (>= 2).
+	Arms int
+	// Horizons are the T values, increasing. Required.
+	Horizons []int
+	// Epsilon of DP-UCB. Required.
+	Epsilon float64
+	// Best and Gap as in MT14Fig1Config (defaults 0.9 and 0.5).
+	Best, Gap float64
+	// Reps and Seed as in MT14Fig1Config. Reps is required.
+	Reps int
+	Seed uint64
+	// Workers as in TrialConfig.
+	Workers int
+}
+
+// RunMT14Bounds measures the expected regret at horizon T of DP-UCB (run
+// with that horizon) and of UCB1 for each T in Horizons, and sets them beside
+// MT14 Theorem 4's bound (O-constant 1), SS18 Corollary 15's private lower
+// bound, Auer et al.'s UCB1 bound and the trivial regret Δ·T·(k−1)/k of
+// uniform play. The Curves have X = Horizons and series in that order
+// (bounds have zero standard error).
+func RunMT14Bounds(cfg MT14BoundsConfig) (*Curves, error) {
+	f := MT14Fig1Config{Arms: cfg.Arms, Best: cfg.Best, Gap: cfg.Gap, Epsilons: []float64{cfg.Epsilon}, Reps: cfg.Reps, Seed: cfg.Seed, Workers: cfg.Workers}
+	if err := f.defaults(); err != nil {
+		return nil, err
+	}
+	if err := checkEpsilon(cfg.Epsilon); err != nil {
+		return nil, err
+	}
+	if len(cfg.Horizons) == 0 {
+		return nil, fmt.Errorf("dpb: no horizons")
+	}
+	gaps := MT14Fig1Gaps(cfg.Arms, f.Gap)
+	names := []string{fmt.Sprintf("DP-UCB ε=%g (measured)", cfg.Epsilon), "UCB1 (measured)",
+		"MT14 Theorem 4 bound (constant 1)", "SS18 Cor. 15 lower bound", "UCB1 bound (Auer et al.)", "uniform play Δ·T·(k−1)/k"}
+	c := &Curves{Names: names, Reps: cfg.Reps}
+	for range names {
+		c.Mean = append(c.Mean, make([]float64, len(cfg.Horizons)))
+		c.StdErr = append(c.StdErr, make([]float64, len(cfg.Horizons)))
+	}
+	for i, T := range cfg.Horizons {
+		if T < 2 || (i > 0 && T <= cfg.Horizons[i-1]) {
+			return nil, fmt.Errorf("dpb: horizons must increase from >= 2; got %d at %d", T, i)
+		}
+		f.Horizon = T
+		f.Points = 1
+		run, err := RunMT14Fig1(f)
+		if err != nil {
+			return nil, err
+		}
+		last := len(run.X) - 1
+		c.X = append(c.X, float64(T))
+		c.Mean[0][i], c.StdErr[0][i] = run.Mean[1][last], run.StdErr[1][last]
+		c.Mean[1][i], c.StdErr[1][i] = run.Mean[0][last], run.StdErr[0][last]
+		gamma := f.Gamma
+		if gamma == 0 {
+			gamma = 1 / float64(T)
+		}
+		c.Mean[2][i] = MT14Theorem4Bound(gaps, T, cfg.Epsilon, gamma)
+		c.Mean[3][i] = SS18PrivateMABLowerBound(gaps, T, cfg.Epsilon)
+		c.Mean[4][i] = UCB1Bound(gaps, T)
+		c.Mean[5][i] = f.Gap * float64(T) * float64(cfg.Arms-1) / float64(cfg.Arms)
+	}
+	return c, nil
 }
