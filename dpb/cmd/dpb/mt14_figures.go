@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -67,31 +66,6 @@ func floats(s string) ([]float64, error) {
 		v = append(v, x)
 	}
 	return v, nil
-}
-
-func codeVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
-		}
-		return bi.Main.Version
-	}
-	return "unknown"
-}
-
-func writeMeta(base string, m dpb.Meta) error {
-	f, err := os.Create(base + ".json")
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		m.Go = bi.GoVersion
-	}
-	m.Code = codeVersion()
-	return dpb.WriteJSON(f, m)
 }
 
 func mt14Fig1(name, out string, k int, args []string) error {
