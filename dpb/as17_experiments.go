@@ -76,6 +76,9 @@ type AS17Row struct {
 	Loss LossConfig
 	// BoundName names Bound, e.g. "Cor. 3.2 / Thm 3.4 proof".
 	BoundName string
+	// Explicit is true when Bound is an inequality with explicit constants
+	// (not an O(·) read with constant 1).
+	Explicit bool
 	// Bound returns the bound at (T, ε); rng is for Monte-Carlo constants.
 	Bound     func(horizon int, eps float64, rng *rand.Rand) float64
 	NewFull   func(horizon int, eps float64, rng *rand.Rand) (OnlineLearner, error)
@@ -90,6 +93,7 @@ func ftrlRow(name, title string, set DecisionSet, dim int, kind LossKind) AS17Ro
 		Name: name, Title: title, Table: 1, Set: set, Dim: dim,
 		Loss:      LossConfig{Kind: kind},
 		BoundName: "D_R/η + ηTG² + D_Lap (Thm 3.4 proof, D_Lap by Monte Carlo)",
+		Explicit:  true,
 		Bound: func(T int, eps float64, rng *rand.Rand) float64 {
 			eta := FTRLEta(set, dim, T)
 			d := 0.0
@@ -153,6 +157,7 @@ func AS17Table2Rows(dim int, kind LossKind) []AS17Row {
 			Name: "mab", Title: "non-stochastic multi-armed bandits (private EXP2)", Table: 2, Set: Simplex, Dim: dim,
 			Loss:      LossConfig{Kind: kind},
 			BoundName: "Thm 4.1 proof: log N/η + 2ηTN(1+λ²log²NT) + 2Tγ + 1",
+			Explicit:  true,
 			Bound: func(T int, eps float64, _ *rand.Rand) float64 {
 				eta, gamma := Exp2Params(dim, T, eps)
 				return Exp2ProofBound(dim, T, eps, eta, math.Min(1, gamma))

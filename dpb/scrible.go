@@ -43,6 +43,9 @@ type SCRiBLEConfig struct {
 // ball x = −a/(1+√(1+a²)) · L/‖L‖ with a = η‖L‖ (eigenvectors x̂ with λ =
 // 2(1+r²)/(1−r²)² and its complement with λ = 2/(1−r²)); cube, coordinatewise
 // x_i = −g/(1+√(1+g²)), g = ηL_i (eigenvectors e_i, λ_i = (1−x_i)⁻² + (1+x_i)⁻²).
+// The analysis needs η‖l̃_t‖*_{x_t} = ηN|ℓ_t| ≲ 1/2; a much larger step can
+// drive x_t to the boundary, where λ_i^{1/2} and so l̃_t blow up (Feedback
+// then returns an error once the estimates overflow).
 // Cost per round: O(N); no allocation.
 type SCRiBLE struct {
 	cfg  SCRiBLEConfig
@@ -51,6 +54,11 @@ type SCRiBLE struct {
 	sum  []float64 // Σ l̃_s
 	dir  []float64 // e_i of the current round
 	coef float64   // N s λ_i^{1/2}, or 0 before Play
+	// Distances to the boundary, computed without cancellation so that x
+	// stays strictly inside even when the argmin is 1 − 1e−20 from it:
+	// ball: in = 1 − ‖x‖²; cube: gap[i] = 1 − |x_i|.
+	in  float64
+	gap []float64
 }
 
 // NewSCRiBLE returns non-private SCRiBLE; feed it noisy losses through
@@ -80,7 +88,11 @@ func NewSCRiBLE(cfg SCRiBLEConfig, rng *rand.Rand) (*SCRiBLE, error) {
 		return nil, err
 	}
 	n := cfg.Dim
-	return &SCRiBLE{cfg: cfg, rng: rng, x: make([]float64, n), sum: make([]float64, n), dir: make([]float64, n)}, nil
+	sc := &SCRiBLE{cfg: cfg, rng: rng, x: make([]float64, n), sum: make([]float64, n), dir: make([]float64, n), in: 1, gap: make([]float64, n)}
+	for i := range sc.gap {
+		sc.gap[i] = 1
+	}
+	return sc, nil
 }
 
 // Config returns the configuration with defaults filled in.
@@ -113,8 +125,8 @@ func (s *SCRiBLE) eigen(i int) float64 {
 	clear(s.dir)
 	if s.cfg.Set == Cube {
 		s.dir[i] = 1
-		xi := s.x[i]
-		return 1/((1-xi)*(1-xi)) + 1/((1+xi)*(1+xi))
+		g := s.gap[i] // 1 − |x_i|; the other distance is 2 − g
+		return 1/(g*g) + 1/((2-g)*(2-g))
 	}
 	var r2 float64
 	for _, v := range s.x {
@@ -147,9 +159,9 @@ func (s *SCRiBLE) eigen(i int) float64 {
 		s.dir[j] = -f * wj
 	}
 	s.dir[i] += 1
-	d := 1 - r2
+	d := s.in
 	if i == 0 {
-		return 2 * (1 + r2) / (d * d)
+		return 2 * (2 - d) / (d * d)
 	}
 	return 2 / d
 }
@@ -165,13 +177,17 @@ func (s *SCRiBLE) Feedback(loss float64) error {
 	c := s.coef * loss
 	for j, v := range s.dir {
 		s.sum[j] += c * v
+		if math.IsInf(s.sum[j], 0) || math.IsNaN(s.sum[j]) {
+			return fmt.Errorf("dpb: SCRiBLE loss estimate overflowed (eta %v too large for the noise)", s.cfg.Eta)
+		}
 	}
 	s.coef = 0
 	eta := s.cfg.Eta
 	if s.cfg.Set == Cube {
 		for j, v := range s.sum {
 			g := eta * v
-			s.x[j] = -g / (1 + math.Sqrt(1+g*g))
+			x, gap := barrierStep(g)
+			s.x[j], s.gap[j] = -x, gap
 		}
 		return nil
 	}
@@ -181,15 +197,26 @@ func (s *SCRiBLE) Feedback(loss float64) error {
 	}
 	if n2 == 0 {
 		clear(s.x)
+		s.in = 1
 		return nil
 	}
 	nl := math.Sqrt(n2)
-	a := eta * nl
-	rad := a / (1 + math.Sqrt(1+a*a))
+	rad, gap := barrierStep(eta * nl)
+	s.in = gap * (2 - gap) // 1 − r² = (1 − r)(1 + r)
 	for j, v := range s.sum {
 		s.x[j] = -rad * v / nl
 	}
 	return nil
+}
+
+// barrierStep returns r = g/(1+√(1+g²)), the minimiser of g·r − log(1 − r²)
+// negated (|r| < 1), and 1 − |r| computed without cancellation:
+// 1 − |r| = (1 + 1/(√(1+g²)+|g|)) / (1 + √(1+g²)).
+func barrierStep(g float64) (r, gap float64) {
+	q := math.Hypot(1, g)
+	r = g / (1 + q)
+	gap = (1 + 1/(q+math.Abs(g))) / (1 + q)
+	return r, gap
 }
 
 // NewPrivateSCRiBLE returns the private SCRiBLE of Theorem 4.5: Algorithm 4
