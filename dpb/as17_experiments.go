@@ -175,6 +175,17 @@ type Fit struct {
 	Points                    int
 }
 
+// MarshalJSON writes NaN fields (fits with too few points) as null.
+func (f Fit) MarshalJSON() ([]byte, error) {
+	num := func(v float64) string {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return "null"
+		}
+		return strconv.FormatFloat(v, 'g', 6, 64)
+	}
+	return []byte(fmt.Sprintf(`{"slope":%s,"intercept":%s,"slope_se":%s,"points":%d}`, num(f.Slope), num(f.Intercept), num(f.SlopeSE), f.Points)), nil
+}
+
 // FitLogLog fits log y against log x by ordinary least squares over the
 // points with x > 0 and y > 0, and returns the slope with its standard
 // error (NaN fields when fewer than two usable points; SE NaN with two).
@@ -252,10 +263,68 @@ type AS17Result struct {
 	Bound     [][]float64 `json:"bound"`
 	BoundName string      `json:"bound_name"`
 	// Slope[e] fits Regret series e against T; ExcessSlope[e] fits Excess series e.
-	Slope       []Fit   `json:"slope"`
-	ExcessSlope []Fit   `json:"excess_slope,omitempty"`
-	BoundSlope  []Fit   `json:"bound_slope"`
-	Seconds     float64 `json:"seconds"`
+	Slope       []Fit `json:"slope"`
+	ExcessSlope []Fit `json:"excess_slope,omitempty"`
+	BoundSlope  []Fit `json:"bound_slope"`
+	// TailFrom is the first horizon of the upper half of the range, and
+	// TailSlope / ExcessTailSlope the fits over T >= TailFrom only.
+	TailFrom        int     `json:"tail_from"`
+	TailSlope       []Fit   `json:"tail_slope"`
+	ExcessTailSlope []Fit   `json:"excess_tail_slope,omitempty"`
+	Seconds         float64 `json:"seconds"`
+}
+
+// tail returns the points of x, y with x >= from.
+func tail(x, y []float64, from float64) ([]float64, []float64) {
+	for i, v := range x {
+		if v >= from {
+			return x[i:], y[i:]
+		}
+	}
+	return nil, nil
+}
+
+// ByInverseEpsilon returns, at horizon index h, the regret and the excess
+// over the non-private learner against X = 1/ε (finite ε only, increasing).
+func (r *AS17Result) ByInverseEpsilon(h int) *Curves {
+	type pt struct{ x, m, se, em, ese float64 }
+	var pts []pt
+	k := 0
+	for e, eps := range r.Epsilons {
+		if math.IsInf(eps, 1) {
+			continue
+		}
+		q := pt{x: 1 / eps, m: r.Regret.Mean[e][h], se: r.Regret.StdErr[e][h], em: math.NaN()}
+		if r.Excess != nil {
+			q.em, q.ese = r.Excess.Mean[k][h], r.Excess.StdErr[k][h]
+		}
+		k++
+		pts = append(pts, q)
+	}
+	for i := 1; i < len(pts); i++ {
+		for j := i; j > 0 && pts[j].x < pts[j-1].x; j-- {
+			pts[j], pts[j-1] = pts[j-1], pts[j]
+		}
+	}
+	c := &Curves{Names: []string{"regret", "excess over non-private"}, Reps: r.Regret.Reps, Mean: make([][]float64, 2), StdErr: make([][]float64, 2)}
+	for _, q := range pts {
+		c.X = append(c.X, q.x)
+		c.Mean[0] = append(c.Mean[0], q.m)
+		c.StdErr[0] = append(c.StdErr[0], q.se)
+		c.Mean[1] = append(c.Mean[1], q.em)
+		c.StdErr[1] = append(c.StdErr[1], q.ese)
+	}
+	return c
+}
+
+// BoundCurves returns the bounds as Curves over the horizons (for plotting).
+func (r *AS17Result) BoundCurves() *Curves {
+	c := &Curves{Names: r.EpsNames, X: r.Regret.X, Reps: 1}
+	for _, b := range r.Bound {
+		c.Mean = append(c.Mean, b)
+		c.StdErr = append(c.StdErr, make([]float64, len(b)))
+	}
+	return c
 }
 
 // SubSeed derives the seed of horizon index h from seed (a fixed odd-constant mix).
@@ -335,7 +404,11 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 	for i, T := range s.Horizons {
 		x[i] = float64(T)
 	}
-	res := &AS17Result{Row: row.Name, Title: row.Title, Horizons: s.Horizons, Epsilons: s.Epsilons, BoundName: row.BoundName}
+	res := &AS17Result{Row: row.Name, Title: row.Title, Horizons: s.Horizons, Epsilons: s.Epsilons, BoundName: row.BoundName,
+		TailFrom: s.Horizons[len(s.Horizons)/2]}
+	if len(s.Horizons) > 1 {
+		res.TailFrom = s.Horizons[(len(s.Horizons)-1)/2]
+	}
 	for _, e := range s.Epsilons {
 		res.EpsNames = append(res.EpsNames, EpsName(e))
 	}
@@ -348,6 +421,7 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 		}
 		res.Bound = append(res.Bound, b)
 		res.Slope = append(res.Slope, FitLogLog(x, res.Regret.Mean[e]))
+		res.TailSlope = append(res.TailSlope, FitLogLog(tail(x, res.Regret.Mean[e], float64(res.TailFrom))))
 		res.BoundSlope = append(res.BoundSlope, FitLogLog(x, b))
 	}
 	if base >= 0 {
@@ -371,6 +445,7 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 			res.Excess = Summarise(names, x, diff)
 			for e := range diff {
 				res.ExcessSlope = append(res.ExcessSlope, FitLogLog(x, res.Excess.Mean[e]))
+				res.ExcessTailSlope = append(res.ExcessTailSlope, FitLogLog(tail(x, res.Excess.Mean[e], float64(res.TailFrom))))
 			}
 		}
 	}
@@ -381,11 +456,11 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 // Markdown returns a table of the fitted slopes of regret (and excess) against T.
 func (r *AS17Result) Markdown() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "| %s | slope of regret vs T | slope of bound | regret at T=%d | bound at T=%d |", r.Row, r.Horizons[len(r.Horizons)-1], r.Horizons[len(r.Horizons)-1])
+	fmt.Fprintf(&b, "| %s | slope of regret vs T (all) | slope, T ≥ %d | slope of bound | regret at T=%d | bound at T=%d |", r.Row, r.TailFrom, r.Horizons[len(r.Horizons)-1], r.Horizons[len(r.Horizons)-1])
 	if r.Excess != nil {
-		b.WriteString(" slope of excess vs T | excess at T max |")
+		b.WriteString(" slope of excess, T ≥ " + strconv.Itoa(r.TailFrom) + " | excess at T max |")
 	}
-	b.WriteString("\n|---|---|---|---|---|")
+	b.WriteString("\n|---|---|---|---|---|---|")
 	if r.Excess != nil {
 		b.WriteString("---|---|")
 	}
@@ -393,13 +468,13 @@ func (r *AS17Result) Markdown() string {
 	last := len(r.Horizons) - 1
 	k := 0
 	for e, name := range r.EpsNames {
-		fmt.Fprintf(&b, "| %s | %.2f ± %.2f | %.2f | %.4g ± %.2g | %.4g |", name, r.Slope[e].Slope, r.Slope[e].SlopeSE, r.BoundSlope[e].Slope,
+		fmt.Fprintf(&b, "| %s | %.2f ± %.2f | %.2f ± %.2f | %.2f | %.4g ± %.2g | %.4g |", name, r.Slope[e].Slope, r.Slope[e].SlopeSE, r.TailSlope[e].Slope, r.TailSlope[e].SlopeSE, r.BoundSlope[e].Slope,
 			r.Regret.Mean[e][last], r.Regret.StdErr[e][last], r.Bound[e][last])
 		if r.Excess != nil {
 			if math.IsInf(r.Epsilons[e], 1) {
 				b.WriteString(" — | — |")
 			} else {
-				fmt.Fprintf(&b, " %.2f ± %.2f | %.4g ± %.2g |", r.ExcessSlope[k].Slope, r.ExcessSlope[k].SlopeSE, r.Excess.Mean[k][last], r.Excess.StdErr[k][last])
+				fmt.Fprintf(&b, " %.2f ± %.2f | %.4g ± %.2g |", r.ExcessTailSlope[k].Slope, r.ExcessTailSlope[k].SlopeSE, r.Excess.Mean[k][last], r.Excess.StdErr[k][last])
 				k++
 			}
 		}
@@ -521,4 +596,95 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 	r := &Lemma43Result{TrueRegret: m[0], TrueSE: se[0], NoisyRegret: m[1], NoisySE: se[1], Diff: m[2], DiffSE: se[2], Reps: cfg.Reps}
 	r.Z = r.Diff / r.DiffSE
 	return r, nil
+}
+
+// AS17TableConfig configures [AS17Table].
+type AS17TableConfig struct {
+	// Table is 1 (full information) or 2 (bandits). Required.
+	Table int `json:"table"`
+	// Dim is N (experts, arms or dimension). Defaults to 4.
+	Dim int `json:"dim"`
+	// Kind of loss sequence. Defaults to Stochastic.
+	Kind LossKind `json:"kind"`
+	// Horizons of the T sweep. Required.
+	Horizons []int `json:"horizons"`
+	// Epsilons of the T sweep (finite; the non-private baseline is added).
+	// Required.
+	Epsilons []float64 `json:"epsilons"`
+	// EpsHorizon is the T of the ε sweep (0: no ε sweep).
+	EpsHorizon int `json:"eps_horizon"`
+	// SweepEpsilons are the ε values of the ε sweep (the baseline is added).
+	SweepEpsilons []float64 `json:"sweep_epsilons"`
+	// Reps per cell. Required.
+	Reps int    `json:"reps"`
+	Seed uint64 `json:"seed"`
+	// Workers and Progress as in TrialConfig.
+	Workers  int       `json:"-"`
+	Progress io.Writer `json:"-"`
+}
+
+// AS17TableResult holds, per row, the T sweep and (if asked) the ε sweep.
+type AS17TableResult struct {
+	Config AS17TableConfig `json:"config"`
+	T      []*AS17Result   `json:"t_sweep"`
+	Eps    []*AS17Result   `json:"eps_sweep,omitempty"`
+}
+
+// AS17Table measures every row of AS17's Table 1 or 2 (see [AS17Table1Rows],
+// [AS17Table2Rows]): regret against T for each ε beside the non-private
+// learner and the bounds, and regret against ε at one T.
+func AS17Table(cfg AS17TableConfig) (*AS17TableResult, error) {
+	if cfg.Dim == 0 {
+		cfg.Dim = 4
+	}
+	var rows []AS17Row
+	switch cfg.Table {
+	case 1:
+		rows = AS17Table1Rows(cfg.Dim, cfg.Kind)
+	case 2:
+		rows = AS17Table2Rows(cfg.Dim, cfg.Kind)
+	default:
+		return nil, fmt.Errorf("dpb: table is %d, must be 1 or 2", cfg.Table)
+	}
+	withBase := func(e []float64) []float64 {
+		return append([]float64{math.Inf(1)}, e...)
+	}
+	res := &AS17TableResult{Config: cfg}
+	for i, row := range rows {
+		s := AS17Sweep{Row: row, Horizons: cfg.Horizons, Epsilons: withBase(cfg.Epsilons), Reps: cfg.Reps,
+			Seed: cfg.Seed + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress}
+		r, err := s.Run()
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", row.Name, err)
+		}
+		res.T = append(res.T, r)
+		if cfg.EpsHorizon > 0 {
+			s := AS17Sweep{Row: row, Horizons: []int{cfg.EpsHorizon}, Epsilons: withBase(cfg.SweepEpsilons), Reps: cfg.Reps,
+				Seed: cfg.Seed + 1000 + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress}
+			r, err := s.Run()
+			if err != nil {
+				return nil, fmt.Errorf("%s ε sweep: %w", row.Name, err)
+			}
+			res.Eps = append(res.Eps, r)
+		}
+	}
+	return res, nil
+}
+
+// HorizonGrid returns lo, lo·f, lo·f², … up to hi, ending at hi.
+func HorizonGrid(lo, hi, f int) []int {
+	var g []int
+	for t := lo; t < hi; t *= f {
+		g = append(g, t)
+	}
+	return append(g, hi)
+}
+
+// Markdown returns one slope table per row of the T sweep.
+func (r *AS17TableResult) Markdown() string {
+	var b strings.Builder
+	for _, x := range r.T {
+		fmt.Fprintf(&b, "**%s** — bound: %s\n\n%s\n", x.Title, x.BoundName, x.Markdown())
+	}
+	return b.String()
 }
