@@ -285,6 +285,11 @@ func (e *BanditExperiment) Run() (*Curves, error) {
 				return err
 			}
 			RegretCurve(env, pol, e.Horizon, rec, out)
+			if pe, ok := pol.(interface{ Err() error }); ok && pe.Err() != nil {
+				// A policy that rejected data (e.g. outside the privacy bound)
+				// stopped learning: the run is not the experiment asked for.
+				return fmt.Errorf("%s: %w", e.Policies[job.Series].Name, pe.Err())
+			}
 			return nil
 		})
 	if err != nil {

@@ -1,0 +1,40 @@
+# JupyterLab + GoNB + dpbandits, notebooks ready to run:
+#
+#   docker build -t dpbandits .
+#   docker run --rm -p 8888:8888 dpbandits          # then open the printed URL
+#   docker run --rm dpbandits .ci/notebooks          # execute and check every notebook headless
+#
+# JupyterLab is not packaged in Debian bookworm, so the base is the official
+# Python image (bookworm) with JupyterLab from PyPI; Go is copied from the
+# official Go image; GoNB and goimports are built from the pins in
+# .ci/tools/go.mod (the same versions CI uses); echarts.min.js for the offline
+# interactive charts comes from the npm package echarts@5.4.3.
+#
+# Not built in the project's CI (its machines have no Docker engine).
+
+FROM golang:1.26-bookworm AS go
+
+FROM node:20-bookworm-slim AS echarts
+WORKDIR /tmp/echarts
+RUN npm pack --silent echarts@5.4.3 && tar -xzf echarts-5.4.3.tgz package/dist/echarts.min.js package/LICENSE \
+ && echo "1156429a16a38cb8604dcc6518c19406d4226142d908f8edd2e3531443c54d19  package/dist/echarts.min.js" | sha256sum -c
+
+FROM python:3.12-bookworm
+RUN pip install --no-cache-dir "jupyterlab==4.2.*" "nbconvert==7.*" "nbclient==0.10.*"
+COPY --from=go /usr/local/go /usr/local/go
+ENV GOPATH=/root/go PATH=/usr/local/go/bin:/root/go/bin:$PATH GOFLAGS=-buildvcs=false
+
+WORKDIR /dpbandits
+# Tools first, so that editing the project does not rebuild them.
+COPY .ci/tools .ci/tools
+RUN cd .ci/tools && go install tool && go install golang.org/x/tools/gopls@v0.23.0 \
+ && gonb --install --raw_error
+COPY go.mod go.sum ./
+RUN go mod download
+COPY . .
+COPY --from=echarts /tmp/echarts/package/dist/echarts.min.js /tmp/echarts/package/LICENSE third_party/echarts/
+RUN go build ./... && go vet -tags notebooks ./dpb/plot
+
+EXPOSE 8888
+CMD ["jupyter", "lab", "--ip=0.0.0.0", "--port=8888", "--no-browser", "--allow-root", \
+     "--ServerApp.root_dir=/dpbandits", "--LabApp.default_url=/lab/tree/notebooks/00_start_here.ipynb"]

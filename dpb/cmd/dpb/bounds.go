@@ -1,0 +1,149 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"text/tabwriter"
+
+	"github.com/dpbandits/dpbandits/dpb"
+)
+
+func init() {
+	register("bounds", "print SS18's constants and bounds for a setting", func(args []string) error {
+		return runBounds(os.Stdout, args)
+	})
+}
+
+// boundsJSON is the --json output of "dpb bounds": the numbers of the printed
+// formulas (SS18 Section 4), with β̄_n at σ = S = L = 1.
+type boundsJSON struct {
+	M        int                `json:"m"`
+	Wishart  wishartBoundsJSON  `json:"wishart"`
+	Gaussian gaussianBoundsJSON `json:"gaussian"`
+}
+
+type wishartBoundsJSON struct {
+	K             int     `json:"k"`
+	Shift         float64 `json:"shift"`
+	RhoMin        float64 `json:"rho_min"`
+	RhoMax        float64 `json:"rho_max"`
+	Gamma         float64 `json:"gamma"`
+	RhoMinShifted float64 `json:"rho_min_shifted"`
+	RhoMaxShifted float64 `json:"rho_max_shifted"`
+	GammaShifted  float64 `json:"gamma_shifted"`
+	BetaBarN      float64 `json:"beta_bar_n"` // with the shifted bounds
+}
+
+type gaussianBoundsJSON struct {
+	SigmaNoise float64 `json:"sigma_noise"`
+	Upsilon    float64 `json:"upsilon"`
+	RhoMin     float64 `json:"rho_min"`
+	RhoMax     float64 `json:"rho_max"`
+	Gamma      float64 `json:"gamma"`
+	Shift      float64 `json:"shift"`
+	BetaBarN   float64 `json:"beta_bar_n"`
+}
+
+// runBounds is "dpb bounds": it parses args and writes the SS18 constants of
+// the setting to w, as JSON (--json) or as a table that also shows the
+// alternative readings (the authors' k, Υ corrected, γ′ via Claim 20).
+func runBounds(w io.Writer, args []string) error {
+	fs := flag.NewFlagSet("bounds", flag.ContinueOnError)
+	d := fs.Int("d", 5, "dimension d")
+	nf := fs.Float64("n", 5e7, "horizon n (float notation such as 5e7 accepted; must be an integer)")
+	eps := fs.Float64("eps", 1, "privacy parameter ε")
+	delta := fs.Float64("delta", 0.1, "privacy parameter δ")
+	lt2 := fs.Float64("Lt2", 2, "L̃², bound on ‖x‖² + y²")
+	alpha := fs.Float64("alpha", 0, "failure probability α (default 1/n)")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("bounds: unexpected arguments %q", fs.Args())
+	}
+	if math.IsNaN(*nf) || *nf < 1 || *nf > 1<<53 || *nf != math.Trunc(*nf) {
+		return fmt.Errorf("bounds: n is %v, must be an integer in [1, 2^53]", *nf)
+	}
+	s := dpb.SS18Setting{D: *d, N: int(*nf), Epsilon: *eps, Delta: *delta, Lt2: *lt2, Alpha: *alpha}
+	if err := s.Validate(); err != nil {
+		return err
+	}
+	cp := dpb.ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: s.AlphaOrDefault()}
+
+	k := s.WishartK()
+	wu, ws := s.WishartBounds(k)
+	gb := s.GaussianBounds()
+	out := boundsJSON{
+		M: s.Levels(),
+		Wishart: wishartBoundsJSON{
+			K: k, Shift: ws.Shift,
+			RhoMin: wu.RhoMin, RhoMax: wu.RhoMax, Gamma: wu.Gamma,
+			RhoMinShifted: ws.RhoMin, RhoMaxShifted: ws.RhoMax, GammaShifted: ws.Gamma,
+			BetaBarN: dpb.BetaBar(cp, ws, s.N),
+		},
+		Gaussian: gaussianBoundsJSON{
+			SigmaNoise: s.GaussianSigma(), Upsilon: s.Upsilon(),
+			RhoMin: gb.RhoMin, RhoMax: gb.RhoMax, Gamma: gb.Gamma, Shift: gb.Shift,
+			BetaBarN: dpb.BetaBar(cp, gb, s.N),
+		},
+	}
+	if *asJSON {
+		return dpb.WriteJSON(w, out)
+	}
+
+	// Alternatives shown beside the printed values.
+	ka := s.WishartKAuthors()
+	w20 := s.WishartBoundsShift(k, ws.Shift)
+	kaU, kaS := s.WishartBounds(ka)
+	uc := s.UpsilonCorrected()
+	gc := s.GaussianBoundsShift(uc, 2*uc)
+
+	fmt.Fprintf(w, "SS18 bounds: d=%d n=%d ε=%g δ=%g L̃²=%g α=%g   (βbar_n = β̄_n and Thm 5 with σ = S = L = B = 1)\n\n",
+		s.D, s.N, s.Epsilon, s.Delta, s.Lt2, s.AlphaOrDefault())
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	row := func(name string, printed, alt float64, altName string) {
+		if altName == "" {
+			fmt.Fprintf(tw, "%s\t%.6g\t\t\n", name, printed)
+			return
+		}
+		fmt.Fprintf(tw, "%s\t%.6g\t%.6g\t%s\n", name, printed, alt, altName)
+	}
+	fmt.Fprintf(tw, "quantity\tprinted\talternative\twhich alternative\n")
+	fmt.Fprintf(tw, "m = 1+⌈log₂ n⌉\t%d\t\t\n", s.Levels())
+	fmt.Fprintf(tw, "\t\t\t\n")
+	fmt.Fprintf(tw, "Wishart (§4.1, Prop. 9)\t\t\t\n")
+	fmt.Fprintf(tw, "k\t%d\t%d\tauthors' (ε,δ) split (PrivateBandits.jl)\n", k, ka)
+	row("c (Eq. 4)", ws.Shift, kaS.Shift, "with authors' k")
+	row("ρ_min unshifted", wu.RhoMin, kaU.RhoMin, "with authors' k")
+	row("ρ_max unshifted", wu.RhoMax, kaU.RhoMax, "with authors' k")
+	row("γ unshifted", wu.Gamma, kaU.Gamma, "with authors' k")
+	row("ρ′_min shifted", ws.RhoMin, kaS.RhoMin, "with authors' k")
+	row("ρ′_max shifted", ws.RhoMax, kaS.RhoMax, "with authors' k")
+	row("γ′ shifted", ws.Gamma, w20.Gamma, "Claim 20: γ√(ρ_min/ρ′_min)")
+	row("βbar_n unshifted", dpb.BetaBar(cp, wu, s.N), dpb.BetaBar(cp, kaU, s.N), "with authors' k")
+	row("βbar_n shifted", out.Wishart.BetaBarN, dpb.BetaBar(cp, w20, s.N), "with Claim 20 γ′")
+	row("Thm 5 bound, shifted", dpb.Theorem5Bound(cp, ws, s.N, 1), dpb.Theorem5Bound(cp, w20, s.N, 1), "with Claim 20 γ′")
+	fmt.Fprintf(tw, "\t\t\t\n")
+	fmt.Fprintf(tw, "Gaussian (§4.2, Prop. 11)\t\t\t\n")
+	row("σ_noise", out.Gaussian.SigmaNoise, 0, "")
+	row("Υ", out.Gaussian.Upsilon, uc, "corrected: √(2 ln(2n/α)) for 2 ln(2n/α)")
+	row("shift 2Υ", gb.Shift, gc.Shift, "with Υ corrected")
+	row("ρ_min = Υ", gb.RhoMin, gc.RhoMin, "with Υ corrected")
+	row("ρ_max = 3Υ", gb.RhoMax, gc.RhoMax, "with Υ corrected")
+	row("γ", gb.Gamma, gc.Gamma, "with Υ corrected")
+	row("βbar_n", out.Gaussian.BetaBarN, dpb.BetaBar(cp, gc, s.N), "with Υ corrected")
+	row("Thm 5 bound", dpb.Theorem5Bound(cp, gb, s.N, 1), dpb.Theorem5Bound(cp, gc, s.N, 1), "with Υ corrected")
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	_, err := fmt.Fprintf(w, "\n(the trivial regret bound is n = %d)\n", s.N)
+	return err
+}

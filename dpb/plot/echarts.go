@@ -1,0 +1,159 @@
+package plot
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"html"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/go-echarts/go-echarts/v2/charts"
+	"github.com/go-echarts/go-echarts/v2/opts"
+	"github.com/go-echarts/go-echarts/v2/render"
+	"github.com/janpfeifer/gonb/gonbui"
+)
+
+// Interactive charts with go-echarts, offline.
+//
+// go-echarts loads echarts.min.js from a CDN, which neither the CI machines
+// nor an offline Docker container reach. This adapter inlines the library
+// instead: echarts@5.4.3's dist/echarts.min.js (Apache-2.0), which .ci/run
+// (and the Dockerfile) fetch with npm into third_party/echarts/ (git-ignored;
+// .ci/fetch-echarts). It is inlined once per notebook by [ShowEChartsLibrary];
+// each chart then only carries its option JSON. Without the file the
+// notebook shows a one-line note instead of the chart: every notebook also
+// draws its figures with gonum/plot, so nothing is lost but interactivity.
+//
+// Charts use the SVG renderer and no animation, so that screenshots and
+// HTML exports are sharp and complete.
+
+// EChartsVersion is the echarts release the adapter expects.
+const EChartsVersion = "5.4.3"
+
+// EChartsJSPath returns the path of echarts.min.js: $DPB_ECHARTS_JS if set,
+// else third_party/echarts/echarts.min.js under the repository root.
+func EChartsJSPath() (string, bool) {
+	if p := os.Getenv("DPB_ECHARTS_JS"); p != "" {
+		_, err := os.Stat(p)
+		return p, err == nil
+	}
+	root, ok := RepoRoot()
+	if !ok {
+		return "", false
+	}
+	p := filepath.Join(root, "third_party", "echarts", "echarts.min.js")
+	_, err := os.Stat(p)
+	return p, err == nil
+}
+
+// EChartsLibraryHTML returns a <script> element that defines window.echarts
+// from the inlined library, or an HTML note when the file is missing.
+//
+// When RequireJS is on the page (classic notebook, nbconvert HTML) the UMD
+// header of echarts.min.js would register an AMD module and leave
+// window.echarts undefined, so the script runs with define, module and
+// exports hidden.
+func EChartsLibraryHTML() string {
+	p, ok := EChartsJSPath()
+	if !ok {
+		return `<p><em>echarts.min.js not found (run .ci/fetch-echarts): interactive charts are off; the static figures show the same data.</em></p>`
+	}
+	js, err := os.ReadFile(p)
+	if err != nil {
+		return "<p><em>reading " + html.EscapeString(p) + ": " + html.EscapeString(err.Error()) + "</em></p>"
+	}
+	var b strings.Builder
+	b.Grow(len(js) + 200)
+	b.WriteString(`<script type="text/javascript">if (!window.echarts) { (function(define, module, exports) {` + "\n")
+	// A literal "</script>" inside the library would end the element early.
+	b.WriteString(strings.ReplaceAll(string(js), "</script", `<\/script`))
+	b.WriteString("\n}).call(window, undefined, undefined, undefined); }</script>")
+	return b.String()
+}
+
+// ShowEChartsLibrary displays the inlined library (once per notebook, in an
+// early cell; about 1 MB of output).
+func ShowEChartsLibrary() { gonbui.DisplayHTML(EChartsLibraryHTML()) }
+
+// Snippeter is what every go-echarts chart type implements.
+type Snippeter interface {
+	RenderSnippet() render.ChartSnippet
+}
+
+// EChartsHTML returns a <div> and a <script> that draw chart with the SVG
+// renderer once window.echarts exists, and a note in the div if it never does.
+// width and height are CSS lengths ("900px", "100%").
+func EChartsHTML(chart Snippeter, width, height string) string {
+	opt := strings.TrimSpace(chart.RenderSnippet().Option)
+	opt = strings.TrimSuffix(opt, ";")
+	opt = strings.ReplaceAll(opt, "</script", `<\/script`)
+	id := "dpb_echarts_" + randomID()
+	return `<div id="` + id + `" style="width:` + html.EscapeString(width) + `;height:` + html.EscapeString(height) + `;"></div>
+<script type="text/javascript">(function () {
+  var el = document.getElementById("` + id + `");
+  var tries = 0;
+  function draw() {
+    if (!window.echarts) {
+      if (++tries < 50) { setTimeout(draw, 100); return; }
+      el.style.height = "auto";
+      el.innerHTML = "<p><em>echarts not loaded: run the cell with plot.ShowEChartsLibrary() (needs third_party/echarts, see docs/notebooks.md).</em></p>";
+      return;
+    }
+    var option = ` + opt + `;
+    option.animation = false;
+    echarts.init(el, null, {renderer: "svg"}).setOption(option);
+  }
+  draw();
+})();</script>`
+}
+
+// ShowECharts displays chart in the notebook (see [EChartsHTML]).
+func ShowECharts(chart Snippeter, width, height string) {
+	gonbui.DisplayHTML(EChartsHTML(chart, width, height))
+}
+
+func randomID() string {
+	var b [6]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// EChartsCurves returns an interactive line chart of every series of c (mean
+// only), with a zoom slider and an axis tooltip; logY uses a log y-axis.
+func EChartsCurves(c *dpb.Curves, title, xLabel, yLabel string, logY bool) *charts.Line {
+	line := charts.NewLine()
+	yType := "value"
+	if logY {
+		yType = "log"
+	}
+	colours := make(opts.Colors, len(Palette))
+	for i, col := range Palette {
+		r, g, b, _ := col.RGBA()
+		colours[i] = fmt.Sprintf("#%02x%02x%02x", r>>8, g>>8, b>>8)
+	}
+	line.SetGlobalOptions(
+		charts.WithTitleOpts(opts.Title{Title: title}),
+		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Right: "10%"}),
+		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside"}, opts.DataZoom{Type: "slider"}),
+		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: xLabel}),
+		charts.WithYAxisOpts(opts.YAxis{Type: yType, Name: yLabel}),
+		charts.WithColorsOpts(colours),
+		charts.WithAnimation(false),
+	)
+	for s, name := range c.Names {
+		data := make([]opts.LineData, 0, len(c.X))
+		for k, x := range c.X {
+			y := c.Mean[s][k]
+			if logY && y <= 0 {
+				continue
+			}
+			data = append(data, opts.LineData{Value: []float64{x, y}})
+		}
+		line.AddSeries(name, data, charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)}))
+	}
+	return line
+}

@@ -1,0 +1,82 @@
+package plot
+
+import (
+	"os"
+	"path/filepath"
+
+	"github.com/janpfeifer/gonb/gonbui"
+	"gonum.org/v1/plot"
+)
+
+// Notebook helpers. The gonbui display calls do nothing outside a GoNB
+// kernel, so code that calls them also runs under go test and the CLI.
+
+// Show displays p in the notebook as SVG (sharp at any zoom, and what the
+// HTML export and the screenshots show).
+func Show(p *plot.Plot) error {
+	svg, err := Render(p, "svg")
+	if err != nil {
+		return err
+	}
+	gonbui.DisplaySVG(string(svg))
+	return nil
+}
+
+// ShowAndSave displays p and saves it as base.svg and base.png (see [Save]).
+// A relative base is taken relative to the repository root when it can be
+// found (see [RepoRoot]), so notebooks write figures/… wherever they run.
+func ShowAndSave(p *plot.Plot, base string) error {
+	if !filepath.IsAbs(base) {
+		if root, ok := RepoRoot(); ok {
+			base = filepath.Join(root, base)
+		}
+	}
+	if err := Save(p, base); err != nil {
+		return err
+	}
+	return Show(p)
+}
+
+// ShowMarkdown displays markdown (tables, LaTeX in $…$) in the notebook and
+// prints nothing elsewhere.
+func ShowMarkdown(md string) { gonbui.DisplayMarkdown(md) }
+
+// InNotebook reports whether the code runs inside a GoNB kernel.
+func InNotebook() bool { return gonbui.IsNotebook }
+
+// RepoRoot returns the repository root: the nearest folder holding go.mod,
+// searched upward from $GONB_DIR (the notebook's folder in a GoNB kernel) and
+// then from the working directory.
+func RepoRoot() (string, bool) {
+	var starts []string
+	if d := os.Getenv("GONB_DIR"); d != "" {
+		starts = append(starts, d)
+	}
+	if wd, err := os.Getwd(); err == nil {
+		starts = append(starts, wd)
+	}
+	for _, s := range starts {
+		for d := s; ; {
+			if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+				if _, err := os.Stat(filepath.Join(d, "dpb")); err == nil {
+					return d, true
+				}
+			}
+			up := filepath.Dir(d)
+			if up == d {
+				break
+			}
+			d = up
+		}
+	}
+	return "", false
+}
+
+// FigurePath returns figures/<name> under the repository root (or the
+// relative path when the root is unknown).
+func FigurePath(name string) string {
+	if root, ok := RepoRoot(); ok {
+		return filepath.Join(root, "figures", name)
+	}
+	return filepath.Join("figures", name)
+}

@@ -1,0 +1,264 @@
+package dpb
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// ShiftMode selects the multiple of the identity a tree regularizer adds to
+// (Gaussian) or subtracts from (Wishart) the tree's noise.
+type ShiftMode int
+
+const (
+	// ShiftPaper is Section 4's choice: c of Eq. (4) subtracted for Wishart,
+	// 2Υ added for Gaussian.
+	ShiftPaper ShiftMode = iota
+	// ShiftNone uses the noise as it is (the "WishartUnshifted" of Appendix D.2).
+	// It is an error for Gaussian noise, which is not positive definite.
+	ShiftNone
+	// ShiftGiven uses TreeRegConfig.ShiftValue (Appendix D.3's shift study).
+	ShiftGiven
+)
+
+func (s ShiftMode) String() string {
+	switch s {
+	case ShiftPaper:
+		return "paper"
+	case ShiftNone:
+		return "none"
+	case ShiftGiven:
+		return "given"
+	}
+	return fmt.Sprintf("ShiftMode(%d)", int(s))
+}
+
+// TreeRegConfig configures [NewWishartTree] and [NewGaussianTree].
+type TreeRegConfig struct {
+	// Setting holds d, the horizon n, ε, δ, L̃² and α. Required.
+	Setting SS18Setting
+	// Mode is the tree's release mode. Defaults to Plain (the binary
+	// mechanism as usually run); Propositions 9 and 11 assume Padded, where
+	// every release carries exactly m node noises.
+	Mode ReleaseMode
+	// Shift selects the shift of the identity. Defaults to ShiftPaper.
+	Shift ShiftMode
+	// ShiftValue is c when Shift is ShiftGiven: subtracted for Wishart
+	// (H_t = W − cI; negative c adds), added for Gaussian (H_t = N + cI).
+	ShiftValue float64
+	// K is the Wishart degrees of freedom per node. Defaults to
+	// Setting.WishartK(), the printed formula of Section 4.1.
+	K int
+	// Upsilon is Υ, the bound on the Gaussian noise's operator norm used by
+	// the shift 2Υ and the bounds. Defaults to Setting.Upsilon() (as printed).
+	Upsilon float64
+}
+
+// TreeRegularizer is a private changing regularizer of SS18 Section 4: the
+// stream of (d+1)×(d+1) matrices [x_t; y_t][x_t; y_t]ᵀ enters one [TreeSum]
+// with symmetric matrix node noise; the released M_t + N_t gives
+// V_t = G_t + H_t from its top-left d×d block and ũ_t = u_t + h_t from the
+// first d entries of its last column, with the configured shift of the
+// identity added to H_t.
+//
+//   - Wishart (Section 4.1): node noise W_{d+1}(L̃² I, k), so a release carries
+//     W_{d+1}(L̃² I, mk) when padded; bounds from Proposition 9.
+//   - Gaussian (Section 4.2): node noise (Z′ + Z′ᵀ)/√2 with Z′ i.i.d.
+//     N(0, σ²_noise); bounds from Proposition 11.
+//
+// Every observation must satisfy ‖x‖² + y² ≤ L̃² (LinUCB enforces it). The
+// tree starts with one data-independent zero item, so that round 1's release
+// (no data yet) already carries node noise, and its horizon is n: the data of
+// round n is never released and is not added.
+type TreeRegularizer struct {
+	kind    string
+	d       int
+	setting SS18Setting
+	tree    *TreeSum
+	diag    float64 // added to the diagonal of the noise block: −c or +c
+	bounds  RegBounds
+	k       int
+	upsilon float64
+	adds    int
+	z, buf  []float64
+}
+
+var _ Regularizer = (*TreeRegularizer)(nil)
+
+// NewWishartTree returns the Wishart tree regularizer of SS18 Section 4.1.
+func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
+	if rng == nil {
+		panic(nilRand)
+	}
+	s := cfg.Setting
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	k := cfg.K
+	if k == 0 {
+		k = s.WishartK()
+	}
+	if k <= s.D {
+		return nil, fmt.Errorf("dpb: wishart degrees of freedom k is %d, must be > d = %d", k, s.D)
+	}
+	unshifted, shifted := s.WishartBounds(k)
+	var b RegBounds
+	switch cfg.Shift {
+	case ShiftPaper:
+		b = shifted
+	case ShiftNone:
+		b = unshifted
+	case ShiftGiven:
+		if err := checkFinite("shift", cfg.ShiftValue); err != nil {
+			return nil, err
+		}
+		b = s.WishartBoundsShift(k, cfg.ShiftValue)
+	default:
+		return nil, fmt.Errorf("dpb: unknown shift mode %d", int(cfg.Shift))
+	}
+	if !(b.RhoMin > 0) {
+		return nil, fmt.Errorf("dpb: wishart shift %v leaves ρ_min = %v, must be > 0 (ρ_min unshifted is %v)", b.Shift, b.RhoMin, unshifted.RhoMin)
+	}
+	noise, err := NewWishartNoise(s.D+1, s.Lt2, float64(k), rng)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newTreeReg("Wishart", s, noise, cfg.Mode, -b.Shift, b)
+	if err != nil {
+		return nil, err
+	}
+	r.k = k
+	return r, nil
+}
+
+// NewGaussianTree returns the Gaussian tree regularizer of SS18 Section 4.2.
+func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
+	if rng == nil {
+		panic(nilRand)
+	}
+	s := cfg.Setting
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	ups := cfg.Upsilon
+	if ups == 0 {
+		ups = s.Upsilon()
+	}
+	if err := checkPositive("upsilon", ups); err != nil {
+		return nil, err
+	}
+	var b RegBounds
+	switch cfg.Shift {
+	case ShiftPaper:
+		b = s.GaussianBoundsShift(ups, 2*ups)
+	case ShiftGiven:
+		if err := checkFinite("shift", cfg.ShiftValue); err != nil {
+			return nil, err
+		}
+		b = s.GaussianBoundsShift(ups, cfg.ShiftValue)
+	case ShiftNone:
+		return nil, fmt.Errorf("dpb: the Gaussian tree regularizer needs a shift (its noise is not positive definite)")
+	default:
+		return nil, fmt.Errorf("dpb: unknown shift mode %d", int(cfg.Shift))
+	}
+	if !(b.RhoMin > 0) {
+		return nil, fmt.Errorf("dpb: gaussian shift %v is not above Υ = %v, ρ_min must be > 0", b.Shift, ups)
+	}
+	noise, err := NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
+	if err != nil {
+		return nil, err
+	}
+	r, err := newTreeReg("Gaussian", s, noise, cfg.Mode, b.Shift, b)
+	if err != nil {
+		return nil, err
+	}
+	r.upsilon = ups
+	return r, nil
+}
+
+func newTreeReg(kind string, s SS18Setting, noise Noise, mode ReleaseMode, diag float64, b RegBounds) (*TreeRegularizer, error) {
+	n1 := s.D + 1
+	tree, err := NewTreeSum(PackedLen(n1), s.N, noise, mode)
+	if err != nil {
+		return nil, err
+	}
+	r := &TreeRegularizer{
+		kind: kind, d: s.D, setting: s, tree: tree, diag: diag, bounds: b,
+		z: make([]float64, n1), buf: make([]float64, PackedLen(n1)),
+	}
+	tree.Add(r.buf) // the data-independent zero item: round 1's release is pure noise
+	return r, nil
+}
+
+// Dim returns d.
+func (r *TreeRegularizer) Dim() int { return r.d }
+
+// Horizon returns n.
+func (r *TreeRegularizer) Horizon() int { return r.setting.N }
+
+// Add streams [x; y][x; y]ᵀ into the tree.
+func (r *TreeRegularizer) Add(x []float64, y float64) {
+	if len(x) != r.d {
+		panic(badDim)
+	}
+	r.adds++
+	if r.adds > r.setting.N {
+		panic(pastHorizon)
+	}
+	if r.tree.Rounds() == r.tree.Horizon() {
+		return // round n's data: no later round uses it
+	}
+	copy(r.z, x)
+	r.z[r.d] = y
+	clear(r.buf)
+	PackOuter(r.buf, r.z, 1)
+	r.tree.Add(r.buf)
+}
+
+// StatsTo writes V_t and ũ_t from the tree's current release.
+func (r *TreeRegularizer) StatsTo(v, u []float64) {
+	r.tree.SumTo(r.buf)
+	r.unpack(v, u)
+}
+
+// PerturbationTo writes H_t (the noise block plus the shift) and h_t.
+func (r *TreeRegularizer) PerturbationTo(h, hv []float64) {
+	r.tree.NoiseTo(r.buf)
+	r.unpack(h, hv)
+}
+
+func (r *TreeRegularizer) unpack(v, u []float64) {
+	d, n1 := r.d, r.d+1
+	_ = v[d*d-1]
+	_ = u[d-1]
+	k := 0
+	for i := 0; i < d; i++ {
+		row := r.buf[k : k+n1-i]
+		v[i*d+i] = row[0] + r.diag
+		for j := 1; j < d-i; j++ {
+			v[i*d+i+j] = row[j]
+			v[(i+j)*d+i] = row[j]
+		}
+		u[i] = row[d-i]
+		k += n1 - i
+	}
+}
+
+// Bounds returns ρ_min, ρ_max, γ (Proposition 9 or 11) and the shift.
+func (r *TreeRegularizer) Bounds() RegBounds { return r.bounds }
+
+// DataBound returns L̃².
+func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }
+
+// Tree returns the underlying tree (for checks: NodesInRelease, Levels).
+func (r *TreeRegularizer) Tree() *TreeSum { return r.tree }
+
+// K returns the Wishart degrees of freedom per node (0 for Gaussian).
+func (r *TreeRegularizer) K() int { return r.k }
+
+// Upsilon returns Υ (0 for Wishart).
+func (r *TreeRegularizer) Upsilon() float64 { return r.upsilon }
+
+// String describes the regularizer.
+func (r *TreeRegularizer) String() string {
+	return fmt.Sprintf("%sTree(d=%d, n=%d, ε=%g, δ=%g, %v, shift %g)", r.kind, r.d, r.setting.N, r.setting.Epsilon, r.setting.Delta, r.tree.Mode(), r.bounds.Shift)
+}

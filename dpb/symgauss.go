@@ -1,0 +1,68 @@
+package dpb
+
+import (
+	"math"
+	"math/rand/v2"
+)
+
+// SymGaussianNoise draws the symmetrised Gaussian node noise of SS18
+// Section 4.2:
+//
+//	Z = (Z′ + Z′ᵀ)/√2,   Z′ ∈ R^{n×n} with i.i.d. entries N(0, σ²),
+//
+// whose entries on and above the diagonal are independent, off-diagonal
+// Z_ij ~ N(0, σ²) and diagonal Z_ii ~ N(0, 2σ²) (SS18 footnote 4: the
+// diagonal variance is doubled). It draws the n(n+1)/2 independent entries
+// directly, in packed form (see [PackedLen]); Dim() = PackedLen(n). With
+// n = d+1 and σ = [SS18Setting.GaussianSigma] it is the node noise of the
+// Gaussian variant of SS18's LinUCB. Sample allocates nothing.
+type SymGaussianNoise struct {
+	n     int
+	sigma float64
+	rng   *rand.Rand
+}
+
+var _ Noise = (*SymGaussianNoise)(nil)
+
+// NewSymGaussianNoise returns the symmetrised Gaussian noise of n×n matrices
+// with entry scale sigma (> 0 and finite).
+func NewSymGaussianNoise(n int, sigma float64, rng *rand.Rand) (*SymGaussianNoise, error) {
+	if rng == nil {
+		panic(nilRand)
+	}
+	if err := checkDim("matrix size", n); err != nil {
+		return nil, err
+	}
+	if err := checkPositive("symmetric gaussian sigma", sigma); err != nil {
+		return nil, err
+	}
+	return &SymGaussianNoise{n: n, sigma: sigma, rng: rng}, nil
+}
+
+// Dim returns PackedLen(n).
+func (g *SymGaussianNoise) Dim() int { return PackedLen(g.n) }
+
+// N returns the matrix size n.
+func (g *SymGaussianNoise) N() int { return g.n }
+
+// Sigma returns σ, the standard deviation of the off-diagonal entries.
+func (g *SymGaussianNoise) Sigma() float64 { return g.sigma }
+
+// Sample overwrites dst (len PackedLen(n)) with a fresh draw of Z in packed
+// form: the first entry of each packed row is a diagonal entry.
+func (g *SymGaussianNoise) Sample(dst []float64) {
+	n := g.n
+	if len(dst) != PackedLen(n) {
+		panic(badDim)
+	}
+	sd := math.Sqrt2 * g.sigma
+	p := 0
+	for i := 0; i < n; i++ {
+		dst[p] = sd * g.rng.NormFloat64()
+		p++
+		for j := i + 1; j < n; j++ {
+			dst[p] = g.sigma * g.rng.NormFloat64()
+			p++
+		}
+	}
+}
