@@ -688,3 +688,55 @@ func (r *AS17TableResult) Markdown() string {
 	}
 	return b.String()
 }
+
+// Verdict thresholds of [AS17TableResult.Verdicts] (fitted log–log slopes
+// over the upper half of the horizons).
+const (
+	// SqrtSlopeLo and SqrtSlopeHi bracket "≈ √T (up to logarithms)".
+	SqrtSlopeLo, SqrtSlopeHi = 0.35, 0.7
+	// FlatSlope: an excess regret whose slope is below it is "additive"
+	// (flat in T, against 0.5 for a √T/ε cost).
+	FlatSlope = 0.3
+)
+
+// Verdicts returns a markdown table of the checks behind Tables 1 and 2:
+// every row's non-private regret grows like √T; in Table 1 the excess regret
+// of every private learner over the non-private one is flat in T (privacy
+// cost additive, O(1/ε) up to logs); in Table 2 the private regret is
+// sublinear (slope ≤ SqrtSlopeHi) and its excess grows with T (the cost is
+// multiplicative, √T/ε, as the table states). Failed checks read "CHECK FAILED".
+func (r *AS17TableResult) Verdicts() string {
+	var b strings.Builder
+	b.WriteString("| row | claim | measured (slope over T ≥ T_mid) | criterion | verdict |\n|---|---|---|---|---|\n")
+	v := func(ok bool) string {
+		if ok {
+			return "PASS"
+		}
+		return "CHECK FAILED"
+	}
+	for _, x := range r.T {
+		for e, eps := range x.Epsilons {
+			f := x.TailSlope[e]
+			if math.IsInf(eps, 1) {
+				ok := f.Slope >= SqrtSlopeLo && f.Slope <= SqrtSlopeHi
+				fmt.Fprintf(&b, "| %s | non-private regret ≈ √T | %.2f ± %.2f | [%.2f, %.2f] | %s |\n", x.Row, f.Slope, f.SlopeSE, SqrtSlopeLo, SqrtSlopeHi, v(ok))
+			}
+		}
+		k := 0
+		for e, eps := range x.Epsilons {
+			if math.IsInf(eps, 1) {
+				continue
+			}
+			fe := x.ExcessTailSlope[k]
+			k++
+			if r.Config.Table == 1 {
+				fmt.Fprintf(&b, "| %s | %s: regret − non-private flat in T | %.2f ± %.2f | < %.2f | %s |\n", x.Row, x.EpsNames[e], fe.Slope, fe.SlopeSE, FlatSlope, v(fe.Slope < FlatSlope))
+			} else {
+				f := x.TailSlope[e]
+				fmt.Fprintf(&b, "| %s | %s: regret sublinear, Õ(√T/ε) | %.2f ± %.2f | ≤ %.2f | %s |\n", x.Row, x.EpsNames[e], f.Slope, f.SlopeSE, SqrtSlopeHi, v(f.Slope <= SqrtSlopeHi))
+				fmt.Fprintf(&b, "| %s | %s: privacy cost grows with T | %.2f ± %.2f | ≥ %.2f | %s |\n", x.Row, x.EpsNames[e], fe.Slope, fe.SlopeSE, FlatSlope, v(fe.Slope >= FlatSlope))
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,7 +1,11 @@
 package plot
 
 import (
+	"bytes"
 	"fmt"
+	"path/filepath"
+
+	"github.com/janpfeifer/gonb/gonbui"
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot"
@@ -40,7 +44,7 @@ func AS17RegretTiles(res []*dpb.AS17Result, cols int) ([][]*plot.Plot, error) {
 			XLabel:  "horizon T",
 			YLabel:  "regret at T",
 			FitFrom: float64(r.TailFrom),
-			Refs:    r.BoundCurves(), RefSuffix: " bound",
+			Refs:    r.BoundCurves(), RefLegend: "dotted: bounds (same colours)",
 		})
 		if err != nil {
 			return nil, err
@@ -90,4 +94,24 @@ func AS17EpsilonTiles(res []*dpb.AS17Result, h, cols int) ([][]*plot.Plot, error
 		ps = append(ps, p)
 	}
 	return grid(ps, cols), nil
+}
+
+// ShowTiledAndSave displays a grid of plots in the notebook (SVG; nothing
+// outside a GoNB kernel) and saves it as base.svg and base.png, a relative
+// base being taken from the repository root (see [ShowAndSave]).
+func ShowTiledAndSave(plots [][]*plot.Plot, base string) error {
+	if !filepath.IsAbs(base) {
+		if root, ok := RepoRoot(); ok {
+			base = filepath.Join(root, base)
+		}
+	}
+	if err := SaveTiled(plots, TileWidth, TileHeight, base); err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := WriteTiled(&buf, plots, TileWidth, TileHeight, "svg"); err != nil {
+		return err
+	}
+	gonbui.DisplaySVG(buf.String())
+	return nil
 }

@@ -90,7 +90,7 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 				return nil, err
 			}
 			r, g, b, _ := col.RGBA()
-			band.Color = color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60}
+			band.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60} // NRGBA: RGBA is alpha-premultiplied
 			band.LineStyle.Width = 0
 			p.Add(band)
 		}

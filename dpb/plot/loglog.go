@@ -24,10 +24,10 @@ type LogLogOptions struct {
 	// FitFrom fits only the points with x >= FitFrom (0: all points).
 	FitFrom float64
 	// Refs, if non-nil, are drawn as thin dotted lines in the series'
-	// colours, without fits (e.g. the theoretical bounds); RefSuffix is
-	// appended to their legend names (e.g. " bound").
+	// colours, without fits (e.g. the theoretical bounds); the legend shows
+	// one entry for them, RefLegend (e.g. "dotted: bounds").
 	Refs      *dpb.Curves
-	RefSuffix string
+	RefLegend string
 	// NoLegend hides the legend (for small tiles).
 	NoLegend bool
 }
@@ -116,7 +116,8 @@ func LogLogFit(c *dpb.Curves, o LogLogOptions) (*plot.Plot, []dpb.Fit, error) {
 		}
 	}
 	if o.Refs != nil {
-		for s, name := range o.Refs.Names {
+		first := true
+		for s := range o.Refs.Names {
 			var pts plotter.XYs
 			for k, x := range o.Refs.X {
 				if y := o.Refs.Mean[s][k]; x > 0 && y > 0 {
@@ -134,8 +135,9 @@ func LogLogFit(c *dpb.Curves, o LogLogOptions) (*plot.Plot, []dpb.Fit, error) {
 			l.Width = vg.Points(0.8)
 			l.Dashes = []vg.Length{vg.Points(1), vg.Points(2)}
 			p.Add(l)
-			if !o.NoLegend {
-				p.Legend.Add(name+o.RefSuffix, l)
+			if !o.NoLegend && first {
+				p.Legend.Add(o.RefLegend, l)
+				first = false
 			}
 		}
 	}
