@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Palette is a colour-blind-safe palette (Okabe & Ito).
@@ -150,6 +151,21 @@ func Dashes(i int) []vg.Length {
 		return []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
 	}
 	return nil
+}
+
+// Glyph returns a marker shape per series so markers differ without colour.
+func Glyph(i int) draw.GlyphDrawer {
+	switch i % 5 {
+	case 1:
+		return draw.SquareGlyph{}
+	case 2:
+		return draw.TriangleGlyph{}
+	case 3:
+		return draw.PlusGlyph{}
+	case 4:
+		return draw.CrossGlyph{}
+	}
+	return draw.CircleGlyph{}
 }
 
 // Default figure size.
