@@ -5,6 +5,7 @@ import (
 	"io"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"sync"
 )
 
@@ -351,4 +352,29 @@ func RunMT14Bounds(cfg MT14BoundsConfig) (*Curves, error) {
 		c.Mean[5][i] = f.Gap * float64(T) * float64(cfg.Arms-1) / float64(cfg.Arms)
 	}
 	return c, nil
+}
+
+// SupervisedLogs returns an [MT14Fig2Config].NewLog for a classification
+// data set: repetition rep gets its own row order and simulated uniform
+// logger, drawn from Stream(seed, StreamID(rep, 0)).
+func SupervisedLogs(ds *Supervised, cfg SupervisedLogConfig, seed uint64) func(rep int) (Log, error) {
+	return func(rep int) (Log, error) {
+		return NewSupervisedLog(ds, cfg, Stream(seed, StreamID(rep, 0)))
+	}
+}
+
+// Markdown renders the result as a table: one row per policy and delay, with
+// the normalised CTR (mean ± s.e. over repetitions), the CTR, the mean
+// number of matched events, and repetition 0's CTR with its 95% Wilson
+// interval.
+func (r *MT14Fig2Result) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Uniform policy: CTR %.4f (95%% Wilson [%.4f, %.4f] on %d events); d = %d, K = %d, %d repetitions.\n\n",
+		r.Random.CTR, r.Random.Lo, r.Random.Hi, r.Events, r.Dim, r.Arms, r.Reps)
+	b.WriteString("| τ | policy | CTR / uniform | CTR | matched (mean) | rep 0: CTR [95% Wilson] on matched |\n|---|---|---|---|---|---|\n")
+	for _, w := range r.Rows {
+		fmt.Fprintf(&b, "| %d | %s | %.3f ± %.3f | %.4f | %.0f | %.4f [%.4f, %.4f] on %d |\n",
+			w.Delay, w.Name, w.NormCTR, w.NormSE, w.CTR, w.Matched, w.First.CTR, w.First.Lo, w.First.Hi, w.First.Matched)
+	}
+	return b.String()
 }

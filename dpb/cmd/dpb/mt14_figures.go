@@ -132,9 +132,7 @@ func mt14Fig2Log(which, data, campaign string, maxEvents int, seed uint64) (func
 		if err != nil {
 			return nil, "", err
 		}
-		return func(rep int) (dpb.Log, error) {
-			return dpb.NewSupervisedLog(ds, dpb.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, dpb.Stream(seed, dpb.StreamID(rep, 0)))
-		}, path, nil
+		return dpb.SupervisedLogs(ds, dpb.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
 	case "obd":
 		path := filepath.Join(data, "obd", "random", campaign, campaign+".csv")
 		l, err := dpb.LoadOBD(path)
