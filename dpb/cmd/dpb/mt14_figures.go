@@ -188,7 +188,11 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if cfg.Disjoint {
 		model = "per-class models"
 	}
-	title := fmt.Sprintf("MT14 Fig. 2 on %s: d=%d, K=%d, %s, %d log events, %d runs, ±2 s.e.", which, res.Dim, res.Arms, model, res.Events, reps)
+	spread := "±2 s.e."
+	if which == "obd" {
+		spread = "±2 s.e. of the noise (fixed log)"
+	}
+	title := fmt.Sprintf("MT14 Fig. 2 on %s: d=%d, K=%d, %s, %d log events, %d runs, %s", which, res.Dim, res.Arms, model, res.Events, reps, spread)
 	p, err := dpbplot.MT14Fig2(res, title, 2)
 	if err != nil {
 		return err
