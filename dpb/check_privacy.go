@@ -52,33 +52,33 @@ func SS18GaussianPrivacy(s SS18Setting) (GaussianTreePrivacy, error) {
 	g := GaussianTreePrivacy{Sigma: s.GaussianSigma(), Levels: s.Levels(), SensFrob2: 2 * s.Lt2 * s.Lt2}
 	g.Mu = math.Sqrt(float64(g.Levels)*g.SensFrob2/2) / g.Sigma
 	g.Rho = g.Mu * g.Mu / 2
-	g.EpsZCDP = g.Rho + 2*math.Sqrt(g.Rho*math.Log(1/s.Delta))
-	g.EpsZCDPTight = zcdpToDPTight(g.Rho, s.Delta)
-	g.EpsExact = gdpEpsilon(g.Mu, s.Delta)
-	g.SigmaNeeded = g.Sigma * g.Mu / gdpMu(s.Epsilon, s.Delta)
+	g.EpsZCDP = ZCDPToDP(g.Rho, s.Delta)
+	g.EpsZCDPTight = ZCDPToDPTight(g.Rho, s.Delta)
+	g.EpsExact = GDPEpsilon(g.Mu, s.Delta)
+	g.SigmaNeeded = g.Sigma * g.Mu / GDPMu(s.Epsilon, s.Delta)
 	return g, nil
 }
 
 // stdNormalCDF returns Φ(x).
 func stdNormalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 
-// gdpDelta returns δ(ε) of a μ-GDP mechanism (Balle & Wang 2018, Thm 8).
-func gdpDelta(mu, eps float64) float64 {
+// GDPDelta returns δ(ε) of a μ-GDP mechanism (Balle & Wang 2018, Thm 8).
+func GDPDelta(mu, eps float64) float64 {
 	return stdNormalCDF(-eps/mu+mu/2) - math.Exp(eps)*stdNormalCDF(-eps/mu-mu/2)
 }
 
-// gdpEpsilon returns the smallest ε with δ(ε) ≤ delta for a μ-GDP mechanism.
-func gdpEpsilon(mu, delta float64) float64 {
-	if gdpDelta(mu, 0) <= delta {
+// GDPEpsilon returns the smallest ε with δ(ε) ≤ delta for a μ-GDP mechanism.
+func GDPEpsilon(mu, delta float64) float64 {
+	if GDPDelta(mu, 0) <= delta {
 		return 0
 	}
 	lo, hi := 0.0, 1.0
-	for gdpDelta(mu, hi) > delta {
+	for GDPDelta(mu, hi) > delta {
 		hi *= 2
 	}
 	for range 200 {
 		mid := (lo + hi) / 2
-		if gdpDelta(mu, mid) > delta {
+		if GDPDelta(mu, mid) > delta {
 			lo = mid
 		} else {
 			hi = mid
@@ -87,15 +87,15 @@ func gdpEpsilon(mu, delta float64) float64 {
 	return hi
 }
 
-// gdpMu returns the largest μ whose mechanism is (eps, delta)-DP.
-func gdpMu(eps, delta float64) float64 {
+// GDPMu returns the largest μ whose mechanism is (eps, delta)-DP.
+func GDPMu(eps, delta float64) float64 {
 	lo, hi := 0.0, 1.0
-	for gdpDelta(hi, eps) < delta {
+	for GDPDelta(hi, eps) < delta {
 		hi *= 2
 	}
 	for range 200 {
 		mid := (lo + hi) / 2
-		if gdpDelta(mid, eps) < delta {
+		if GDPDelta(mid, eps) < delta {
 			lo = mid
 		} else {
 			hi = mid
@@ -104,9 +104,14 @@ func gdpMu(eps, delta float64) float64 {
 	return lo
 }
 
-// zcdpToDPTight returns inf over Rényi orders a > 1 of the conversion of
-// ρ-zCDP to (ε, δ)-DP of Canonne, Kamath & Steinke (2020, Prop. 12).
-func zcdpToDPTight(rho, delta float64) float64 {
+// ZCDPToDP returns the ε at δ that ρ-zCDP implies by Bun & Steinke (2016,
+// Prop. 1.3): ε = ρ + 2√(ρ ln(1/δ)).
+func ZCDPToDP(rho, delta float64) float64 { return rho + 2*math.Sqrt(rho*math.Log(1/delta)) }
+
+// ZCDPToDPTight returns inf over Rényi orders a > 1 of the conversion of
+// ρ-zCDP to (ε, δ)-DP of Canonne, Kamath & Steinke (2020, Prop. 12):
+// ε = aρ + (ln(1/δ) + (a−1) ln(1 − 1/a) − ln a)/(a − 1), floored at 0.
+func ZCDPToDPTight(rho, delta float64) float64 {
 	best := math.Inf(1)
 	for i := range 4000 {
 		a := 1 + math.Exp(-9+float64(i)*0.005) // a − 1 from 1.2e-4 to about 6e4
@@ -279,4 +284,51 @@ func scale(v []float64, c float64) {
 	for i := range v {
 		v[i] *= c
 	}
+}
+
+// GaussianPrivacyCurves returns, for the Gaussian tree calibrated as in SS18
+// §4.2 for s, the ε it achieves at each δ in deltas by the three accountants
+// (series "zCDP (Bun–Steinke)", "zCDP (tight conversion)", "exact (GDP)"),
+// as Curves with X = δ (Reps 0: exact computations, no error bars).
+func GaussianPrivacyCurves(s SS18Setting, deltas []float64) (*Curves, error) {
+	g, err := SS18GaussianPrivacy(s)
+	if err != nil {
+		return nil, err
+	}
+	c := &Curves{Names: []string{"zCDP (Bun–Steinke)", "zCDP (tight conversion)", "exact (GDP)"}, X: deltas}
+	c.Mean = make([][]float64, 3)
+	c.StdErr = make([][]float64, 3)
+	for i := range c.Mean {
+		c.Mean[i] = make([]float64, len(deltas))
+		c.StdErr[i] = make([]float64, len(deltas))
+	}
+	for j, d := range deltas {
+		c.Mean[0][j] = ZCDPToDP(g.Rho, d)
+		c.Mean[1][j] = ZCDPToDPTight(g.Rho, d)
+		c.Mean[2][j] = GDPEpsilon(g.Mu, d)
+	}
+	return c, nil
+}
+
+// WishartKCurves returns the Wishart degrees of freedom (printed, authors',
+// direct; see [WishartKAccounting]) for each horizon in ns, other fields
+// from s, as Curves with X = n.
+func WishartKCurves(s SS18Setting, ns []int) (*Curves, error) {
+	c := &Curves{Names: []string{"printed k (SS18 §4.1)", "authors' k (PrivateBandits.jl)", "smallest k (Thm 8 + advanced composition)"}}
+	c.Mean = make([][]float64, 3)
+	c.StdErr = make([][]float64, 3)
+	for i := range c.Mean {
+		c.Mean[i] = make([]float64, len(ns))
+		c.StdErr[i] = make([]float64, len(ns))
+	}
+	for j, n := range ns {
+		s.N = n
+		w, err := SS18WishartK(s)
+		if err != nil {
+			return nil, err
+		}
+		c.X = append(c.X, float64(n))
+		c.Mean[0][j], c.Mean[1][j], c.Mean[2][j] = float64(w.Printed), float64(w.Authors), float64(w.Direct)
+	}
+	return c, nil
 }

@@ -52,48 +52,24 @@ func (c SS18CheckConfig) SS18CheckSetting() SS18Setting {
 // n = 5·10⁷, ε = 1, δ = 0.1, L̃² = 2, α = 1/n.
 var SS18PaperSetting = SS18Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 
-// CheckSS18 runs the proof checks of SS18: Claims 17–20, the Υ bound,
-// Lemma 22, Propositions 9 and 11 per round for the plain and padded trees,
-// the privacy calibration (at the paper's setting), then the checks that run
-// Algorithm 1 (Proposition 4, Theorems 5 and 6, Claim 13). See docs in each Check function. The verdicts
-// come in that order; the run is deterministic given the config.
+// CheckSS18 runs the proof checks of SS18, in this order: [CheckSS18Facts]
+// (Claims 17–20, Υ, Lemma 22), [CheckTreeRegularizers] (Propositions 9 and
+// 11 per round, plain and padded trees, at [SS18CheckConfig.SS18CheckSetting]),
+// [CheckSS18Privacy] (calibration at [SS18PaperSetting]), then the checks
+// that run Algorithm 1 (Proposition 4, Theorems 5 and 6, Claim 13). The run
+// is deterministic given the config.
 func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
-	c := cfg.withDefaults()
-	if c.D < 1 || c.N < 2 || c.Reps < 1 || c.Trials < 1 {
-		return nil, fmt.Errorf("dpb: check config %+v: d, reps, trials must be >= 1 and n >= 2", cfg)
-	}
-	rng := func(i uint64) *rand.Rand { return Stream(c.Seed, 1<<40|i) }
-	const alpha = 0.01
-	var vs Verdicts
-	vs = append(vs, CheckChiSquareTails(rng(1), c.D, alpha, c.Trials)...)
-	vs = append(vs, CheckGaussianSingularValues(rng(2), 10*c.D, c.D, alpha, c.Trials))
-	s := c.SS18CheckSetting()
-	for i, k := range []int{10 * c.D, s.WishartK()} {
-		v, err := CheckWishartEigenvalues(rng(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, c.Trials)
-		if err != nil {
-			return nil, err
-		}
-		vs = append(vs, v)
-	}
-	// Υ at a per-round failure probability α/(2n) = 0.005 (n = 10, α = 0.1),
-	// where a bound that is too small would show.
-	u, err := CheckUpsilon(rng(5), SS18Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
+	vs, err := CheckSS18Facts(cfg)
 	if err != nil {
 		return nil, err
 	}
-	vs = append(vs, u...)
-	vs = append(vs, CheckClaim20(rng(6), c.D, c.Trials/10))
-	lemmaN := 200
-	if c.Short {
-		lemmaN = 50
-	}
-	vs = append(vs, CheckEllipticalPotential(rng(7), c.D, lemmaN, max(c.Trials/100, 10))...)
-	tv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: s, Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
+	c := cfg.withDefaults()
+	tv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, tv...)
-	pv, _, _, err := CheckPrivacyCalibration(rng(8), SS18PaperSetting, c.Trials/10)
+	pv, err := CheckSS18Privacy(cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -103,6 +79,62 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	return append(vs, lv...), nil
+}
+
+func (c SS18CheckConfig) validate() error {
+	if c.D < 1 || c.N < 2 || c.Reps < 1 || c.Trials < 1 {
+		return fmt.Errorf("dpb: check config %+v: d, reps, trials must be >= 1 and n >= 2", c)
+	}
+	return nil
+}
+
+func (c SS18CheckConfig) stream(i uint64) *rand.Rand { return Stream(c.Seed, 1<<40|i) }
+
+// CheckSS18Facts checks the facts of SS18 Appendix A.3 and the Υ bound at
+// level α = 0.01 (Claims 17, 18, 19 with k = 10d and with the printed k of
+// the check setting; Υ at per-round failure probability 0.005; Claim 20;
+// Lemma 22).
+func CheckSS18Facts(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.withDefaults()
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	const alpha = 0.01
+	var vs Verdicts
+	vs = append(vs, CheckChiSquareTails(c.stream(1), c.D, alpha, c.Trials)...)
+	vs = append(vs, CheckGaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, c.Trials))
+	s := c.SS18CheckSetting()
+	for i, k := range []int{10 * c.D, s.WishartK()} {
+		v, err := CheckWishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, c.Trials)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	// Υ at a per-round failure probability α/(2n) = 0.005 (n = 10, α = 0.1),
+	// where a bound that is too small would show.
+	u, err := CheckUpsilon(c.stream(5), SS18Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, u...)
+	vs = append(vs, CheckClaim20(c.stream(6), c.D, c.Trials/10))
+	lemmaN := 200
+	if c.Short {
+		lemmaN = 50
+	}
+	return append(vs, CheckEllipticalPotential(c.stream(7), c.D, lemmaN, max(c.Trials/100, 10))...), nil
+}
+
+// CheckSS18Privacy checks the privacy calibration at [SS18PaperSetting]
+// (see [CheckPrivacyCalibration]).
+func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.withDefaults()
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	vs, _, _, err := CheckPrivacyCalibration(c.stream(8), SS18PaperSetting, max(c.Trials/10, 10))
+	return vs, err
 }
 
 // checkSS18Policies runs the checks that need Algorithm 1 itself, on the
@@ -142,5 +174,10 @@ func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, cv...), nil
+	vs = append(vs, cv...)
+	lv, err := CheckClaim14(Claim14Config{Arms: 5, N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
 }

@@ -25,6 +25,10 @@ type TreeCheckConfig struct {
 	// K is the Wishart degrees of freedom of one node. Defaults to
 	// Setting.WishartK() (the printed k).
 	K int
+	// WishartScale is s in the Wishart node noise W_{d+1}(s·I, k). Defaults
+	// to L̃² (Theorem 8, Prop. 9); SS18 §4.1 once prints W_{d+1}(L̃ I, k),
+	// which this field lets a notebook check.
+	WishartScale float64
 	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
 	Workers int
 }
@@ -88,6 +92,13 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 	if k <= s.D {
 		return nil, nil, fmt.Errorf("dpb: wishart degrees of freedom is %d, must be > d = %d", k, s.D)
 	}
+	scaleW := cfg.WishartScale
+	if scaleW == 0 {
+		scaleW = s.Lt2
+	}
+	if err := checkPositive("wishart scale", scaleW); err != nil {
+		return nil, nil, err
+	}
 	d, n := s.D, s.N
 	wu, ws := s.WishartBounds(k)
 	ups, upsC := s.Upsilon(), s.UpsilonCorrected()
@@ -112,7 +123,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 			variants := gaussVariants
 			if ser.wishart {
 				variants = wishartVariants
-				noise, err = NewWishartNoise(d+1, s.Lt2, float64(k), rng)
+				noise, err = NewWishartNoise(d+1, scaleW, float64(k), rng)
 			} else {
 				noise, err = NewSymGaussianNoise(d+1, s.GaussianSigma(), rng)
 			}
@@ -246,4 +257,32 @@ func treeClaim(b int, wishart bool, variant string, mode ReleaseMode, d, n, k in
 		return fmt.Sprintf("Wishart tree (%s, k=%d), %s: %s each round, d=%d, n=%d", mode, k, variant, what, d, n)
 	}
 	return fmt.Sprintf("Gaussian tree (%s), %s, H_t = N_t + 2ΥI: %s each round, d=%d, n=%d", mode, variant, what, d, n)
+}
+
+// Curves returns the per-round median ratios of the named bounds as Curves
+// (X = round t), ratios capped at clip (> 1) so that a plot stays readable.
+func (r *TreeRounds) Curves(clip float64, names ...string) (*Curves, error) {
+	c := &Curves{Reps: r.Reps}
+	for t := range r.N {
+		c.X = append(c.X, float64(t+1))
+	}
+	for _, name := range names {
+		i := -1
+		for j, nm := range r.Names {
+			if nm == name {
+				i = j
+			}
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("dpb: no bound named %q (have %v)", name, r.Names)
+		}
+		m := make([]float64, r.N)
+		for t, v := range r.Median[i] {
+			m[t] = math.Min(v, clip)
+		}
+		c.Names = append(c.Names, name)
+		c.Mean = append(c.Mean, m)
+		c.StdErr = append(c.StdErr, make([]float64, r.N))
+	}
+	return c, nil
 }

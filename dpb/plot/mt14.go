@@ -7,7 +7,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 // errPoints are points with symmetric vertical error bars.
@@ -59,7 +58,7 @@ func MT14Fig2(res *dpb.MT14Fig2Result, title string, band float64) (*plot.Plot, 
 		}
 		sc.GlyphStyle.Color = Colour(s)
 		sc.GlyphStyle.Radius = vg.Points(3.5)
-		sc.GlyphStyle.Shape = glyph(s)
+		sc.GlyphStyle.Shape = Glyph(s)
 		eb, err := plotter.NewYErrorBars(pts)
 		if err != nil {
 			return nil, err
@@ -85,18 +84,4 @@ func MT14Fig2(res *dpb.MT14Fig2Result, title string, band float64) (*plot.Plot, 
 	p.X.Min, p.X.Max = -0.5, float64(len(delays))+0.4
 	p.Y.Min = 0
 	return p, nil
-}
-
-func glyph(i int) draw.GlyphDrawer {
-	switch i % 5 {
-	case 1:
-		return draw.SquareGlyph{}
-	case 2:
-		return draw.TriangleGlyph{}
-	case 3:
-		return draw.PlusGlyph{}
-	case 4:
-		return draw.CrossGlyph{}
-	}
-	return draw.CircleGlyph{}
 }
