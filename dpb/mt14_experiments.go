@@ -54,6 +54,9 @@ type MT14Fig1Config struct {
 	NoRelaxation []float64
 	// Gamma is DP-UCB's γ. Defaults to 1/T.
 	Gamma float64
+	// Delay is the feedback delay τ applied to every policy ([Delayed]).
+	// Defaults to 0.
+	Delay int
 	// RelaxationScale multiplies Γ (1, the default, is Algorithm 1 as printed).
 	RelaxationScale float64
 	// Points is the number of log-spaced record rounds. Defaults to 60.
@@ -114,6 +117,22 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (Policy, error) {
 			return NewDPUCB(DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
 		}})
+	}
+	if cfg.Delay < 0 {
+		return nil, fmt.Errorf("dpb: delay is %d, must be >= 0", cfg.Delay)
+	}
+	if cfg.Delay > 0 {
+		for i := range pols {
+			inner := pols[i].New
+			pols[i].Name += fmt.Sprintf(", τ=%d", cfg.Delay)
+			pols[i].New = func(rng *rand.Rand) (Policy, error) {
+				p, err := inner(rng)
+				if err != nil {
+					return nil, err
+				}
+				return Delayed(p, cfg.Delay)
+			}
+		}
 	}
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
