@@ -3,6 +3,7 @@ package dpb
 import (
 	"math"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -25,6 +26,16 @@ func TestMT14Fig1Smoke(t *testing.T) {
 	}
 	if len(a.Names) != 3 || a.X[len(a.X)-1] != 2000 {
 		t.Fatalf("names %v x %v", a.Names, a.X)
+	}
+	// With τ = 100 every policy is wrapped in Delayed: the names say so and
+	// the regret curves change.
+	cfg.Delay = 100
+	d, err := RunMT14Fig1(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if reflect.DeepEqual(d.Mean, a.Mean) || !strings.HasSuffix(d.Names[0], "τ=100") {
+		t.Errorf("delay had no effect: %v", d.Names)
 	}
 	for s := range a.Names {
 		for i, x := range a.X {

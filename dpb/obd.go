@@ -38,6 +38,10 @@ const OBDDim = 6
 //
 // The loader checks that every propensity_score equals 1/K, the condition
 // under which [Replay] is unbiased.
+//
+// The data are not part of this repository: the small sample ships with the
+// Open Bandit Pipeline (github.com/st-tech/zr-obp, obd/random/{men,women}),
+// the full data set is at https://research.zozo.com/data.html (CC BY 4.0).
 type OBDLog struct {
 	k      int
 	f0     []float64 // per item

@@ -124,8 +124,12 @@ func Replay(p Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 // the mean logged reward over all events, which for a uniform logger is the
 // on-policy estimate of that policy's CTR (every event counts, so it is more
 // precise than replaying a random policy, which would keep about 1/K of them).
-// MT14's Fig. 2 normalises CTRs by it. The interval is Wilson's at quantile z.
+// MT14's Fig. 2 normalises CTRs by it. The interval is Wilson's at normal
+// quantile z (0 means 1.959964, 95%).
 func UniformValue(log Log, z float64) ReplayResult {
+	if z == 0 {
+		z = 1.959963984540054
+	}
 	k, d := log.Arms(), log.Dim()
 	r := &Round{K: k, Dim: d}
 	if d > 0 {

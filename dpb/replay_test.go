@@ -100,6 +100,9 @@ func TestReplayUnbiasedFixedPolicy(t *testing.T) {
 		}
 	}
 	u := UniformValue(l, 0)
+	if !(u.Lo < u.CTR && u.CTR < u.Hi) {
+		t.Errorf("uniform value interval [%v, %v] does not contain %v", u.Lo, u.Hi, u.CTR)
+	}
 	if tol := z5 * math.Sqrt(v*(1-v)/float64(n)); math.Abs(u.CTR-v) > tol {
 		t.Errorf("uniform value %v, want %v ± %v", u.CTR, v, tol)
 	}

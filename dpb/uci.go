@@ -35,7 +35,10 @@ func (s *Supervised) P() int { return len(s.Features) }
 // LoadShuttle reads the Statlog (Shuttle) data set as a CSV file with a
 // header line and ten columns: nine numeric features V1..V9 and the class
 // name (UCI ML Repository, doi:10.24432/C5WS31; 58,000 rows, 7 classes,
-// ≈ 80% "Rad.Flow"). Errors name the file and line.
+// ≈ 80% "Rad.Flow"). Errors name the file and line. The UCI files
+// (https://archive.ics.uci.edu/dataset/148) are space-separated without a
+// header; convert them to this CSV form first. The data are not part of this
+// repository.
 func LoadShuttle(path string) (*Supervised, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -85,7 +88,8 @@ func LoadShuttle(path string) (*Supervised, error) {
 // first, then 22 categorical attributes where "?" marks a missing value. Each
 // attribute is one-hot encoded over the levels seen in the file ("?" being a
 // level of its own), giving features named "attrJ=L". Errors name the file
-// and line.
+// and line. Download: https://archive.ics.uci.edu/dataset/73 (not part of
+// this repository).
 func LoadMushroom(path string) (*Supervised, error) {
 	f, err := os.Open(path)
 	if err != nil {

@@ -34,6 +34,7 @@ type mt14Flags struct {
 	short                       *bool
 	eps, delays, data, campaign *string
 	alpha                       *float64
+	delay                       *int
 }
 
 func newMT14Flags(name string) *mt14Flags {
@@ -50,6 +51,7 @@ func newMT14Flags(name string) *mt14Flags {
 		data:     fs.String("data", filepath.Join("..", "shared", "data"), "folder holding obd/ and uci/ (fig2)"),
 		campaign: fs.String("campaign", "men", "OBD campaign: men or women (fig2 obd)"),
 		alpha:    fs.Float64("alpha", 1, "exploration α of contextual UCB (fig2)"),
+		delay:    fs.Int("delay", 0, "feedback delay τ for every policy (fig1)"),
 	}
 }
 
@@ -78,7 +80,7 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		return err
 	}
 	cfg := dpb.MT14Fig1Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: os.Stderr,
-		NoRelaxation: []float64{0.1, 1}}
+		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
 	if *fl.short {
 		cfg.Horizon, cfg.Reps = 20_000, 4
 	}
@@ -132,9 +134,7 @@ func mt14Fig2Log(which, data, campaign string, maxEvents int, seed uint64) (func
 		if err != nil {
 			return nil, "", err
 		}
-		return func(rep int) (dpb.Log, error) {
-			return dpb.NewSupervisedLog(ds, dpb.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, dpb.Stream(seed, dpb.StreamID(rep, 0)))
-		}, path, nil
+		return dpb.SupervisedLogs(ds, dpb.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
 	case "obd":
 		path := filepath.Join(data, "obd", "random", campaign, campaign+".csv")
 		l, err := dpb.LoadOBD(path)
@@ -190,7 +190,11 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if cfg.Disjoint {
 		model = "per-class models"
 	}
-	title := fmt.Sprintf("MT14 Fig. 2 on %s: d=%d, K=%d, %s, %d log events, %d runs, ±2 s.e.", which, res.Dim, res.Arms, model, res.Events, reps)
+	spread := "±2 s.e."
+	if which == "obd" {
+		spread = "±2 s.e. of the noise (fixed log)"
+	}
+	title := fmt.Sprintf("MT14 Fig. 2 on %s: d=%d, K=%d, %s, %d log events, %d runs, %s", which, res.Dim, res.Arms, model, res.Events, reps, spread)
 	p, err := dpbplot.MT14Fig2(res, title, 2)
 	if err != nil {
 		return err
