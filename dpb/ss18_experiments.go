@@ -74,7 +74,8 @@ type SS18Exp1Config struct {
 	Horizon int `json:"horizon"`
 	// Reps is the number of runs per (noise, d). Defaults to 10. Paper: about 100.
 	Reps int `json:"reps"`
-	// Gap Δ. Defaults to 0.1 (the paper's value).
+	// Gap Δ > 0. Defaults to 0.1 (the paper's value); Experiment 1 is about gap
+	// instances, so the zero value cannot mean "no gap" here.
 	Gap float64 `json:"gap"`
 	// Lambda is the ridge regularizer ρ (H = ρI). Defaults to 1.
 	Lambda float64 `json:"lambda"`
