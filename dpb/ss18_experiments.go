@@ -70,9 +70,9 @@ type SS18Exp1Config struct {
 	Dims []int `json:"dims"`
 	// Noises are the reward laws. Defaults to {GaussianReward, Rademacher} (both, as in the paper).
 	Noises []RewardNoise `json:"noises"`
-	// Horizon n. Defaults to 10⁴. Paper: 10⁵.
+	// Horizon n. Defaults to 10⁵ (the paper's).
 	Horizon int `json:"horizon"`
-	// Reps is the number of runs per (noise, d). Defaults to 10. Paper: about 100.
+	// Reps is the number of runs per (noise, d). Defaults to 5. Paper: about 100.
 	Reps int `json:"reps"`
 	// Gap Δ > 0. Defaults to 0.1 (the paper's value); Experiment 1 is about gap
 	// instances, so the zero value cannot mean "no gap" here.
@@ -112,10 +112,10 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 		cfg.Noises = []RewardNoise{GaussianReward, Rademacher}
 	}
 	if cfg.Horizon == 0 {
-		cfg.Horizon = 10000
+		cfg.Horizon = 100000
 	}
 	if cfg.Reps == 0 {
-		cfg.Reps = 10
+		cfg.Reps = 5
 	}
 	if cfg.Gap == 0 {
 		cfg.Gap = 0.1
