@@ -77,6 +77,17 @@ func SS18Fig2(res *dpb.SS18Exp1Result) ([][]*plot.Plot, error) {
 			return nil, err
 		}
 		p.X.Min, p.Y.Min = 0, 0
+		// Headroom so the legend (top left) sits above the curves.
+		var top float64
+		for _, m := range res.Curves[i].Mean {
+			for _, v := range m {
+				top = math.Max(top, v)
+			}
+		}
+		if top > 0 {
+			p.Y.Max = top * (1 + 0.09*float64(len(res.Curves[i].Names)))
+		}
+		p.Y.Tick.Marker = GTicks{}
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
