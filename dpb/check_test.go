@@ -158,3 +158,23 @@ func TestPrivacyAccounting(t *testing.T) {
 		t.Errorf("ρ = %g, want %g", g.Rho, want)
 	}
 }
+
+// TestPrintedKLargeEpsilon documents an erratum: the printed k keeps only
+// the first term of advanced composition, so for large ε the second term
+// m ε₀(e^{ε₀} − 1) pushes the composed ε′ above the target (at ε = 10,
+// δ = 0.1, n = 5·10⁷: ε′ ≈ 10.1), while at the paper's ε = 1 it is ≈ 0.54.
+func TestPrintedKLargeEpsilon(t *testing.T) {
+	s := SS18PaperSetting
+	s.Epsilon = 10
+	w, err := SS18WishartK(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(w.EpsPrinted > s.Epsilon && w.Direct > w.Printed) {
+		t.Errorf("expected the printed k to miss ε = 10: %+v", w)
+	}
+	md, err := PrivacyTargetsMarkdown(SS18PaperSetting, []float64{1, 10}, []float64{0.1})
+	if err != nil || !strings.Contains(md, "**> ε**") {
+		t.Errorf("targets table does not flag ε = 10 (err %v):\n%s", err, md)
+	}
+}

@@ -76,7 +76,10 @@ func EChartsLibraryHTML() string {
 
 // ShowEChartsLibrary displays the inlined library (once per notebook, in an
 // early cell; about 1 MB of output).
-func ShowEChartsLibrary() { gonbui.DisplayHTML(EChartsLibraryHTML()) }
+func ShowEChartsLibrary() {
+	gonbui.DisplayHTML(EChartsLibraryHTML())
+	gonbui.Sync()
+}
 
 // Snippeter is what every go-echarts chart type implements.
 type Snippeter interface {
@@ -113,6 +116,7 @@ func EChartsHTML(chart Snippeter, width, height string) string {
 // ShowECharts displays chart in the notebook (see [EChartsHTML]).
 func ShowECharts(chart Snippeter, width, height string) {
 	gonbui.DisplayHTML(EChartsHTML(chart, width, height))
+	gonbui.Sync()
 }
 
 func randomID() string {
