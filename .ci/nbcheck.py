@@ -10,7 +10,10 @@ executed notebook. A notebook fails when a code cell
   * prints (stdout, stderr, or any text/* display output) a line matching
     exit status [1-9], "panic: ", "--- FAIL", "signal: ", or the check layer's
     marker "CHECK FAILED" (dpb's verdict tables print it for any failed check
-    that is not a documented erratum).
+    that is not a documented erratum),
+  * calls a display function (dpbplot.Show…, gonbui.Display…) but shows
+    nothing: GoNB can drop the display of a program that exits at once, so
+    a cell that should show a figure or a table and shows none fails.
 
 Usage: nbcheck.py [--expect-fail] NOTEBOOK...
 Exit status 0 when every notebook passes (with --expect-fail: when every one
@@ -24,6 +27,7 @@ import sys
 BAD_LINE = re.compile(
     r"exit status [1-9]|panic: |--- FAIL|signal: [A-Za-z]|CHECK FAILED"
 )
+DISPLAYS = re.compile(r"\b(?:dpbplot|plot)\.Show\w*\(|\bgonbui\.Display\w*\(")
 
 
 def texts(output):
@@ -58,6 +62,11 @@ def check(path):
         where = f"cell {i} ({cell.get('id', '?')})"
         if join(cell.get("source", "")).strip() and cell.get("execution_count") is None:
             problems.append(f"{where}: not executed")
+        src = join(cell.get("source", ""))
+        shown = [o for o in cell.get("outputs", [])
+                 if o.get("output_type") in ("display_data", "execute_result", "update_display_data")]
+        if DISPLAYS.search(src) and not shown and cell.get("execution_count") is not None:
+            problems.append(f"{where}: calls a display function but shows nothing (display lost?)")
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":
                 problems.append(
