@@ -178,3 +178,31 @@ func TestPrintedKLargeEpsilon(t *testing.T) {
 		t.Errorf("targets table does not flag ε = 10 (err %v):\n%s", err, md)
 	}
 }
+
+// TestPrivacyCurves: the achieved ε of the Gaussian tree falls as δ grows,
+// every accountant is at most Bun–Steinke's, and the printed k grows with n.
+func TestPrivacyCurves(t *testing.T) {
+	c, err := GaussianPrivacyCurves(SS18PaperSetting, []float64{1e-9, 1e-6, 1e-3, 0.1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for s := range c.Names {
+		for j := 1; j < len(c.X); j++ {
+			if c.Mean[s][j] > c.Mean[s][j-1] {
+				t.Errorf("%s: ε rises with δ: %v", c.Names[s], c.Mean[s])
+			}
+		}
+	}
+	for j := range c.X {
+		if c.Mean[1][j] > c.Mean[0][j]+1e-12 || c.Mean[2][j] > c.Mean[1][j]+1e-9 {
+			t.Errorf("δ=%g: exact %g ≤ tight %g ≤ Bun–Steinke %g violated", c.X[j], c.Mean[2][j], c.Mean[1][j], c.Mean[0][j])
+		}
+	}
+	k, err := WishartKCurves(SS18PaperSetting, []int{100, 10_000, 1_000_000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !(k.Mean[0][0] < k.Mean[0][1] && k.Mean[0][1] < k.Mean[0][2]) {
+		t.Errorf("printed k not increasing in n: %v", k.Mean[0])
+	}
+}
