@@ -11,7 +11,7 @@ var benchSizes = []struct{ d, k int }{{5, 25}, {16, 256}, {64, 4096}}
 // decision sets: the decision-set generation is excluded.
 func BenchmarkLinUCBStep(b *testing.B) {
 	for _, sz := range benchSizes {
-		b.Run(fmt.Sprintf("alg=nonprivate/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
+		b.Run(fmt.Sprintf("alg=NonPrivate/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
 			reg, _ := NewRidge(sz.d, 1)
 			benchStep(b, reg, sz.d, sz.k)
 		})
@@ -48,19 +48,55 @@ func benchStep(b *testing.B, reg Regularizer, d, k int) {
 func BenchmarkLinUCBPrivateStep(b *testing.B) {
 	for _, sz := range benchSizes {
 		s := SS18Setting{D: sz.d, N: 1 << 22, Epsilon: 1, Delta: 0.1, Lt2: 2}
-		b.Run(fmt.Sprintf("alg=gaussian/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
+		b.Run(fmt.Sprintf("alg=Gaussian/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
 			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: Padded}, Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}
 			benchStep(b, reg, sz.d, sz.k)
 		})
-		b.Run(fmt.Sprintf("alg=wishart/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
+		b.Run(fmt.Sprintf("alg=Wishart/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
 			reg, err := NewWishartTree(TreeRegConfig{Setting: s, Mode: Padded}, Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}
 			benchStep(b, reg, sz.d, sz.k)
 		})
+	}
+}
+
+// BenchmarkLinUCBRound times a whole round: decision-set generation (SS18
+// Appendix D sets) plus the policy's step.
+func BenchmarkLinUCBRound(b *testing.B) {
+	for _, sz := range benchSizes {
+		for _, alg := range []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18Wishart} {
+			b.Run(fmt.Sprintf("alg=%v/d=%d/K=%d", alg, sz.d, sz.k), func(b *testing.B) {
+				const n = 1 << 22
+				env, err := NewLinearEnv(LinearEnvConfig{Dim: sz.d, K: sz.k, Gap: 0.1}, Stream(1, 0))
+				if err != nil {
+					b.Fatal(err)
+				}
+				pol, err := NewSS18Policy(SS18PolicyConfig{Alg: alg, Setting: SS18Setting{D: sz.d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: Padded}, Stream(1, 1))
+				if err != nil {
+					b.Fatal(err)
+				}
+				r := NewRound(env)
+				b.ReportAllocs()
+				t := 0
+				for b.Loop() {
+					t++
+					if t >= n {
+						b.Fatal("benchmark ran past the horizon")
+					}
+					env.Next(r, t)
+					a := pol.Choose(r)
+					pol.Update(r, a, env.Reward(r, a))
+				}
+				if pol.Err() != nil {
+					b.Fatal(pol.Err())
+				}
+				b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/round")
+			})
+		}
 	}
 }

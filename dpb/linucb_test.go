@@ -214,3 +214,47 @@ func TestLinUCBDataBound(t *testing.T) {
 		t.Fatalf("clipped observation %v, want norm² 2 in direction (3,4,0)", reg2.last)
 	}
 }
+
+// TestPrivatePolicyDataBound: with a private tree regularizer the bound
+// ‖x‖² + y² ≤ L̃² is enforced before the tree sees the data, and clipping
+// keeps the observation on the sphere of radius L̃.
+func TestPrivatePolicyDataBound(t *testing.T) {
+	s := SS18Setting{D: 2, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	for _, alg := range []SS18Alg{SS18Gaussian, SS18Wishart} {
+		p, err := NewSS18Policy(SS18PolicyConfig{Alg: alg, Setting: s}, Stream(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		reg := p.reg.(*TreeRegularizer)
+		if err := p.Observe([]float64{1, 1}, 0.5); err == nil || !strings.Contains(err.Error(), "L̃²") {
+			t.Errorf("%v: ‖x‖²+y² = 2.25 > 2 accepted (err %v)", alg, err)
+		}
+		if got := reg.Tree().Rounds(); got != 1 { // only the zero item
+			t.Errorf("%v: rejected data reached the tree (%d items)", alg, got)
+		}
+		pc, _ := NewSS18Policy(SS18PolicyConfig{Alg: alg, Setting: s, Clip: true}, Stream(1, 1))
+		if err := pc.Observe([]float64{1, 1}, 0.5); err != nil {
+			t.Errorf("%v with Clip: %v", alg, err)
+		}
+		ex := pc.reg.(*TreeRegularizer).Tree().Exact()
+		// Exact holds the packed (x, y)(x, y)ᵀ: its trace is ‖x‖² + y² = L̃² after clipping.
+		tr := ex[PackedIndex(3, 0, 0)] + ex[PackedIndex(3, 1, 1)] + ex[PackedIndex(3, 2, 2)]
+		if math.Abs(tr-2) > 1e-12 {
+			t.Errorf("%v: clipped ‖x‖²+y² = %v, want 2", alg, tr)
+		}
+	}
+	if _, err := NewSS18Policy(SS18PolicyConfig{Alg: SS18Gaussian, Setting: SS18Setting{D: 2, N: 10, Epsilon: 1, Delta: 0.1, Lt2: math.Inf(1)}}, Stream(1, 1)); err == nil {
+		t.Error("L̃² = +Inf accepted")
+	}
+}
+
+func TestLinUCBChoosePanics(t *testing.T) {
+	reg, _ := NewRidge(3, 1)
+	p, _ := NewLinUCB(LinUCBConfig{Dim: 3, Horizon: 5, Regularizer: reg})
+	defer func() {
+		if recover() == nil {
+			t.Error("Choose on a round of the wrong dimension did not panic")
+		}
+	}()
+	p.Choose(&Round{K: 2, Dim: 2, Actions: make([]float64, 4)})
+}

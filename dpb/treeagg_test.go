@@ -7,9 +7,6 @@ import (
 	"testing"
 )
 
-// z5 is the two-sided 1e-5 normal quantile: |N(0,1)| > z5 with probability 1e-5.
-const z5 = 4.41717
-
 // releaseNoise builds reps independent trees of horizon n (dim 1, Lap(b)
 // node noise) and returns noise[t-1][rep], the noise of the release at t.
 func releaseNoise(t *testing.T, mode ReleaseMode, n, reps int, b float64, id uint64) [][]float64 {

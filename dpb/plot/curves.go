@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Palette is a colour-blind-safe palette (Okabe & Ito).
@@ -37,6 +38,15 @@ type CurveOptions struct {
 	LogX, LogY            bool
 	// Band draws mean ± Band·stderr as a shaded area (0: no band).
 	Band float64
+	// YMin and YMax fix the y range when YMax > YMin.
+	YMin, YMax float64
+	// HLines draws dashed grey horizontal reference lines (e.g. a bound at 1).
+	HLines []float64
+	// Legend placement: top-left unless LegendBottom / LegendRight.
+	LegendBottom, LegendRight bool
+	// Paired draws series 2i and 2i+1 in one colour, the second dashed (e.g.
+	// a measured curve and its bound).
+	Paired bool
 }
 
 // Curves plots every series of c as a line with an optional standard-error band.
@@ -53,9 +63,26 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 		p.Y.Scale = plot.LogScale{}
 		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
+	p.Legend.Top = !o.LegendBottom
+	p.Legend.Left = !o.LegendRight
+	p.Legend.Padding = vg.Points(4)
 	p.Add(plotter.NewGrid())
+	if o.YMax > o.YMin {
+		p.Y.Min, p.Y.Max = o.YMin, o.YMax
+	}
+	if len(o.HLines) > 0 && len(c.X) > 0 {
+		lo, hi := c.X[0], c.X[len(c.X)-1]
+		for _, y := range o.HLines {
+			l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
+			if err != nil {
+				return nil, err
+			}
+			l.Color = color.Gray{Y: 110}
+			l.Width = vg.Points(1)
+			l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+			p.Add(l)
+		}
+	}
 	for s, name := range c.Names {
 		pts := make(plotter.XYs, 0, len(c.X))
 		var lo, hi plotter.XYs
@@ -78,7 +105,13 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 		if len(pts) == 0 {
 			continue
 		}
-		col := Colour(s)
+		col, dashes := Colour(s), Dashes(s)
+		if o.Paired {
+			col, dashes = Colour(s/2), nil
+			if s%2 == 1 {
+				dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			}
+		}
 		if o.Band > 0 && len(lo) > 1 {
 			poly := make(plotter.XYs, 0, 2*len(lo))
 			poly = append(poly, lo...)
@@ -90,7 +123,7 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 				return nil, err
 			}
 			r, g, b, _ := col.RGBA()
-			band.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60} // NRGBA: RGBA is alpha-premultiplied
+			band.Color = color.NRGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 60} // non-premultiplied: RGBA would need r, g, b <= alpha
 			band.LineStyle.Width = 0
 			p.Add(band)
 		}
@@ -100,7 +133,7 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 		}
 		l.Color = col
 		l.Width = vg.Points(1.5)
-		l.Dashes = Dashes(s)
+		l.Dashes = dashes
 		p.Add(l)
 		p.Legend.Add(name, l)
 	}
@@ -118,6 +151,21 @@ func Dashes(i int) []vg.Length {
 		return []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
 	}
 	return nil
+}
+
+// Glyph returns a marker shape per series so markers differ without colour.
+func Glyph(i int) draw.GlyphDrawer {
+	switch i % 5 {
+	case 1:
+		return draw.SquareGlyph{}
+	case 2:
+		return draw.TriangleGlyph{}
+	case 3:
+		return draw.PlusGlyph{}
+	case 4:
+		return draw.CrossGlyph{}
+	}
+	return draw.CircleGlyph{}
 }
 
 // Default figure size.

@@ -137,7 +137,8 @@ func EChartsCurves(c *dpb.Curves, title, xLabel, yLabel string, logY bool) *char
 	line.SetGlobalOptions(
 		charts.WithTitleOpts(opts.Title{Title: title}),
 		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Right: "10%"}),
+		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Type: "scroll", Top: "32", Left: "center"}),
+		charts.WithGridOpts(opts.Grid{Top: "80", Left: "60", Right: "80", Bottom: "70"}),
 		charts.WithDataZoomOpts(opts.DataZoom{Type: "inside"}, opts.DataZoom{Type: "slider"}),
 		charts.WithXAxisOpts(opts.XAxis{Type: "value", Name: xLabel}),
 		charts.WithYAxisOpts(opts.YAxis{Type: yType, Name: yLabel}),

@@ -81,7 +81,7 @@ func LogLogFit(c *dpb.Curves, o LogLogOptions) (*plot.Plot, []dpb.Fit, error) {
 		}
 		sc.Color = col
 		sc.GlyphStyle.Radius = vg.Points(2.5)
-		sc.GlyphStyle.Shape = glyph(s)
+		sc.GlyphStyle.Shape = Glyph(s)
 		p.Add(sc)
 		eb, err := plotter.NewYErrorBars(struct {
 			plotter.XYer
@@ -142,18 +142,6 @@ func LogLogFit(c *dpb.Curves, o LogLogOptions) (*plot.Plot, []dpb.Fit, error) {
 		}
 	}
 	return p, fits, nil
-}
-
-func glyph(i int) draw.GlyphDrawer {
-	switch i % 4 {
-	case 1:
-		return draw.SquareGlyph{}
-	case 2:
-		return draw.TriangleGlyph{}
-	case 3:
-		return draw.CrossGlyph{}
-	}
-	return draw.CircleGlyph{}
 }
 
 // SaveTiled lays plots out on a grid (rows × columns; nil entries stay empty),

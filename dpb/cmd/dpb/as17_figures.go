@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 
@@ -42,17 +41,6 @@ func parseKind(s string) (dpb.LossKind, error) {
 		}
 	}
 	return 0, fmt.Errorf("unknown loss kind %q (stochastic, worst-case, switching)", s)
-}
-
-func codeVersion() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
-		}
-	}
-	return "unknown"
 }
 
 // runAS17Table runs "dpb reproduce as17-table1|2": the T sweep (regret vs T

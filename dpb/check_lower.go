@@ -1,0 +1,296 @@
+package dpb
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// SwapEnv is the two-arm instance of SS18 Claim 13: in each round a fair
+// coin c ∈ {0, 1} is the context, arm 0 has features e_c and arm 1 has
+// e_{1−c}, and θ* = (Gap/2, −Gap/2): the best arm is the one whose features
+// are e_0, so the optimal action is revealed by (and only by) the round's
+// own context. Rewards are Rademacher with mean ⟨θ*, x⟩.
+type SwapEnv struct {
+	gap   float64
+	f     fastRand
+	c     int
+	noise float64
+}
+
+var _ Environment = (*SwapEnv)(nil)
+
+// NewSwapEnv returns the Claim 13 instance with mean gap Gap ∈ (0, 2].
+func NewSwapEnv(gap float64, rng *rand.Rand) (*SwapEnv, error) {
+	if rng == nil {
+		panic(nilRand)
+	}
+	if math.IsNaN(gap) || gap <= 0 || gap > 2 {
+		return nil, fmt.Errorf("dpb: swap-instance gap is %v, must be in (0, 2]", gap)
+	}
+	return &SwapEnv{gap: gap, f: newFastRand(rng)}, nil
+}
+
+// Arms returns 2.
+func (e *SwapEnv) Arms() int { return 2 }
+
+// Dim returns 2.
+func (e *SwapEnv) Dim() int { return 2 }
+
+// Theta returns θ* = (Gap/2, −Gap/2).
+func (e *SwapEnv) Theta() []float64 { return []float64{e.gap / 2, -e.gap / 2} }
+
+// Context returns the current round's context c.
+func (e *SwapEnv) Context() int { return e.c }
+
+// Next draws the context and the round's reward noise.
+func (e *SwapEnv) Next(r *Round, t int) {
+	if r.K != 2 || r.Dim != 2 || len(r.Actions) != 4 {
+		panic(badDim)
+	}
+	r.T = t
+	e.c = e.f.intn(2)
+	clear(r.Actions)
+	r.Actions[0*2+e.c] = 1
+	r.Actions[1*2+(1-e.c)] = 1
+	e.noise = e.f.float64()
+}
+
+// Mean returns ⟨θ*, x_arm⟩ = ±Gap/2.
+func (e *SwapEnv) Mean(_ *Round, arm int) float64 {
+	if (arm == 0) == (e.c == 0) {
+		return e.gap / 2
+	}
+	return -e.gap / 2
+}
+
+// BestMean returns Gap/2.
+func (e *SwapEnv) BestMean(*Round) float64 { return e.gap / 2 }
+
+// Reward returns a Rademacher reward with the arm's mean.
+func (e *SwapEnv) Reward(r *Round, arm int) float64 {
+	return Rademacher.sharedReward(e.Mean(r, arm), 1, e.noise)
+}
+
+// RandomizedResponse is a contextual policy that is ε-differentially private
+// in the standard sense (its action in round t, an output, is ε-DP in round
+// t's own context): it plays the arm that the context says is best with
+// probability e^ε/(1 + e^ε) and the other one otherwise. On [SwapEnv] it is
+// the best a standard-DP algorithm can do: its expected pseudo-regret is
+// n·Gap/(1 + e^ε), above SS18 Claim 13's n·Gap/4 for ε < ln 3 (the claim
+// states n/4 for Gap = 1, ε < ln 2, δ < 1/4).
+type RandomizedResponse struct {
+	p float64
+	f fastRand
+}
+
+// NewRandomizedResponse returns the ε-DP randomized-response policy.
+func NewRandomizedResponse(eps float64, rng *rand.Rand) (*RandomizedResponse, error) {
+	if rng == nil {
+		panic(nilRand)
+	}
+	if err := checkEpsilon(eps); err != nil {
+		return nil, err
+	}
+	return &RandomizedResponse{p: math.Exp(eps) / (1 + math.Exp(eps)), f: newFastRand(rng)}, nil
+}
+
+// Choose reads the context from the features (the arm with features e_0 is
+// the context's best) and answers truthfully with probability e^ε/(1+e^ε).
+func (p *RandomizedResponse) Choose(r *Round) int {
+	best := 0
+	if r.Actions[0] != 1 {
+		best = 1
+	}
+	if p.f.float64() < p.p {
+		return best
+	}
+	return 1 - best
+}
+
+// Update does nothing: randomized response does not learn.
+func (p *RandomizedResponse) Update(*Round, int, float64) {}
+
+// Claim13Config configures [CheckClaim13].
+type Claim13Config struct {
+	// N is the horizon and Reps the runs per policy. Required.
+	N, Reps int
+	// Epsilon < ln 2 for the claim. Defaults to 0.5. Delta defaults to 0.1.
+	Epsilon, Delta float64
+	// Seed and Workers as usual.
+	Seed    uint64
+	Workers int
+}
+
+// CheckClaim13 checks SS18 Claim 13 on its instance ([SwapEnv], Gap = 1):
+// a standard-DP contextual bandit (ε < ln 2) has pseudo-regret ≥ n/4, while
+// jointly private LinUCB (Gaussian tree, the same ε and δ) has regret o(n).
+// Verdict 1 compares the mean regret of [RandomizedResponse] with n/4
+// (fails if it is significantly below, one-sided z-test at the pass
+// threshold); verdict 2 asks that joint-DP LinUCB's mean regret be below n/4
+// and that its regret over the second half of the run be smaller than over
+// the first (sublinear growth).
+func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
+	if cfg.N < 4 || cfg.Reps < 2 {
+		return nil, fmt.Errorf("dpb: claim 13 check needs n >= 4 and reps >= 2; got n=%d reps=%d", cfg.N, cfg.Reps)
+	}
+	if cfg.Epsilon == 0 {
+		cfg.Epsilon = 0.5
+	}
+	if cfg.Delta == 0 {
+		cfg.Delta = 0.1
+	}
+	if cfg.Epsilon >= math.Ln2 {
+		return nil, fmt.Errorf("dpb: claim 13 needs ε < ln 2, got %v", cfg.Epsilon)
+	}
+	half := cfg.N / 2
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: 2, Points: 2, Workers: cfg.Workers},
+		func(job Job, out []float64) error {
+			env, err := NewSwapEnv(1, Stream(cfg.Seed, StreamID(job.Rep, 0)))
+			if err != nil {
+				return err
+			}
+			rng := Stream(cfg.Seed, StreamID(job.Rep, 1+job.Series))
+			var pol Policy
+			if job.Series == 0 {
+				pol, err = NewRandomizedResponse(cfg.Epsilon, rng)
+			} else {
+				pol, err = NewSS18Policy(SS18PolicyConfig{
+					Alg:     SS18Gaussian,
+					Setting: SS18Setting{D: 2, N: cfg.N, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2},
+					Mode:    Padded,
+				}, rng)
+			}
+			if err != nil {
+				return err
+			}
+			RegretCurve(env, pol, cfg.N, []int{half, cfg.N}, out)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	n := float64(cfg.N)
+	meanSE := func(xs [][]float64, k int) (float64, float64) {
+		var s, ss float64
+		for _, x := range xs {
+			s += x[k]
+		}
+		mu := s / float64(len(xs))
+		for _, x := range xs {
+			ss += (x[k] - mu) * (x[k] - mu)
+		}
+		return mu, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
+	}
+	rr, rrSE := meanSE(out[0], 1)
+	// One-sided z-test of "mean regret ≥ n/4": fail iff it is below n/4 by
+	// more than 4.27 standard errors (P[Z < −4.27] = 1e-5, the pass threshold).
+	fail := 0
+	if rr < n/4-4.27*rrSE {
+		fail = 1
+	}
+	v1 := NewVerdict("claim13-standard-dp", "a standard (ε < ln 2)-DP contextual bandit has R̂_n ≥ n/4 on the swapped-context instance",
+		"SS18 Claim 13", 0, 0, fail, (n/4)/rr,
+		fmt.Sprintf("randomized response, ε=%g: mean regret %.1f ± %.1f (theory n/(1+e^ε) = %.1f), n/4 = %.1f, n=%d, %d runs", cfg.Epsilon, rr, rrSE, n/(1+math.Exp(cfg.Epsilon)), n/4, cfg.N, cfg.Reps))
+	first, _ := meanSE(out[1], 0)
+	total, totalSE := meanSE(out[1], 1)
+	second := total - first
+	fail = 0
+	if !(total < n/4) || !(second < first) {
+		fail = 1
+	}
+	v2 := NewVerdict("claim13-joint-dp", "jointly DP LinUCB (Gaussian tree, same ε, δ) has regret below n/4 and growing sublinearly on the same instance",
+		"SS18 Claim 13 / Theorem 5", 0, 0, fail, total/(n/4),
+		fmt.Sprintf("mean regret %.1f ± %.1f; first half %.1f, second half %.1f; n=%d, %d runs", total, totalSE, first, second, cfg.N, cfg.Reps))
+	return Verdicts{v1, v2}, nil
+}
+
+// Claim14Config configures [CheckClaim14].
+type Claim14Config struct {
+	// Arms k, horizon N and runs Reps. Required.
+	Arms, N, Reps int
+	// Gap Δ of every sub-optimal arm (best mean 0.9). Defaults to 0.5 (MT14 Fig. 1).
+	Gap float64
+	// Epsilon of DP-UCB. Defaults to 1.
+	Epsilon float64
+	// Seed and Workers as usual.
+	Seed    uint64
+	Workers int
+}
+
+// CheckClaim14 checks SS18 Claim 14 and Corollary 15 on MT14's DP-UCB
+// ([DPUCB], an ε-DP K-armed algorithm), Bernoulli arms with best mean 0.9
+// and the others 0.9 − Δ:
+//
+//   - Claim 14: each sub-optimal arm a is pulled at least ln(n)/(100 ε Δ_a)
+//     times with probability ≥ ½ — each (run, arm) pair is a trial with
+//     allowed failure probability ½;
+//   - Corollary 15 (the ε-dependent term, constants of the proof): the
+//     expected pseudo-regret is at least (k−1)·ln(n)/(200 ε)
+//     ([SS18PrivateMABLowerBound]) — fails if the mean regret is below it
+//     by more than 4.27 standard errors.
+func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
+	if cfg.Arms < 2 || cfg.N < 2 || cfg.Reps < 2 {
+		return nil, fmt.Errorf("dpb: claim 14 check needs k >= 2, n >= 2, reps >= 2; got k=%d n=%d reps=%d", cfg.Arms, cfg.N, cfg.Reps)
+	}
+	if cfg.Gap == 0 {
+		cfg.Gap = 0.5
+	}
+	if cfg.Epsilon == 0 {
+		cfg.Epsilon = 1
+	}
+	means := make([]float64, cfg.Arms)
+	gaps := make([]float64, cfg.Arms)
+	for a := range means {
+		means[a] = 0.9 - cfg.Gap
+		gaps[a] = cfg.Gap
+	}
+	means[0], gaps[0] = 0.9, 0
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: 1, Points: cfg.Arms + 1, Workers: cfg.Workers},
+		func(job Job, out []float64) error {
+			env, err := NewKArmedEnv(KArmedConfig{Means: means, Noise: Bernoulli}, Stream(cfg.Seed, StreamID(job.Rep, 0)))
+			if err != nil {
+				return err
+			}
+			pol, err := NewDPUCB(DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon}, Stream(cfg.Seed, StreamID(job.Rep, 1)))
+			if err != nil {
+				return err
+			}
+			RegretCurve(env, pol, cfg.N, []int{cfg.N}, out[:1])
+			for a, n := range pol.Pulls() {
+				out[1+a] = float64(n)
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	need := math.Log(float64(cfg.N)) / (100 * cfg.Epsilon * cfg.Gap)
+	var ratios []float64
+	var regrets []float64
+	for _, o := range out[0] {
+		regrets = append(regrets, o[0])
+		for a := 1; a < cfg.Arms; a++ {
+			ratios = append(ratios, lowerRatio(o[1+a], need))
+		}
+	}
+	v1 := ratioVerdict("claim14-pulls", "each sub-optimal arm is pulled ≥ ln(n)/(100εΔ_a) times w.p. ≥ ½ (ε-DP algorithm: DP-UCB)",
+		"SS18 Claim 14", 0.5, ratios, fmt.Sprintf("k=%d n=%d ε=%g Δ=%g: need %.3g pulls", cfg.Arms, cfg.N, cfg.Epsilon, cfg.Gap, need))
+	var s, ss float64
+	for _, r := range regrets {
+		s += r
+	}
+	mu := s / float64(len(regrets))
+	for _, r := range regrets {
+		ss += (r - mu) * (r - mu)
+	}
+	se := math.Sqrt(ss / float64(len(regrets)-1) / float64(len(regrets)))
+	lb := SS18PrivateMABLowerBound(gaps, cfg.N, cfg.Epsilon)
+	fail := 0
+	if mu < lb-4.27*se {
+		fail = 1
+	}
+	v2 := NewVerdict("cor15-regret", "E[R̂_n] ≥ (k−1) ln(n)/(200ε), the ε-DP term of Corollary 15 with the proof's constants (DP-UCB)",
+		"SS18 Corollary 15", 0, 0, fail, lb/mu, fmt.Sprintf("mean regret %.1f ± %.1f, lower bound %.3g", mu, se, lb))
+	return Verdicts{v1, v2}, nil
+}

@@ -1,0 +1,646 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"image/color"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+func init() {
+	registerFigure("ss18-fig1", "SS18 Fig. 1: one decision set in R³, K = 1000 actions", runSS18Fig1)
+	registerFigure("ss18-fig2", "SS18 Fig. 2: non-private LinUCB regret over time for several d (Exp. 1)", runSS18Fig2)
+	registerFigure("ss18-fig3", "SS18 Fig. 3: total regret vs d, log–log with fitted slope (Exp. 1)", runSS18Fig3)
+	registerFigure("ss18-fig4", "SS18 Fig. 4: private variants' regret over time, Δ = 0 and 0.1 (Exp. 2)", runSS18Fig4)
+	registerFigure("ss18-fig5", "SS18 Fig. 5: regret vs the shift (ρ_min) for several gaps (Exp. 3)", runSS18Fig5)
+}
+
+// ss18Common are the flags every SS18 figure accepts (the group shares them).
+type ss18Common struct {
+	n, runs, workers int
+	seed             uint64
+	short, paper     bool
+	progress         bool
+}
+
+func (c *ss18Common) bind(fs *flag.FlagSet) {
+	fs.IntVar(&c.n, "n", 0, "horizon n (0: the figure's default)")
+	fs.IntVar(&c.runs, "runs", 0, "independent runs (0: the figure's default)")
+	fs.IntVar(&c.workers, "workers", 0, "worker goroutines (0: GOMAXPROCS)")
+	fs.Uint64Var(&c.seed, "seed", 1, "experiment seed")
+	fs.BoolVar(&c.short, "short", false, "small quick run")
+	fs.BoolVar(&c.paper, "paper", false, "the paper's scale (slow)")
+	fs.BoolVar(&c.progress, "progress", true, "progress bar on stderr")
+}
+
+func (c *ss18Common) progressW() io.Writer {
+	if c.progress {
+		return os.Stderr
+	}
+	return nil
+}
+
+func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
+
+// ---------------------------------------------------------------- Figure 1
+
+func runSS18Fig1(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	k := fs.Int("k", 1000, "number of actions K")
+	gap := fs.Float64("gap", 0.1, "sub-optimality gap Δ")
+	az := fs.Float64("azimuth", 35, "view azimuth (degrees)")
+	el := fs.Float64("elevation", 20, "view elevation (degrees)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	start := time.Now()
+	cfg := dpb.LinearEnvConfig{Dim: 3, K: *k, Gap: *gap}
+	ds, err := dpb.SS18DecisionSet(cfg, c.seed)
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	p, err := SS18Fig1Plot(ds, dpbplot.View{Azimuth: *az, Elevation: *el})
+	if err != nil {
+		return err
+	}
+	// Equal aspect: the data area is the width × (aspect · width), plus the title.
+	width := 6.5 * vg.Inch
+	if err := dpbplot.SaveSized(p, base, width, vg.Length(fig1Aspect)*width+0.35*vg.Inch); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"action", "x1", "x2", "x3", "mean", "optimal"})
+	for a, x := range ds.Actions {
+		w.Write([]string{strconv.Itoa(a), fmtF(x[0]), fmtF(x[1]), fmtF(x[2]), fmtF(ds.Means[a]), strconv.FormatBool(a == ds.Optimal)})
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	fmt.Fprintf(os.Stderr, "%s: %d actions, θ* = %.3f, wall %.2fs\n", name, len(ds.Actions), ds.Theta, wall)
+	return writeMeta(base, dpb.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Config: map[string]any{
+		"decision_set": ds, "view": map[string]float64{"azimuth": *az, "elevation": *el}, "wall_seconds": wall,
+	}})
+}
+
+// SS18Fig1Plot draws a 3-D decision set: sub-optimal actions shaded by depth,
+// the optimal action, θ* as an arrow, the unit sphere's outline and the
+// slices ⟨x, θ*⟩ = OptReward and OptReward − Δ.
+func SS18Fig1Plot(ds *dpb.LinearDecisionSet, view dpbplot.View) (*plot.Plot, error) {
+	var sub, opt [][3]float64
+	for a, x := range ds.Actions {
+		p := [3]float64{x[0], x[1], x[2]}
+		if a == ds.Optimal {
+			opt = append(opt, p)
+		} else {
+			sub = append(sub, p)
+		}
+	}
+	th := [3]float64{ds.Theta[0], ds.Theta[1], ds.Theta[2]}
+	lo, hi := -ds.Config.OptReward, ds.Config.OptReward-ds.Config.Gap
+	groups := []dpbplot.Points3{
+		{Name: fmt.Sprintf("%d sub-optimal actions, x·θ* in [%.2f, %.2f] (far ones paler)", len(sub), lo, hi), Points: sub, Color: dpbplot.Colour(0), Radius: vg.Points(2.2), DepthFade: 0.75},
+		{Name: fmt.Sprintf("optimal action, x·θ* = %.2f", ds.Config.OptReward), Points: opt, Color: dpbplot.Colour(1), Radius: vg.Points(6), Shape: draw.PyramidGlyph{}},
+	}
+	arrows := []dpbplot.Arrow3{{Name: "θ* (unit vector)", To: th, Color: color.Black, Width: vg.Points(2)}}
+	circ := []dpbplot.Curve3{
+		{Name: fmt.Sprintf("circle x·θ* = %.2f (where the optimal action lies)", ds.Config.OptReward), Points: dpbplot.SliceCircle(th, ds.Config.OptReward, 120), Color: dpbplot.Colour(1)},
+	}
+	if ds.Config.Gap > 0 {
+		circ = append(circ, dpbplot.Curve3{Name: fmt.Sprintf("circle x·θ* = %.2f (edge of the gap)", hi), Points: dpbplot.SliceCircle(th, hi, 120), Color: dpbplot.Colour(2)})
+	}
+	return dpbplot.Scatter3D(groups, arrows, fig1Options(fmt.Sprintf("SS18 Fig. 1: a decision set in R³, K = %d, Δ = %g", len(ds.Actions), ds.Config.Gap), view, circ))
+}
+
+func fig1Options(title string, view dpbplot.View, circ []dpbplot.Curve3) dpbplot.Scatter3DOptions {
+	return dpbplot.Scatter3DOptions{Title: title, View: view, UnitSphere: true, AxisLength: 1.15, Circles: circ, LegendSpace: 0.32}
+}
+
+var fig1Aspect = dpbplot.Scatter3DAspect(fig1Options("", dpbplot.View{}, nil))
+
+// ---------------------------------------------------------------- Experiment 1
+
+// exp1Cache lets "dpb reproduce ss18" run Experiment 1 once for Figs. 2 and 3.
+var exp1Cache = map[string]*exp1Run{}
+
+type exp1Run struct {
+	res  *dpb.SS18Exp1Result
+	wall float64
+}
+
+func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	dims := fs.String("dims", "", "comma-separated dimensions (default: 7 log-spaced in [4, 32]; -paper: 17 in [4, 64])")
+	if err := fs.Parse(args); err != nil {
+		return nil, nil, err
+	}
+	cfg := dpb.SS18Exp1Config{Horizon: c.n, Reps: c.runs, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	switch {
+	case c.paper:
+		cfg.Dims = dpb.LogDims(4, 64, 17)
+		cfg.Horizon, cfg.Reps = 100000, 100
+	case c.short:
+		cfg.Dims = []int{4, 6, 8}
+		cfg.Horizon, cfg.Reps = 2000, 3
+	}
+	if c.n > 0 {
+		cfg.Horizon = c.n
+	}
+	if c.runs > 0 {
+		cfg.Reps = c.runs
+	}
+	if *dims != "" {
+		cfg.Dims = nil
+		for _, s := range strings.Split(*dims, ",") {
+			d, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				return nil, nil, fmt.Errorf("-dims: %w", err)
+			}
+			cfg.Dims = append(cfg.Dims, d)
+		}
+	}
+	key, _ := json.Marshal(cfg)
+	if r, ok := exp1Cache[string(key)]; ok {
+		return r, &c, nil
+	}
+	start := time.Now()
+	res, err := dpb.SS18Experiment1(cfg)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := &exp1Run{res: res, wall: time.Since(start).Seconds()}
+	exp1Cache[string(key)] = r
+	fmt.Fprintf(os.Stderr, "experiment 1: dims %v, n = %d, %d runs: wall %.1fs\n", res.Config.Dims, res.Config.Horizon, res.Config.Reps, r.wall)
+	return r, &c, nil
+}
+
+func exp1Meta(name string, r *exp1Run) dpb.Meta {
+	cfg := r.res.Config
+	return dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"experiment": cfg, "slope": r.res.Slope, "intercept": r.res.Intercept,
+		"wall_seconds": r.wall, "policy": "LinUCB, Ridge(λ), log-det radius, α = 1/n",
+	}}
+}
+
+func runSS18Fig2(name, out string, args []string) error {
+	r, _, err := runExp1(name, args)
+	if err != nil {
+		return err
+	}
+	res := r.res
+	var row []*plot.Plot
+	for i, noise := range res.Config.Noises {
+		p, err := dpbplot.GradientCurves(res.Curves[i], dpbplot.CurveOptions{
+			Title:  fmt.Sprintf("%s rewards (n = %d, %d runs, K = d², Δ = %g)", noise, res.Config.Horizon, res.Config.Reps, res.Config.Gap),
+			XLabel: "round t", YLabel: "cumulative pseudo-regret",
+		})
+		if err != nil {
+			return err
+		}
+		p.X.Min, p.Y.Min = 0, 0
+		row = append(row, p)
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	for i, noise := range res.Config.Noises {
+		c := *res.Curves[i]
+		c.Names = append([]string(nil), c.Names...)
+		for j := range c.Names {
+			c.Names[j] = noise.String() + " " + c.Names[j]
+		}
+		if i > 0 {
+			// Continue the same table without a second header.
+			var sb strings.Builder
+			if err := c.WriteCSV(&sb, "round"); err != nil {
+				return err
+			}
+			s := sb.String()
+			s = s[strings.IndexByte(s, '\n')+1:]
+			if _, err := f.WriteString(s); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := c.WriteCSV(f, "round"); err != nil {
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return writeMeta(base, exp1Meta(name, r))
+}
+
+func runSS18Fig3(name, out string, args []string) error {
+	r, _, err := runExp1(name, args)
+	if err != nil {
+		return err
+	}
+	res := r.res
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("SS18 Fig. 3: total regret vs d (n = %d, %d runs, K = d², Δ = %g)", res.Config.Horizon, res.Config.Reps, res.Config.Gap)
+	p.X.Label.Text = "dimension d"
+	p.Y.Label.Text = "total pseudo-regret after n rounds"
+	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
+	p.X.Tick.Marker = dimTicks(res.Config.Dims)
+	p.Y.Tick.Marker = niceLogTicks{}
+	p.Legend.Top, p.Legend.Left = true, true
+	p.Add(plotter.NewGrid())
+	for i, noise := range res.Config.Noises {
+		tc := res.Total[i]
+		pts := make(plotter.XYs, 0, len(tc.X))
+		var errs plotter.YErrors
+		for k, x := range tc.X {
+			if tc.Mean[0][k] <= 0 {
+				continue
+			}
+			pts = append(pts, plotter.XY{X: x, Y: tc.Mean[0][k]})
+			se := 2 * tc.StdErr[0][k]
+			errs = append(errs, struct{ Low, High float64 }{math.Min(se, 0.9*tc.Mean[0][k]), se})
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: dpbplot.Colour(i), Radius: vg.Points(3.5), Shape: []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}}[i%2]}
+		eb, err := plotter.NewYErrorBars(struct {
+			plotter.XYer
+			plotter.YErrorer
+		}{pts, errs})
+		if err != nil {
+			return err
+		}
+		eb.LineStyle.Color = dpbplot.Colour(i)
+		p.Add(sc, eb)
+		p.Legend.Add(fmt.Sprintf("%s rewards (mean ± 2 s.e.)", noise), sc)
+		a, b := res.Slope[i], res.Intercept[i]
+		lo, hi := tc.X[0], tc.X[len(tc.X)-1]
+		var fit plotter.XYs
+		for j := 0; j <= 40; j++ {
+			x := lo * math.Pow(hi/lo, float64(j)/40)
+			fit = append(fit, plotter.XY{X: x, Y: math.Exp(b) * math.Pow(x, a)})
+		}
+		l, err := plotter.NewLine(fit)
+		if err != nil {
+			return err
+		}
+		l.Color = dpbplot.Colour(i)
+		l.Dashes = dpbplot.Dashes(1 + i)
+		l.Width = vg.Points(1.2)
+		p.Add(l)
+		p.Legend.Add(fmt.Sprintf("least-squares fit, slope %.2f (regret ~ d^%.2f)", a, a), l)
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveSized(p, base, 7*vg.Inch, 5*vg.Inch); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"noise", "d", "total_regret_mean", "stderr", "reps", "fit_slope", "fit_intercept"})
+	for i, noise := range res.Config.Noises {
+		tc := res.Total[i]
+		for k, x := range tc.X {
+			w.Write([]string{noise.String(), fmtF(x), fmtF(tc.Mean[0][k]), fmtF(tc.StdErr[0][k]), strconv.Itoa(tc.Reps), fmtF(res.Slope[i]), fmtF(res.Intercept[i])})
+		}
+	}
+	w.Flush()
+	if err := w.Error(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return writeMeta(base, exp1Meta(name, r))
+}
+
+// dimTicks labels the dimensions actually used (at most about 9 of them).
+type dimTicks []int
+
+func (d dimTicks) Ticks(min, max float64) []plot.Tick {
+	step := (len(d) + 8) / 9
+	var t []plot.Tick
+	for i, v := range d {
+		lab := ""
+		if i%step == 0 || i == len(d)-1 {
+			lab = strconv.Itoa(v)
+		}
+		t = append(t, plot.Tick{Value: float64(v), Label: lab})
+	}
+	return t
+}
+
+// niceLogTicks labels 1, 2 and 5 times powers of ten on a log axis, with
+// unlabelled minor ticks at the other integers.
+type niceLogTicks struct{}
+
+func (niceLogTicks) Ticks(min, max float64) []plot.Tick {
+	var t []plot.Tick
+	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
+		p := math.Pow(10, e)
+		for m := 1; m <= 9; m++ {
+			v := float64(m) * p
+			if v < min || v > max {
+				continue
+			}
+			lab := ""
+			if m == 1 || m == 2 || m == 5 {
+				lab = strconv.FormatFloat(v, 'g', -1, 64)
+				if v >= 1e5 {
+					lab = fmt.Sprintf("%d·10^%d", m, int(e))
+				}
+			}
+			t = append(t, plot.Tick{Value: v, Label: lab})
+		}
+	}
+	return t
+}
+
+// ---------------------------------------------------------------- Experiment 2
+
+func runSS18Fig4(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
+	plotTo := fs.Int("plotto", 0, "plot rounds up to this (0: n; -paper: 2e7)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := dpb.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	switch {
+	case c.paper:
+		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 5000
+		if *plotTo == 0 {
+			*plotTo = 20000000
+		}
+	case c.short:
+		cfg.Horizon, cfg.Reps = 20000, 2
+	}
+	if c.n > 0 {
+		cfg.Horizon = c.n
+	}
+	if c.runs > 0 {
+		cfg.Reps = c.runs
+	}
+	start := time.Now()
+	res, err := dpb.SS18Experiment2(cfg)
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	cfg = res.Config
+	fmt.Fprintf(os.Stderr, "experiment 2: n = %d, %d runs × %d gaps × %d variants in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
+	var row []*plot.Plot
+	for g, gap := range cfg.Gaps {
+		cv := truncateCurves(res.Curves[g], float64(*plotTo))
+		p, err := dpbplot.Curves(cv, dpbplot.CurveOptions{
+			Title:  fmt.Sprintf("Δ = %g: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
+			XLabel: "round t", YLabel: "cumulative pseudo-regret (mean ± 2 s.e.)", Band: 2,
+		})
+		if err != nil {
+			return err
+		}
+		p.X.Min, p.Y.Min = 0, 0
+		row = append(row, p)
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	for g, gap := range cfg.Gaps {
+		cv := *res.Curves[g]
+		cv.Names = append([]string(nil), cv.Names...)
+		for j := range cv.Names {
+			cv.Names[j] = fmt.Sprintf("gap=%g %s", gap, cv.Names[j])
+		}
+		if err := writeCSVPart(f, &cv, "round", g > 0); err != nil {
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	bounds := map[string]any{}
+	st := cfg.Setting()
+	k := st.WishartK()
+	unsh, sh := st.WishartBounds(k)
+	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
+	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
+		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
+		"rewards":      "rademacher (L̃² = 2), α = 1/n",
+	}})
+}
+
+// truncateCurves keeps the points with X ≤ to (all when to ≤ 0).
+func truncateCurves(c *dpb.Curves, to float64) *dpb.Curves {
+	if to <= 0 {
+		return c
+	}
+	k := 0
+	for k < len(c.X) && c.X[k] <= to {
+		k++
+	}
+	t := &dpb.Curves{Names: c.Names, X: c.X[:k], Reps: c.Reps}
+	for s := range c.Names {
+		t.Mean = append(t.Mean, c.Mean[s][:k])
+		t.StdErr = append(t.StdErr, c.StdErr[s][:k])
+	}
+	return t
+}
+
+// writeCSVPart writes c as CSV, without the header when cont is true.
+func writeCSVPart(w io.Writer, c *dpb.Curves, xName string, cont bool) error {
+	var sb strings.Builder
+	if err := c.WriteCSV(&sb, xName); err != nil {
+		return err
+	}
+	s := sb.String()
+	if cont {
+		s = s[strings.IndexByte(s, '\n')+1:]
+	}
+	_, err := io.WriteString(w, s)
+	return err
+}
+
+func fmtCount(n int) string {
+	if n >= 1000 && n%1000 == 0 {
+		e := int(math.Floor(math.Log10(float64(n))))
+		m := float64(n) / math.Pow(10, float64(e))
+		if m == math.Trunc(m) {
+			if m == 1 {
+				return fmt.Sprintf("10^%d", e)
+			}
+			return fmt.Sprintf("%g·10^%d", m, e)
+		}
+	}
+	return strconv.Itoa(n)
+}
+
+// ---------------------------------------------------------------- Experiment 3
+
+func runSS18Fig5(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
+	rhos := fs.Int("rhos", 0, "number of ρ_min values (0: 6)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := dpb.SS18Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	switch {
+	case c.paper:
+		cfg.Horizon, cfg.Reps, cfg.RhoMins = 50000000, 35, 8
+		cfg.Gaps = []float64{0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125, 0.0015625, 0}
+	case c.short:
+		cfg.Horizon, cfg.Reps, cfg.RhoMins = 10000, 2, 4
+		cfg.Gaps = []float64{0.1, 0.025, 0}
+	}
+	if c.n > 0 {
+		cfg.Horizon = c.n
+	}
+	if c.runs > 0 {
+		cfg.Reps = c.runs
+	}
+	if *rhos > 0 {
+		cfg.RhoMins = *rhos
+	}
+	start := time.Now()
+	res, err := dpb.SS18Experiment3(cfg)
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	cfg = res.Config
+	fmt.Fprintf(os.Stderr, "experiment 3: n = %d, %d runs × %d gaps × %d policies in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), 2*len(res.RhoMin), wall)
+	var row []*plot.Plot
+	for m, mech := range res.Mechanisms {
+		cv := res.Curves[m]
+		p, err := dpbplot.GradientCurves(cv, dpbplot.CurveOptions{
+			Title:  fmt.Sprintf("%s: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
+			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total pseudo-regret after n rounds", LogX: true,
+		})
+		if err != nil {
+			return err
+		}
+		p.X.Tick.Marker = niceLogTicks{}
+		for s := range cv.Names {
+			// Mark the measured points.
+			pts := make(plotter.XYs, len(cv.X))
+			for i := range cv.X {
+				pts[i] = plotter.XY{X: cv.X[i], Y: cv.Mean[s][i]}
+			}
+			sc, err := plotter.NewScatter(pts)
+			if err != nil {
+				return err
+			}
+			sc.GlyphStyle = draw.GlyphStyle{Color: dpbplot.Gradient(s, len(cv.Names)), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+		}
+		ymin, ymax := math.Inf(1), math.Inf(-1)
+		for s := range cv.Names {
+			for i := range cv.X {
+				ymin = math.Min(ymin, cv.Mean[s][i])
+				ymax = math.Max(ymax, cv.Mean[s][i])
+			}
+		}
+		pad := 0.05 * (ymax - ymin)
+		if pad == 0 {
+			pad = 1
+		}
+		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+9*pad // room for the legend
+		vlines := []struct {
+			x    float64
+			name string
+		}{{res.PaperRhoMin[m], map[int]string{0: "Section 4.1 shift (Eq. 4)", 1: "Section 4.2 shift (2Υ)"}[m]}}
+		if m == 0 {
+			vlines = append(vlines, struct {
+				x    float64
+				name string
+			}{res.UnshiftedRhoMin, "no shift (WishartUnshifted)"})
+		}
+		for j, v := range vlines {
+			l, err := plotter.NewLine(plotter.XYs{{X: v.x, Y: p.Y.Min}, {X: v.x, Y: p.Y.Max}})
+			if err != nil {
+				return err
+			}
+			l.Color = color.Gray{Y: 60}
+			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3 + 3*float64(j))}
+			l.Width = vg.Points(1.2)
+			p.Add(l)
+			p.Legend.Add(v.name, l)
+		}
+		p.Legend.Top, p.Legend.Left = true, false
+		row = append(row, p)
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	for m, mech := range res.Mechanisms {
+		cv := *res.Curves[m]
+		cv.Names = append([]string(nil), cv.Names...)
+		for j := range cv.Names {
+			cv.Names[j] = mech + " " + cv.Names[j]
+		}
+		if err := writeCSVPart(f, &cv, "rho_min", m > 0); err != nil {
+			return err
+		}
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"experiment": cfg, "rho_min": res.RhoMin, "paper_rho_min": res.PaperRhoMin, "unshifted_rho_min": res.UnshiftedRhoMin,
+		"wall_seconds": wall, "release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
+		"shift": "Wishart: c = ρ_min(unshifted) − ρ_min; Gaussian: c = Υ + ρ_min",
+	}})
+}

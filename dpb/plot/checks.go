@@ -1,0 +1,49 @@
+package plot
+
+import (
+	"image/color"
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+)
+
+// HLine adds a dashed grey horizontal line at y spanning the plot's x range
+// (as it is when called), with a legend entry.
+func HLine(p *plot.Plot, y float64, label string) error {
+	xmin, xmax := p.X.Min, p.X.Max
+	if xmin >= xmax {
+		xmin, xmax = 0, 1
+	}
+	l, err := plotter.NewLine(plotter.XYs{{X: xmin, Y: y}, {X: xmax, Y: y}})
+	if err != nil {
+		return err
+	}
+	l.Color = color.Gray{Y: 90}
+	l.Width = vg.Points(1)
+	l.Dashes = []vg.Length{vg.Points(4), vg.Points(3)}
+	p.Add(l)
+	if label != "" {
+		p.Legend.Add(label, l)
+	}
+	return nil
+}
+
+// RoundRatios plots per-round ratios (value/bound or bound/value, from
+// dpb.TreeRounds.Curves) on a log y-axis with the bound at 1: above the line
+// the bound failed.
+func RoundRatios(c *dpb.Curves, title string) (*plot.Plot, error) {
+	p, err := Curves(c, CurveOptions{Title: title, XLabel: "round t", YLabel: "median ratio to the bound (> 1 fails)", LogY: true})
+	if err != nil {
+		return nil, err
+	}
+	// Room above the curves for the legend (log axis: a factor).
+	p.Y.Min = math.Min(p.Y.Min, 0.5)
+	p.Y.Max = math.Max(p.Y.Max, 1) * math.Pow(math.Max(p.Y.Max, 1)/p.Y.Min, 1.5)
+	if err := HLine(p, 1, "bound (ratio 1)"); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
