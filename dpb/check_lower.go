@@ -204,3 +204,93 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 		fmt.Sprintf("mean regret %.1f ± %.1f; first half %.1f, second half %.1f; n=%d, %d runs", total, totalSE, first, second, cfg.N, cfg.Reps))
 	return Verdicts{v1, v2}, nil
 }
+
+// Claim14Config configures [CheckClaim14].
+type Claim14Config struct {
+	// Arms k, horizon N and runs Reps. Required.
+	Arms, N, Reps int
+	// Gap Δ of every sub-optimal arm (best mean 0.9). Defaults to 0.5 (MT14 Fig. 1).
+	Gap float64
+	// Epsilon of DP-UCB. Defaults to 1.
+	Epsilon float64
+	// Seed and Workers as usual.
+	Seed    uint64
+	Workers int
+}
+
+// CheckClaim14 checks SS18 Claim 14 and Corollary 15 on MT14's DP-UCB
+// ([DPUCB], an ε-DP K-armed algorithm), Bernoulli arms with best mean 0.9
+// and the others 0.9 − Δ:
+//
+//   - Claim 14: each sub-optimal arm a is pulled at least ln(n)/(100 ε Δ_a)
+//     times with probability ≥ ½ — each (run, arm) pair is a trial with
+//     allowed failure probability ½;
+//   - Corollary 15 (the ε-dependent term, constants of the proof): the
+//     expected pseudo-regret is at least (k−1)·ln(n)/(200 ε)
+//     ([SS18PrivateMABLowerBound]) — fails if the mean regret is below it
+//     by more than 4.27 standard errors.
+func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
+	if cfg.Arms < 2 || cfg.N < 2 || cfg.Reps < 2 {
+		return nil, fmt.Errorf("dpb: claim 14 check needs k >= 2, n >= 2, reps >= 2; got k=%d n=%d reps=%d", cfg.Arms, cfg.N, cfg.Reps)
+	}
+	if cfg.Gap == 0 {
+		cfg.Gap = 0.5
+	}
+	if cfg.Epsilon == 0 {
+		cfg.Epsilon = 1
+	}
+	means := make([]float64, cfg.Arms)
+	gaps := make([]float64, cfg.Arms)
+	for a := range means {
+		means[a] = 0.9 - cfg.Gap
+		gaps[a] = cfg.Gap
+	}
+	means[0], gaps[0] = 0.9, 0
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: 1, Points: cfg.Arms + 1, Workers: cfg.Workers},
+		func(job Job, out []float64) error {
+			env, err := NewKArmedEnv(KArmedConfig{Means: means, Noise: Bernoulli}, Stream(cfg.Seed, StreamID(job.Rep, 0)))
+			if err != nil {
+				return err
+			}
+			pol, err := NewDPUCB(DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon}, Stream(cfg.Seed, StreamID(job.Rep, 1)))
+			if err != nil {
+				return err
+			}
+			RegretCurve(env, pol, cfg.N, []int{cfg.N}, out[:1])
+			for a, n := range pol.Pulls() {
+				out[1+a] = float64(n)
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	need := math.Log(float64(cfg.N)) / (100 * cfg.Epsilon * cfg.Gap)
+	var ratios []float64
+	var regrets []float64
+	for _, o := range out[0] {
+		regrets = append(regrets, o[0])
+		for a := 1; a < cfg.Arms; a++ {
+			ratios = append(ratios, lowerRatio(o[1+a], need))
+		}
+	}
+	v1 := ratioVerdict("claim14-pulls", "each sub-optimal arm is pulled ≥ ln(n)/(100εΔ_a) times w.p. ≥ ½ (ε-DP algorithm: DP-UCB)",
+		"SS18 Claim 14", 0.5, ratios, fmt.Sprintf("k=%d n=%d ε=%g Δ=%g: need %.3g pulls", cfg.Arms, cfg.N, cfg.Epsilon, cfg.Gap, need))
+	var s, ss float64
+	for _, r := range regrets {
+		s += r
+	}
+	mu := s / float64(len(regrets))
+	for _, r := range regrets {
+		ss += (r - mu) * (r - mu)
+	}
+	se := math.Sqrt(ss / float64(len(regrets)-1) / float64(len(regrets)))
+	lb := SS18PrivateMABLowerBound(gaps, cfg.N, cfg.Epsilon)
+	fail := 0
+	if mu < lb-4.27*se {
+		fail = 1
+	}
+	v2 := NewVerdict("cor15-regret", "E[R̂_n] ≥ (k−1) ln(n)/(200ε), the ε-DP term of Corollary 15 with the proof's constants (DP-UCB)",
+		"SS18 Corollary 15", 0, 0, fail, lb/mu, fmt.Sprintf("mean regret %.1f ± %.1f, lower bound %.3g", mu, se, lb))
+	return Verdicts{v1, v2}, nil
+}

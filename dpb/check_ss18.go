@@ -175,5 +175,10 @@ func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, cv...), nil
+	vs = append(vs, cv...)
+	lv, err := CheckClaim14(Claim14Config{Arms: 5, N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
 }

@@ -10,8 +10,8 @@ import (
 // notebooks and from "dpb reproduce ss18-fig1..5". Each returns plain data;
 // dpb/plot and the CLI draw it.
 
-// DecisionSet is one round of [LinearEnv]: SS18 Figure 1's picture.
-type DecisionSet struct {
+// LinearDecisionSet is one round of [LinearEnv]: SS18 Figure 1's picture.
+type LinearDecisionSet struct {
 	Config  LinearEnvConfig `json:"config"`
 	Seed    uint64          `json:"seed"`
 	Theta   []float64       `json:"theta"`
@@ -22,14 +22,14 @@ type DecisionSet struct {
 
 // SS18DecisionSet draws round 1's decision set of a LinearEnv built from
 // Stream(seed, StreamID(0, 0)) (SS18 Figure 1: d = 3, K = 1000, Δ = 0.1).
-func SS18DecisionSet(cfg LinearEnvConfig, seed uint64) (*DecisionSet, error) {
+func SS18DecisionSet(cfg LinearEnvConfig, seed uint64) (*LinearDecisionSet, error) {
 	env, err := NewLinearEnv(cfg, Stream(seed, StreamID(0, 0)))
 	if err != nil {
 		return nil, err
 	}
 	r := NewRound(env)
 	env.Next(r, 1)
-	ds := &DecisionSet{Config: env.Config(), Seed: seed, Theta: env.Theta(), Optimal: env.OptimalArm()}
+	ds := &LinearDecisionSet{Config: env.Config(), Seed: seed, Theta: env.Theta(), Optimal: env.OptimalArm()}
 	for a := range env.Arms() {
 		ds.Actions = append(ds.Actions, append([]float64(nil), r.Action(a)...))
 		ds.Means = append(ds.Means, env.Mean(r, a))

@@ -124,3 +124,36 @@ func TestSS18Experiment3Smoke(t *testing.T) {
 		t.Errorf("Wishart's own ρ′_min %v outside the grid %v", res.PaperRhoMin[0], res.RhoMin)
 	}
 }
+
+// TestRegretLockstep checks that running policies in lockstep gives each the
+// same regret as running it alone on an environment from the same stream.
+func TestRegretLockstep(t *testing.T) {
+	newEnv := func() Environment {
+		e, err := NewLinearEnv(LinearEnvConfig{Dim: 4, K: 16, Gap: 0.1}, Stream(9, 0))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	newPol := func(lambda float64) Policy {
+		reg, err := NewRidge(4, lambda)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := NewLinUCB(LinUCBConfig{Dim: 4, Horizon: 500, Regularizer: reg})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	rec := []int{1, 10, 100, 500}
+	got := make([]float64, 2*len(rec))
+	RegretLockstep(newEnv(), []Policy{newPol(1), newPol(5)}, 500, rec, got)
+	for i, lambda := range []float64{1, 5} {
+		want := make([]float64, len(rec))
+		RegretCurve(newEnv(), newPol(lambda), 500, rec, want)
+		if !slices.Equal(got[i*len(rec):(i+1)*len(rec)], want) {
+			t.Errorf("λ=%v: lockstep %v, alone %v", lambda, got[i*len(rec):(i+1)*len(rec)], want)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
 )
 
 // Palette is a colour-blind-safe palette (Okabe & Ito).
@@ -43,6 +44,9 @@ type CurveOptions struct {
 	HLines []float64
 	// Legend placement: top-left unless LegendBottom / LegendRight.
 	LegendBottom, LegendRight bool
+	// Paired draws series 2i and 2i+1 in one colour, the second dashed (e.g.
+	// a measured curve and its bound).
+	Paired bool
 }
 
 // Curves plots every series of c as a line with an optional standard-error band.
@@ -101,7 +105,13 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 		if len(pts) == 0 {
 			continue
 		}
-		col := Colour(s)
+		col, dashes := Colour(s), Dashes(s)
+		if o.Paired {
+			col, dashes = Colour(s/2), nil
+			if s%2 == 1 {
+				dashes = []vg.Length{vg.Points(6), vg.Points(3)}
+			}
+		}
 		if o.Band > 0 && len(lo) > 1 {
 			poly := make(plotter.XYs, 0, 2*len(lo))
 			poly = append(poly, lo...)
@@ -123,7 +133,7 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 		}
 		l.Color = col
 		l.Width = vg.Points(1.5)
-		l.Dashes = Dashes(s)
+		l.Dashes = dashes
 		p.Add(l)
 		p.Legend.Add(name, l)
 	}
@@ -141,6 +151,21 @@ func Dashes(i int) []vg.Length {
 		return []vg.Length{vg.Points(8), vg.Points(2), vg.Points(2), vg.Points(2)}
 	}
 	return nil
+}
+
+// Glyph returns a marker shape per series so markers differ without colour.
+func Glyph(i int) draw.GlyphDrawer {
+	switch i % 5 {
+	case 1:
+		return draw.SquareGlyph{}
+	case 2:
+		return draw.TriangleGlyph{}
+	case 3:
+		return draw.PlusGlyph{}
+	case 4:
+		return draw.CrossGlyph{}
+	}
+	return draw.CircleGlyph{}
 }
 
 // Default figure size.

@@ -9,10 +9,7 @@ import (
 	"io"
 	"math"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"time"
@@ -56,48 +53,6 @@ func (c *ss18Common) progressW() io.Writer {
 		return os.Stderr
 	}
 	return nil
-}
-
-// codeVersion returns the VCS revision the binary was built from, if known.
-func codeVersion() string {
-	rev, dirty := "", ""
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		bi = &debug.BuildInfo{}
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev == "" {
-		// Not stamped (go run, or a worktree): ask git.
-		out, err := exec.Command("git", "describe", "--always", "--dirty").Output()
-		if err != nil {
-			return "unknown"
-		}
-		return strings.TrimSpace(string(out))
-	}
-	return rev + dirty
-}
-
-func writeMeta(base string, m dpb.Meta) error {
-	m.Code = codeVersion()
-	m.Go = runtime.Version()
-	f, err := os.Create(base + ".json")
-	if err != nil {
-		return err
-	}
-	if err := dpb.WriteJSON(f, m); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
 }
 
 func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
@@ -158,7 +113,7 @@ func runSS18Fig1(name, out string, args []string) error {
 // SS18Fig1Plot draws a 3-D decision set: sub-optimal actions shaded by depth,
 // the optimal action, θ* as an arrow, the unit sphere's outline and the
 // slices ⟨x, θ*⟩ = OptReward and OptReward − Δ.
-func SS18Fig1Plot(ds *dpb.DecisionSet, view dpbplot.View) (*plot.Plot, error) {
+func SS18Fig1Plot(ds *dpb.LinearDecisionSet, view dpbplot.View) (*plot.Plot, error) {
 	var sub, opt [][3]float64
 	for a, x := range ds.Actions {
 		p := [3]float64{x[0], x[1], x[2]}

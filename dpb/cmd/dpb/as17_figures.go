@@ -1,0 +1,185 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+)
+
+func init() {
+	registerFigure("as17-table1", "AS17 Table 1: DP-FTRL/FTPL regret vs T and ε beside the bounds", func(name, out string, args []string) error {
+		return runAS17Table(name, out, args, 1)
+	})
+	registerFigure("as17-table2", "AS17 Table 2: private SCRiBLE/EXP2 regret vs T and ε beside the bounds", func(name, out string, args []string) error {
+		return runAS17Table(name, out, args, 2)
+	})
+}
+
+func parseFloats(s string) ([]float64, error) {
+	var v []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad number %q in %q", f, s)
+		}
+		v = append(v, x)
+	}
+	return v, nil
+}
+
+func parseKind(s string) (dpb.LossKind, error) {
+	for _, k := range []dpb.LossKind{dpb.Stochastic, dpb.WorstCase, dpb.Switching} {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("unknown loss kind %q (stochastic, worst-case, switching)", s)
+}
+
+// runAS17Table runs "dpb reproduce as17-table1|2": the T sweep (regret vs T
+// per row, log–log with fitted slopes and bounds), the paired excess over the
+// non-private learner vs T, and the ε sweep at one T. It writes
+// <name>.{svg,png,csv,json}, <name>-excess.{svg,png} and <name>-eps.{svg,png,csv}.
+func runAS17Table(name, out string, args []string, table int) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	n := fs.Int("n", 1<<20, "largest horizon T")
+	minN := fs.Int("minn", 256, "smallest horizon T (horizons grow by 4×)")
+	runs := fs.Int("runs", 20, "independent runs per cell")
+	seed := fs.Uint64("seed", 1, "experiment seed")
+	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	short := fs.Bool("short", false, "small quick defaults (n=2^12, runs=6, epsn=2^11)")
+	dim := fs.Int("dim", 4, "dimension N (experts, arms)")
+	eps := fs.String("eps", "1,0.1", "ε values of the T sweep (non-private is added)")
+	epsN := fs.Int("epsn", 1<<16, "horizon of the ε sweep (0: none)")
+	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
+	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
+	progress := fs.Bool("progress", true, "show a progress bar on stderr")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if *short {
+		if !set["n"] {
+			*n = 1 << 12
+		}
+		if !set["runs"] {
+			*runs = 6
+		}
+		if !set["epsn"] {
+			*epsN = 1 << 11
+		}
+	}
+	if *n < *minN {
+		return fmt.Errorf("-n %d below -minn %d", *n, *minN)
+	}
+	epsT, err := parseFloats(*eps)
+	if err != nil {
+		return err
+	}
+	epsS, err := parseFloats(*sweep)
+	if err != nil {
+		return err
+	}
+	k, err := parseKind(*kind)
+	if err != nil {
+		return err
+	}
+	cfg := dpb.AS17TableConfig{
+		Table: table, Dim: *dim, Kind: k, Horizons: dpb.HorizonGrid(*minN, *n, 4), Epsilons: epsT,
+		EpsHorizon: *epsN, SweepEpsilons: epsS, Reps: *runs, Seed: *seed, Workers: *workers,
+	}
+	if *progress {
+		cfg.Progress = os.Stderr
+	}
+	res, err := dpb.AS17Table(cfg)
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	cols := 2
+	if table == 2 {
+		cols = 3
+	}
+	tiles, err := dpbplot.AS17RegretTiles(res.T, cols)
+	if err != nil {
+		return err
+	}
+	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base); err != nil {
+		return err
+	}
+	tiles, err = dpbplot.AS17ExcessTiles(res.T, cols)
+	if err != nil {
+		return err
+	}
+	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base+"-excess"); err != nil {
+		return err
+	}
+	if len(res.Eps) > 0 {
+		tiles, err = dpbplot.AS17EpsilonTiles(res.Eps, 0, cols)
+		if err != nil {
+			return err
+		}
+		if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base+"-eps"); err != nil {
+			return err
+		}
+		if err := writeCSV(base+"-eps.csv", "T", res.Eps, true); err != nil {
+			return err
+		}
+	}
+	if err := writeCSV(base+".csv", "T", res.T, false); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".json")
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	meta := dpb.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Config: res, Code: codeVersion(), Go: runtime.Version()}
+	if err := dpb.WriteJSON(f, meta); err != nil {
+		return err
+	}
+	fmt.Print(res.Markdown())
+	for _, r := range res.Eps {
+		c := r.ByInverseEpsilon(0)
+		fe := dpb.FitLogLog(c.X, c.Mean[1])
+		fmt.Printf("%s, T=%d: slope of excess regret vs 1/ε = %.2f ± %.2f\n", r.Row, r.Horizons[0], fe.Slope, fe.SlopeSE)
+	}
+	return f.Close()
+}
+
+// writeCSV writes every row's regret curves as series "row/ε" (the ε sweep's
+// x is 1/ε when byEps).
+func writeCSV(path, xName string, rs []*dpb.AS17Result, byEps bool) error {
+	all := &dpb.Curves{}
+	for _, r := range rs {
+		c := r.Regret
+		if byEps {
+			c = r.ByInverseEpsilon(0)
+			xName = "inv_epsilon"
+		}
+		all.X = c.X
+		all.Reps = c.Reps
+		for s, nm := range c.Names {
+			all.Names = append(all.Names, r.Row+"/"+nm)
+			all.Mean = append(all.Mean, c.Mean[s])
+			all.StdErr = append(all.StdErr, c.StdErr[s])
+		}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	if err := all.WriteCSV(f, xName); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
+}

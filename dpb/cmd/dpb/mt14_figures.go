@@ -1,0 +1,229 @@
+package main
+
+import (
+	"encoding/csv"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+)
+
+func init() {
+	for _, k := range []int{5, 10} {
+		registerFigure(fmt.Sprintf("mt14-fig1-k%d", k), fmt.Sprintf("MT14 Fig. 1: DP-UCB vs UCB1 regret over time, k=%d, Δ=0.5", k),
+			func(name, out string, args []string) error { return mt14Fig1(name, out, k, args) })
+	}
+	registerFigure("mt14-fig2-shuttle", "MT14 Fig. 2 on Shuttle: private contextual UCB, replay CTR vs ε and delay",
+		func(name, out string, args []string) error { return mt14Fig2(name, out, "shuttle", args) })
+	registerFigure("mt14-fig2-obd", "MT14 Fig. 2 on Open Bandit Dataset (men, random): replay CTR vs ε and delay",
+		func(name, out string, args []string) error { return mt14Fig2(name, out, "obd", args) })
+}
+
+// mt14Flags are the flags every MT14 figure accepts (the group's common ones
+// plus its own).
+type mt14Flags struct {
+	fs                          *flag.FlagSet
+	n, runs, workers            *int
+	seed                        *uint64
+	short                       *bool
+	eps, delays, data, campaign *string
+	alpha                       *float64
+	delay                       *int
+}
+
+func newMT14Flags(name string) *mt14Flags {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	return &mt14Flags{
+		fs:       fs,
+		n:        fs.Int("n", 0, "horizon T (fig1) or events kept from the log (fig2; 0 = all)"),
+		runs:     fs.Int("runs", 0, "repetitions (0 = the figure's default)"),
+		workers:  fs.Int("workers", 0, "goroutines (0 = GOMAXPROCS)"),
+		seed:     fs.Uint64("seed", 1, "experiment seed"),
+		short:    fs.Bool("short", false, "small quick run"),
+		eps:      fs.String("eps", "", "comma-separated ε values (default: the figure's)"),
+		delays:   fs.String("delays", "0,100,1000", "comma-separated delays τ (fig2)"),
+		data:     fs.String("data", filepath.Join("..", "shared", "data"), "folder holding obd/ and uci/ (fig2)"),
+		campaign: fs.String("campaign", "men", "OBD campaign: men or women (fig2 obd)"),
+		alpha:    fs.Float64("alpha", 1, "exploration α of contextual UCB (fig2)"),
+		delay:    fs.Int("delay", 0, "feedback delay τ for every policy (fig1)"),
+	}
+}
+
+func floats(s string) ([]float64, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var v []float64
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil {
+			return nil, fmt.Errorf("bad number %q", f)
+		}
+		v = append(v, x)
+	}
+	return v, nil
+}
+
+func mt14Fig1(name, out string, k int, args []string) error {
+	fl := newMT14Flags(name)
+	if err := fl.fs.Parse(args); err != nil {
+		return err
+	}
+	eps, err := floats(*fl.eps)
+	if err != nil {
+		return err
+	}
+	cfg := dpb.MT14Fig1Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: os.Stderr,
+		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
+	if *fl.short {
+		cfg.Horizon, cfg.Reps = 20_000, 4
+	}
+	if *fl.n > 0 {
+		cfg.Horizon = *fl.n
+	}
+	if *fl.runs > 0 {
+		cfg.Reps = *fl.runs
+	}
+	start := time.Now()
+	c, err := dpb.RunMT14Fig1(cfg)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	p, err := dpbplot.Curves(c, dpbplot.CurveOptions{
+		Title:  fmt.Sprintf("MT14 Fig. 1: k=%d, means 0.9 / 0.4 (Δ=0.5); T=%d, %d runs (s.e. in the csv)", k, cfg.Horizon, cfg.Reps),
+		XLabel: "round t", YLabel: "pseudo-regret (log scale)", LogY: true,
+	})
+	if err != nil {
+		return err
+	}
+	p.Y.Max *= 100 // two free decades on top for the legend
+	base := filepath.Join(out, name)
+	if err := dpbplot.Save(p, base); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	if err := c.WriteCSV(f, "round"); err != nil {
+		f.Close()
+		return err
+	}
+	f.Close()
+	cfg.Progress = nil
+	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
+	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
+		Config: map[string]any{"fig1": cfg, "gamma_relaxation": dpb.MT14Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
+}
+
+// MT14Fig2Data loads the log of one Fig. 2 panel: "shuttle" (a fresh
+// simulated uniform logger and row order per repetition) or "obd" (the
+// real log, the same for every repetition).
+func mt14Fig2Log(which, data, campaign string, maxEvents int, seed uint64) (func(rep int) (dpb.Log, error), string, error) {
+	switch which {
+	case "shuttle":
+		path := filepath.Join(data, "uci", "shuttle.csv")
+		ds, err := dpb.LoadShuttle(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return dpb.SupervisedLogs(ds, dpb.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
+	case "obd":
+		path := filepath.Join(data, "obd", "random", campaign, campaign+".csv")
+		l, err := dpb.LoadOBD(path)
+		if err != nil {
+			return nil, "", err
+		}
+		return func(int) (dpb.Log, error) { return l, nil }, path, nil
+	}
+	return nil, "", fmt.Errorf("unknown data set %q", which)
+}
+
+func mt14Fig2(name, out, which string, args []string) error {
+	fl := newMT14Flags(name)
+	if err := fl.fs.Parse(args); err != nil {
+		return err
+	}
+	eps, err := floats(*fl.eps)
+	if err != nil {
+		return err
+	}
+	dl, err := floats(*fl.delays)
+	if err != nil {
+		return err
+	}
+	var delays []int
+	for _, d := range dl {
+		delays = append(delays, int(d))
+	}
+	reps, maxEvents := 20, *fl.n
+	if *fl.short {
+		reps = 3
+		if which == "shuttle" && maxEvents == 0 {
+			maxEvents = 10000
+		}
+	}
+	if *fl.runs > 0 {
+		reps = *fl.runs
+	}
+	newLog, path, err := mt14Fig2Log(which, *fl.data, *fl.campaign, maxEvents, *fl.seed)
+	if err != nil {
+		return err
+	}
+	cfg := dpb.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
+		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: os.Stderr,
+		Mechanisms: []dpb.ContextMechanism{dpb.ContextEntryTrees, dpb.ContextSS18Tree}}
+	start := time.Now()
+	res, err := dpb.RunMT14Fig2(cfg)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	model := "shared model"
+	if cfg.Disjoint {
+		model = "per-class models"
+	}
+	spread := "±2 s.e."
+	if which == "obd" {
+		spread = "±2 s.e. of the noise (fixed log)"
+	}
+	title := fmt.Sprintf("MT14 Fig. 2 on %s: d=%d, K=%d, %s, %d log events, %d runs, %s", which, res.Dim, res.Arms, model, res.Events, reps, spread)
+	p, err := dpbplot.MT14Fig2(res, title, 2)
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.Save(p, base); err != nil {
+		return err
+	}
+	f, err := os.Create(base + ".csv")
+	if err != nil {
+		return err
+	}
+	w := csv.NewWriter(f)
+	w.Write([]string{"series", "mechanism", "epsilon", "delay", "norm_ctr", "norm_se", "ctr", "ctr_se", "matched_mean", "reps", "rep0_ctr", "rep0_wilson_lo", "rep0_wilson_hi", "rep0_matched"})
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	for _, r := range res.Rows {
+		w.Write([]string{r.Name, r.Mech, g(r.Epsilon), strconv.Itoa(r.Delay), g(r.NormCTR), g(r.NormSE), g(r.CTR), g(r.CTRSE), g(r.Matched), strconv.Itoa(reps),
+			g(r.First.CTR), g(r.First.Lo), g(r.First.Hi), strconv.Itoa(r.First.Matched)})
+	}
+	w.Flush()
+	f.Close()
+	if err := w.Error(); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%s: uniform policy %v; %d runs in %v\n", name, res.Random, reps, took.Round(time.Millisecond))
+	for _, r := range res.Rows {
+		fmt.Fprintf(os.Stderr, "  τ=%-5d %-24s norm CTR %.3f ± %.3f  (rep 0: %v)\n", r.Delay, r.Name, r.NormCTR, r.NormSE, r.First)
+	}
+	cfg.NewLog, cfg.Progress = nil, nil
+	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events,
+		Config: map[string]any{"fig2": cfg, "data": path, "dim": res.Dim, "arms": res.Arms, "random": res.Random, "rows": res.Rows, "seconds": took.Seconds()}})
+}

@@ -1,0 +1,106 @@
+package dpb
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// FTPLConfig configures [NewFTPL].
+type FTPLConfig struct {
+	// Set is the decision set and fixes 𝒴. Defaults to Simplex.
+	Set DecisionSet
+	// Dim is N. Required (>= 2 for Simplex).
+	Dim int
+	// Horizon T. Required (>= 3 so that log T > 1).
+	Horizon int
+	// Epsilon ε. Required: > 0, or +Inf for the non-private FTPL whose σ is
+	// the first (regret) term of Theorem 3.5 only.
+	Epsilon float64
+	// Delta δ ∈ (0, 1). Required when Epsilon is finite.
+	Delta float64
+	// Sigma is the Gaussian node noise σ. Defaults to [FTPLSigma].
+	Sigma float64
+	// Clip projects out-of-𝒴 losses onto 𝒴 instead of rejecting them.
+	Clip bool
+	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
+	Plain bool
+}
+
+// FTPL is DP-FTPL, AS17 Algorithm 3: follow the perturbed leader on the
+// private cumulative loss released by TreeBasedAgg with N(0, σ²I) node noise,
+//
+//	x_t = argmin_{x∈𝒳} ⟨x, L̃_{t−1}⟩      (a linear oracle: see DecisionSet.ArgminLinearTo)
+//
+// with σ of Theorem 3.5. The tree noise is both the perturbation that gives
+// low regret and the privacy noise. The theorem states ε-DP; Gaussian noise
+// can only give (ε, δ)-DP, which is what δ in σ is for.
+// Cost per round: O(N) plus N Gaussian draws; no allocation.
+type FTPL struct {
+	cfg  FTPLConfig
+	lead *leaderSum
+	x    []float64
+}
+
+// NewFTPL returns DP-FTPL for cfg, drawing its noise from rng.
+func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
+	if rng == nil {
+		panic(nilRand)
+	}
+	if err := checkOLO(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon); err != nil {
+		return nil, err
+	}
+	if cfg.Horizon < 3 {
+		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 3 for FTPL", cfg.Horizon)
+	}
+	if !math.IsInf(cfg.Epsilon, 1) {
+		if err := checkDelta(cfg.Delta); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Sigma == 0 {
+		cfg.Sigma = FTPLSigma(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon, cfg.Delta)
+	}
+	noise, err := NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
+	if err != nil {
+		return nil, err
+	}
+	mode := Padded
+	if cfg.Plain {
+		mode = Plain
+	}
+	lead, err := newLeaderSum(cfg.Dim, cfg.Horizon, noise, mode)
+	if err != nil {
+		return nil, err
+	}
+	f := &FTPL{cfg: cfg, lead: lead, x: make([]float64, cfg.Dim)}
+	cfg.Set.ArgminLinearTo(f.x, lead.sum)
+	return f, nil
+}
+
+// Config returns the configuration with defaults filled in.
+func (f *FTPL) Config() FTPLConfig { return f.cfg }
+
+// Predict writes x_t into dst and returns it.
+func (f *FTPL) Predict(dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, f.cfg.Dim)
+	} else if len(dst) != f.cfg.Dim {
+		panic(badDim)
+	}
+	copy(dst, f.x)
+	return dst
+}
+
+// Observe feeds l_t to the tree and computes x_{t+1}; errors as [FTRL.Observe].
+func (f *FTPL) Observe(loss []float64) error {
+	if len(loss) != f.cfg.Dim {
+		panic(badDim)
+	}
+	if err := checkLoss(f.cfg.Set, loss, 1, f.cfg.Clip); err != nil {
+		return err
+	}
+	f.lead.add(loss)
+	f.cfg.Set.ArgminLinearTo(f.x, f.lead.sum)
+	return nil
+}

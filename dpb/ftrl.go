@@ -1,0 +1,237 @@
+package dpb
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+)
+
+// OnlineLearner is a full-information online linear optimisation learner
+// (AS17 Section 2): each round it predicts x_t ∈ 𝒳 (a point, or for the
+// simplex a distribution over experts), then observes the whole loss vector
+// l_t ∈ 𝒴 and suffers ⟨l_t, x_t⟩.
+//
+// Predict writes x_t into dst (nil allocates) and returns it. Observe returns
+// an error for a loss that is not finite or lies outside the loss set the
+// learner's noise is calibrated for (unless it was configured to clip).
+type OnlineLearner interface {
+	Predict(dst []float64) []float64
+	Observe(loss []float64) error
+}
+
+var (
+	_ OnlineLearner = (*FTRL)(nil)
+	_ OnlineLearner = (*FTPL)(nil)
+)
+
+// leaderSum holds the private cumulative loss L̃_t released by TreeBasedAgg
+// (AS17 Algorithm 2, [TreeSum] in Padded mode): L̃_0 is the sum of m
+// independent node draws (Algorithm 1 lines 2–3), and after round t the tree's
+// release. In Plain mode L̃_0 = 0 and releases carry popcount(t) draws.
+type leaderSum struct {
+	tree *TreeSum
+	sum  []float64
+}
+
+func newLeaderSum(dim, horizon int, noise Noise, mode ReleaseMode) (*leaderSum, error) {
+	tree, err := NewTreeSum(dim, horizon, noise, mode)
+	if err != nil {
+		return nil, err
+	}
+	ls := &leaderSum{tree: tree, sum: make([]float64, dim)}
+	if mode == Padded {
+		tmp := make([]float64, dim)
+		for range tree.Levels() {
+			noise.Sample(tmp)
+			for i, v := range tmp {
+				ls.sum[i] += v
+			}
+		}
+	}
+	return ls, nil
+}
+
+func (ls *leaderSum) add(l []float64) {
+	ls.tree.Add(l)
+	ls.tree.SumTo(ls.sum)
+}
+
+// FTRLConfig configures [NewFTRL].
+type FTRLConfig struct {
+	// Set is the decision set; it fixes the regulariser and the loss set 𝒴
+	// (Corollary 3.2). Defaults to Simplex.
+	Set DecisionSet
+	// Dim is N. Required (>= 2 for Simplex).
+	Dim int
+	// Horizon T. Required.
+	Horizon int
+	// Epsilon is the privacy parameter ε. Required: > 0; +Inf means
+	// non-private (no noise, exact prefix sums).
+	Epsilon float64
+	// Eta is the step η. Defaults to [FTRLEta](Set, Dim, Horizon).
+	Eta float64
+	// Lambda is the Laplace scale λ of each tree node. Defaults to
+	// [FTRLLambda](Set, Dim, Horizon, Epsilon) (the privacy-correct scale;
+	// [FTRLLambdaPrinted] is the paper's).
+	Lambda float64
+	// Clip projects out-of-𝒴 losses onto 𝒴 instead of rejecting them.
+	Clip bool
+	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
+	Plain bool
+}
+
+// FTRL is DP-FTRL, AS17 Algorithm 1: follow the regularised leader on the
+// private cumulative loss released by TreeBasedAgg with Lap^N(λ) node noise,
+//
+//	x_t = argmin_{x∈𝒳} η⟨x, L̃_{t−1}⟩ + R(x),
+//
+// instantiated as in Corollary 3.2:
+//
+//	Simplex  R(x) = Σ x_i log x_i   x_t ∝ exp(−η L̃_{t−1})         (Hedge)
+//	Ball     R(x) = ‖x‖₂²           x_t = Π_ball(−η L̃_{t−1}/2)    (lazy projected gradient)
+//	Cube     R(x) = ‖x‖₂²           x_t = clip(−η L̃_{t−1}/2, −1, 1)
+//
+// Privacy (Theorem 3.1 / Lemma 3.3): the sequence (x_t) is ε-DP for loss
+// sequences in 𝒴 differing in one round's vector, when each node's noise is
+// Lap(λ) with λ ≥ Δ₁·m/ε (Δ₁ the ℓ1 sensitivity of one loss, m the tree levels);
+// see [FTRLLambda]. Cost per round: O(N) plus N Laplace draws; no allocation.
+type FTRL struct {
+	cfg  FTRLConfig
+	lead *leaderSum
+	x    []float64
+}
+
+// NewFTRL returns DP-FTRL for cfg, drawing its noise from rng.
+func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
+	if rng == nil {
+		panic(nilRand)
+	}
+	if err := checkOLO(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon); err != nil {
+		return nil, err
+	}
+	if cfg.Eta == 0 {
+		cfg.Eta = FTRLEta(cfg.Set, cfg.Dim, cfg.Horizon)
+	}
+	if err := checkPositive("eta", cfg.Eta); err != nil {
+		return nil, err
+	}
+	private := !math.IsInf(cfg.Epsilon, 1)
+	if cfg.Lambda == 0 && private {
+		cfg.Lambda = FTRLLambda(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon)
+	}
+	var noise Noise = ZeroNoise{N: cfg.Dim}
+	if private {
+		lap, err := NewLaplaceNoise(cfg.Dim, cfg.Lambda, rng)
+		if err != nil {
+			return nil, err
+		}
+		noise = lap
+	} else if cfg.Lambda != 0 {
+		return nil, fmt.Errorf("dpb: lambda is %v with epsilon = +Inf, must be 0 (non-private)", cfg.Lambda)
+	}
+	mode := Padded
+	if cfg.Plain {
+		mode = Plain
+	}
+	lead, err := newLeaderSum(cfg.Dim, cfg.Horizon, noise, mode)
+	if err != nil {
+		return nil, err
+	}
+	f := &FTRL{cfg: cfg, lead: lead, x: make([]float64, cfg.Dim)}
+	f.decide()
+	return f, nil
+}
+
+func checkOLO(set DecisionSet, dim, horizon int, eps float64) error {
+	if !set.valid() {
+		return fmt.Errorf("dpb: unknown decision set %d", int(set))
+	}
+	if err := checkDim("dimension", dim); err != nil {
+		return err
+	}
+	if set == Simplex && dim < 2 {
+		return fmt.Errorf("dpb: dimension is %d, must be >= 2 for the simplex", dim)
+	}
+	if horizon < 2 {
+		return fmt.Errorf("dpb: horizon is %d, must be >= 2", horizon)
+	}
+	if math.IsInf(eps, 1) {
+		return nil
+	}
+	return checkEpsilon(eps)
+}
+
+// Config returns the configuration with defaults filled in.
+func (f *FTRL) Config() FTRLConfig { return f.cfg }
+
+// Predict writes x_t into dst and returns it.
+func (f *FTRL) Predict(dst []float64) []float64 {
+	if dst == nil {
+		dst = make([]float64, f.cfg.Dim)
+	} else if len(dst) != f.cfg.Dim {
+		panic(badDim)
+	}
+	copy(dst, f.x)
+	return dst
+}
+
+// Observe feeds l_t to TreeBasedAgg and computes x_{t+1}. It returns an
+// error, leaving the learner unchanged, if l_t is not finite or outside 𝒴
+// (clipped instead when Config.Clip; the slice is then modified).
+func (f *FTRL) Observe(loss []float64) error {
+	if len(loss) != f.cfg.Dim {
+		panic(badDim)
+	}
+	if err := checkLoss(f.cfg.Set, loss, 1, f.cfg.Clip); err != nil {
+		return err
+	}
+	f.lead.add(loss)
+	f.decide()
+	return nil
+}
+
+// decide sets x to argmin η⟨x, L̃⟩ + R(x).
+func (f *FTRL) decide() {
+	FTRLArgminTo(f.cfg.Set, f.x, f.lead.sum, f.cfg.Eta)
+}
+
+// FTRLArgminTo writes argmin_{x∈𝒳} η⟨x, L⟩ + R(x) into dst for the
+// regularisers of Corollary 3.2 (see [FTRL]).
+func FTRLArgminTo(set DecisionSet, dst, L []float64, eta float64) {
+	if len(dst) != len(L) {
+		panic(badDim)
+	}
+	switch set {
+	case Simplex:
+		m := math.Inf(1)
+		for _, v := range L {
+			m = math.Min(m, v)
+		}
+		var z float64
+		for i, v := range L {
+			dst[i] = math.Exp(-eta * (v - m))
+			z += dst[i]
+		}
+		for i := range dst {
+			dst[i] /= z
+		}
+	case Ball:
+		var n2 float64
+		for i, v := range L {
+			dst[i] = -eta * v / 2
+			n2 += dst[i] * dst[i]
+		}
+		if n2 > 1 {
+			s := 1 / math.Sqrt(n2)
+			for i := range dst {
+				dst[i] *= s
+			}
+		}
+	case Cube:
+		for i, v := range L {
+			dst[i] = math.Max(-1, math.Min(1, -eta*v/2))
+		}
+	default:
+		panic("dpb: unknown decision set")
+	}
+}
