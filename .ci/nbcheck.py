@@ -16,6 +16,8 @@ executed notebook. A notebook fails when a code cell
     a cell that should show a figure or a table and shows none fails.
 
 Usage: nbcheck.py [--expect-fail] NOTEBOOK...
+       nbcheck.py --normalize NOTEBOOK...   (drop per-cell execution timestamps
+                                             in place, so re-runs diff cleanly)
 Exit status 0 when every notebook passes (with --expect-fail: when every one
 fails), 1 otherwise. Python standard library only (Debian's /usr/bin/python3).
 """
@@ -82,7 +84,22 @@ def check(path):
     return problems
 
 
+def normalize(path):
+    """Removes nbclient's per-cell execution timestamps from the notebook."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    for cell in nb.get("cells", []):
+        cell.get("metadata", {}).pop("execution", None)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(nb, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
 def main(argv):
+    if argv and argv[0] == "--normalize":
+        for path in argv[1:]:
+            normalize(path)
+        return 0
     expect_fail = False
     if argv and argv[0] == "--expect-fail":
         expect_fail, argv = True, argv[1:]
