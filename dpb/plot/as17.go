@@ -113,5 +113,6 @@ func ShowTiledAndSave(plots [][]*plot.Plot, base string) error {
 		return err
 	}
 	gonbui.DisplaySVG(buf.String())
+	gonbui.Sync() // a cell that ends right after displaying can lose the display
 	return nil
 }
