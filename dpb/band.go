@@ -243,9 +243,17 @@ func sliceFinish(f *fastRand, theta []float64, u float64, dst []float64) {
 		for i, g := range dst {
 			c += g * theta[i]
 		}
-		var s float64
+		// Project onto θ⊥ twice (classical Gram–Schmidt with one
+		// re-orthogonalisation): when g is nearly parallel to θ one pass
+		// leaves a component along θ that is large relative to what remains.
+		var c2 float64
 		for i := range dst {
 			dst[i] -= c * theta[i]
+			c2 += dst[i] * theta[i]
+		}
+		var s float64
+		for i := range dst {
+			dst[i] -= c2 * theta[i]
 			s += dst[i] * dst[i]
 		}
 		if s == 0 {

@@ -85,6 +85,9 @@ func (e *KArmedEnv) Next(r *Round, t int) {
 
 // Reward returns arm's reward in the current round.
 func (e *KArmedEnv) Reward(r *Round, arm int) float64 {
+	if arm < 0 || arm >= len(e.rewards) {
+		panic(badArm)
+	}
 	if !e.started {
 		panic("dpb: KArmedEnv used before Next")
 	}

@@ -439,8 +439,7 @@ func runLockstepCells(d, k int, gaps []float64, specs []SS18PolicyConfig, n, rep
 // against the shift, expressed as ρ_min, for several gaps).
 type SS18Exp3Config struct {
 	// Dim, K, Epsilon, Delta, Horizon, Reps, Plain, Seed, Workers and
-	// Progress as in SS18Exp2Config (same defaults, except Horizon 2·10⁵ and
-	// Reps 4).
+	// Progress as in SS18Exp2Config (same defaults, except Reps: 6).
 	Dim     int     `json:"dim"`
 	K       int     `json:"k"`
 	Epsilon float64 `json:"epsilon"`
@@ -485,11 +484,8 @@ type SS18Exp3Result struct {
 // environment per gap.
 func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 	e2 := SS18Exp2Config{Dim: cfg.Dim, K: cfg.K, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Horizon: cfg.Horizon, Reps: cfg.Reps, Plain: cfg.Plain, Gaps: cfg.Gaps}
-	if e2.Horizon == 0 {
-		e2.Horizon = 200000
-	}
 	if e2.Reps == 0 {
-		e2.Reps = 4
+		e2.Reps = 6
 	}
 	if e2.Gaps == nil {
 		e2.Gaps = []float64{0.1, 0.05, 0.025, 0.0125, 0}

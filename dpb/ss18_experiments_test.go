@@ -1,6 +1,7 @@
 package dpb
 
 import (
+	"fmt"
 	"math"
 	"reflect"
 	"slices"
@@ -155,5 +156,46 @@ func TestRegretLockstep(t *testing.T) {
 		if !slices.Equal(got[i*len(rec):(i+1)*len(rec)], want) {
 			t.Errorf("λ=%v: lockstep %v, alone %v", lambda, got[i*len(rec):(i+1)*len(rec)], want)
 		}
+	}
+}
+
+// BenchmarkSS18Exp2RoundSet times one round of Experiment 2 in lockstep (one
+// decision set, the four variants choose and update) at the paper's setting
+// (d = 5, K = 25, n = 5·10⁷ so m = 27, padded tree): the unit for
+// extrapolating the paper-scale run.
+func BenchmarkSS18Exp2RoundSet(b *testing.B) {
+	for _, n := range []int{1000000, 50000000} {
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			cfg := SS18Exp2Config{Horizon: n}
+			if err := cfg.defaults(); err != nil {
+				b.Fatal(err)
+			}
+			env, err := NewLinearEnv(LinearEnvConfig{Dim: 5, K: 25}, Stream(1, 0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			var pols []Policy
+			for i, a := range SS18Algs {
+				p, err := NewSS18Policy(SS18PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: Padded}, Stream(1, uint64(1+i)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				pols = append(pols, p)
+			}
+			r := NewRound(env)
+			b.ReportAllocs()
+			t := 0
+			for b.Loop() {
+				t++
+				if t > n {
+					b.Fatal("benchmark ran past the horizon")
+				}
+				env.Next(r, t)
+				for _, p := range pols {
+					a := p.Choose(r)
+					p.Update(r, a, env.Reward(r, a))
+				}
+			}
+		})
 	}
 }

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"image/color"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -16,10 +14,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
-	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
 )
 
 func init() {
@@ -77,13 +72,12 @@ func runSS18Fig1(name, out string, args []string) error {
 		return err
 	}
 	base := filepath.Join(out, name)
-	p, err := SS18Fig1Plot(ds, dpbplot.View{Azimuth: *az, Elevation: *el})
+	p, err := dpbplot.SS18Fig1(ds, dpbplot.View{Azimuth: *az, Elevation: *el})
 	if err != nil {
 		return err
 	}
-	// Equal aspect: the data area is the width × (aspect · width), plus the title.
-	width := 6.5 * vg.Inch
-	if err := dpbplot.SaveSized(p, base, width, vg.Length(fig1Aspect)*width+0.35*vg.Inch); err != nil {
+	fw, fh := dpbplot.SS18Fig1Size(6.5 * vg.Inch)
+	if err := dpbplot.SaveSized(p, base, fw, fh); err != nil {
 		return err
 	}
 	f, err := os.Create(base + ".csv")
@@ -109,41 +103,6 @@ func runSS18Fig1(name, out string, args []string) error {
 		"decision_set": ds, "view": map[string]float64{"azimuth": *az, "elevation": *el}, "wall_seconds": wall,
 	}})
 }
-
-// SS18Fig1Plot draws a 3-D decision set: sub-optimal actions shaded by depth,
-// the optimal action, θ* as an arrow, the unit sphere's outline and the
-// slices ⟨x, θ*⟩ = OptReward and OptReward − Δ.
-func SS18Fig1Plot(ds *dpb.LinearDecisionSet, view dpbplot.View) (*plot.Plot, error) {
-	var sub, opt [][3]float64
-	for a, x := range ds.Actions {
-		p := [3]float64{x[0], x[1], x[2]}
-		if a == ds.Optimal {
-			opt = append(opt, p)
-		} else {
-			sub = append(sub, p)
-		}
-	}
-	th := [3]float64{ds.Theta[0], ds.Theta[1], ds.Theta[2]}
-	lo, hi := -ds.Config.OptReward, ds.Config.OptReward-ds.Config.Gap
-	groups := []dpbplot.Points3{
-		{Name: fmt.Sprintf("%d sub-optimal actions, x·θ* in [%.2f, %.2f] (far ones paler)", len(sub), lo, hi), Points: sub, Color: dpbplot.Colour(0), Radius: vg.Points(2.2), DepthFade: 0.75},
-		{Name: fmt.Sprintf("optimal action, x·θ* = %.2f", ds.Config.OptReward), Points: opt, Color: dpbplot.Colour(1), Radius: vg.Points(6), Shape: draw.PyramidGlyph{}},
-	}
-	arrows := []dpbplot.Arrow3{{Name: "θ* (unit vector)", To: th, Color: color.Black, Width: vg.Points(2)}}
-	circ := []dpbplot.Curve3{
-		{Name: fmt.Sprintf("circle x·θ* = %.2f (where the optimal action lies)", ds.Config.OptReward), Points: dpbplot.SliceCircle(th, ds.Config.OptReward, 120), Color: dpbplot.Colour(1)},
-	}
-	if ds.Config.Gap > 0 {
-		circ = append(circ, dpbplot.Curve3{Name: fmt.Sprintf("circle x·θ* = %.2f (edge of the gap)", hi), Points: dpbplot.SliceCircle(th, hi, 120), Color: dpbplot.Colour(2)})
-	}
-	return dpbplot.Scatter3D(groups, arrows, fig1Options(fmt.Sprintf("SS18 Fig. 1: a decision set in R³, K = %d, Δ = %g", len(ds.Actions), ds.Config.Gap), view, circ))
-}
-
-func fig1Options(title string, view dpbplot.View, circ []dpbplot.Curve3) dpbplot.Scatter3DOptions {
-	return dpbplot.Scatter3DOptions{Title: title, View: view, UnitSphere: true, AxisLength: 1.15, Circles: circ, LegendSpace: 0.32}
-}
-
-var fig1Aspect = dpbplot.Scatter3DAspect(fig1Options("", dpbplot.View{}, nil))
 
 // ---------------------------------------------------------------- Experiment 1
 
@@ -217,20 +176,12 @@ func runSS18Fig2(name, out string, args []string) error {
 		return err
 	}
 	res := r.res
-	var row []*plot.Plot
-	for i, noise := range res.Config.Noises {
-		p, err := dpbplot.GradientCurves(res.Curves[i], dpbplot.CurveOptions{
-			Title:  fmt.Sprintf("%s rewards (n = %d, %d runs, K = d², Δ = %g)", noise, res.Config.Horizon, res.Config.Reps, res.Config.Gap),
-			XLabel: "round t", YLabel: "cumulative pseudo-regret",
-		})
-		if err != nil {
-			return err
-		}
-		p.X.Min, p.Y.Min = 0, 0
-		row = append(row, p)
+	grid, err := dpbplot.SS18Fig2(res)
+	if err != nil {
+		return err
 	}
 	base := filepath.Join(out, name)
-	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
 	f, err := os.Create(base + ".csv")
@@ -272,58 +223,9 @@ func runSS18Fig3(name, out string, args []string) error {
 		return err
 	}
 	res := r.res
-	p := plot.New()
-	p.Title.Text = fmt.Sprintf("SS18 Fig. 3: total regret vs d (n = %d, %d runs, K = d², Δ = %g)", res.Config.Horizon, res.Config.Reps, res.Config.Gap)
-	p.X.Label.Text = "dimension d"
-	p.Y.Label.Text = "total pseudo-regret after n rounds"
-	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
-	p.X.Tick.Marker = dimTicks(res.Config.Dims)
-	p.Y.Tick.Marker = niceLogTicks{}
-	p.Legend.Top, p.Legend.Left = true, true
-	p.Add(plotter.NewGrid())
-	for i, noise := range res.Config.Noises {
-		tc := res.Total[i]
-		pts := make(plotter.XYs, 0, len(tc.X))
-		var errs plotter.YErrors
-		for k, x := range tc.X {
-			if tc.Mean[0][k] <= 0 {
-				continue
-			}
-			pts = append(pts, plotter.XY{X: x, Y: tc.Mean[0][k]})
-			se := 2 * tc.StdErr[0][k]
-			errs = append(errs, struct{ Low, High float64 }{math.Min(se, 0.9*tc.Mean[0][k]), se})
-		}
-		sc, err := plotter.NewScatter(pts)
-		if err != nil {
-			return err
-		}
-		sc.GlyphStyle = draw.GlyphStyle{Color: dpbplot.Colour(i), Radius: vg.Points(3.5), Shape: []draw.GlyphDrawer{draw.CircleGlyph{}, draw.BoxGlyph{}}[i%2]}
-		eb, err := plotter.NewYErrorBars(struct {
-			plotter.XYer
-			plotter.YErrorer
-		}{pts, errs})
-		if err != nil {
-			return err
-		}
-		eb.LineStyle.Color = dpbplot.Colour(i)
-		p.Add(sc, eb)
-		p.Legend.Add(fmt.Sprintf("%s rewards (mean ± 2 s.e.)", noise), sc)
-		a, b := res.Slope[i], res.Intercept[i]
-		lo, hi := tc.X[0], tc.X[len(tc.X)-1]
-		var fit plotter.XYs
-		for j := 0; j <= 40; j++ {
-			x := lo * math.Pow(hi/lo, float64(j)/40)
-			fit = append(fit, plotter.XY{X: x, Y: math.Exp(b) * math.Pow(x, a)})
-		}
-		l, err := plotter.NewLine(fit)
-		if err != nil {
-			return err
-		}
-		l.Color = dpbplot.Colour(i)
-		l.Dashes = dpbplot.Dashes(1 + i)
-		l.Width = vg.Points(1.2)
-		p.Add(l)
-		p.Legend.Add(fmt.Sprintf("least-squares fit, slope %.2f (regret ~ d^%.2f)", a, a), l)
+	p, err := dpbplot.SS18Fig3(res)
+	if err != nil {
+		return err
 	}
 	base := filepath.Join(out, name)
 	if err := dpbplot.SaveSized(p, base, 7*vg.Inch, 5*vg.Inch); err != nil {
@@ -352,48 +254,6 @@ func runSS18Fig3(name, out string, args []string) error {
 	return writeMeta(base, exp1Meta(name, r))
 }
 
-// dimTicks labels the dimensions actually used (at most about 9 of them).
-type dimTicks []int
-
-func (d dimTicks) Ticks(min, max float64) []plot.Tick {
-	step := (len(d) + 8) / 9
-	var t []plot.Tick
-	for i, v := range d {
-		lab := ""
-		if i%step == 0 || i == len(d)-1 {
-			lab = strconv.Itoa(v)
-		}
-		t = append(t, plot.Tick{Value: float64(v), Label: lab})
-	}
-	return t
-}
-
-// niceLogTicks labels 1, 2 and 5 times powers of ten on a log axis, with
-// unlabelled minor ticks at the other integers.
-type niceLogTicks struct{}
-
-func (niceLogTicks) Ticks(min, max float64) []plot.Tick {
-	var t []plot.Tick
-	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
-		p := math.Pow(10, e)
-		for m := 1; m <= 9; m++ {
-			v := float64(m) * p
-			if v < min || v > max {
-				continue
-			}
-			lab := ""
-			if m == 1 || m == 2 || m == 5 {
-				lab = strconv.FormatFloat(v, 'g', -1, 64)
-				if v >= 1e5 {
-					lab = fmt.Sprintf("%d·10^%d", m, int(e))
-				}
-			}
-			t = append(t, plot.Tick{Value: v, Label: lab})
-		}
-	}
-	return t
-}
-
 // ---------------------------------------------------------------- Experiment 2
 
 func runSS18Fig4(name, out string, args []string) error {
@@ -408,7 +268,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	cfg := dpb.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
 	switch {
 	case c.paper:
-		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 5000
+		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 1000
 		if *plotTo == 0 {
 			*plotTo = 20000000
 		}
@@ -429,21 +289,12 @@ func runSS18Fig4(name, out string, args []string) error {
 	wall := time.Since(start).Seconds()
 	cfg = res.Config
 	fmt.Fprintf(os.Stderr, "experiment 2: n = %d, %d runs × %d gaps × %d variants in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
-	var row []*plot.Plot
-	for g, gap := range cfg.Gaps {
-		cv := truncateCurves(res.Curves[g], float64(*plotTo))
-		p, err := dpbplot.Curves(cv, dpbplot.CurveOptions{
-			Title:  fmt.Sprintf("Δ = %g: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
-			XLabel: "round t", YLabel: "cumulative pseudo-regret (mean ± 2 s.e.)", Band: 2,
-		})
-		if err != nil {
-			return err
-		}
-		p.X.Min, p.Y.Min = 0, 0
-		row = append(row, p)
+	grid, err := dpbplot.SS18Fig4(res, float64(*plotTo))
+	if err != nil {
+		return err
 	}
 	base := filepath.Join(out, name)
-	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
 	f, err := os.Create(base + ".csv")
@@ -475,23 +326,6 @@ func runSS18Fig4(name, out string, args []string) error {
 	}})
 }
 
-// truncateCurves keeps the points with X ≤ to (all when to ≤ 0).
-func truncateCurves(c *dpb.Curves, to float64) *dpb.Curves {
-	if to <= 0 {
-		return c
-	}
-	k := 0
-	for k < len(c.X) && c.X[k] <= to {
-		k++
-	}
-	t := &dpb.Curves{Names: c.Names, X: c.X[:k], Reps: c.Reps}
-	for s := range c.Names {
-		t.Mean = append(t.Mean, c.Mean[s][:k])
-		t.StdErr = append(t.StdErr, c.StdErr[s][:k])
-	}
-	return t
-}
-
 // writeCSVPart writes c as CSV, without the header when cont is true.
 func writeCSVPart(w io.Writer, c *dpb.Curves, xName string, cont bool) error {
 	var sb strings.Builder
@@ -504,20 +338,6 @@ func writeCSVPart(w io.Writer, c *dpb.Curves, xName string, cont bool) error {
 	}
 	_, err := io.WriteString(w, s)
 	return err
-}
-
-func fmtCount(n int) string {
-	if n >= 1000 && n%1000 == 0 {
-		e := int(math.Floor(math.Log10(float64(n))))
-		m := float64(n) / math.Pow(10, float64(e))
-		if m == math.Trunc(m) {
-			if m == 1 {
-				return fmt.Sprintf("10^%d", e)
-			}
-			return fmt.Sprintf("%g·10^%d", m, e)
-		}
-	}
-	return strconv.Itoa(n)
 }
 
 // ---------------------------------------------------------------- Experiment 3
@@ -557,68 +377,12 @@ func runSS18Fig5(name, out string, args []string) error {
 	wall := time.Since(start).Seconds()
 	cfg = res.Config
 	fmt.Fprintf(os.Stderr, "experiment 3: n = %d, %d runs × %d gaps × %d policies in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), 2*len(res.RhoMin), wall)
-	var row []*plot.Plot
-	for m, mech := range res.Mechanisms {
-		cv := res.Curves[m]
-		p, err := dpbplot.GradientCurves(cv, dpbplot.CurveOptions{
-			Title:  fmt.Sprintf("%s: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, fmtCount(cfg.Horizon), cfg.Reps),
-			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total pseudo-regret after n rounds", LogX: true,
-		})
-		if err != nil {
-			return err
-		}
-		p.X.Tick.Marker = niceLogTicks{}
-		for s := range cv.Names {
-			// Mark the measured points.
-			pts := make(plotter.XYs, len(cv.X))
-			for i := range cv.X {
-				pts[i] = plotter.XY{X: cv.X[i], Y: cv.Mean[s][i]}
-			}
-			sc, err := plotter.NewScatter(pts)
-			if err != nil {
-				return err
-			}
-			sc.GlyphStyle = draw.GlyphStyle{Color: dpbplot.Gradient(s, len(cv.Names)), Radius: vg.Points(2.5), Shape: draw.CircleGlyph{}}
-			p.Add(sc)
-		}
-		ymin, ymax := math.Inf(1), math.Inf(-1)
-		for s := range cv.Names {
-			for i := range cv.X {
-				ymin = math.Min(ymin, cv.Mean[s][i])
-				ymax = math.Max(ymax, cv.Mean[s][i])
-			}
-		}
-		pad := 0.05 * (ymax - ymin)
-		if pad == 0 {
-			pad = 1
-		}
-		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+9*pad // room for the legend
-		vlines := []struct {
-			x    float64
-			name string
-		}{{res.PaperRhoMin[m], map[int]string{0: "Section 4.1 shift (Eq. 4)", 1: "Section 4.2 shift (2Υ)"}[m]}}
-		if m == 0 {
-			vlines = append(vlines, struct {
-				x    float64
-				name string
-			}{res.UnshiftedRhoMin, "no shift (WishartUnshifted)"})
-		}
-		for j, v := range vlines {
-			l, err := plotter.NewLine(plotter.XYs{{X: v.x, Y: p.Y.Min}, {X: v.x, Y: p.Y.Max}})
-			if err != nil {
-				return err
-			}
-			l.Color = color.Gray{Y: 60}
-			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3 + 3*float64(j))}
-			l.Width = vg.Points(1.2)
-			p.Add(l)
-			p.Legend.Add(v.name, l)
-		}
-		p.Legend.Top, p.Legend.Left = true, false
-		row = append(row, p)
+	grid, err := dpbplot.SS18Fig5(res)
+	if err != nil {
+		return err
 	}
 	base := filepath.Join(out, name)
-	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
 	f, err := os.Create(base + ".csv")
