@@ -10,9 +10,14 @@ executed notebook. A notebook fails when a code cell
   * prints (stdout, stderr, or any text/* display output) a line matching
     exit status [1-9], "panic: ", "--- FAIL", "signal: ", or the check layer's
     marker "CHECK FAILED" (dpb's verdict tables print it for any failed check
-    that is not a documented erratum).
+    that is not a documented erratum),
+  * calls a display function (dpbplot.Show…, gonbui.Display…) but shows
+    nothing: GoNB can drop the display of a program that exits at once, so
+    a cell that should show a figure or a table and shows none fails.
 
 Usage: nbcheck.py [--expect-fail] NOTEBOOK...
+       nbcheck.py --normalize NOTEBOOK...   (drop per-cell execution timestamps
+                                             in place, so re-runs diff cleanly)
 Exit status 0 when every notebook passes (with --expect-fail: when every one
 fails), 1 otherwise. Python standard library only (Debian's /usr/bin/python3).
 """
@@ -24,6 +29,7 @@ import sys
 BAD_LINE = re.compile(
     r"exit status [1-9]|panic: |--- FAIL|signal: [A-Za-z]|CHECK FAILED"
 )
+DISPLAYS = re.compile(r"\b(?:dpbplot|plot)\.Show\w*\(|\bgonbui\.Display\w*\(")
 
 
 def texts(output):
@@ -58,6 +64,11 @@ def check(path):
         where = f"cell {i} ({cell.get('id', '?')})"
         if join(cell.get("source", "")).strip() and cell.get("execution_count") is None:
             problems.append(f"{where}: not executed")
+        src = join(cell.get("source", ""))
+        shown = [o for o in cell.get("outputs", [])
+                 if o.get("output_type") in ("display_data", "execute_result", "update_display_data")]
+        if DISPLAYS.search(src) and not shown and cell.get("execution_count") is not None:
+            problems.append(f"{where}: calls a display function but shows nothing (display lost?)")
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":
                 problems.append(
@@ -73,7 +84,22 @@ def check(path):
     return problems
 
 
+def normalize(path):
+    """Removes nbclient's per-cell execution timestamps from the notebook."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    for cell in nb.get("cells", []):
+        cell.get("metadata", {}).pop("execution", None)
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(nb, f, indent=1, ensure_ascii=False)
+        f.write("\n")
+
+
 def main(argv):
+    if argv and argv[0] == "--normalize":
+        for path in argv[1:]:
+            normalize(path)
+        return 0
     expect_fail = False
     if argv and argv[0] == "--expect-fail":
         expect_fail, argv = True, argv[1:]

@@ -262,11 +262,19 @@ func (vs Verdicts) Markdown() string {
 		default:
 			status = "**" + CheckFailedMarker + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d / %d | %s | %s | %s | %s | %s |\n",
-			mdEscape(v.Claim), mdEscape(v.Reference), fmtProb(v.Alpha), v.Failures, v.Trials,
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			mdEscape(v.Claim), mdEscape(v.Reference), fmtProb(v.Alpha), v.counts(),
 			fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), status, mdEscape(v.Note))
 	}
 	return b.String()
+}
+
+// counts returns "failures / trials", or "exact" for an exact computation.
+func (v Verdict) counts() string {
+	if v.Trials == 0 {
+		return "exact"
+	}
+	return fmt.Sprintf("%d / %d", v.Failures, v.Trials)
 }
 
 func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
@@ -276,7 +284,7 @@ func (vs Verdicts) WriteText(w io.Writer) error {
 	rows := [][]string{{"verdict", "check", "alpha", "fail/trials", "p-value", "slack", "at 1-α", "reference"}}
 	for _, v := range vs {
 		rows = append(rows, []string{v.Status(), v.Name, fmtProb(v.Alpha),
-			fmt.Sprintf("%d/%d", v.Failures, v.Trials), fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), v.Reference})
+			v.counts(), fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), v.Reference})
 	}
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {

@@ -172,15 +172,11 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 	}
 	n := float64(cfg.N)
 	meanSE := func(xs [][]float64, k int) (float64, float64) {
-		var s, ss float64
-		for _, x := range xs {
-			s += x[k]
+		col := make([]float64, len(xs))
+		for i, x := range xs {
+			col[i] = x[k]
 		}
-		mu := s / float64(len(xs))
-		for _, x := range xs {
-			ss += (x[k] - mu) * (x[k] - mu)
-		}
-		return mu, math.Sqrt(ss / float64(len(xs)-1) / float64(len(xs)))
+		return MeanStdErr(col)
 	}
 	rr, rrSE := meanSE(out[0], 1)
 	// One-sided z-test of "mean regret ≥ n/4": fail iff it is below n/4 by
@@ -276,15 +272,7 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 	}
 	v1 := ratioVerdict("claim14-pulls", "each sub-optimal arm is pulled ≥ ln(n)/(100εΔ_a) times w.p. ≥ ½ (ε-DP algorithm: DP-UCB)",
 		"SS18 Claim 14", 0.5, ratios, fmt.Sprintf("k=%d n=%d ε=%g Δ=%g: need %.3g pulls", cfg.Arms, cfg.N, cfg.Epsilon, cfg.Gap, need))
-	var s, ss float64
-	for _, r := range regrets {
-		s += r
-	}
-	mu := s / float64(len(regrets))
-	for _, r := range regrets {
-		ss += (r - mu) * (r - mu)
-	}
-	se := math.Sqrt(ss / float64(len(regrets)-1) / float64(len(regrets)))
+	mu, se := MeanStdErr(regrets)
 	lb := SS18PrivateMABLowerBound(gaps, cfg.N, cfg.Epsilon)
 	fail := 0
 	if mu < lb-4.27*se {

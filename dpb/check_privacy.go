@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 )
 
 // Privacy calibration of SS18's two tree mechanisms: the (ε, δ) that the
@@ -331,4 +332,50 @@ func WishartKCurves(s SS18Setting, ns []int) (*Curves, error) {
 		c.Mean[0][j], c.Mean[1][j], c.Mean[2][j] = float64(w.Printed), float64(w.Authors), float64(w.Direct)
 	}
 	return c, nil
+}
+
+// PrivacyMarkdown returns a two-column markdown table of the Gaussian and
+// Wishart accounting (for notebooks).
+func PrivacyMarkdown(g GaussianTreePrivacy, w WishartKAccounting) string {
+	var b strings.Builder
+	row := func(k, format string, a ...any) { fmt.Fprintf(&b, "| %s | "+format+" |\n", append([]any{k}, a...)...) }
+	b.WriteString("| quantity | value |\n|---|---:|\n")
+	row("m = 1 + ⌈log₂ n⌉", "%d", g.Levels)
+	row("σ_noise (printed)", "%.4g", g.Sigma)
+	row("μ (GDP of the whole tree)", "%.4g", g.Mu)
+	row("ρ (zCDP) = ε²/(32 ln(4/δ)²)", "%.4g", g.Rho)
+	row("ε by zCDP (Bun–Steinke) / tight conversion / exact", "%.4g / %.4g / %.4g", g.EpsZCDP, g.EpsZCDPTight, g.EpsExact)
+	row("σ that exact accounting needs for (ε, δ)", "%.4g (printed is %.3g×)", g.SigmaNeeded, g.Sigma/g.SigmaNeeded)
+	row("Wishart k: printed / authors' / smallest (Thm 8 + adv. comp.)", "%d / %d / %d", w.Printed, w.Authors, w.Direct)
+	row("ε′ reached by printed k / authors' k", "%.4g / %.4g", w.EpsPrinted, w.EpsAuthors)
+	return b.String()
+}
+
+// PrivacyTargetsMarkdown returns a markdown table of the Gaussian and
+// Wishart accounting of s for every target (ε, δ) in epss × deltas.
+func PrivacyTargetsMarkdown(s SS18Setting, epss, deltas []float64) (string, error) {
+	var b strings.Builder
+	b.WriteString("| ε | δ | σ printed | σ needed (exact) | ratio | ε zCDP | ε exact | k printed | k authors | k smallest | ε′ of printed k |\n")
+	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, eps := range epss {
+		for _, delta := range deltas {
+			s.Epsilon, s.Delta = eps, delta
+			g, err := SS18GaussianPrivacy(s)
+			if err != nil {
+				return "", err
+			}
+			w, err := SS18WishartK(s)
+			if err != nil {
+				return "", err
+			}
+			mark := ""
+			if w.EpsPrinted > eps {
+				mark = " **> ε**"
+			}
+			fmt.Fprintf(&b, "| %g | %g | %.4g | %.4g | %.3g | %.3g | %.3g | %d | %d | %d | %.3g%s |\n",
+				eps, delta, g.Sigma, g.SigmaNeeded, g.Sigma/g.SigmaNeeded, g.EpsZCDP, g.EpsExact,
+				w.Printed, w.Authors, w.Direct, w.EpsPrinted, mark)
+		}
+	}
+	return b.String(), nil
 }

@@ -24,7 +24,8 @@ type SS18CheckConfig struct {
 	Workers int
 }
 
-func (c SS18CheckConfig) withDefaults() SS18CheckConfig {
+// WithDefaults returns c with every unset field at its default.
+func (c SS18CheckConfig) WithDefaults() SS18CheckConfig {
 	def := func(v *int, long, short int) {
 		if *v == 0 {
 			*v = long
@@ -44,7 +45,7 @@ func (c SS18CheckConfig) withDefaults() SS18CheckConfig {
 // config, ε = 1, δ = 0.1, L̃² = 2 (‖x‖ ≤ 1, |y| ≤ 1) and α = 1/n, as in SS18
 // Appendix D.
 func (c SS18CheckConfig) SS18CheckSetting() SS18Setting {
-	c = c.withDefaults()
+	c = c.WithDefaults()
 	return SS18Setting{D: c.D, N: c.N, Epsilon: 1, Delta: 0.1, Lt2: 2}
 }
 
@@ -63,7 +64,7 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := cfg.withDefaults()
+	c := cfg.WithDefaults()
 	tv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
 	if err != nil {
 		return nil, err
@@ -95,7 +96,7 @@ func (c SS18CheckConfig) stream(i uint64) *rand.Rand { return Stream(c.Seed, 1<<
 // the check setting; Υ at per-round failure probability 0.005; Claim 20;
 // Lemma 22).
 func CheckSS18Facts(cfg SS18CheckConfig) (Verdicts, error) {
-	c := cfg.withDefaults()
+	c := cfg.WithDefaults()
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
@@ -129,7 +130,7 @@ func CheckSS18Facts(cfg SS18CheckConfig) (Verdicts, error) {
 // CheckSS18Privacy checks the privacy calibration at [SS18PaperSetting]
 // (see [CheckPrivacyCalibration]).
 func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
-	c := cfg.withDefaults()
+	c := cfg.WithDefaults()
 	if err := c.validate(); err != nil {
 		return nil, err
 	}

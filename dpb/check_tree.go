@@ -53,10 +53,12 @@ var treeSeries = []struct {
 	mode    ReleaseMode
 }{{true, Plain}, {true, Padded}, {false, Plain}, {false, Padded}}
 
-// treeBoundNames are the six bounds checked per tree: two variants × (ρ_max,
-// ρ_min, γ). Wishart: unshifted and shifted (Prop. 9); Gaussian: printed Υ
-// and corrected Υ_c (Prop. 11).
-var treeBoundNames = [6]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ"}
+// treeBoundNames are the nine bounds checked per tree: three variants ×
+// (ρ_max, ρ_min, γ). Wishart: unshifted and shifted (Prop. 9), and shifted
+// with the m_t = NodesInRelease() of each round in place of m (the
+// correction for the plain tree); Gaussian: printed Υ, corrected Υ_c and
+// sharp Υ_s (Prop. 11 with each).
+var treeBoundNames = [9]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ"}
 
 // CheckTreeRegularizers checks SS18 Propositions 9 and 11 per round: with
 // probability ≥ 1 − α/(2n) in each round t,
@@ -65,11 +67,16 @@ var treeBoundNames = [6]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ
 //
 // for four trees — Wishart node noise W_{d+1}(L̃² I, k) and symmetrised
 // Gaussian node noise (σ_noise of §4.2), each in [Plain] and [Padded]
-// release mode — and two bound sets each: Wishart unshifted (H_t = N_t
+// release mode — and three bound sets each. Wishart: unshifted (H_t = N_t
 // block) and shifted by c of Eq. (4) (H′_t = H_t − cI), both from
-// [SS18Setting.WishartBounds]; Gaussian H_t = N_t block + 2ΥI with the
-// printed Υ ([SS18Setting.GaussianBounds]) and with Υ_c
-// ([SS18Setting.UpsilonCorrected], via GaussianBoundsShift(Υ_c, 2Υ_c)).
+// [SS18Setting.WishartBounds], and the correction for the plain tree:
+// shifted, with Prop. 9 evaluated at the round's node count
+// m_t = NodesInRelease() in place of m (its own shift c_t; equal to the
+// shifted set for the padded tree). Gaussian: H_t = N_t block + 2ΥI with the
+// printed Υ ([SS18Setting.GaussianBounds]), with Υ_c
+// ([SS18Setting.UpsilonCorrected]) and with the sharp
+// Υ_s = σ√(2m)(2√d + √(2 ln(2n/α))) (see [CheckUpsilon]), each through
+// GaussianBoundsShift(Υ, 2Υ).
 //
 // A verdict counts failures over Reps × n (run, round) pairs; its p-value is
 // the Bonferroni-corrected minimum over rounds of the per-round binomial
@@ -104,16 +111,34 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 	ups, upsC := s.Upsilon(), s.UpsilonCorrected()
 	gp := s.GaussianBounds()
 	gc := s.GaussianBoundsShift(upsC, 2*upsC)
-	// Per variant: the shift added to the noise block, and the bounds.
+	// Per variant: the shift added to the noise block, and the bounds; a
+	// per-round variant has one (shift, bounds) per node count m_t = 1..m.
 	type variant struct {
-		shift float64
-		b     RegBounds
-		name  string
+		shift    float64
+		b        RegBounds
+		name     string
+		perRound []variant
 	}
-	wishartVariants := [2]variant{{0, wu, "unshifted"}, {-ws.Shift, ws, "shifted"}}
-	gaussVariants := [2]variant{{2 * ups, gp, "printed Υ"}, {2 * upsC, gc, "corrected Υ_c"}}
+	m := s.Levels()
+	// Shifted Wishart bounds for a release of m_t nodes: Prop. 9 with m_t in
+	// place of m and the same n/α (a setting with N′ = 2^{m_t−1}, whose
+	// Levels() is m_t, and α′ = α N′/N), so the formulas stay in one place.
+	perRound := make([]variant, m+1)
+	for mt := 1; mt <= m; mt++ {
+		st := s
+		st.N = 1 << (mt - 1)
+		st.Alpha = s.AlphaOrDefault() * float64(st.N) / float64(n)
+		_, b := st.WishartBounds(k)
+		perRound[mt] = variant{shift: -b.Shift, b: b}
+	}
+	// The sharp form of Υ (see CheckUpsilon) with Prop. 11's shift 2Υ_s.
+	upsS := s.GaussianSigma() * math.Sqrt(2*float64(m)) *
+		(2*math.Sqrt(float64(d)) + math.Sqrt(2*math.Log(2*float64(n)/s.AlphaOrDefault())))
+	gs := s.GaussianBoundsShift(upsS, 2*upsS)
+	wishartVariants := [3]variant{{0, wu, "unshifted", nil}, {-ws.Shift, ws, "shifted", nil}, {name: "shifted per-round m_t", perRound: perRound}}
+	gaussVariants := [3]variant{{2 * ups, gp, "printed Υ", nil}, {2 * upsC, gc, "corrected Υ_c", nil}, {2 * upsS, gs, "sharp Υ_s", nil}}
 
-	const nb = 6
+	const nb = 9
 	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: len(treeSeries), Points: n * nb, Workers: cfg.Workers},
 		func(job Job, out []float64) error {
 			ser := treeSeries[job.Series]
@@ -154,6 +179,9 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 				}
 				lmin, lmax := e.vals[0], e.vals[d-1]
 				for v, vr := range variants {
+					if vr.perRound != nil {
+						vr = vr.perRound[ts.NodesInRelease()]
+					}
 					r[3*v+0] = upperRatio(lmax+vr.shift, vr.b.RhoMax)
 					r[3*v+1] = lowerRatio(lmin+vr.shift, vr.b.RhoMin)
 					r[3*v+2] = upperRatio(math.Sqrt(e.quadInv(h, vr.shift)), vr.b.Gamma)
@@ -166,7 +194,6 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 	}
 
 	alpha := s.AlphaOrDefault() / (2 * float64(n))
-	m := s.Levels()
 	rounds := &TreeRounds{Reps: cfg.Reps, N: n, AllowedPerRound: alpha}
 	var vs Verdicts
 	for si, ser := range treeSeries {
@@ -221,7 +248,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 			v.Tail = finiteOr0(quantile(all, 1-alpha))
 			v.PValue = math.Min(1, float64(n)*minP)
 			v.Pass = v.PValue > PassPValue
-			if ser.wishart && ser.mode == Plain {
+			if ser.wishart && ser.mode == Plain && vr.perRound == nil {
 				v.Erratum = true
 				v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
 			}
@@ -241,8 +268,11 @@ func popcount(t int) int {
 
 func treeClaim(b int, wishart bool, variant string, mode ReleaseMode, d, n, k int) string {
 	h := "H_t"
-	if wishart && variant == "shifted" {
+	switch {
+	case wishart && variant == "shifted":
 		h = "H′_t = H_t − cI"
+	case wishart && variant != "unshifted":
+		h = "H′_t = H_t − c_t I"
 	}
 	var what string
 	switch b % 3 {

@@ -35,6 +35,10 @@ type Exp2Config struct {
 	Eta, Gamma float64
 	// CorrectedGamma uses [Exp2GammaCorrected] as the default γ instead.
 	CorrectedGamma bool
+	// Lambda is the Laplace scale of Algorithm 4 (NewPrivateExp2 only).
+	// Defaults to 1/ε as printed (Lemma 4.2 with B = 1); 2/ε is the scale
+	// that is ε-DP when neighbours replace a loss (see [PrivateBandit]).
+	Lambda float64
 	// Clip clips losses outside [−1, 1] instead of rejecting them
 	// (NewPrivateExp2 only).
 	Clip bool
@@ -259,5 +263,9 @@ func NewPrivateExp2(cfg Exp2Config, rng *rand.Rand) (BanditLearner, error) {
 	if math.IsInf(cfg.Epsilon, 1) {
 		return e, nil
 	}
-	return NewPrivateBandit(e, PrivateBanditConfig{Dim: cfg.Arms, Lambda: 1 / cfg.Epsilon, Bound: 1, Clip: cfg.Clip}, rng)
+	lam := cfg.Lambda
+	if lam == 0 {
+		lam = 1 / cfg.Epsilon
+	}
+	return NewPrivateBandit(e, PrivateBanditConfig{Dim: cfg.Arms, Lambda: lam, Bound: 1, Clip: cfg.Clip}, rng)
 }

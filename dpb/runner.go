@@ -150,7 +150,7 @@ type Curves struct {
 }
 
 // Summarise computes per-series, per-point mean and standard error of the
-// mean over repetitions (sample standard deviation / √reps; 0 when reps = 1).
+// mean over repetitions (see [MeanStdErr]).
 func Summarise(names []string, x []float64, out [][][]float64) *Curves {
 	c := &Curves{Names: names, X: x}
 	for _, series := range out {
@@ -162,26 +162,39 @@ func Summarise(names []string, x []float64, out [][][]float64) *Curves {
 		}
 		mean := make([]float64, np)
 		se := make([]float64, np)
+		col := make([]float64, reps)
 		for k := 0; k < np; k++ {
-			var s float64
-			for _, rep := range series {
-				s += rep[k]
+			for r, rep := range series {
+				col[r] = rep[k]
 			}
-			mu := s / float64(reps)
-			var ss float64
-			for _, rep := range series {
-				d := rep[k] - mu
-				ss += d * d
-			}
-			mean[k] = mu
-			if reps > 1 {
-				se[k] = math.Sqrt(ss / float64(reps-1) / float64(reps))
-			}
+			mean[k], se[k] = MeanStdErr(col)
 		}
 		c.Mean = append(c.Mean, mean)
 		c.StdErr = append(c.StdErr, se)
 	}
 	return c
+}
+
+// MeanStdErr returns the mean of x and the standard error of the mean, the
+// sample standard deviation over √len(x) (0 for fewer than two values).
+func MeanStdErr(x []float64) (mean, stderr float64) {
+	if len(x) == 0 {
+		return math.NaN(), 0
+	}
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	mean = s / float64(len(x))
+	if len(x) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, v := range x {
+		d := v - mean
+		ss += d * d
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
 }
 
 // WriteCSV writes one row per (series, point): series,x,mean,stderr,reps.

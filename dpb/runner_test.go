@@ -143,3 +143,14 @@ var errRejected = errors.New("rejected")
 type errPolicy struct{ fixedPolicy }
 
 func (*errPolicy) Err() error { return errRejected }
+
+func TestMeanStdErr(t *testing.T) {
+	m, se := MeanStdErr([]float64{1, 2, 3, 4})
+	// mean 2.5, sample variance 5/3, se = sqrt(5/3/4).
+	if m != 2.5 || math.Abs(se-math.Sqrt(5.0/12)) > 1e-15 {
+		t.Fatalf("MeanStdErr = %v, %v", m, se)
+	}
+	if m, se := MeanStdErr([]float64{7}); m != 7 || se != 0 {
+		t.Fatalf("one value: %v, %v", m, se)
+	}
+}

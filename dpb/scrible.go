@@ -21,6 +21,10 @@ type SCRiBLEConfig struct {
 	Epsilon float64
 	// Eta defaults to [SCRiBLEEta].
 	Eta float64
+	// Lambda is the Laplace scale of Algorithm 4 (NewPrivateSCRiBLE only).
+	// Defaults to [SCRiBLELambda] = ‖𝒴‖₁/ε as printed; twice that is ε-DP
+	// when neighbours replace a loss (see [PrivateBandit]).
+	Lambda float64
 	// Clip clips out-of-bound losses instead of rejecting them
 	// (NewPrivateSCRiBLE only).
 	Clip bool
@@ -232,5 +236,9 @@ func NewPrivateSCRiBLE(cfg SCRiBLEConfig, rng *rand.Rand) (BanditLearner, error)
 		return s, nil
 	}
 	b := cfg.Set.YNorm1(cfg.Dim)
-	return NewPrivateBandit(s, PrivateBanditConfig{Dim: cfg.Dim, Lambda: SCRiBLELambda(cfg.Set, cfg.Dim, cfg.Epsilon), Bound: b, Clip: cfg.Clip}, rng)
+	lam := cfg.Lambda
+	if lam == 0 {
+		lam = SCRiBLELambda(cfg.Set, cfg.Dim, cfg.Epsilon)
+	}
+	return NewPrivateBandit(s, PrivateBanditConfig{Dim: cfg.Dim, Lambda: lam, Bound: b, Clip: cfg.Clip}, rng)
 }

@@ -85,7 +85,7 @@ func AS17EpsilonTiles(res []*dpb.AS17Result, h, cols int) ([][]*plot.Plot, error
 	for _, r := range res {
 		p, _, err := LogLogFit(r.ByInverseEpsilon(h), LogLogOptions{
 			Title:  fmt.Sprintf("%s, T = %d (%d runs)", r.Title, r.Horizons[h], r.Regret.Reps),
-			XLabel: "1/ε", YLabel: "regret at T",
+			XLabel: "1/ε", YLabel: "regret, excess regret at T",
 		})
 		if err != nil {
 			return nil, err
@@ -113,5 +113,6 @@ func ShowTiledAndSave(plots [][]*plot.Plot, base string) error {
 		return err
 	}
 	gonbui.DisplaySVG(buf.String())
+	gonbui.Sync() // a cell that ends right after displaying can lose the display
 	return nil
 }

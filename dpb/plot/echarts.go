@@ -1,7 +1,7 @@
 package plot
 
 import (
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
 	"html"
@@ -76,7 +76,10 @@ func EChartsLibraryHTML() string {
 
 // ShowEChartsLibrary displays the inlined library (once per notebook, in an
 // early cell; about 1 MB of output).
-func ShowEChartsLibrary() { gonbui.DisplayHTML(EChartsLibraryHTML()) }
+func ShowEChartsLibrary() {
+	gonbui.DisplayHTML(EChartsLibraryHTML())
+	gonbui.Sync()
+}
 
 // Snippeter is what every go-echarts chart type implements.
 type Snippeter interface {
@@ -90,7 +93,9 @@ func EChartsHTML(chart Snippeter, width, height string) string {
 	opt := strings.TrimSpace(chart.RenderSnippet().Option)
 	opt = strings.TrimSuffix(opt, ";")
 	opt = strings.ReplaceAll(opt, "</script", `<\/script`)
-	id := "dpb_echarts_" + randomID()
+	// A content hash, not a random id, so re-executed notebooks do not change.
+	sum := sha256.Sum256([]byte(opt + width + height))
+	id := "dpb_echarts_" + hex.EncodeToString(sum[:6])
 	return `<div id="` + id + `" style="width:` + html.EscapeString(width) + `;height:` + html.EscapeString(height) + `;"></div>
 <script type="text/javascript">(function () {
   var el = document.getElementById("` + id + `");
@@ -113,12 +118,7 @@ func EChartsHTML(chart Snippeter, width, height string) string {
 // ShowECharts displays chart in the notebook (see [EChartsHTML]).
 func ShowECharts(chart Snippeter, width, height string) {
 	gonbui.DisplayHTML(EChartsHTML(chart, width, height))
-}
-
-func randomID() string {
-	var b [6]byte
-	_, _ = rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+	gonbui.Sync()
 }
 
 // EChartsCurves returns an interactive line chart of every series of c (mean

@@ -10,6 +10,10 @@ import (
 
 // Notebook helpers. The gonbui display calls do nothing outside a GoNB
 // kernel, so code that calls them also runs under go test and the CLI.
+//
+// Every Show function waits (gonbui.Sync) until GoNB has received what it
+// sent: a cell program that exits right after a display can otherwise lose
+// it (seen with GoNB v0.11.1 under nbconvert: a cell with no output).
 
 // Show displays p in the notebook as SVG (sharp at any zoom, and what the
 // HTML export and the screenshots show).
@@ -19,6 +23,7 @@ func Show(p *plot.Plot) error {
 		return err
 	}
 	gonbui.DisplaySVG(string(svg))
+	gonbui.Sync()
 	return nil
 }
 
@@ -39,7 +44,10 @@ func ShowAndSave(p *plot.Plot, base string) error {
 
 // ShowMarkdown displays markdown (tables, LaTeX in $…$) in the notebook and
 // prints nothing elsewhere.
-func ShowMarkdown(md string) { gonbui.DisplayMarkdown(md) }
+func ShowMarkdown(md string) {
+	gonbui.DisplayMarkdown(md)
+	gonbui.Sync()
+}
 
 // InNotebook reports whether the code runs inside a GoNB kernel.
 func InNotebook() bool { return gonbui.IsNotebook }

@@ -60,6 +60,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 	epsN := fs.Int("epsn", 1<<16, "horizon of the ε sweep (0: none)")
 	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
+	progress := fs.Bool("progress", true, "show a progress bar on stderr")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -93,7 +94,10 @@ func runAS17Table(name, out string, args []string, table int) error {
 	}
 	cfg := dpb.AS17TableConfig{
 		Table: table, Dim: *dim, Kind: k, Horizons: dpb.HorizonGrid(*minN, *n, 4), Epsilons: epsT,
-		EpsHorizon: *epsN, SweepEpsilons: epsS, Reps: *runs, Seed: *seed, Workers: *workers, Progress: os.Stderr,
+		EpsHorizon: *epsN, SweepEpsilons: epsS, Reps: *runs, Seed: *seed, Workers: *workers,
+	}
+	if *progress {
+		cfg.Progress = os.Stderr
 	}
 	res, err := dpb.AS17Table(cfg)
 	if err != nil {

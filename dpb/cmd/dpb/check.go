@@ -40,7 +40,7 @@ func runCheck(w io.Writer, args []string) error {
 		if err := dpb.WriteJSON(w, struct {
 			Config   dpb.SS18CheckConfig `json:"config"`
 			Verdicts dpb.Verdicts        `json:"verdicts"`
-		}{cfg, vs}); err != nil {
+		}{cfg.WithDefaults(), vs}); err != nil {
 			return err
 		}
 	} else if err := vs.WriteText(w); err != nil {
