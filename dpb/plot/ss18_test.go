@@ -1,6 +1,7 @@
 package plot
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"testing"
@@ -72,5 +73,34 @@ func TestSS18Figures(t *testing.T) {
 	}
 	if FormatCount(20000) != "2·10^4" || FormatCount(1000000) != "10^6" || FormatCount(1234) != "1234" {
 		t.Errorf("FormatCount: %q %q %q", FormatCount(20000), FormatCount(1000000), FormatCount(1234))
+	}
+}
+
+// TestViewBasis checks that the camera basis is orthonormal and right-handed
+// (right × up = toward) and that SliceCircle lies on its circle.
+func TestViewBasis(t *testing.T) {
+	for _, v := range []View{{0, 0}, {35, 20}, {-120, 75}} {
+		r, u, w := v.basis()
+		for _, c := range []struct {
+			a, b [3]float64
+			want float64
+		}{{r, r, 1}, {u, u, 1}, {w, w, 1}, {r, u, 0}, {r, w, 0}, {u, w, 0}} {
+			if got := dot3(c.a, c.b); math.Abs(got-c.want) > 1e-12 {
+				t.Errorf("view %v: dot %v, want %v", v, got, c.want)
+			}
+		}
+		cross := [3]float64{r[1]*u[2] - r[2]*u[1], r[2]*u[0] - r[0]*u[2], r[0]*u[1] - r[1]*u[0]}
+		if math.Abs(dot3(cross, w)-1) > 1e-12 {
+			t.Errorf("view %v: basis not right-handed", v)
+		}
+		if x, y, d := v.Project(w); math.Abs(x) > 1e-12 || math.Abs(y) > 1e-12 || math.Abs(d-1) > 1e-12 {
+			t.Errorf("view %v: the viewer direction projects to (%v, %v, %v)", v, x, y, d)
+		}
+	}
+	th := [3]float64{0.6, 0, 0.8}
+	for _, p := range SliceCircle(th, 0.75, 16) {
+		if math.Abs(dot3(p, p)-1) > 1e-12 || math.Abs(dot3(p, th)-0.75) > 1e-12 {
+			t.Fatalf("SliceCircle point %v off the circle", p)
+		}
 	}
 }
