@@ -168,6 +168,7 @@ func SS18Fig4(res *dpb.SS18Exp2Result, plotTo float64) ([][]*plot.Plot, error) {
 			return nil, err
 		}
 		p.X.Min, p.Y.Min = 0, 0
+		p.X.Tick.Marker, p.Y.Tick.Marker = GTicks{}, GTicks{}
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
