@@ -78,19 +78,22 @@ func logDetChol(l []float64, d int) float64 {
 }
 
 // invertLower writes L⁻¹ (lower triangular, zeros above the diagonal) into
-// dst (d×d) from the factor stored in l.
+// dst (d×d) from the factor stored in l. The diagonal of L⁻¹ holds the
+// reciprocals of L's diagonal: d divisions, then only multiplications.
 func invertLower(dst, l []float64, d int) {
 	clear(dst[:d*d])
+	for i := 0; i < d; i++ {
+		dst[i*d+i] = 1 / l[i*d+i]
+	}
 	for j := 0; j < d; j++ {
-		// Column j of L⁻¹: solve L z = e_j for rows i >= j.
-		dst[j*d+j] = 1 / l[j*d+j]
+		// Column j of L⁻¹: solve L z = e_j for rows i > j.
 		for i := j + 1; i < d; i++ {
 			ri := l[i*d : i*d+i]
 			var s float64
 			for k := j; k < i; k++ {
 				s -= ri[k] * dst[k*d+j]
 			}
-			dst[i*d+j] = s / l[i*d+i]
+			dst[i*d+j] = s * dst[i*d+i]
 		}
 	}
 }

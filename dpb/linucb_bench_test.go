@@ -19,7 +19,7 @@ func BenchmarkLinUCBStep(b *testing.B) {
 }
 
 func benchStep(b *testing.B, reg Regularizer, d, k int) {
-	const n = 1 << 22
+	const n = 50_000_000 // the paper's horizon (m = 27 tree levels)
 	p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: n, Regularizer: reg})
 	if err != nil {
 		b.Fatal(err)
@@ -47,7 +47,7 @@ func benchStep(b *testing.B, reg Regularizer, d, k int) {
 // pre-drawn decision sets (decision-set generation excluded).
 func BenchmarkLinUCBPrivateStep(b *testing.B) {
 	for _, sz := range benchSizes {
-		s := SS18Setting{D: sz.d, N: 1 << 22, Epsilon: 1, Delta: 0.1, Lt2: 2}
+		s := SS18Setting{D: sz.d, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 		b.Run(fmt.Sprintf("alg=Gaussian/d=%d/K=%d", sz.d, sz.k), func(b *testing.B) {
 			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: Padded}, Stream(1, 1))
 			if err != nil {
@@ -71,7 +71,7 @@ func BenchmarkLinUCBRound(b *testing.B) {
 	for _, sz := range benchSizes {
 		for _, alg := range []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18Wishart} {
 			b.Run(fmt.Sprintf("alg=%v/d=%d/K=%d", alg, sz.d, sz.k), func(b *testing.B) {
-				const n = 1 << 22
+				const n = 50_000_000 // the paper's horizon (m = 27 tree levels)
 				env, err := NewLinearEnv(LinearEnvConfig{Dim: sz.d, K: sz.k, Gap: 0.1}, Stream(1, 0))
 				if err != nil {
 					b.Fatal(err)
