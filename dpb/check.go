@@ -250,8 +250,8 @@ func fmtSlack(s float64) string {
 // reference, α, failures/trials, p-value, slack, verdict, note.
 func (vs Verdicts) Markdown() string {
 	var b strings.Builder
-	b.WriteString("| check | reference | α | failures / trials | p-value | slack (median) | ratio at 1−α | verdict | note |\n")
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|---|---|\n")
+	b.WriteString("| check | claim | reference | α | failures / trials | p-value | slack (median) | ratio at 1−α | verdict | note |\n")
+	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---|---|\n")
 	for _, v := range vs {
 		status := v.Status()
 		switch {
@@ -262,8 +262,8 @@ func (vs Verdicts) Markdown() string {
 		default:
 			status = "**" + CheckFailedMarker + "**"
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
-			mdEscape(v.Claim), mdEscape(v.Reference), fmtProb(v.Alpha), v.counts(),
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+			v.Name, mdEscape(v.Claim), mdEscape(v.Reference), fmtProb(v.Alpha), v.counts(),
 			fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), status, mdEscape(v.Note))
 	}
 	return b.String()

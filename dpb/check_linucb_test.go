@@ -111,3 +111,18 @@ func TestCheckClaim14(t *testing.T) {
 		t.Logf("%s slack %.3g: %s", v.Name, v.Slack, v.Note)
 	}
 }
+
+// TestVerdictMarkdownNames: each row of the markdown table names its check,
+// so rows that share a claim (one per variant) can be told apart.
+func TestVerdictMarkdownNames(t *testing.T) {
+	vs := Verdicts{
+		NewVerdict("prop4-a", "same claim", "ref", 0.1, 10, 0, 0.5, ""),
+		NewVerdict("prop4-b", "same claim", "ref", 0.1, 10, 0, 0.5, ""),
+	}
+	md := vs.Markdown()
+	for _, v := range vs {
+		if !strings.Contains(md, "`"+v.Name+"`") {
+			t.Errorf("markdown table lacks the check name %q:\n%s", v.Name, md)
+		}
+	}
+}
