@@ -161,7 +161,7 @@ func SS18Fig4(res *dpb.SS18Exp2Result, plotTo float64) ([][]*plot.Plot, error) {
 	for g, gap := range cfg.Gaps {
 		cv := TruncateCurves(res.Curves[g], plotTo)
 		p, err := Curves(cv, CurveOptions{
-			Title:  fmt.Sprintf("SS18 Fig. 4, Δ = %g: d = %d, K = %d, ε = %g, δ = %g (n = %s, %d runs)", gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
+			Title:  fmt.Sprintf("SS18 Fig. 4, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs", gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "round t", YLabel: "cumulative pseudo-regret (mean ± 2 s.e.)", Band: 2,
 		})
 		if err != nil {
@@ -183,7 +183,7 @@ func SS18Fig5(res *dpb.SS18Exp3Result) ([][]*plot.Plot, error) {
 	for m, mech := range res.Mechanisms {
 		cv := res.Curves[m]
 		p, err := GradientCurves(cv, CurveOptions{
-			Title:  fmt.Sprintf("SS18 Fig. 5, %s: d = %d, K = %d, ε = %g, δ = %g (n = %s, mean of %d runs)", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
+			Title:  fmt.Sprintf("SS18 Fig. 5, %s\nd = %d, K = %d, ε = %g, δ = %g; n = %s, mean of %d runs", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total pseudo-regret after n rounds", LogX: true,
 		})
 		if err != nil {
@@ -209,7 +209,7 @@ func SS18Fig5(res *dpb.SS18Exp3Result) ([][]*plot.Plot, error) {
 		if !(pad > 0) {
 			pad = 1
 		}
-		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+16*pad // room for the legend
+		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+22*pad // room for the legend
 		p.Y.Tick.Marker = GTicks{}
 		type vline struct {
 			x    float64
@@ -230,7 +230,10 @@ func SS18Fig5(res *dpb.SS18Exp3Result) ([][]*plot.Plot, error) {
 			p.Add(l)
 			p.Legend.Add(v.name, l)
 		}
-		p.Legend.Top, p.Legend.Left = true, false
+		// The legend goes to the side away from the vertical lines: the
+		// Wishart panel's unshifted line sits at the right edge, the
+		// Gaussian panel's 2Υ line near the left one.
+		p.Legend.Top, p.Legend.Left = true, m == 0
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
