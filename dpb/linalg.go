@@ -77,11 +77,11 @@ func logDetChol(l []float64, d int) float64 {
 	return 2 * s
 }
 
-// invertLower writes L⁻¹ (lower triangular, zeros above the diagonal) into
-// dst (d×d) from the factor stored in l. The diagonal of L⁻¹ holds the
-// reciprocals of L's diagonal: d divisions, then only multiplications.
+// invertLower writes the lower triangle of L⁻¹ into dst (d×d) from the factor
+// stored in l; the strict upper triangle of dst is not touched (zero in a
+// fresh slice). The diagonal of L⁻¹ holds the reciprocals of L's diagonal:
+// d divisions, then only multiplications.
 func invertLower(dst, l []float64, d int) {
-	clear(dst[:d*d])
 	for i := 0; i < d; i++ {
 		dst[i*d+i] = 1 / l[i*d+i]
 	}

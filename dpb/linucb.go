@@ -274,20 +274,25 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 	if p.t >= p.cfg.Horizon {
 		panic(pastHorizon)
 	}
-	var n2 float64
-	for i, v := range x {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("dpb: context x[%d] is %v, must be finite", i, v)
-		}
+	// One pass: ‖x‖² + y² is finite iff every entry is (a finite entry too
+	// large to square overflows to +Inf and fails the bound anyway).
+	n2 := y * y
+	for _, v := range x {
 		n2 += v * v
 	}
-	if math.IsNaN(y) || math.IsInf(y, 0) {
-		return fmt.Errorf("dpb: reward is %v, must be finite", y)
+	if math.IsNaN(n2) || math.IsInf(n2, 0) {
+		for i, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("dpb: context x[%d] is %v, must be finite", i, v)
+			}
+		}
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("dpb: reward is %v, must be finite", y)
+		}
 	}
-	n2 += y * y
 	if n2 > p.lt2*(1+boundSlack) {
-		if !p.cfg.Clip {
-			return fmt.Errorf("dpb: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip)", n2, p.lt2)
+		if !p.cfg.Clip || math.IsInf(n2, 1) {
+			return fmt.Errorf("dpb: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip finite data)", n2, p.lt2)
 		}
 		c := math.Sqrt(p.lt2 / n2)
 		for i, v := range x {

@@ -20,10 +20,10 @@ import "math"
 func padDim(d int) int { return (d + 3) &^ 3 }
 
 // fillKernel writes mt (dp×dp, Mᵀ zero-padded) and zp (len dp) from the
-// lower-triangular M (d×d row-major) and z.
+// lower-triangular M (d×d row-major) and z. It writes only the entries that
+// can be non-zero (mt[j·dp+i] for j ≤ i < d, zp[i] for i < d): the others
+// must be zero, as they are in freshly allocated slices, and stay so.
 func fillKernel(mt, zp, m, z []float64, d, dp int) {
-	clear(mt)
-	clear(zp)
 	for i := 0; i < d; i++ {
 		for j := 0; j <= i; j++ {
 			mt[j*dp+i] = m[i*d+j]

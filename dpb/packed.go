@@ -36,6 +36,24 @@ func PackOuter(dst []float64, z []float64, w float64) {
 	}
 }
 
+// packOuterTo overwrites the packed symmetric matrix dst with zzᵀ.
+func packOuterTo(dst []float64, z []float64) {
+	n := len(z)
+	if len(dst) != PackedLen(n) {
+		panic(badDim)
+	}
+	k := 0
+	for i := 0; i < n; i++ {
+		zi := z[i]
+		row := dst[k : k+n-i]
+		zz := z[i:]
+		for j := range row {
+			row[j] = zi * zz[j]
+		}
+		k += n - i
+	}
+}
+
 // UnpackSymTo writes the packed symmetric matrix p into the full n×n
 // row-major slice dst (len n·n).
 func UnpackSymTo(dst []float64, p []float64, n int) {

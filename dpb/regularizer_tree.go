@@ -209,8 +209,7 @@ func (r *TreeRegularizer) Add(x []float64, y float64) {
 	}
 	copy(r.z, x)
 	r.z[r.d] = y
-	clear(r.buf)
-	PackOuter(r.buf, r.z, 1)
+	packOuterTo(r.buf, r.z)
 	r.tree.Add(r.buf)
 }
 
