@@ -47,6 +47,9 @@ type CurveOptions struct {
 	// Paired draws series 2i and 2i+1 in one colour, the second dashed (e.g.
 	// a measured curve and its bound).
 	Paired bool
+	// Gradient colours the series along [Gradient], solid, listed last to
+	// first (for many series ordered by a parameter, such as d).
+	Gradient bool
 }
 
 // Curves plots every series of c as a line with an optional standard-error band.
@@ -83,7 +86,15 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 			p.Add(l)
 		}
 	}
-	for s, name := range c.Names {
+	order := make([]int, len(c.Names))
+	for i := range order {
+		order[i] = i
+		if o.Gradient {
+			order[i] = len(order) - 1 - i
+		}
+	}
+	for _, s := range order {
+		name := c.Names[s]
 		pts := make(plotter.XYs, 0, len(c.X))
 		var lo, hi plotter.XYs
 		for k, x := range c.X {
@@ -106,7 +117,10 @@ func Curves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
 			continue
 		}
 		col, dashes := Colour(s), Dashes(s)
-		if o.Paired {
+		switch {
+		case o.Gradient:
+			col, dashes = Gradient(s, len(c.Names)), nil
+		case o.Paired:
 			col, dashes = Colour(s/2), nil
 			if s%2 == 1 {
 				dashes = []vg.Length{vg.Points(6), vg.Points(3)}

@@ -8,9 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot"
-	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
@@ -78,47 +76,4 @@ func Gradient(i, n int) color.Color {
 	a, b := stops[k], stops[k+1]
 	mix := func(p, q uint8) uint8 { return uint8(math.Round(float64(p)*(1-f) + float64(q)*f)) }
 	return color.RGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 255}
-}
-
-// GradientCurves plots every series of c as a solid line coloured along
-// [Gradient] (no bands; for many series ordered by a parameter).
-func GradientCurves(c *dpb.Curves, o CurveOptions) (*plot.Plot, error) {
-	p := plot.New()
-	p.Title.Text = o.Title
-	p.X.Label.Text = o.XLabel
-	p.Y.Label.Text = o.YLabel
-	if o.LogX {
-		p.X.Scale = plot.LogScale{}
-		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
-	if o.LogY {
-		p.Y.Scale = plot.LogScale{}
-		p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
-	}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	p.Add(plotter.NewGrid())
-	n := len(c.Names)
-	for s := n - 1; s >= 0; s-- {
-		pts := make(plotter.XYs, 0, len(c.X))
-		for k, x := range c.X {
-			y := c.Mean[s][k]
-			if (o.LogX && x <= 0) || (o.LogY && y <= 0) {
-				continue
-			}
-			pts = append(pts, plotter.XY{X: x, Y: y})
-		}
-		if len(pts) == 0 {
-			continue
-		}
-		l, err := plotter.NewLine(pts)
-		if err != nil {
-			return nil, err
-		}
-		l.Color = Gradient(s, n)
-		l.Width = vg.Points(1.5)
-		p.Add(l)
-		p.Legend.Add(c.Names[s], l)
-	}
-	return p, nil
 }

@@ -69,7 +69,7 @@ func SS18Fig1(ds *dpb.LinearDecisionSet, view View) (*plot.Plot, error) {
 func SS18Fig2(res *dpb.SS18Exp1Result) ([][]*plot.Plot, error) {
 	var row []*plot.Plot
 	for i, noise := range res.Config.Noises {
-		p, err := GradientCurves(res.Curves[i], CurveOptions{
+		p, err := Curves(res.Curves[i], CurveOptions{Gradient: true,
 			Title:  fmt.Sprintf("SS18 Fig. 2, %s rewards (n = %d, %d runs, K = d², Δ = %g)", noise, res.Config.Horizon, res.Config.Reps, res.Config.Gap),
 			XLabel: "round t", YLabel: "cumulative pseudo-regret",
 		})
@@ -182,7 +182,7 @@ func SS18Fig5(res *dpb.SS18Exp3Result) ([][]*plot.Plot, error) {
 	var row []*plot.Plot
 	for m, mech := range res.Mechanisms {
 		cv := res.Curves[m]
-		p, err := GradientCurves(cv, CurveOptions{
+		p, err := Curves(cv, CurveOptions{Gradient: true,
 			Title:  fmt.Sprintf("SS18 Fig. 5, %s\nd = %d, K = %d, ε = %g, δ = %g; n = %s, mean of %d runs", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total pseudo-regret after n rounds", LogX: true,
 		})
