@@ -84,6 +84,10 @@ func TestSS18PaperSetting(t *testing.T) {
 	near("beta_bar_n wishart Claim 20", BetaBar(cp, c20, s.N), 689.644869231713)
 	gc := s.GaussianBoundsShift(s.UpsilonCorrected(), 2*s.UpsilonCorrected())
 	near("beta_bar_n gaussian corrected", BetaBar(cp, gc, s.N), 312.13170833194715)
+	// zCDP accounting of the Gaussian calibration: ρ = 1/(32 ln(40)²),
+	// ε = ρ + 2√(ρ ln 10).
+	near("zCDP rho", s.GaussianZCDPRho(), 0.0022964716831175487)
+	near("zCDP epsilon", s.GaussianEpsilonZCDP(), 0.14773128820281362)
 	// Theorems 5 and 6 (B = 1, Δ = 0.1) for the Gaussian variant:
 	//	bb(U,3U,gg,n)*sqrt(8*d*n*log(1+n/(d*U)))          = 54320054.47535055
 	//	8/0.1*bb(U,3U,gg,n)**2*d*log(1+n/(d*U))           = 590133663.6410103

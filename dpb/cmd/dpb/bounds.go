@@ -134,6 +134,7 @@ func runBounds(w io.Writer, args []string) error {
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "Gaussian (§4.2, Prop. 11)\t\t\t\n")
 	row("σ_noise", out.Gaussian.SigmaNoise, 0, "")
+	row("ε actually spent", s.Epsilon, s.GaussianEpsilonZCDP(), "zCDP accounting, replacement of one round")
 	row("Υ", out.Gaussian.Upsilon, uc, "corrected: √(2 ln(2n/α)) for 2 ln(2n/α)")
 	row("shift 2Υ", gb.Shift, gc.Shift, "with Υ corrected")
 	row("ρ_min = Υ", gb.RhoMin, gc.RhoMin, "with Υ corrected")
