@@ -98,3 +98,72 @@ func TestScoreBlocks(t *testing.T) {
 		}
 	}
 }
+
+// fillKernel writes mt (dp×dp, Mᵀ zero-padded) and zp (len dp) from a
+// lower-triangular M (d×d row-major) and z: the layout inverseFactorTo
+// produces, for tests that choose M directly.
+func fillKernel(mt, zp, m, z []float64, d, dp int) {
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			mt[j*dp+i] = m[i*d+j]
+		}
+		zp[i] = z[i]
+	}
+}
+
+// TestInverseFactor checks M = L⁻¹ (L M = I) and z = M u in the kernel layout.
+func TestInverseFactor(t *testing.T) {
+	rng := Stream(1, 3)
+	for d := 1; d <= 20; d++ {
+		dp := padDim(d)
+		l := make([]float64, d*d)
+		u := make([]float64, d)
+		for i := 0; i < d; i++ {
+			for j := 0; j < i; j++ {
+				l[i*d+j] = rng.NormFloat64()
+			}
+			l[i*d+i] = 1 + rng.Float64()
+			u[i] = rng.NormFloat64()
+		}
+		mt, zp := make([]float64, dp*dp), make([]float64, dp)
+		inverseFactorTo(mt, zp, l, u, d, dp)
+		for i := 0; i < d; i++ {
+			for j := 0; j < d; j++ {
+				var s float64 // (L M)_ij
+				for k := 0; k < d; k++ {
+					var mkj float64
+					if k >= j {
+						mkj = mt[j*dp+k]
+					}
+					s += l[i*d+k] * mkj * b2f(k <= i)
+				}
+				want := 0.0
+				if i == j {
+					want = 1
+				}
+				if math.Abs(s-want) > 1e-10 {
+					t.Fatalf("d=%d: (L·M)[%d,%d] = %v, want %v", d, i, j, s, want)
+				}
+			}
+			var zi float64
+			for j := 0; j <= i; j++ {
+				zi += mt[j*dp+i] * u[j]
+			}
+			if math.Abs(zp[i]-zi) > 1e-12*(1+math.Abs(zi)) {
+				t.Fatalf("d=%d: z[%d] = %v, want %v", d, i, zp[i], zi)
+			}
+		}
+		for i := d; i < dp; i++ {
+			if zp[i] != 0 {
+				t.Fatalf("d=%d: padding of z written", d)
+			}
+		}
+	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
+}

@@ -77,27 +77,6 @@ func logDetChol(l []float64, d int) float64 {
 	return 2 * s
 }
 
-// invertLower writes the lower triangle of L⁻¹ into dst (d×d) from the factor
-// stored in l; the strict upper triangle of dst is not touched (zero in a
-// fresh slice). The diagonal of L⁻¹ holds the reciprocals of L's diagonal:
-// d divisions, then only multiplications.
-func invertLower(dst, l []float64, d int) {
-	for i := 0; i < d; i++ {
-		dst[i*d+i] = 1 / l[i*d+i]
-	}
-	for j := 0; j < d; j++ {
-		// Column j of L⁻¹: solve L z = e_j for rows i > j.
-		for i := j + 1; i < d; i++ {
-			ri := l[i*d : i*d+i]
-			var s float64
-			for k := j; k < i; k++ {
-				s -= ri[k] * dst[k*d+j]
-			}
-			dst[i*d+j] = s * dst[i*d+i]
-		}
-	}
-}
-
 func dot(a, b []float64) float64 {
 	b = b[:len(a)]
 	var s0, s1, s2, s3 float64

@@ -75,8 +75,6 @@ type LinUCB struct {
 	t      int // rounds completed
 	v      []float64
 	u      []float64
-	linv   []float64 // M = L⁻¹, V_t = L Lᵀ
-	z      []float64 // M ũ_t
 	dp     int       // d rounded up to 4
 	mt, zp []float64 // kernel layout of M and z (linucb_kernel.go)
 	scores []float64 // per-action UCB scores, grown to the largest K seen
@@ -150,8 +148,6 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		v: make([]float64, d*d), u: make([]float64, d),
 		s: make([]float64, d), xy: make([]float64, d),
 	}
-	p.linv = make([]float64, d*d)
-	p.z = make([]float64, d)
 	p.dp = padDim(d)
 	p.mt = make([]float64, p.dp*p.dp)
 	p.zp = make([]float64, p.dp)
@@ -181,11 +177,7 @@ func (p *LinUCB) prepare() {
 		p.notPD++
 		p.factorJittered()
 	}
-	invertLower(p.linv, p.v, d)
-	for i := 0; i < d; i++ {
-		p.z[i] = dot(p.linv[i*d:i*d+i+1], p.u[:i+1])
-	}
-	fillKernel(p.mt, p.zp, p.linv, p.z, d, p.dp)
+	inverseFactorTo(p.mt, p.zp, p.v, p.u, d, p.dp)
 	p.logDet = logDetChol(p.v, d)
 	p.beta = p.radius(p.t + 1)
 	p.fresh = true
@@ -345,14 +337,11 @@ func (p *LinUCB) ThetaTo(dst []float64) []float64 {
 	} else if len(dst) != p.d {
 		panic(badDim)
 	}
-	// θ̃ = V⁻¹ũ = Mᵀ (M ũ) = Mᵀ z.
-	d := p.d
+	// θ̃ = V⁻¹ũ = Mᵀ (M ũ) = Mᵀ z: entry j is column j of M (contiguous in
+	// the kernel layout) dotted with z.
+	d, dp := p.d, p.dp
 	for j := 0; j < d; j++ {
-		var w float64
-		for i := j; i < d; i++ {
-			w += p.linv[i*d+j] * p.z[i]
-		}
-		dst[j] = w
+		dst[j] = dot(p.mt[j*dp+j:j*dp+d], p.zp[j:d])
 	}
 	return dst
 }
@@ -380,7 +369,7 @@ func (p *LinUCB) ConfidenceDistance(theta []float64) float64 {
 	// ‖θ − θ̃‖²_V = ‖Lᵀθ − z‖² since Lᵀθ̃ = Lᵀ L⁻ᵀ z = z.
 	var s float64
 	for i := 0; i < d; i++ {
-		w := -p.z[i]
+		w := -p.zp[i]
 		for k := i; k < d; k++ {
 			w += p.v[k*d+i] * theta[k]
 		}

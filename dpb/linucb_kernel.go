@@ -19,16 +19,32 @@ import "math"
 // padDim returns d rounded up to a multiple of 4.
 func padDim(d int) int { return (d + 3) &^ 3 }
 
-// fillKernel writes mt (dp×dp, Mᵀ zero-padded) and zp (len dp) from the
-// lower-triangular M (d×d row-major) and z. It writes only the entries that
-// can be non-zero (mt[j·dp+i] for j ≤ i < d, zp[i] for i < d): the others
-// must be zero, as they are in freshly allocated slices, and stay so.
-func fillKernel(mt, zp, m, z []float64, d, dp int) {
+// inverseFactorTo writes M = L⁻¹ into mt in the kernel layout (mt[j·dp+i] =
+// M_ij for j ≤ i < d: column j of M is contiguous) and z = M u into zp, from
+// the Cholesky factor stored in the lower triangle of l (d×d row-major).
+// Entries of mt and zp outside those positions are never written and must be
+// zero (as in fresh slices). Column j of M solves L m = e_j:
+//
+//	M_jj = 1/L_jj,   M_ij = −M_ii Σ_{j≤k<i} L_ik M_kj   (i > j),
+//
+// each sum a dot product of contiguous slices.
+func inverseFactorTo(mt, zp, l, u []float64, d, dp int) {
 	for i := 0; i < d; i++ {
-		for j := 0; j <= i; j++ {
-			mt[j*dp+i] = m[i*d+j]
+		mt[i*dp+i] = 1 / l[i*d+i]
+	}
+	for j := 0; j < d; j++ {
+		col := mt[j*dp : j*dp+d]
+		for i := j + 1; i < d; i++ {
+			col[i] = -dot(l[i*d+j:i*d+i], col[j:i]) * mt[i*dp+i]
 		}
-		zp[i] = z[i]
+	}
+	clear(zp[:d])
+	for j := 0; j < d; j++ {
+		uj := u[j]
+		col := mt[j*dp : j*dp+d]
+		for i := j; i < d; i++ {
+			zp[i] += uj * col[i]
+		}
 	}
 }
 
