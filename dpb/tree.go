@@ -193,11 +193,32 @@ func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
 }
 
 // SumTo writes the private prefix sum (exact sum plus the release's noise)
-// into dst (len dim) and returns it; nil dst allocates.
+// into dst (len dim) and returns it; nil dst allocates. It is NoiseTo plus
+// Exact in one pass, with the same additions in the same order.
 func (ts *TreeSum) SumTo(dst []float64) []float64 {
-	dst = ts.NoiseTo(dst)
-	for j, v := range ts.exact {
-		dst[j] += v
+	if dst == nil {
+		dst = make([]float64, ts.dim)
+	} else if len(dst) != ts.dim {
+		panic(badDim)
+	}
+	if ts.t == 0 {
+		copy(dst, ts.exact)
+		return dst
+	}
+	d := ts.dim
+	i := bits.TrailingZeros(uint(ts.t))
+	cum := ts.cum[i*d : (i+1)*d]
+	ex := ts.exact[:d]
+	if ts.mode == Padded {
+		k := ts.levels - bits.OnesCount(uint(ts.t))
+		p := ts.pad[k*d : (k+1)*d]
+		for j := range dst {
+			dst[j] = (cum[j] + p[j]) + ex[j]
+		}
+		return dst
+	}
+	for j := range dst {
+		dst[j] = cum[j] + ex[j]
 	}
 	return dst
 }
