@@ -25,6 +25,7 @@ import (
 type SymGaussianNoise struct {
 	n     int
 	sigma float64
+	scale []float64 // per packed entry: √2σ on the diagonal, σ off it
 	f     fastRand
 }
 
@@ -42,7 +43,14 @@ func NewSymGaussianNoise(n int, sigma float64, rng *rand.Rand) (*SymGaussianNois
 	if err := checkPositive("symmetric gaussian sigma", sigma); err != nil {
 		return nil, err
 	}
-	return &SymGaussianNoise{n: n, sigma: sigma, f: newFastRand(rng)}, nil
+	g := &SymGaussianNoise{n: n, sigma: sigma, scale: make([]float64, PackedLen(n)), f: newFastRand(rng)}
+	for i := 0; i < n; i++ {
+		for j := i; j < n; j++ {
+			g.scale[PackedIndex(n, i, j)] = sigma
+		}
+		g.scale[PackedIndex(n, i, i)] = math.Sqrt2 * sigma
+	}
+	return g, nil
 }
 
 // Dim returns PackedLen(n).
@@ -61,15 +69,5 @@ func (g *SymGaussianNoise) Sample(dst []float64) {
 	if len(dst) != PackedLen(n) {
 		panic(badDim)
 	}
-	g.f.normalsTo(dst)
-	sd := math.Sqrt2 * g.sigma
-	p := 0
-	for i := 0; i < n; i++ {
-		row := dst[p : p+n-i]
-		row[0] *= sd
-		for j := 1; j < len(row); j++ {
-			row[j] *= g.sigma
-		}
-		p += n - i
-	}
+	g.f.scaledNormalsTo(dst, g.scale)
 }
