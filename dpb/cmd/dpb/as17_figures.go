@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 
@@ -137,13 +136,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err := writeCSV(base+".csv", "T", res.T, false); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".json")
-	if err != nil {
-		return err
-	}
-	defer f.Close()
-	meta := dpb.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Config: res, Code: codeVersion(), Go: runtime.Version()}
-	if err := dpb.WriteJSON(f, meta); err != nil {
+	if err := writeMeta(base, dpb.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Config: res}); err != nil {
 		return err
 	}
 	fmt.Print(res.Markdown())
@@ -152,7 +145,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 		fe := dpb.FitLogLog(c.X, c.Mean[1])
 		fmt.Printf("%s, T=%d: slope of excess regret vs 1/ε = %.2f ± %.2f\n", r.Row, r.Horizons[0], fe.Slope, fe.SlopeSE)
 	}
-	return f.Close()
+	return nil
 }
 
 // writeCSV writes every row's regret curves as series "row/ε" (the ε sweep's

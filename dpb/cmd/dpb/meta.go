@@ -51,3 +51,27 @@ func writeMeta(base string, m dpb.Meta) error {
 	}
 	return f.Close()
 }
+
+// writeCurvesCSV writes several curve sets as one CSV table at path (one
+// header; each part keeps its own x values), prefixing each part's series
+// names with prefixes[i] and a space.
+func writeCurvesCSV(path, xName string, parts []*dpb.Curves, prefixes []string) error {
+	var b strings.Builder
+	for i, c := range parts {
+		named := *c
+		named.Names = make([]string, len(c.Names))
+		for s, name := range c.Names {
+			named.Names[s] = prefixes[i] + " " + name
+		}
+		var part strings.Builder
+		if err := named.WriteCSV(&part, xName); err != nil {
+			return err
+		}
+		rows := part.String()
+		if i > 0 {
+			rows = rows[strings.IndexByte(rows, '\n')+1:] // one header for the table
+		}
+		b.WriteString(rows)
+	}
+	return os.WriteFile(path, []byte(b.String()), 0o644)
+}

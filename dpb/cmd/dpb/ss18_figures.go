@@ -184,34 +184,11 @@ func runSS18Fig2(name, out string, args []string) error {
 	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
-		return err
-	}
+	prefixes := make([]string, len(res.Config.Noises))
 	for i, noise := range res.Config.Noises {
-		c := *res.Curves[i]
-		c.Names = append([]string(nil), c.Names...)
-		for j := range c.Names {
-			c.Names[j] = noise.String() + " " + c.Names[j]
-		}
-		if i > 0 {
-			// Continue the same table without a second header.
-			var sb strings.Builder
-			if err := c.WriteCSV(&sb, "round"); err != nil {
-				return err
-			}
-			s := sb.String()
-			s = s[strings.IndexByte(s, '\n')+1:]
-			if _, err := f.WriteString(s); err != nil {
-				return err
-			}
-			continue
-		}
-		if err := c.WriteCSV(f, "round"); err != nil {
-			return err
-		}
+		prefixes[i] = noise.String()
 	}
-	if err := f.Close(); err != nil {
+	if err := writeCurvesCSV(base+".csv", "round", res.Curves, prefixes); err != nil {
 		return err
 	}
 	return writeMeta(base, exp1Meta(name, r))
@@ -297,21 +274,11 @@ func runSS18Fig4(name, out string, args []string) error {
 	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
-		return err
-	}
+	prefixes := make([]string, len(cfg.Gaps))
 	for g, gap := range cfg.Gaps {
-		cv := *res.Curves[g]
-		cv.Names = append([]string(nil), cv.Names...)
-		for j := range cv.Names {
-			cv.Names[j] = fmt.Sprintf("gap=%g %s", gap, cv.Names[j])
-		}
-		if err := writeCSVPart(f, &cv, "round", g > 0); err != nil {
-			return err
-		}
+		prefixes[g] = fmt.Sprintf("gap=%g", gap)
 	}
-	if err := f.Close(); err != nil {
+	if err := writeCurvesCSV(base+".csv", "round", res.Curves, prefixes); err != nil {
 		return err
 	}
 	bounds := map[string]any{}
@@ -324,20 +291,6 @@ func runSS18Fig4(name, out string, args []string) error {
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"rewards":      "rademacher (L̃² = 2), α = 1/n",
 	}})
-}
-
-// writeCSVPart writes c as CSV, without the header when cont is true.
-func writeCSVPart(w io.Writer, c *dpb.Curves, xName string, cont bool) error {
-	var sb strings.Builder
-	if err := c.WriteCSV(&sb, xName); err != nil {
-		return err
-	}
-	s := sb.String()
-	if cont {
-		s = s[strings.IndexByte(s, '\n')+1:]
-	}
-	_, err := io.WriteString(w, s)
-	return err
 }
 
 // ---------------------------------------------------------------- Experiment 3
@@ -385,21 +338,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
-		return err
-	}
-	for m, mech := range res.Mechanisms {
-		cv := *res.Curves[m]
-		cv.Names = append([]string(nil), cv.Names...)
-		for j := range cv.Names {
-			cv.Names[j] = mech + " " + cv.Names[j]
-		}
-		if err := writeCSVPart(f, &cv, "rho_min", m > 0); err != nil {
-			return err
-		}
-	}
-	if err := f.Close(); err != nil {
+	if err := writeCurvesCSV(base+".csv", "rho_min", res.Curves, res.Mechanisms); err != nil {
 		return err
 	}
 	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
