@@ -134,9 +134,8 @@ func zig(s uint64) (next, u uint64, x float64, ok bool) {
 	return next, u, float64(j) * zigW[i], aj < zigK[i]
 }
 
-// normalsTo fills dst with standard normal draws and returns Σ dst[i]².
-func (f *fastRand) normalsTo(dst []float64) float64 {
-	var sum float64
+// normalsTo fills dst with standard normal draws.
+func (f *fastRand) normalsTo(dst []float64) {
 	s := f.s
 	for k := range dst {
 		var u uint64
@@ -149,10 +148,8 @@ func (f *fastRand) normalsTo(dst []float64) float64 {
 			s = f.s
 		}
 		dst[k] = x
-		sum += x * x
 	}
 	f.s = s
-	return sum
 }
 
 // scaledNormalsTo sets dst[k] = scale[k]·z_k with z_k standard normal draws
