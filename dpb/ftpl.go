@@ -94,13 +94,9 @@ func (f *FTPL) Predict(dst []float64) []float64 {
 
 // Observe feeds l_t to the tree and computes x_{t+1}; errors as [FTRL.Observe].
 func (f *FTPL) Observe(loss []float64) error {
-	if len(loss) != f.cfg.Dim {
-		panic(badDim)
-	}
-	if err := checkLoss(f.cfg.Set, loss, 1, f.cfg.Clip); err != nil {
+	if err := f.lead.observe(f.cfg.Set, loss, f.cfg.Clip); err != nil {
 		return err
 	}
-	f.lead.add(loss)
 	f.cfg.Set.ArgminLinearTo(f.x, f.lead.sum)
 	return nil
 }

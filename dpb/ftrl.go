@@ -31,6 +31,7 @@ var (
 type leaderSum struct {
 	tree *TreeSum
 	sum  []float64
+	clip []float64 // a clipped loss, when the learner clips
 }
 
 func newLeaderSum(dim, horizon int, noise Noise, mode ReleaseMode) (*leaderSum, error) {
@@ -38,7 +39,7 @@ func newLeaderSum(dim, horizon int, noise Noise, mode ReleaseMode) (*leaderSum, 
 	if err != nil {
 		return nil, err
 	}
-	ls := &leaderSum{tree: tree, sum: make([]float64, dim)}
+	ls := &leaderSum{tree: tree, sum: make([]float64, dim), clip: make([]float64, dim)}
 	if mode == Padded {
 		tmp := make([]float64, dim)
 		for range tree.Levels() {
@@ -51,9 +52,20 @@ func newLeaderSum(dim, horizon int, noise Noise, mode ReleaseMode) (*leaderSum, 
 	return ls, nil
 }
 
-func (ls *leaderSum) add(l []float64) {
+// observe validates l_t against 𝒴 of set (see checkLoss: rejected, or
+// clipped into the leader's own buffer when clip) and feeds it to the tree.
+// On an error nothing is added.
+func (ls *leaderSum) observe(set DecisionSet, l []float64, clip bool) error {
+	if len(l) != len(ls.sum) {
+		panic(badDim)
+	}
+	l, err := checkLoss(set, ls.clip, l, 1, clip)
+	if err != nil {
+		return err
+	}
 	ls.tree.Add(l)
 	ls.tree.SumTo(ls.sum)
+	return nil
 }
 
 // FTRLConfig configures [NewFTRL].
@@ -177,15 +189,12 @@ func (f *FTRL) Predict(dst []float64) []float64 {
 
 // Observe feeds l_t to TreeBasedAgg and computes x_{t+1}. It returns an
 // error, leaving the learner unchanged, if l_t is not finite or outside 𝒴
-// (clipped instead when Config.Clip; the slice is then modified).
+// (a clipped copy enters the tree instead when Config.Clip; loss itself is
+// never modified).
 func (f *FTRL) Observe(loss []float64) error {
-	if len(loss) != f.cfg.Dim {
-		panic(badDim)
-	}
-	if err := checkLoss(f.cfg.Set, loss, 1, f.cfg.Clip); err != nil {
+	if err := f.lead.observe(f.cfg.Set, loss, f.cfg.Clip); err != nil {
 		return err
 	}
-	f.lead.add(loss)
 	f.decide()
 	return nil
 }

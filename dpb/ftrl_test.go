@@ -190,9 +190,13 @@ func TestFTRLLossValidation(t *testing.T) {
 		if err := g.Observe(l); err != nil {
 			t.Errorf("%v clip: %v", c.set, err)
 		}
-		for i := range l {
-			if math.Abs(l[i]-c.want[i]) > 1e-12 {
-				t.Errorf("%v clip: %v, want %v", c.set, l, c.want)
+		got := g.lead.tree.Exact()
+		for i := range got {
+			if math.Abs(got[i]-c.want[i]) > 1e-12 {
+				t.Errorf("%v clip: the tree got %v, want %v", c.set, got, c.want)
+			}
+			if l[i] != c.loss[i] {
+				t.Errorf("%v clip modified the caller's loss: %v, was %v", c.set, l, c.loss)
 			}
 		}
 		nan := []float64{0, math.NaN(), 0}
@@ -270,7 +274,7 @@ func TestLossesInSet(t *testing.T) {
 			l := make([]float64, n)
 			for s := 1; s <= T; s++ {
 				ls.Next(s, l)
-				if err := checkLoss(set, l, 1, false); err != nil {
+				if _, err := checkLoss(set, nil, l, 1, false); err != nil {
 					t.Fatalf("%v %v t=%d: %v", set, kind, s, err)
 				}
 			}

@@ -176,31 +176,33 @@ func (s DecisionSet) ArgminLinearTo(dst, L []float64) {
 const lossSlack = 1e-9
 
 // checkLoss validates l against 𝒴 (the unit ball of s's loss norm, scaled by
-// bound): a non-finite entry is always an error; a norm above bound is an
-// error unless clip, in which case l is projected back (entries clamped for
-// ℓ∞, rescaled for ℓ₂ and ℓ₁) in place.
-func checkLoss(s DecisionSet, l []float64, bound float64, clip bool) error {
+// bound) and returns the loss to use: a non-finite entry is always an error;
+// a norm above bound is an error unless clip, in which case the projection
+// of l back onto 𝒴 (entries clamped for ℓ∞, rescaled for ℓ₂ and ℓ₁) is
+// written into buf (len(l)) and returned. The caller's l is never modified.
+func checkLoss(s DecisionSet, buf, l []float64, bound float64, clip bool) ([]float64, error) {
 	if err := checkVectorFinite("loss", l); err != nil {
-		return err
+		return nil, err
 	}
 	n := s.Norm(l)
 	if n <= bound*(1+lossSlack) {
-		return nil
+		return l, nil
 	}
 	if !clip {
-		return fmt.Errorf("dpb: loss has %s norm %v, must be <= %v (the bound the noise is calibrated for; set Clip to clip)", lossNormName(s), n, bound)
+		return nil, fmt.Errorf("dpb: loss has %s norm %v, must be <= %v (the bound the noise is calibrated for; set Clip to clip)", lossNormName(s), n, bound)
 	}
+	buf = buf[:len(l)]
 	if s == Simplex {
 		for i, v := range l {
-			l[i] = math.Max(-bound, math.Min(bound, v))
+			buf[i] = math.Max(-bound, math.Min(bound, v))
 		}
-		return nil
+		return buf, nil
 	}
 	f := bound / n
-	for i := range l {
-		l[i] *= f
+	for i, v := range l {
+		buf[i] = v * f
 	}
-	return nil
+	return buf, nil
 }
 
 func lossNormName(s DecisionSet) string {
