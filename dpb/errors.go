@@ -13,6 +13,19 @@ const (
 	nilRand     = "dpb: nil *rand.Rand"
 )
 
+// dstOf returns the destination of a ...To(dst) method that writes n values:
+// dst itself, or a new slice when dst is nil. A dst of another length is a
+// programmer error (panic badDim).
+func dstOf(dst []float64, n int) []float64 {
+	if dst == nil {
+		return make([]float64, n)
+	}
+	if len(dst) != n {
+		panic(badDim)
+	}
+	return dst
+}
+
 // checkFinite reports an error unless v is finite.
 func checkFinite(name string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -125,11 +125,7 @@ func (e *Exp2) Probs() []float64 { return e.p }
 
 // Play draws i_t ~ p_t and writes e_{i_t} into dst.
 func (e *Exp2) Play(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, len(e.p))
-	} else if len(dst) != len(e.p) {
-		panic(badDim)
-	}
+	dst = dstOf(dst, len(e.p))
 	u := e.rng.Float64()
 	e.arm = len(e.p) - 1
 	for i, p := range e.p {
@@ -215,11 +211,7 @@ func (pb *PrivateBandit) Inner() BanditLearner { return pb.inner }
 
 // Play returns the inner learner's x̃_t.
 func (pb *PrivateBandit) Play(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, pb.cfg.Dim)
-	} else if len(dst) != pb.cfg.Dim {
-		panic(badDim)
-	}
+	dst = dstOf(dst, pb.cfg.Dim)
 	pb.inner.Play(pb.x)
 	pb.xinf = 0
 	for _, v := range pb.x {

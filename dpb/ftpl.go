@@ -83,11 +83,7 @@ func (f *FTPL) Config() FTPLConfig { return f.cfg }
 
 // Predict writes x_t into dst and returns it.
 func (f *FTPL) Predict(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, f.cfg.Dim)
-	} else if len(dst) != f.cfg.Dim {
-		panic(badDim)
-	}
+	dst = dstOf(dst, f.cfg.Dim)
 	copy(dst, f.x)
 	return dst
 }

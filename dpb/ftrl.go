@@ -178,11 +178,7 @@ func (f *FTRL) Config() FTRLConfig { return f.cfg }
 
 // Predict writes x_t into dst and returns it.
 func (f *FTRL) Predict(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, f.cfg.Dim)
-	} else if len(dst) != f.cfg.Dim {
-		panic(badDim)
-	}
+	dst = dstOf(dst, f.cfg.Dim)
 	copy(dst, f.x)
 	return dst
 }

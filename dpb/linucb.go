@@ -332,11 +332,7 @@ func (p *LinUCB) LogDetV() float64 {
 // ThetaTo writes θ̃_t = V_t⁻¹ ũ_t for the current round into dst (nil allocates).
 func (p *LinUCB) ThetaTo(dst []float64) []float64 {
 	p.ensure()
-	if dst == nil {
-		dst = make([]float64, p.d)
-	} else if len(dst) != p.d {
-		panic(badDim)
-	}
+	dst = dstOf(dst, p.d)
 	// θ̃ = V⁻¹ũ = Mᵀ (M ũ) = Mᵀ z: entry j is column j of M (contiguous in
 	// the kernel layout) dotted with z.
 	d, dp := p.d, p.dp
@@ -348,11 +344,7 @@ func (p *LinUCB) ThetaTo(dst []float64) []float64 {
 
 // VTo writes V_t (d×d row-major) for the current round into dst (nil allocates).
 func (p *LinUCB) VTo(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, p.d*p.d)
-	} else if len(dst) != p.d*p.d {
-		panic(badDim)
-	}
+	dst = dstOf(dst, p.d*p.d)
 	p.reg.StatsTo(dst, p.s)
 	return dst
 }

@@ -108,11 +108,7 @@ func (s *SCRiBLE) Center() []float64 { return s.x }
 // Play samples y_t on the Dikin ellipsoid of x_t and writes it into dst.
 func (s *SCRiBLE) Play(dst []float64) []float64 {
 	n := s.cfg.Dim
-	if dst == nil {
-		dst = make([]float64, n)
-	} else if len(dst) != n {
-		panic(badDim)
-	}
+	dst = dstOf(dst, n)
 	i := s.rng.IntN(n)
 	sg := sign(s.rng)
 	lam := s.eigen(i)

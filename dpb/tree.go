@@ -170,11 +170,7 @@ func (ts *TreeSum) Add(z []float64) {
 // NoiseTo writes the noise of the current release into dst (len dim) and
 // returns it: the release is Exact() + noise. Before the first Add it is zero.
 func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, ts.dim)
-	} else if len(dst) != ts.dim {
-		panic(badDim)
-	}
+	dst = dstOf(dst, ts.dim)
 	if ts.t == 0 {
 		clear(dst)
 		return dst
@@ -196,11 +192,7 @@ func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
 // into dst (len dim) and returns it; nil dst allocates. It is NoiseTo plus
 // Exact in one pass, with the same additions in the same order.
 func (ts *TreeSum) SumTo(dst []float64) []float64 {
-	if dst == nil {
-		dst = make([]float64, ts.dim)
-	} else if len(dst) != ts.dim {
-		panic(badDim)
-	}
+	dst = dstOf(dst, ts.dim)
 	if ts.t == 0 {
 		copy(dst, ts.exact)
 		return dst
