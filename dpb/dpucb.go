@@ -2,7 +2,6 @@ package dpb
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
 )
 
@@ -150,19 +149,7 @@ func (p *DPUCB) Choose(r *Round) int {
 	if r.K != len(p.n) {
 		panic(badArm)
 	}
-	if a, ok := mt14InitialArm(r.T, p.n); ok {
-		return a
-	}
-	lt := 2 * math.Log(float64(r.T))
-	best, bestV := 0, math.Inf(-1)
-	for a, n := range p.n {
-		fn := float64(n)
-		v := p.r[a]/fn + math.Sqrt(lt/fn) + p.gamma/fn
-		if v > bestV {
-			best, bestV = a, v
-		}
-	}
-	return best
+	return mt14Choose(r.T, p.n, p.r, p.gamma)
 }
 
 // Update inserts the reward into the pulled arm's tree (line 12) and reads

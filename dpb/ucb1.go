@@ -42,19 +42,7 @@ func (u *UCB1) Choose(r *Round) int {
 	if r.K != len(u.n) {
 		panic(badArm)
 	}
-	if a, ok := mt14InitialArm(r.T, u.n); ok {
-		return a
-	}
-	lt := 2 * math.Log(float64(r.T))
-	best, bestV := 0, math.Inf(-1)
-	for a, n := range u.n {
-		fn := float64(n)
-		v := u.r[a]/fn + math.Sqrt(lt/fn)
-		if v > bestV {
-			best, bestV = a, v
-		}
-	}
-	return best
+	return mt14Choose(r.T, u.n, u.r, 0)
 }
 
 // Update records the reward of the pulled arm.
@@ -84,6 +72,27 @@ func mt14InitialArm(t int, n []int) (int, bool) {
 		}
 	}
 	return 0, false
+}
+
+// mt14Choose returns the arm of round t for UCB1 (gamma = 0) and MT14
+// Algorithm 1, line 10: after the initial arms of [mt14InitialArm], the first
+// arm maximising r_a/n_a + √(2 ln t / n_a) + γ/n_a, where r_a is arm a's
+// (private) total reward and n_a its number of pulls.
+func mt14Choose(t int, n []int, totals []float64, gamma float64) int {
+	if a, ok := mt14InitialArm(t, n); ok {
+		return a
+	}
+	lt := 2 * math.Log(float64(t))
+	totals = totals[:len(n)]
+	best, bestV := 0, math.Inf(-1)
+	for a, c := range n {
+		fc := float64(c)
+		v := totals[a]/fc + math.Sqrt(lt/fc) + gamma/fc
+		if v > bestV {
+			best, bestV = a, v
+		}
+	}
+	return best
 }
 
 // mt14Reward returns reward if it lies in [0, 1], the bound MT14's counters
