@@ -3,7 +3,6 @@ package dpb
 import (
 	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -115,15 +114,7 @@ func (l *OBDLog) readItems(path string) error {
 		c1, c3 string
 	}
 	items := map[int]item{}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return csvErr(path, cr, err)
-		}
-		line, _ := cr.FieldPos(0)
+	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		id, err := strconv.Atoi(rec[cols["item_id"]])
 		if err != nil || id < 0 {
 			return fmt.Errorf("dpb: %s:%d: item_id is %q, want an integer >= 0", path, line, rec[cols["item_id"]])
@@ -136,6 +127,9 @@ func (l *OBDLog) readItems(path string) error {
 			return fmt.Errorf("dpb: %s:%d: item_feature_0 is %q, want a finite number", path, line, rec[cols["item_feature_0"]])
 		}
 		items[id] = item{f0, rec[cols["item_feature_1"]], rec[cols["item_feature_3"]]}
+		return nil
+	}); err != nil {
+		return err
 	}
 	k := len(items)
 	if k == 0 {
@@ -205,15 +199,7 @@ func (l *OBDLog) readLog(path string) error {
 	want := 1 / float64(l.k)
 	var u0 []string
 	u0n := map[string]int{}
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return csvErr(path, cr, err)
-		}
-		line, _ := cr.FieldPos(0)
+	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		id, err := strconv.Atoi(rec[cols["item_id"]])
 		if err != nil || id < 0 || id >= l.k {
 			return fmt.Errorf("dpb: %s:%d: item_id is %q, want an integer in [0, %d)", path, line, rec[cols["item_id"]], l.k)
@@ -239,6 +225,9 @@ func (l *OBDLog) readLog(path string) error {
 		s := rec[cols["user_feature_0"]]
 		u0 = append(u0, s)
 		u0n[s]++
+		return nil
+	}); err != nil {
+		return err
 	}
 	if len(l.item) == 0 {
 		return fmt.Errorf("dpb: %s: no data rows", path)

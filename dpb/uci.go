@@ -55,26 +55,21 @@ func LoadShuttle(path string) (*Supervised, error) {
 	head = append([]string(nil), head...) // ReuseRecord overwrites it
 	ds := &Supervised{Name: "shuttle", Features: head[:9]}
 	var labels []string
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvErr(path, cr, err)
-		}
-		line, _ := cr.FieldPos(0)
+	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		for j := 0; j < 9; j++ {
 			v, err := strconv.ParseFloat(rec[j], 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return nil, fmt.Errorf("dpb: %s:%d: column %s is %q, want a finite number", path, line, head[j], rec[j])
+				return fmt.Errorf("dpb: %s:%d: column %s is %q, want a finite number", path, line, head[j], rec[j])
 			}
 			ds.X = append(ds.X, v)
 		}
 		if rec[9] == "" {
-			return nil, fmt.Errorf("dpb: %s:%d: empty class", path, line)
+			return fmt.Errorf("dpb: %s:%d: empty class", path, line)
 		}
 		labels = append(labels, rec[9])
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	if len(labels) == 0 {
 		return nil, fmt.Errorf("dpb: %s: no data rows", path)
@@ -99,24 +94,19 @@ func LoadMushroom(path string) (*Supervised, error) {
 	cr := csv.NewReader(f)
 	cr.FieldsPerRecord = 23
 	var rows [][]string
-	for {
-		rec, err := cr.Read()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			return nil, csvErr(path, cr, err)
-		}
-		line, _ := cr.FieldPos(0)
+	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		for j, v := range rec {
 			if len(v) != 1 {
-				return nil, fmt.Errorf("dpb: %s:%d: column %d is %q, want one letter", path, line, j+1, v)
+				return fmt.Errorf("dpb: %s:%d: column %d is %q, want one letter", path, line, j+1, v)
 			}
 		}
 		if rec[0] != "e" && rec[0] != "p" {
-			return nil, fmt.Errorf("dpb: %s:%d: class %q, want e or p", path, line, rec[0])
+			return fmt.Errorf("dpb: %s:%d: class %q, want e or p", path, line, rec[0])
 		}
 		rows = append(rows, rec)
+		return nil
+	}); err != nil {
+		return nil, err
 	}
 	if len(rows) == 0 {
 		return nil, fmt.Errorf("dpb: %s: no data rows", path)
@@ -176,6 +166,24 @@ func indexLabels(labels []string) ([]string, []int) {
 		y[i] = set[l]
 	}
 	return classes, y
+}
+
+// eachRecord reads cr to the end, calling fn with each record and its line
+// number; it stops at the first error, a read error reported by csvErr.
+func eachRecord(path string, cr *csv.Reader, fn func(rec []string, line int) error) error {
+	for {
+		rec, err := cr.Read()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return csvErr(path, cr, err)
+		}
+		line, _ := cr.FieldPos(0)
+		if err := fn(rec, line); err != nil {
+			return err
+		}
+	}
 }
 
 // csvErr names the file and line of a CSV error.
