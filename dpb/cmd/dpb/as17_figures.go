@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -166,13 +167,5 @@ func writeCSV(path, xName string, rs []*dpb.AS17Result, byEps bool) error {
 			all.StdErr = append(all.StdErr, c.StdErr[s])
 		}
 	}
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := all.WriteCSV(f, xName); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return createWith(path, func(w io.Writer) error { return all.WriteCSV(w, xName) })
 }

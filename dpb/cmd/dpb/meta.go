@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/csv"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -41,15 +43,26 @@ func codeVersion() string {
 func writeMeta(base string, m dpb.Meta) error {
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
-	f, err := os.Create(base + ".json")
+	return createWith(base+".json", func(w io.Writer) error { return dpb.WriteJSON(w, m) })
+}
+
+// createWith creates the file at path, fills it with write and closes it,
+// returning the first error of the three.
+func createWith(path string, write func(io.Writer) error) error {
+	f, err := os.Create(path)
 	if err != nil {
 		return err
 	}
-	if err := dpb.WriteJSON(f, m); err != nil {
+	if err := write(f); err != nil {
 		f.Close()
 		return err
 	}
 	return f.Close()
+}
+
+// writeTable writes rows (the header first) as a CSV file at path.
+func writeTable(path string, rows [][]string) error {
+	return createWith(path, func(w io.Writer) error { return csv.NewWriter(w).WriteAll(rows) })
 }
 
 // writeCurvesCSV writes several curve sets as one CSV table at path (one

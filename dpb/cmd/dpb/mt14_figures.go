@@ -1,9 +1,9 @@
 package main
 
 import (
-	"encoding/csv"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -108,15 +108,9 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if err := dpbplot.Save(p, base); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
+	if err := createWith(base+".csv", func(w io.Writer) error { return c.WriteCSV(w, "round") }); err != nil {
 		return err
 	}
-	if err := c.WriteCSV(f, "round"); err != nil {
-		f.Close()
-		return err
-	}
-	f.Close()
 	cfg.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
@@ -203,20 +197,13 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err := dpbplot.Save(p, base); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"series", "mechanism", "epsilon", "delay", "norm_ctr", "norm_se", "ctr", "ctr_se", "matched_mean", "reps", "rep0_ctr", "rep0_wilson_lo", "rep0_wilson_hi", "rep0_matched"})
+	rows := [][]string{{"series", "mechanism", "epsilon", "delay", "norm_ctr", "norm_se", "ctr", "ctr_se", "matched_mean", "reps", "rep0_ctr", "rep0_wilson_lo", "rep0_wilson_hi", "rep0_matched"}}
 	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
 	for _, r := range res.Rows {
-		w.Write([]string{r.Name, r.Mech, g(r.Epsilon), strconv.Itoa(r.Delay), g(r.NormCTR), g(r.NormSE), g(r.CTR), g(r.CTRSE), g(r.Matched), strconv.Itoa(reps),
+		rows = append(rows, []string{r.Name, r.Mech, g(r.Epsilon), strconv.Itoa(r.Delay), g(r.NormCTR), g(r.NormSE), g(r.CTR), g(r.CTRSE), g(r.Matched), strconv.Itoa(reps),
 			g(r.First.CTR), g(r.First.Lo), g(r.First.Hi), strconv.Itoa(r.First.Matched)})
 	}
-	w.Flush()
-	f.Close()
-	if err := w.Error(); err != nil {
+	if err := writeTable(base+".csv", rows); err != nil {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s: uniform policy %v; %d runs in %v\n", name, res.Random, reps, took.Round(time.Millisecond))

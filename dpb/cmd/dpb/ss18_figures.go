@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/csv"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -80,21 +79,11 @@ func runSS18Fig1(name, out string, args []string) error {
 	if err := dpbplot.SaveSized(p, base, fw, fh); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"action", "x1", "x2", "x3", "mean", "optimal"})
+	rows := [][]string{{"action", "x1", "x2", "x3", "mean", "optimal"}}
 	for a, x := range ds.Actions {
-		w.Write([]string{strconv.Itoa(a), fmtF(x[0]), fmtF(x[1]), fmtF(x[2]), fmtF(ds.Means[a]), strconv.FormatBool(a == ds.Optimal)})
+		rows = append(rows, []string{strconv.Itoa(a), fmtF(x[0]), fmtF(x[1]), fmtF(x[2]), fmtF(ds.Means[a]), strconv.FormatBool(a == ds.Optimal)})
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeTable(base+".csv", rows); err != nil {
 		return err
 	}
 	wall := time.Since(start).Seconds()
@@ -208,24 +197,14 @@ func runSS18Fig3(name, out string, args []string) error {
 	if err := dpbplot.SaveSized(p, base, 7*vg.Inch, 5*vg.Inch); err != nil {
 		return err
 	}
-	f, err := os.Create(base + ".csv")
-	if err != nil {
-		return err
-	}
-	w := csv.NewWriter(f)
-	w.Write([]string{"noise", "d", "total_regret_mean", "stderr", "reps", "fit_slope", "fit_intercept"})
+	rows := [][]string{{"noise", "d", "total_regret_mean", "stderr", "reps", "fit_slope", "fit_intercept"}}
 	for i, noise := range res.Config.Noises {
 		tc := res.Total[i]
 		for k, x := range tc.X {
-			w.Write([]string{noise.String(), fmtF(x), fmtF(tc.Mean[0][k]), fmtF(tc.StdErr[0][k]), strconv.Itoa(tc.Reps), fmtF(res.Slope[i]), fmtF(res.Intercept[i])})
+			rows = append(rows, []string{noise.String(), fmtF(x), fmtF(tc.Mean[0][k]), fmtF(tc.StdErr[0][k]), strconv.Itoa(tc.Reps), fmtF(res.Slope[i]), fmtF(res.Intercept[i])})
 		}
 	}
-	w.Flush()
-	if err := w.Error(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
+	if err := writeTable(base+".csv", rows); err != nil {
 		return err
 	}
 	return writeMeta(base, exp1Meta(name, r))
