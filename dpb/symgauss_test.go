@@ -22,18 +22,7 @@ func TestSymGaussianMoments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			L := PackedLen(tc.n)
-			cols := make([]momentCheck, L)
-			for i := range cols {
-				cols[i].x = make([]float64, N)
-			}
-			buf := make([]float64, L)
-			for r := 0; r < N; r++ {
-				g.Sample(buf)
-				for i, v := range buf {
-					cols[i].x[r] = v
-				}
-			}
+			cols := sampleColumns(g, N)
 			s2 := tc.sigma * tc.sigma
 			for i := 0; i < tc.n; i++ {
 				for j := i; j < tc.n; j++ {
@@ -57,14 +46,7 @@ func TestSymGaussianMoments(t *testing.T) {
 			// Independence of distinct entries: for independent normals the
 			// sample correlation r satisfies √N·r ≈ N(0, 1). Each pair:
 			// false-failure ≈ 1e-5.
-			for p := 0; p < L; p++ {
-				for q := p + 1; q < L; q++ {
-					cov, se := sampleCov(cols[p].x, cols[q].x)
-					if math.Abs(cov) > zTwoSided1e5*se {
-						t.Errorf("Cov(packed %d, %d) = %.4g, want 0 ± %.3g", p, q, cov, zTwoSided1e5*se)
-					}
-				}
-			}
+			checkUncorrelated(t, cols)
 			// Normality of the diagonal and off-diagonal marginals (KS,
 			// DKW–Massart bound: false-failure <= 1e-5 each).
 			tol := ksC1e5 / math.Sqrt(float64(N))

@@ -61,6 +61,38 @@ func ksTwoSample(x, y []float64) float64 {
 // the fourth central moment needed for the standard error of the variance.
 type momentCheck struct{ x []float64 }
 
+// sampleColumns draws N samples of noise and returns one momentCheck per
+// coordinate, holding that coordinate's N values.
+func sampleColumns(noise Noise, N int) []momentCheck {
+	cols := make([]momentCheck, noise.Dim())
+	for i := range cols {
+		cols[i].x = make([]float64, N)
+	}
+	buf := make([]float64, noise.Dim())
+	for r := 0; r < N; r++ {
+		noise.Sample(buf)
+		for i, v := range buf {
+			cols[i].x[r] = v
+		}
+	}
+	return cols
+}
+
+// checkUncorrelated fails t for every pair of coordinates whose sample
+// covariance is further than zTwoSided1e5 standard errors (sd(XY)/√N) from
+// 0 (false-failure probability ≈ 1e-5 per pair).
+func checkUncorrelated(t *testing.T, cols []momentCheck) {
+	t.Helper()
+	for p := range cols {
+		for q := p + 1; q < len(cols); q++ {
+			cov, se := sampleCov(cols[p].x, cols[q].x)
+			if math.Abs(cov) > zTwoSided1e5*se {
+				t.Errorf("Cov(packed %d, %d) = %.4g, want 0 ± %.3g", p, q, cov, zTwoSided1e5*se)
+			}
+		}
+	}
+}
+
 func (m *momentCheck) meanVar() (mean, v, seMean, seVar float64) {
 	n := float64(len(m.x))
 	for _, x := range m.x {
@@ -119,18 +151,7 @@ func TestWishartMoments(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			L := PackedLen(tc.n)
-			cols := make([]momentCheck, L)
-			for i := range cols {
-				cols[i].x = make([]float64, N)
-			}
-			buf := make([]float64, L)
-			for r := 0; r < N; r++ {
-				w.Sample(buf)
-				for i, v := range buf {
-					cols[i].x[r] = v
-				}
-			}
+			cols := sampleColumns(w, N)
 			s2 := tc.scale * tc.scale
 			for i := 0; i < tc.n; i++ {
 				for j := i; j < tc.n; j++ {
@@ -153,14 +174,7 @@ func TestWishartMoments(t *testing.T) {
 			// Cov(W_ij, W_kl) = k s²(δ_ik δ_jl + δ_il δ_jk). Check every pair;
 			// the standard error of a sample covariance is sd(XY)/√N. Each pair:
 			// false-failure ≈ 1e-5.
-			for p := 0; p < L; p++ {
-				for q := p + 1; q < L; q++ {
-					cov, se := sampleCov(cols[p].x, cols[q].x)
-					if math.Abs(cov) > zTwoSided1e5*se {
-						t.Errorf("Cov(packed %d, %d) = %.4g, want 0 ± %.3g", p, q, cov, zTwoSided1e5*se)
-					}
-				}
-			}
+			checkUncorrelated(t, cols)
 		})
 	}
 }
