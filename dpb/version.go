@@ -1,0 +1,16 @@
+package dpb
+
+// StreamVersion is the one version of every random stream and every
+// result-changing computation in this module. Any change that alters a
+// committed result for the same seed and flags — a generator, a sampler, the
+// order of a floating-point sum, a default — must bump it. The job store keys
+// its results by it (results of two versions never mix) and every figure's
+// metadata records it. It is deliberately not the git revision, which is often
+// unavailable (an installed binary, a tarball) and changes for edits that do
+// not change results.
+//
+// History:
+//
+//	1: the streams of the first seven releases (ChaCha8 per (seed, id) with
+//	   the "dpb/stream/v1" key, wyrand + 256-layer ziggurat for environments).
+const StreamVersion = 1
