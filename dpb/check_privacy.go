@@ -105,10 +105,6 @@ func GDPMu(eps, delta float64) float64 {
 	return lo
 }
 
-// ZCDPToDP returns the ε at δ that ρ-zCDP implies by Bun & Steinke (2016,
-// Prop. 1.3): ε = ρ + 2√(ρ ln(1/δ)).
-func ZCDPToDP(rho, delta float64) float64 { return rho + 2*math.Sqrt(rho*math.Log(1/delta)) }
-
 // ZCDPToDPTight returns inf over Rényi orders a > 1 of the conversion of
 // ρ-zCDP to (ε, δ)-DP of Canonne, Kamath & Steinke (2020, Prop. 12):
 // ε = aρ + (ln(1/δ) + (a−1) ln(1 − 1/a) − ln a)/(a − 1), floored at 0.

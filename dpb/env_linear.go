@@ -273,3 +273,12 @@ func (e *LinearEnv) Mean(r *Round, arm int) float64 {
 
 // BestMean returns OptReward.
 func (e *LinearEnv) BestMean(r *Round) float64 { return e.cfg.OptReward }
+
+// BandCDF returns the exact CDF at u ∈ [lo, hi] of ⟨x, θ*⟩ for a sub-optimal
+// action of the Appendix D decision set: the sphere marginal, a
+// Beta((d−1)/2, (d−1)/2) law of (1+u)/2, truncated to the band [lo, hi] =
+// [−OptReward, OptReward − Gap]. The band check of package check compares the sampler with it.
+func (e *LinearEnv) BandCDF(u float64) float64 {
+	b := &e.band
+	return (b.beta.CDF((1+u)/2) - b.flo) / (b.fhi - b.flo)
+}

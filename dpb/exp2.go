@@ -123,6 +123,10 @@ func (e *Exp2) probs() {
 // Probs returns p_t (owned by e; valid until the next Feedback).
 func (e *Exp2) Probs() []float64 { return e.p }
 
+// Arm returns the arm drawn by the last Play, or −1 once its loss has been
+// fed back.
+func (e *Exp2) Arm() int { return e.arm }
+
 // Play draws i_t ~ p_t and writes e_{i_t} into dst.
 func (e *Exp2) Play(dst []float64) []float64 {
 	dst = dstOf(dst, len(e.p))

@@ -9,30 +9,6 @@ import (
 	"sync"
 )
 
-// mt14Arms is MT14 Section 5.1's environment: k Bernoulli arms, arm 0 with
-// mean best and the others best − gap. It draws every arm's reward each
-// round (common random numbers).
-type mt14Arms struct {
-	means []float64
-	rew   []float64
-	rng   *rand.Rand
-}
-
-func (e *mt14Arms) Arms() int { return len(e.means) }
-func (e *mt14Arms) Dim() int  { return 0 }
-func (e *mt14Arms) Next(r *Round, t int) {
-	r.T = t
-	for a, m := range e.means {
-		e.rew[a] = 0
-		if e.rng.Float64() < m {
-			e.rew[a] = 1
-		}
-	}
-}
-func (e *mt14Arms) Reward(r *Round, a int) float64 { return e.rew[a] }
-func (e *mt14Arms) Mean(r *Round, a int) float64   { return e.means[a] }
-func (e *mt14Arms) BestMean(r *Round) float64      { return e.means[0] }
-
 // MT14Fig1Config configures [RunMT14Fig1].
 type MT14Fig1Config struct {
 	// Arms is k. Required (>= 2).
@@ -143,7 +119,7 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 				m[a] = cfg.Best - cfg.Gap
 			}
 			m[0] = cfg.Best
-			return &mt14Arms{means: m, rew: make([]float64, cfg.Arms), rng: rng}, nil
+			return newMT14Arms(m, rng), nil
 		},
 	}
 	return e.Run()

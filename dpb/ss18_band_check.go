@@ -72,10 +72,8 @@ func CheckBand(cfg LinearEnvConfig, seed uint64, rounds, bins int) (*BandCheck, 
 	if c.Samples == 0 {
 		return nil, fmt.Errorf("dpb: band check drew no sub-optimal action (K = %d)", cfg.K)
 	}
-	b := env.band
 	cdf := func(u float64) float64 {
-		u = math.Min(math.Max(u, lo), hi)
-		return (b.beta.CDF((1+u)/2) - b.flo) / (b.fhi - b.flo)
+		return env.BandCDF(math.Min(math.Max(u, lo), hi))
 	}
 	sort.Float64s(us)
 	n := float64(len(us))
