@@ -7,15 +7,15 @@ import "math/rand/v2"
 // round (common random numbers).
 //
 // Each round draws one uniform per arm from rng, arm by arm.
-type mt14Arms struct {
+type BernoulliArms struct {
 	means []float64
 	rew   []float64
 	rng   *rand.Rand
 }
 
-func (e *mt14Arms) Arms() int { return len(e.means) }
-func (e *mt14Arms) Dim() int  { return 0 }
-func (e *mt14Arms) Next(r *Round, t int) {
+func (e *BernoulliArms) Arms() int { return len(e.means) }
+func (e *BernoulliArms) Dim() int  { return 0 }
+func (e *BernoulliArms) Next(r *Round, t int) {
 	r.T = t
 	for a, m := range e.means {
 		e.rew[a] = 0
@@ -24,11 +24,11 @@ func (e *mt14Arms) Next(r *Round, t int) {
 		}
 	}
 }
-func (e *mt14Arms) Reward(r *Round, a int) float64 { return e.rew[a] }
-func (e *mt14Arms) Mean(r *Round, a int) float64   { return e.means[a] }
-func (e *mt14Arms) BestMean(r *Round) float64      { return e.means[0] }
+func (e *BernoulliArms) Reward(r *Round, a int) float64 { return e.rew[a] }
+func (e *BernoulliArms) Mean(r *Round, a int) float64   { return e.means[a] }
+func (e *BernoulliArms) BestMean(r *Round) float64      { return e.means[0] }
 
 // newMT14Arms returns the environment with the given arm means, drawing from rng.
-func newMT14Arms(means []float64, rng *rand.Rand) *mt14Arms {
-	return &mt14Arms{means: means, rew: make([]float64, len(means)), rng: rng}
+func NewBernoulliArms(means []float64, rng *rand.Rand) *BernoulliArms {
+	return &BernoulliArms{means: means, rew: make([]float64, len(means)), rng: rng}
 }

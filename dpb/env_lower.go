@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // SwapEnv is the two-arm instance of SS18 Claim 13: in each round a fair
@@ -23,7 +25,7 @@ var _ Environment = (*SwapEnv)(nil)
 // NewSwapEnv returns the Claim 13 instance with mean gap Gap ∈ (0, 2].
 func NewSwapEnv(gap float64, rng *rand.Rand) (*SwapEnv, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if math.IsNaN(gap) || gap <= 0 || gap > 2 {
 		return nil, fmt.Errorf("dpb: swap-instance gap is %v, must be in (0, 2]", gap)
@@ -46,7 +48,7 @@ func (e *SwapEnv) Context() int { return e.c }
 // Next draws the context and the round's reward noise.
 func (e *SwapEnv) Next(r *Round, t int) {
 	if r.K != 2 || r.Dim != 2 || len(r.Actions) != 4 {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	r.T = t
 	e.c = e.f.intn(2)
@@ -87,9 +89,9 @@ type RandomizedResponse struct {
 // NewRandomizedResponse returns the ε-DP randomized-response policy.
 func NewRandomizedResponse(eps float64, rng *rand.Rand) (*RandomizedResponse, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
-	if err := checkEpsilon(eps); err != nil {
+	if err := param.CheckEpsilon(eps); err != nil {
 		return nil, err
 	}
 	return &RandomizedResponse{p: math.Exp(eps) / (1 + math.Exp(eps)), f: newFastRand(rng)}, nil

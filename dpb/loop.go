@@ -48,3 +48,30 @@ func OLORegretCurve(l OnlineLearner, set DecisionSet, losses LossSequence, n int
 	}
 	return nil
 }
+
+// BanditRegretCurve is OLORegretCurve for a bandit learner: it feeds back only
+// ⟨l_t, x̃_t⟩ and records the realised regret Σ ⟨l_s, x̃_s⟩ − min_{x∈𝒳} ⟨L_t, x⟩.
+func BanditRegretCurve(b BanditLearner, set DecisionSet, losses LossSequence, n int, rec []int, out []float64) error {
+	d := losses.Dim()
+	x, loss, cum := make([]float64, d), make([]float64, d), make([]float64, d)
+	var suffered float64
+	k := 0
+	for t := 1; t <= n; t++ {
+		b.Play(x)
+		losses.Next(t, loss)
+		var v float64
+		for i, li := range loss {
+			v += li * x[i]
+			cum[i] += li
+		}
+		suffered += v
+		if err := b.Feedback(v); err != nil {
+			return fmt.Errorf("round %d: %w", t, err)
+		}
+		for k < len(rec) && rec[k] == t {
+			out[k] = suffered - set.MinLinear(cum)
+			k++
+		}
+	}
+	return nil
+}
