@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // Counter is a continual counter: it releases a private prefix sum
@@ -137,7 +139,7 @@ func NewCounter(kind CounterKind, dim, horizon int, noise Noise) (Counter, error
 
 // checkCounterArgs validates the arguments every counter constructor takes.
 func checkCounterArgs(dim, horizon int, noise Noise) error {
-	if err := checkDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", dim); err != nil {
 		return err
 	}
 	if horizon < 1 {

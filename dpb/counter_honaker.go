@@ -1,6 +1,10 @@
 package dpb
 
-import "math/bits"
+import (
+	"math/bits"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
 
 // HonakerTree is the binary-tree counter with Honaker's (2015, "Efficient
 // use of differentially private binary trees") variance-optimal estimator,
@@ -74,10 +78,10 @@ func (h *HonakerTree) Exact() []float64 { return h.exact }
 // Add appends z as the next round's value.
 func (h *HonakerTree) Add(z []float64) {
 	if len(z) != h.dim {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if h.t >= h.horizon {
-		panic(pastHorizon)
+		panic(param.PastHorizon)
 	}
 	h.t++
 	for j, x := range z {
@@ -113,7 +117,7 @@ func (h *HonakerTree) Add(z []float64) {
 
 // NoiseTo writes the noise of the current release.
 func (h *HonakerTree) NoiseTo(dst []float64) []float64 {
-	dst = dstOf(dst, h.dim)
+	dst = param.DstOf(dst, h.dim)
 	if h.t == 0 {
 		clear(dst)
 		return dst
@@ -125,7 +129,7 @@ func (h *HonakerTree) NoiseTo(dst []float64) []float64 {
 
 // SumTo writes the private prefix sum.
 func (h *HonakerTree) SumTo(dst []float64) []float64 {
-	dst = dstOf(dst, h.dim)
+	dst = param.DstOf(dst, h.dim)
 	if h.t == 0 {
 		copy(dst, h.exact)
 		return dst

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // SmoothBinary is the smooth binary mechanism of Andersson & Pagh (2023,
@@ -100,10 +102,10 @@ func (s *SmoothBinary) Params() (h, k int) { return s.h, s.k }
 // Add appends z as the next round's value.
 func (s *SmoothBinary) Add(z []float64) {
 	if len(z) != s.dim {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if s.t >= s.horizon {
-		panic(pastHorizon)
+		panic(param.PastHorizon)
 	}
 	s.t++
 	for j, x := range z {
@@ -135,7 +137,7 @@ func (s *SmoothBinary) Add(z []float64) {
 
 // NoiseTo writes the noise of the current release.
 func (s *SmoothBinary) NoiseTo(dst []float64) []float64 {
-	dst = dstOf(dst, s.dim)
+	dst = param.DstOf(dst, s.dim)
 	if s.t == 0 {
 		clear(dst)
 		return dst
@@ -146,7 +148,7 @@ func (s *SmoothBinary) NoiseTo(dst []float64) []float64 {
 
 // SumTo writes the private prefix sum.
 func (s *SmoothBinary) SumTo(dst []float64) []float64 {
-	dst = dstOf(dst, s.dim)
+	dst = param.DstOf(dst, s.dim)
 	if s.t == 0 {
 		copy(dst, s.exact)
 		return dst

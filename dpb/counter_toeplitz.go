@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // ToeplitzCounter is a matrix-factorisation counter with lower-triangular
@@ -135,7 +137,7 @@ func NewBLTCounterWith(dim, horizon int, noise Noise, omega, lambda []float64) (
 		if !(lambda[i] >= 0 && lambda[i] < 1) {
 			return nil, fmt.Errorf("dpb: BLT λ[%d] is %v, must be in [0, 1)", i, lambda[i])
 		}
-		if err := checkFinite(fmt.Sprintf("BLT ω[%d]", i), omega[i]); err != nil {
+		if err := param.CheckFinite(fmt.Sprintf("BLT ω[%d]", i), omega[i]); err != nil {
 			return nil, err
 		}
 	}
@@ -183,10 +185,10 @@ func (c *ToeplitzCounter) Buffers() int { return len(c.omega) }
 // Add appends z as the next round's value and draws the round's noise.
 func (c *ToeplitzCounter) Add(z []float64) {
 	if len(z) != c.dim {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if c.t >= c.horizon {
-		panic(pastHorizon)
+		panic(param.PastHorizon)
 	}
 	c.t++
 	for j, x := range z {
@@ -227,7 +229,7 @@ func (c *ToeplitzCounter) Add(z []float64) {
 
 // NoiseTo writes the noise of the current release.
 func (c *ToeplitzCounter) NoiseTo(dst []float64) []float64 {
-	dst = dstOf(dst, c.dim)
+	dst = param.DstOf(dst, c.dim)
 	if c.t == 0 {
 		clear(dst)
 		return dst
@@ -238,7 +240,7 @@ func (c *ToeplitzCounter) NoiseTo(dst []float64) []float64 {
 
 // SumTo writes the private prefix sum.
 func (c *ToeplitzCounter) SumTo(dst []float64) []float64 {
-	dst = dstOf(dst, c.dim)
+	dst = param.DstOf(dst, c.dim)
 	if c.t == 0 {
 		copy(dst, c.exact)
 		return dst
