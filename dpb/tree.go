@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/bits"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // ReleaseMode says how many node noises a [TreeSum] release carries.
@@ -75,7 +77,7 @@ type TreeSum struct {
 // NewTreeSum returns a tree over horizon rounds of dim-vectors with the given
 // node noise and release mode. The noise's dimension must equal dim.
 func NewTreeSum(dim, horizon int, noise Noise, mode ReleaseMode) (*TreeSum, error) {
-	if err := checkDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}
 	if horizon < 1 {
@@ -151,10 +153,10 @@ func (ts *TreeSum) NodesInRelease() int {
 // g·(integer sum + integer noise).
 func (ts *TreeSum) Add(z []float64) {
 	if len(z) != ts.dim {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if ts.t >= ts.horizon {
-		panic(pastHorizon)
+		panic(param.PastHorizon)
 	}
 	ts.t++
 	if g := ts.grid; g > 0 {
@@ -188,7 +190,7 @@ func (ts *TreeSum) Add(z []float64) {
 // NoiseTo writes the noise of the current release into dst (len dim) and
 // returns it: the release is Exact() + noise. Before the first Add it is zero.
 func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
-	dst = dstOf(dst, ts.dim)
+	dst = param.DstOf(dst, ts.dim)
 	if ts.t == 0 {
 		clear(dst)
 		return dst
@@ -210,7 +212,7 @@ func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
 // into dst (len dim) and returns it; nil dst allocates. It is NoiseTo plus
 // Exact in one pass, with the same additions in the same order.
 func (ts *TreeSum) SumTo(dst []float64) []float64 {
-	dst = dstOf(dst, ts.dim)
+	dst = param.DstOf(dst, ts.dim)
 	if ts.t == 0 {
 		copy(dst, ts.exact)
 		return dst
