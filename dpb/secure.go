@@ -8,6 +8,8 @@ import (
 	"math/big"
 	"math/bits"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // NoiseMode selects how a mechanism samples its noise.
@@ -54,6 +56,15 @@ func checkNoiseMode(m NoiseMode) error {
 		return fmt.Errorf("dpb: unknown noise mode %d (NoiseSimulated = 0, NoiseSecure = 1)", int(m))
 	}
 	return nil
+}
+
+// newLaplaceNoise returns Lap(scale) node noise of the given mode: the
+// seeded [LaplaceNoise], or [NewSecureLaplaceNoise] for ℓ1 sensitivity sens.
+func newLaplaceNoise(mode NoiseMode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
+	if mode == NoiseSecure {
+		return NewSecureLaplaceNoise(dim, scale, sens)
+	}
+	return NewLaplaceNoise(dim, scale, rng)
 }
 
 // secureGridBits is the resolution of the secure grid: the grid is the power
@@ -117,13 +128,13 @@ var _ Noise = (*SecureNoise)(nil)
 // rounded ℓ1 sensitivity (sens + dim·g)/g over τ is at most sens/scale, the ε₀
 // of the continuous mechanism.
 func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
-	if err := checkDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("laplace scale", scale); err != nil {
+	if err := param.CheckPositive("laplace scale", scale); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("sensitivity", sens); err != nil {
+	if err := param.CheckPositive("sensitivity", sens); err != nil {
 		return nil, err
 	}
 	g := secureGrid(scale)
@@ -143,15 +154,15 @@ func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
 // maximum is at least sens/max σ; scaling every σ by f keeps the maximum,
 // hence the zCDP ρ = max‖Δ‖_σ²/2, at or below the continuous mechanism's.
 func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error) {
-	if err := checkDim("dimension", len(sigmas)); err != nil {
+	if err := param.CheckDim("dimension", len(sigmas)); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("sensitivity", sens); err != nil {
+	if err := param.CheckPositive("sensitivity", sens); err != nil {
 		return nil, err
 	}
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range sigmas {
-		if err := checkPositive("gaussian sigma", s); err != nil {
+		if err := param.CheckPositive("gaussian sigma", s); err != nil {
 			return nil, err
 		}
 		lo, hi = math.Min(lo, s), math.Max(hi, s)
@@ -173,10 +184,10 @@ func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error
 // entries by L̃² each, and ‖vvᵀ − v′v′ᵀ‖_F² = 2L̃⁴ − 2(v·v′)² ≤ 2L̃⁴ bounds
 // every pair.
 func NewSecureSymGaussianNoise(n int, sigma, sens float64) (*SecureNoise, error) {
-	if err := checkDim("matrix size", n); err != nil {
+	if err := param.CheckDim("matrix size", n); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("symmetric gaussian sigma", sigma); err != nil {
+	if err := param.CheckPositive("symmetric gaussian sigma", sigma); err != nil {
 		return nil, err
 	}
 	s := make([]float64, PackedLen(n))
@@ -215,7 +226,7 @@ func (s *SecureNoise) Sigmas() []uint64 {
 // Sample overwrites dst with g·k, k a fresh exact draw per entry.
 func (s *SecureNoise) Sample(dst []float64) {
 	if len(dst) != len(s.sigma) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	for i := range dst {
 		var k int64
