@@ -57,7 +57,8 @@ func runBeyondCounters(name, out string, args []string) error {
 		if err != nil {
 			return err
 		}
-		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.NiceLogTicks{}, dpbplot.NiceLogTicks{}
+		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.Pow2Ticks{}, dpbplot.NiceLogTicks{}
+		p.Y.Min /= 6 // room for the legend (bottom right) below the curves
 		row = append(row, p)
 	}
 	base := filepath.Join(out, name)
