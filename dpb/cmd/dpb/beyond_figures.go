@@ -121,16 +121,17 @@ func runBeyondSS18(name, out string, args []string) error {
 		p, err := dpbplot.Curves(res.Curves[g], dpbplot.CurveOptions{LogY: true, Band: 2, LegendBottom: true, LegendRight: true,
 			Title: fmt.Sprintf("SS18 Fig. 4's setting, exact accounting and counters, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs",
 				gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
-			XLabel: "round t", YLabel: "cumulative pseudo-regret (mean ± 2 s.e., log scale)"})
+			XLabel: "round t", YLabel: "pseudo-regret (mean ± 2 s.e., log)"})
 		if err != nil {
 			return err
 		}
 		p.X.Min = 0
 		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
+		p.Y.Min /= 40 // room for the legend (bottom right) below the curves
 		row = append(row, p)
 	}
 	base := filepath.Join(out, name)
-	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 6*vg.Inch); err != nil {
 		return err
 	}
 	prefixes := make([]string, len(cfg.Gaps))
