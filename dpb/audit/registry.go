@@ -30,6 +30,7 @@ func All() []*Mechanism {
 			// The exact samplers cost microseconds a draw (big-integer
 			// arithmetic for the Gaussian): a quarter of the runs.
 			m.Trials /= 4
+			m.ShortTrials /= 2
 		}
 	}
 	return ms
