@@ -288,3 +288,16 @@ func TestPrivacyReports(t *testing.T) {
 		t.Errorf("DP-UCB without noise reported private")
 	}
 }
+
+func TestContextualUCBPrivacy(t *testing.T) {
+	for _, m := range []ContextMechanism{ContextNonPrivate, ContextEntryTrees, ContextSS18Tree} {
+		p, err := NewContextualUCB(ContextualUCBConfig{Dim: 3, Arms: 2, Horizon: 100, Mechanism: m, Epsilon: 0.7}, Stream(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := p.Privacy()
+		if private := m != ContextNonPrivate; pr.Private != private || (private && (pr.Epsilon != 0.7 || pr.Delta != 0)) {
+			t.Errorf("%v: %v", m, pr)
+		}
+	}
+}
