@@ -164,6 +164,6 @@ func MT14Fig2BTS(res *experiment.MT14Fig2BTSResult, title string) (*plot.Plot, e
 		}
 	}
 	p.NominalX(labels...)
-	p.X.Min, p.X.Max = -0.5, float64(len(res.Rows))+1.6 // room on the right for the legend
+	p.X.Min, p.X.Max = -0.5, float64(len(res.Rows))+2.3 // room on the right for the legend
 	return p, nil
 }
