@@ -17,6 +17,32 @@ type errPoints struct {
 	plotter.YErrors
 }
 
+// addDotsAndWhiskers adds series s as markers with vertical error bars in
+// colour and glyph s, named names[s] in the legend (empty series skipped).
+func addDotsAndWhiskers(p *plot.Plot, series []errPoints, names []string) error {
+	for s, pts := range series {
+		if len(pts.XYs) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(pts.XYs)
+		if err != nil {
+			return err
+		}
+		sc.GlyphStyle.Color = Colour(s)
+		sc.GlyphStyle.Radius = vg.Points(3.5)
+		sc.GlyphStyle.Shape = Glyph(s)
+		eb, err := plotter.NewYErrorBars(pts)
+		if err != nil {
+			return err
+		}
+		eb.LineStyle.Color = Colour(s)
+		eb.LineStyle.Width = vg.Points(1.2)
+		p.Add(eb, sc)
+		p.Legend.Add(names[s], sc)
+	}
+	return nil
+}
+
 // MT14Fig2 draws MT14 Fig. 2 as a dot-and-whisker chart: one group per
 // feedback delay τ, one marker per policy (non-private, then each ε) at its
 // mean normalised CTR with ±Band standard errors over repetitions, and a
@@ -53,22 +79,8 @@ func MT14Fig2(res *experiment.MT14Fig2Result, title string, band float64) (*plot
 		series[s].XYs = append(series[s].XYs, plotter.XY{X: x, Y: r.NormCTR})
 		series[s].YErrors = append(series[s].YErrors, struct{ Low, High float64 }{band * r.NormSE, band * r.NormSE})
 	}
-	for s, pts := range series {
-		sc, err := plotter.NewScatter(pts.XYs)
-		if err != nil {
-			return nil, err
-		}
-		sc.GlyphStyle.Color = Colour(s)
-		sc.GlyphStyle.Radius = vg.Points(3.5)
-		sc.GlyphStyle.Shape = Glyph(s)
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return nil, err
-		}
-		eb.LineStyle.Color = Colour(s)
-		eb.LineStyle.Width = vg.Points(1.2)
-		p.Add(eb, sc)
-		p.Legend.Add(names[s], sc)
+	if err := addDotsAndWhiskers(p, series, names); err != nil {
+		return nil, err
 	}
 	one, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: 1}, {X: float64(len(delays)) - 0.5, Y: 1}})
 	if err != nil {
@@ -123,25 +135,8 @@ func MT14Fig2BTS(res *experiment.MT14Fig2BTSResult, title string) (*plot.Plot, e
 			series[s].YErrors = append(series[s].YErrors, struct{ Low, High float64 }{v.Value - v.Lo, v.Hi - v.Value})
 		}
 	}
-	for s, pts := range series {
-		if len(pts.XYs) == 0 {
-			continue
-		}
-		sc, err := plotter.NewScatter(pts.XYs)
-		if err != nil {
-			return nil, err
-		}
-		sc.GlyphStyle.Color = Colour(s)
-		sc.GlyphStyle.Radius = vg.Points(3.5)
-		sc.GlyphStyle.Shape = Glyph(s)
-		eb, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return nil, err
-		}
-		eb.LineStyle.Color = Colour(s)
-		eb.LineStyle.Width = vg.Points(1.2)
-		p.Add(eb, sc)
-		p.Legend.Add(names[s], sc)
+	if err := addDotsAndWhiskers(p, series, names); err != nil {
+		return nil, err
 	}
 	hline := func(y float64, dashes []vg.Length, label string) error {
 		l, err := plotter.NewLine(plotter.XYs{{X: -0.5, Y: y}, {X: float64(len(res.Rows)) - 0.5, Y: y}})
