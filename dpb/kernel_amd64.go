@@ -2,6 +2,8 @@
 
 package dpb
 
+import "github.com/dpbandits/dpbandits/dpb/internal/param"
+
 // kernelsAvailable lists the scoring kernels this CPU and OS support, the
 // fastest first: AVX-512 (F and VL, with the OS saving ZMM state), AVX2 with
 // FMA, the Go loop.
@@ -27,7 +29,7 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 		return
 	}
 	if len(mt) < dp*dp || len(zp) < dp || len(x) < 4*nblk*d || len(scores) < 4*nblk || d > dp {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	n8 := nblk / 2
 	switch k {
