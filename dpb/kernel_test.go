@@ -1,6 +1,7 @@
 package dpb
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"strings"
@@ -181,4 +182,34 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// BenchmarkScoreKernel times the scoring kernel alone (all K actions of one
+// decision set, scored with each kernel this CPU supports) and reports
+// GFLOP/s counting the useful work only: d(d+1)/2 multiply–adds of w = M x
+// and 2d of ⟨z, w⟩ and ‖w‖² per action, 2 flops each.
+func BenchmarkScoreKernel(b *testing.B) {
+	ks := kernelsAvailable()
+	for _, k := range ks {
+		if k == kernelAVX2 {
+			ks = append(ks, kernelAVX2x4)
+		}
+	}
+	for _, sz := range benchSizes {
+		for _, k := range ks {
+			b.Run(fmt.Sprintf("kernel=%s/d=%d/K=%d", k, sz.d, sz.k), func(b *testing.B) {
+				d, dp := sz.d, padDim(sz.d)
+				_, _, mt, zp := randomKernel(Stream(1, 4), d, dp)
+				r := randomRound(nil, 1, sz.k, d)
+				scores := make([]float64, sz.k)
+				nblk := sz.k / 4
+				b.ReportAllocs()
+				for b.Loop() {
+					scoreBlocksWith(k, mt, dp, zp, d, r.Actions, nblk, 1.5, scores)
+				}
+				flops := float64(4*nblk) * float64(d*(d+1)+4*d)
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
 }
