@@ -2,6 +2,38 @@
 
 #include "textflag.h"
 
+// ARGS8 loads the eight-action kernels' arguments into their registers
+// (see scoreBlocks8AVX2).
+#define ARGS8 \
+	MOVQ mt+0(FP), SI; \
+	MOVQ dp+8(FP), BX; \
+	SHLQ $3, BX; \
+	MOVQ zp+16(FP), DI; \
+	MOVQ d+24(FP), R9; \
+	MOVQ x+32(FP), R10; \
+	MOVQ n8+40(FP), R14; \
+	MOVQ scores+56(FP), R15; \
+	MOVQ R9, R12; \
+	SHLQ $3, R12; \
+	LEAQ (R12)(R12*2), R13
+
+// FMABCST8 adds m times x_a[j] to w_a for the eight actions a of the block
+// (embedded broadcast, AVX-512VL for YMM m), then steps to column j+1 and
+// compares the x cursor with its end.
+#define FMABCST8(m, w0, w1, w2, w3, w4, w5, w6, w7) \
+	VFMADD231PD.BCST (CX), m, w0; \
+	VFMADD231PD.BCST (CX)(R12*1), m, w1; \
+	VFMADD231PD.BCST (CX)(R12*2), m, w2; \
+	VFMADD231PD.BCST (CX)(R13*1), m, w3; \
+	VFMADD231PD.BCST (CX)(R12*4), m, w4; \
+	VFMADD231PD.BCST (DX)(R12*4), m, w5; \
+	VFMADD231PD.BCST (CX)(R13*2), m, w6; \
+	VFMADD231PD.BCST (DX)(R13*2), m, w7; \
+	ADDQ BX, R8; \
+	ADDQ $8, CX; \
+	ADDQ $8, DX; \
+	CMPQ CX, R11
+
 // func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 TEXT ·cpuid(SB), NOSPLIT, $0-24
 	MOVL eaxArg+0(FP), AX
@@ -166,17 +198,7 @@ ret:
 // 3S), R11 end of the j loop, AX i0, R8 mt cursor, R14 blocks left, R15
 // scores cursor. Y0–Y7 w, Y8 mt row, Y9–Y15 broadcasts and lane sums.
 TEXT ·scoreBlocks8AVX2(SB), 0, $512-64
-	MOVQ mt+0(FP), SI
-	MOVQ dp+8(FP), BX
-	SHLQ $3, BX
-	MOVQ zp+16(FP), DI
-	MOVQ d+24(FP), R9
-	MOVQ x+32(FP), R10
-	MOVQ n8+40(FP), R14
-	MOVQ scores+56(FP), R15
-	MOVQ R9, R12
-	SHLQ $3, R12
-	LEAQ (R12)(R12*2), R13
+	ARGS8
 
 block8:
 	TESTQ R14, R14
@@ -296,17 +318,7 @@ ret8:
 // Registers as in scoreBlocks8AVX2; Z0–Z7 w, Z8 mt rows, Y9–Y10 z halves,
 // Y11 scratch.
 TEXT ·scoreBlocks8AVX512(SB), NOSPLIT, $0-64
-	MOVQ mt+0(FP), SI
-	MOVQ dp+8(FP), BX
-	SHLQ $3, BX
-	MOVQ zp+16(FP), DI
-	MOVQ d+24(FP), R9
-	MOVQ x+32(FP), R10
-	MOVQ n8+40(FP), R14
-	MOVQ scores+56(FP), R15
-	MOVQ R9, R12
-	SHLQ $3, R12
-	LEAQ (R12)(R12*2), R13
+	ARGS8
 
 block16:
 	TESTQ R14, R14
@@ -354,18 +366,7 @@ rows16:
 
 col16:
 	VMOVUPD (R8), Z8
-	VFMADD231PD.BCST (CX), Z8, Z0
-	VFMADD231PD.BCST (CX)(R12*1), Z8, Z1
-	VFMADD231PD.BCST (CX)(R12*2), Z8, Z2
-	VFMADD231PD.BCST (CX)(R13*1), Z8, Z3
-	VFMADD231PD.BCST (CX)(R12*4), Z8, Z4
-	VFMADD231PD.BCST (DX)(R12*4), Z8, Z5
-	VFMADD231PD.BCST (CX)(R13*2), Z8, Z6
-	VFMADD231PD.BCST (DX)(R13*2), Z8, Z7
-	ADDQ BX, R8
-	ADDQ $8, CX
-	ADDQ $8, DX
-	CMPQ CX, R11
+	FMABCST8(Z8, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7)
 	JLT  col16
 
 	VMOVUPD (DI)(AX*8), Y9     // z[i0:i0+4]
@@ -395,18 +396,7 @@ tail16:
 
 coltail16:
 	VMOVUPD (R8), Y8
-	VFMADD231PD.BCST (CX), Y8, Y0
-	VFMADD231PD.BCST (CX)(R12*1), Y8, Y1
-	VFMADD231PD.BCST (CX)(R12*2), Y8, Y2
-	VFMADD231PD.BCST (CX)(R13*1), Y8, Y3
-	VFMADD231PD.BCST (CX)(R12*4), Y8, Y4
-	VFMADD231PD.BCST (DX)(R12*4), Y8, Y5
-	VFMADD231PD.BCST (CX)(R13*2), Y8, Y6
-	VFMADD231PD.BCST (DX)(R13*2), Y8, Y7
-	ADDQ BX, R8
-	ADDQ $8, CX
-	ADDQ $8, DX
-	CMPQ CX, R11
+	FMABCST8(Y8, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7)
 	JLT  coltail16
 
 	VMOVUPD (DI)(AX*8), Y9
