@@ -87,10 +87,14 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 	total := int64(len(todo))
 	var next, done atomic.Int64
 	var failed atomic.Bool
-	var errOnce sync.Once
+	var errMu sync.Mutex // workers may still fail after a cancelled run returned
 	var firstErr error
 	fail := func(job Job, err error) {
-		errOnce.Do(func() { firstErr = fmt.Errorf("rep %d series %d: %w", job.Rep, job.Series, err) })
+		errMu.Lock()
+		if firstErr == nil {
+			firstErr = fmt.Errorf("rep %d series %d: %w", job.Rep, job.Series, err)
+		}
+		errMu.Unlock()
 		failed.Store(true)
 	}
 	// saveMu lets a cancelled run return only when no save is under way, and
@@ -118,6 +122,7 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 					return
 				}
 				if bin != nil {
+					var err error
 					saveMu.Lock()
 					if !stopped {
 						err = bin.Save(job, out[job.Series][job.Rep])
@@ -145,8 +150,11 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 	}
 	bar.finish()
 	cfg.Plan.note(int(done.Load()), 0, 0, nil)
-	if firstErr != nil {
-		return nil, firstErr
+	errMu.Lock()
+	err = firstErr
+	errMu.Unlock()
+	if err != nil {
+		return nil, err
 	}
 	if err := ctx.Err(); err != nil && done.Load() < total {
 		return nil, fmt.Errorf("interrupted after %d of %d jobs: %w", done.Load(), total, context.Cause(ctx))
