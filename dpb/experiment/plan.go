@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"math"
@@ -45,8 +46,10 @@ type Plan struct {
 type JobList struct {
 	Label string
 	Shape Shape
-	// Rounds each job simulates (0 if the call site does not say).
-	Rounds int
+	// Rounds each job simulates (0 if the call site does not say) and the
+	// cost of a round relative to the label's unit (see TrialConfig).
+	Rounds    int
+	RoundCost float64
 }
 
 // Lists returns the job lists recorded under an Estimate plan.
@@ -199,7 +202,8 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 // prepare opens the store bin of a job list, loads the jobs it holds into
 // out, fills the jobs this plan leaves to others with NaN (noting them as
 // missing) and returns the jobs to run, in job-list order.
-func (p *Plan) prepare(label string, key any, shape Shape, rounds int, out [][][]float64) ([]Job, *Bin, error) {
+func (p *Plan) prepare(cfg TrialConfig, shape Shape, out [][][]float64) ([]Job, *Bin, error) {
+	label, key := cfg.Label, cfg.Key
 	total := shape.Jobs()
 	all := func() []Job {
 		jobs := make([]Job, total)
@@ -210,7 +214,7 @@ func (p *Plan) prepare(label string, key any, shape Shape, rounds int, out [][][
 	}
 	if p != nil && p.Estimate {
 		p.mu.Lock()
-		p.lists = append(p.lists, JobList{Label: label, Shape: shape, Rounds: rounds})
+		p.lists = append(p.lists, JobList{Label: label, Shape: shape, Rounds: cfg.Rounds, RoundCost: cmp.Or(cfg.RoundCost, 1)})
 		p.mu.Unlock()
 		for _, s := range out {
 			for _, r := range s {

@@ -49,9 +49,11 @@ type TrialConfig struct {
 	// shape (the configuration with its seed; not worker counts); the
 	// store keys the list by its hash with [dpb.StreamVersion].
 	Key any
-	// Rounds is how many rounds one job simulates, for cost estimates
-	// (0: unknown).
-	Rounds int
+	// Rounds is how many rounds one job simulates and RoundCost the cost
+	// of one round relative to the label's unit (0 means 1), for cost
+	// estimates (see Plan.Estimate); neither changes results.
+	Rounds    int
+	RoundCost float64
 }
 
 // RunTrials runs Reps × Series jobs on Workers goroutines and returns
@@ -79,7 +81,7 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 		}
 	}
 	shape := Shape{Reps: cfg.Reps, Series: cfg.Series, Points: cfg.Points}
-	todo, bin, err := cfg.Plan.prepare(cfg.Label, cfg.Key, shape, cfg.Rounds, out)
+	todo, bin, err := cfg.Plan.prepare(cfg, shape, out)
 	if err != nil {
 		return nil, err
 	}

@@ -149,7 +149,7 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 		}
 	}
 	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: cells, Points: len(rec), Workers: cfg.Workers, Progress: cfg.Progress,
-		Plan: cfg.Plan, Label: "ss18-exp1", Key: cfg, Rounds: cfg.Horizon},
+		Plan: cfg.Plan, Label: "ss18-exp1", Key: cfg, Rounds: cfg.Horizon, RoundCost: exp1RoundCost(cfg.Dims)},
 		func(job Job, out []float64) error {
 			env, pol, err := exp1Cell(cfg, job.Series, job.Rep)
 			if err != nil {
@@ -430,7 +430,7 @@ func runLockstepCells(d, k int, gaps []float64, specs []dpb.SS18PolicyConfig, n,
 		Seed    uint64
 	}{d, k, gaps, specs, n, rec, seed}
 	raw, err := RunTrials(TrialConfig{Reps: reps, Series: len(gaps), Points: len(specs) * len(rec), Workers: workers, Progress: progress,
-		Plan: plan, Label: label, Key: key, Rounds: n},
+		Plan: plan, Label: label, Key: key, Rounds: n, RoundCost: float64(len(specs))},
 		func(job Job, out []float64) error {
 			env, pols, err := build(job.Series, job.Rep)
 			if err != nil {
@@ -570,4 +570,14 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 		res.Curves = append(res.Curves, Summarise(gapNames, res.RhoMin, tab))
 	}
 	return res, nil
+}
+
+// exp1RoundCost is the mean cost of one LinUCB round over the dimensions,
+// relative to d = 32 (K = d² actions: the cost grows about as d³ here).
+func exp1RoundCost(dims []int) float64 {
+	var c float64
+	for _, d := range dims {
+		c += math.Pow(float64(d)/32, 3)
+	}
+	return c / float64(max(len(dims), 1))
 }
