@@ -63,8 +63,8 @@ func TestSlurmScript(t *testing.T) {
 
 func TestSlurmRejectsOwnFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"ss18-fig4", "-short", "-store", "S"},                         // no -shards
-		{"ss18-fig4", "-shards", "2"},                                  // no -store
+		{"ss18-fig4", "-short", "-store", "S"},                        // no -shards
+		{"ss18-fig4", "-shards", "2"},                                 // no -store
 		{"ss18-fig4", "-shards", "2", "-store", "S", "-shard", "0/2"}, // set by the script
 		{"nope", "-shards", "2", "-store", "S"},
 	} {
