@@ -83,7 +83,7 @@ func (p *jobPlan) done(err error) (bool, error) {
 	}
 	ran, loaded, skipped := p.Counts()
 	if p.Shard.N > 0 {
-		fmt.Fprintf(os.Stderr, "%s: shard %v: %d jobs run, %d already in %s, %d left to other shards; write the figure with -merge\n",
+		fmt.Fprintf(os.Stderr, "%s: shard %v: %d jobs run, %d already in %s, %d left to other shards; -merge writes the result\n",
 			p.name, p.Shard, ran, loaded, p.Store.Dir(), skipped)
 		return true, nil
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -220,4 +221,30 @@ func TestKillWhileWritingFigures(t *testing.T) {
 		}
 	}
 	t.Logf("run %v; after %d kills: %d old and %d new complete files", wall, tries, oldN, newN)
+}
+
+// dpb check ss18 in two shards and a merge prints the verdicts of one
+// process; a merge before the last shard fails.
+func TestCheckShardsMerge(t *testing.T) {
+	S := filepath.Join(t.TempDir(), "S")
+	base := []string{"ss18", "-short", "-n", "300", "-reps", "4", "-trials", "200"}
+	var one, merged bytes.Buffer
+	if err := runCheck(&one, base); err != nil {
+		t.Fatal(err)
+	}
+	if err := runCheck(io.Discard, append(base, "-store", S, "-shard", "0/2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := runCheck(io.Discard, append(base, "-store", S, "-merge")); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("merge after one of two shards: err = %v, want missing jobs", err)
+	}
+	if err := runCheck(io.Discard, append(base, "-store", S, "-shard", "1/2")); err != nil {
+		t.Fatal(err)
+	}
+	if err := runCheck(&merged, append(base, "-store", S, "-merge")); err != nil {
+		t.Fatal(err)
+	}
+	if one.String() != merged.String() || one.Len() == 0 {
+		t.Errorf("merged verdicts differ from one process:\n%s\nvs\n%s", merged.String(), one.String())
+	}
 }
