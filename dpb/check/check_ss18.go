@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // SS18CheckConfig sizes the SS18 proof-check suite ([CheckSS18]).
@@ -25,6 +26,9 @@ type SS18CheckConfig struct {
 	Trials int
 	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
 	Workers int
+	// Plan, if set, keeps the tree checks' runs in a job store and selects
+	// a shard (see experiment.Plan and [CheckSS18Trees]).
+	Plan *experiment.Plan `json:"-"`
 }
 
 // WithDefaults returns c with every unset field at its default.
@@ -71,7 +75,7 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	c := cfg.WithDefaults()
-	tv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
+	tv, err := CheckSS18Trees(c)
 	if err != nil {
 		return nil, err
 	}
@@ -111,6 +115,15 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	return append(vs, lv...), nil
+}
+
+// CheckSS18Trees runs the tree checks of [CheckSS18] alone
+// ([CheckTreeRegularizers] at [SS18CheckConfig.SS18CheckSetting], under
+// cfg.Plan): the part that grows with n and that a cluster runs in shards.
+func CheckSS18Trees(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	vs, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan})
+	return vs, err
 }
 
 func (c SS18CheckConfig) validate() error {
