@@ -5,7 +5,6 @@ import (
 	"testing"
 )
 
-
 // gaussianHockeyStick is the numerical integration of GaussianDeltaQuad:
 // independent of the closed form.
 func gaussianHockeyStick(mu, eps float64) float64 { return GaussianDeltaQuad(mu, eps) }
