@@ -210,7 +210,7 @@ func runBeyondMT14(name, out string, args []string) error {
 			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "round t (log scale)", YLabel: "pseudo-regret (log scale)"}
 	}, func(p *plot.Plot) {
-		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.NiceLogTicks{}, dpbplot.NiceLogTicks{}
+		p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1} // powers of ten: six decades
 		p.Y.Min /= 1e4 // four free decades below the curves for the legend (bottom right)
 	})
 	if err != nil {
