@@ -211,7 +211,7 @@ func runBeyondMT14(name, out string, args []string) error {
 			XLabel: "round t (log scale)", YLabel: "pseudo-regret (log scale)"}
 	}, func(p *plot.Plot) {
 		p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1} // powers of ten: six decades
-		p.Y.Min /= 1e4 // four free decades below the curves for the legend (bottom right)
+		p.Y.Min /= 1e4                                                                      // four free decades below the curves for the legend (bottom right)
 	})
 	if err != nil {
 		return err
