@@ -80,6 +80,15 @@ type Mechanism struct {
 	New func() func(rng *rand.Rand, which int) float64
 }
 
+// describe appends ", secure sampler" to a mechanism's description in
+// secure mode.
+func describe(desc string, noise dpb.NoiseMode) string {
+	if noise == dpb.NoiseSecure {
+		return desc + ", secure sampler"
+	}
+	return desc
+}
+
 // Options sets the size and seed of an audit.
 type Options struct {
 	// Trials is the number of runs on each input. 0 means the mechanism's
