@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -51,3 +52,21 @@ func (rs Results) WriteText(w io.Writer) error {
 }
 
 func fmtNum(x Num) string { return fmt.Sprintf("%.3f", float64(x)) }
+
+// Markdown returns the table as markdown (for notebooks).
+func (rs Results) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| audit | claimed (ε, δ) | runs per input | ε lower (95% CP) | estimate | upper | tightness | verdict |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rs {
+		v := r.Verdict
+		if r.Demonstration {
+			v += " (demonstration)"
+		}
+		if r.Note != "" {
+			v += "; " + r.Note
+		}
+		fmt.Fprintf(&b, "| `%s` | (%g, %g) | %d | %.3f | %s | %s | %.2f | %s |\n", r.Name, r.Epsilon, r.Delta, r.Trials,
+			r.Lower, fmtNum(r.Estimate), fmtNum(r.Upper), r.Tightness, v)
+	}
+	return b.String()
+}
