@@ -69,7 +69,7 @@ func binomAtLeast(h, k, n int) bool {
 
 // NewSmoothBinary returns a smooth binary mechanism for horizon rounds.
 func NewSmoothBinary(dim, horizon int, noise Noise) (*SmoothBinary, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("smooth binary", dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	h, k := SmoothBinaryParams(horizon)
