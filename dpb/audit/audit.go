@@ -42,6 +42,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/dpbandits/dpbandits/dpb"
@@ -72,6 +73,8 @@ type Mechanism struct {
 	Categorical bool
 	// NoSecureSampler notes a mechanism that has no secure-mode sampler.
 	NoSecureSampler bool
+	// Note is a remark carried into the result.
+	Note string
 	// New returns a fresh trial function; each worker calls it once and then
 	// calls the trial with its own generators, so the trial may keep scratch
 	// space. The trial runs the mechanism once on input which (0 = D,
@@ -258,8 +261,9 @@ func RunScores(m *Mechanism, opt Options) (Result, Scores, error) {
 	default:
 		res.Verdict = "ok"
 	}
+	res.Note = m.Note
 	if m.NoSecureSampler {
-		res.Note = "no secure sampler exists for this noise"
+		res.Note = strings.TrimPrefix(res.Note+"; no secure sampler exists for this noise", "; ")
 	}
 	return res, Scores{D: ev[0], DPrime: ev[1], In: in.contains}, nil
 }

@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 )
 
 func TestBadInput(t *testing.T) {
@@ -161,6 +164,9 @@ func TestShortAudit(t *testing.T) {
 			t.Errorf("%s: lower bound %.3f above the claim %.3g (%s)", r.Name, r.Lower, r.Epsilon, r.Region)
 		}
 	}
+	if r := byName["gaussian-counter-tree"]; !(r.Tightness >= 0.5) {
+		t.Errorf("calibrated Gaussian tree counter audit tightness %.3f at short size, want >= 0.5", r.Tightness)
+	}
 	if r := byName["laplace-tree-plain"]; !(r.Tightness >= 0.5) {
 		t.Errorf("plain Laplace counter audit tightness %.3f at short size, want >= 0.5", r.Tightness)
 	}
@@ -169,5 +175,50 @@ func TestShortAudit(t *testing.T) {
 	}
 	if r := byName["fp-attack-secure"]; !(r.Lower <= r.Epsilon) {
 		t.Errorf("floating-point attack on the secure sampler: lower %.3f above %g", r.Lower, r.Epsilon)
+	}
+}
+
+// TestNoiseMatrix checks B of the plain tree at T = 4 against the binary
+// mechanism's definition: release t sums the nodes of t's set bits, one
+// node drawn per round (draw k at round k+1).
+func TestNoiseMatrix(t *testing.T) {
+	b := noiseMatrix(dpb.CounterTree, 4)
+	want := [][]float64{
+		{1, 0, 0, 0}, // t=1: node [1]
+		{0, 1, 0, 0}, // t=2: node [1,2]
+		{0, 1, 1, 0}, // t=3: [1,2] + [3]
+		{0, 0, 0, 1}, // t=4: [1,4]
+	}
+	r, c := b.Dims()
+	if r != 4 || c != 4 {
+		t.Fatalf("B is %d×%d, want 4×4", r, c)
+	}
+	for i := range want {
+		for j := range want[i] {
+			if b.At(i, j) != want[i][j] {
+				t.Fatalf("B[%d][%d] = %v, want %v", i, j, b.At(i, j), want[i][j])
+			}
+		}
+	}
+}
+
+// TestGaussianCounterCalibration: for every counter the exact Gaussian-DP
+// parameter of the worst record pair is at most the calibrated μ, and equal
+// to it (the claim is tight) for the plain tree.
+func TestGaussianCounterCalibration(t *testing.T) {
+	mu := accounting.GDPMu(gaussEps, gaussDelta)
+	for _, k := range dpb.CounterKinds {
+		m := gaussianCounter(k)
+		if m.Note != "" {
+			t.Errorf("%v: %s", k, m.Note)
+		}
+		if k == dpb.CounterTree {
+			probe, _ := dpb.NewCounter(k, 1, gaussT, dpb.ZeroNoise{N: 1})
+			sigma, _ := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
+			s, _, muPair := pairWeights(noiseMatrix(k, gaussT), sigma)
+			if s != 1 || math.Abs(muPair-mu) > 1e-9*mu {
+				t.Errorf("plain tree: worst record %d with μ = %v, want record 1 with the calibrated μ = %v", s, muPair, mu)
+			}
+		}
 	}
 }

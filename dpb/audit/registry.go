@@ -25,6 +25,9 @@ func All() []*Mechanism {
 		linUCB("ss18-linucb-joint", dpb.NoiseSimulated),
 		linUCB("ss18-linucb-joint-secure", dpb.NoiseSecure),
 	}
+	for _, k := range dpb.CounterKinds {
+		ms = append(ms, gaussianCounter(k))
+	}
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
 			// The exact samplers cost microseconds a draw (big-integer
