@@ -116,11 +116,13 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	}
 }
 
-// TestZigguratTable checks the copied table: every ExpFloat64 draw that
-// is not from the ziggurat's tail lies on the grid (the tail has
-// probability about 1.5·10⁻⁴ per draw; we allow 5 in 10000, a false failure
-// having probability below 10⁻³ by the Poisson tail) and the grid test
-// rejects the neighbour 1 + draw almost always.
+// TestZigguratTable checks the copied tables: every ExpFloat64 (NormFloat64)
+// draw that is not from the ziggurat's tail lies on the grid — the tail has
+// probability (1 − ke[0]/2³²)/256 = 4.5·10⁻⁴ ((1 − kn[0]/2³¹)/128 =
+// 5.7·10⁻⁴) per draw, and we allow 18 (22) in 10000, a correct table failing
+// with probability below 10⁻⁶ by the Poisson tail — and the grid test
+// rejects the neighbour 1 + draw almost always (a wrong table would put
+// nearly every draw off the grid).
 func TestZigguratTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	off, shifted := 0, 0
@@ -133,11 +135,28 @@ func TestZigguratTable(t *testing.T) {
 			shifted++
 		}
 	}
-	if off > 5 {
+	if off > 18 {
 		t.Errorf("%d of 10000 draws off the grid: the table is not Go's", off)
 	}
 	if shifted > 100 {
 		t.Errorf("%d of 10000 shifted draws on the grid", shifted)
+	}
+	// The normal table.
+	off, shifted = 0, 0
+	for range 10000 {
+		v := 3 * rng.NormFloat64()
+		if !onNormalGrid(math.Abs(v), 3) {
+			off++
+		}
+		if onNormalGrid(math.Abs(1+v), 3) {
+			shifted++
+		}
+	}
+	if off > 22 {
+		t.Errorf("%d of 10000 normal draws off the grid: the table is not Go's", off)
+	}
+	if shifted > 100 {
+		t.Errorf("%d of 10000 shifted normal draws on the grid", shifted)
 	}
 }
 
@@ -172,6 +191,12 @@ func TestShortAudit(t *testing.T) {
 	}
 	if r := byName["fp-attack-default"]; !(r.Lower > 3*r.Epsilon) || r.Verdict != "attack shown" {
 		t.Errorf("floating-point attack on the default sampler: lower %.3f, verdict %q; want far above %g", r.Lower, r.Verdict, r.Epsilon)
+	}
+	if r := byName["fp-attack-gaussian-default"]; !(r.Lower > 3*r.Epsilon) || r.Verdict != "attack shown" {
+		t.Errorf("floating-point attack on the default Gaussian sampler: lower %.3f, verdict %q", r.Lower, r.Verdict)
+	}
+	if r := byName["fp-attack-gaussian-secure"]; !(r.Lower <= r.Epsilon) {
+		t.Errorf("floating-point attack on the secure Gaussian sampler: lower %.3f above %g", r.Lower, r.Epsilon)
 	}
 	if r := byName["fp-attack-secure"]; !(r.Lower <= r.Epsilon) {
 		t.Errorf("floating-point attack on the secure sampler: lower %.3f above %g", r.Lower, r.Epsilon)

@@ -5,21 +5,30 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 )
 
 // onZigguratGrid reports whether v ≥ 0 equals b·(float64(j)·float64(we[i]))
 // for some 32-bit j and 8-bit i: the values b·ExpFloat64() takes on every
-// path of Go's exponential ziggurat but its tail. For each i the candidate
-// j are the integers next to v/(b·we[i]).
-func onZigguratGrid(v, b float64) bool {
+// path of Go's exponential ziggurat but its tail.
+func onZigguratGrid(v, b float64) bool { return onGrid(v, b, zigguratWE[:], 1<<32) }
+
+// onNormalGrid reports whether v ≥ 0 equals σ·(float64(j)·float64(wn[i]))
+// for some |j| < 2³¹ and 7-bit i: the magnitudes σ·NormFloat64() takes on
+// every path of Go's normal ziggurat but the base strip's tail.
+func onNormalGrid(v, sigma float64) bool { return onGrid(v, sigma, zigguratWN[:], 1<<31) }
+
+// onGrid reports whether v = b·(j·w) for some table entry w and integer
+// 0 ≤ j < jmax (the candidates are the integers next to v/(b·w)).
+func onGrid(v, b float64, table []float32, jmax float64) bool {
 	if v == 0 {
 		return true
 	}
-	for _, w32 := range zigguratWE {
+	for _, w32 := range table {
 		w := float64(w32)
 		j0 := math.Round(v / b / w)
 		for j := j0 - 2; j <= j0+2; j++ {
-			if j < 0 || j >= 1<<32 {
+			if j < 0 || j >= jmax {
 				continue
 			}
 			if b*(j*w) == v {
@@ -76,5 +85,62 @@ func fpAttack(name string, noise dpb.NoiseMode) *Mechanism {
 	} else {
 		m.Demonstration = true
 	}
+	return m
+}
+
+// fpAttackGaussian is the floating-point attack on the first release of
+// the exactly calibrated Gaussian tree counter ([gaussianCounter], T = 16,
+// (ε, δ) = (1, 0.01)): D = 0^16, D′ = e₁. The default node noise is
+// σ·NormFloat64() = σ·(j·wn[i]), so under D the release is on that grid and
+// under D′ (1 + noise, rounded) almost never: a declared demonstration. With
+// secure noise ([dpb.NewSecureGaussianNoise], exact discrete Gaussian on a
+// grid) the same test is run and the bound must stay at or below ε.
+func fpAttackGaussian(name string, noise dpb.NoiseMode) *Mechanism {
+	probe, err := dpb.NewCounter(dpb.CounterTree, 1, gaussT, dpb.ZeroNoise{N: 1})
+	if err != nil {
+		panic(err)
+	}
+	sigma, err := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
+	if err != nil {
+		panic(err)
+	}
+	m := &Mechanism{
+		Name:        name,
+		Mechanism:   describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", noise),
+		Neighbours:  "D = 0^16, D′ = (1, 0, …, 0)",
+		Test:        "floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
+		Epsilon:     gaussEps,
+		Delta:       gaussDelta,
+		Trials:      100000,
+		ShortTrials: 10000,
+		New: func() func(*rand.Rand, int) float64 {
+			z := make([]float64, 1)
+			rel := make([]float64, 1)
+			return func(rng *rand.Rand, which int) float64 {
+				var nz dpb.Noise
+				var err error
+				if noise == dpb.NoiseSecure {
+					nz, err = dpb.NewSecureGaussianNoise([]float64{sigma}, 1)
+				} else {
+					nz, err = dpb.NewGaussianNoise(1, sigma, rng)
+				}
+				if err != nil {
+					panic(err)
+				}
+				tree, err := dpb.NewTreeSum(1, gaussT, nz, dpb.Plain)
+				if err != nil {
+					panic(err)
+				}
+				z[0] = float64(which)
+				tree.Add(z)
+				tree.SumTo(rel)
+				if onNormalGrid(math.Abs(rel[0]), sigma) {
+					return 0
+				}
+				return 1
+			}
+		},
+	}
+	m.Demonstration = noise != dpb.NoiseSecure
 	return m
 }

@@ -28,6 +28,9 @@ func All() []*Mechanism {
 	for _, k := range dpb.CounterKinds {
 		ms = append(ms, gaussianCounter(k))
 	}
+	ms = append(ms,
+		fpAttackGaussian("fp-attack-gaussian-default", dpb.NoiseSimulated),
+		fpAttackGaussian("fp-attack-gaussian-secure", dpb.NoiseSecure))
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
 			// The exact samplers cost microseconds a draw (big-integer
