@@ -71,7 +71,7 @@ func laplaceCounter(name string, mode dpb.ReleaseMode, noise dpb.NoiseMode) *Mec
 		Test:        "exact log-likelihood ratio of the releases at rounds 1, 2, 4, 8, 16",
 		Epsilon:     eps,
 		Trials:      400000,
-		ShortTrials: 20000,
+		ShortTrials: 60000,
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, counterT)

@@ -133,7 +133,7 @@ func gaussianCounter(kind dpb.CounterKind) *Mechanism {
 		Epsilon:     gaussEps,
 		Delta:       gaussDelta,
 		Trials:      200000,
-		ShortTrials: 10000,
+		ShortTrials: 40000,
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
