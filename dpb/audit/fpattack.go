@@ -57,35 +57,15 @@ func onGrid(v, b float64, table []float32, jmax float64) bool {
 func fpAttack(name string, noise dpb.NoiseMode) *Mechanism {
 	const eps = 1.0
 	b := dpb.TreeCounterScale(counterT, 1, eps)
-	m := &Mechanism{
-		Name:        name,
-		Mechanism:   "MT14 Laplace tree counter (T = 16, ε = 1), release at round 1, default sampler",
-		Neighbours:  "D = 0^16, D′ = (1, 0, …, 0)",
-		Test:        "floating-point attack: is |release| off the grid ±b·j·we[i] of Go's ziggurat?",
-		Epsilon:     eps,
-		Trials:      100000,
-		ShortTrials: 10000,
-		New: func() func(*rand.Rand, int) float64 {
-			z := make([]float64, 1)
-			rel := make([]float64, 1)
-			return func(rng *rand.Rand, which int) float64 {
-				tree := newCounter(rng, dpb.Plain, noise, b)
-				z[0] = float64(which)
-				tree.Add(z)
-				tree.SumTo(rel)
-				if onZigguratGrid(math.Abs(rel[0]), b) {
-					return 0
-				}
-				return 1
-			}
-		},
+	newNoise := func(rng *rand.Rand) (dpb.Noise, error) {
+		if noise == dpb.NoiseSecure {
+			return dpb.NewSecureLaplaceNoise(1, b, 1)
+		}
+		return dpb.NewLaplaceNoise(1, b, rng)
 	}
-	if noise == dpb.NoiseSecure {
-		m.Mechanism = "MT14 Laplace tree counter (T = 16, ε = 1), release at round 1, secure sampler"
-	} else {
-		m.Demonstration = true
-	}
-	return m
+	return fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", noise),
+		"floating-point attack: is |release| off the grid ±b·j·we[i] of Go's exponential ziggurat?",
+		eps, 0, noise, newNoise, func(v float64) bool { return onZigguratGrid(v, b) })
 }
 
 // fpAttackGaussian is the floating-point attack on the first release of
@@ -104,43 +84,53 @@ func fpAttackGaussian(name string, noise dpb.NoiseMode) *Mechanism {
 	if err != nil {
 		panic(err)
 	}
-	m := &Mechanism{
-		Name:        name,
-		Mechanism:   describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", noise),
-		Neighbours:  "D = 0^16, D′ = (1, 0, …, 0)",
-		Test:        "floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
-		Epsilon:     gaussEps,
-		Delta:       gaussDelta,
-		Trials:      100000,
-		ShortTrials: 10000,
+	newNoise := func(rng *rand.Rand) (dpb.Noise, error) {
+		if noise == dpb.NoiseSecure {
+			return dpb.NewSecureGaussianNoise([]float64{sigma}, 1)
+		}
+		return dpb.NewGaussianNoise(1, sigma, rng)
+	}
+	return fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", noise),
+		"floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
+		gaussEps, gaussDelta, noise, newNoise, func(v float64) bool { return onNormalGrid(v, sigma) })
+}
+
+// fpAttackOn is the attack on the first release of a plain tree counter
+// over T = 16 rounds with the given node noise: the statistic is 1 when
+// |release| is off the sampler's grid (points to D′ = (1, 0, …, 0)), 0 on
+// it. It is a declared demonstration on the default sampler.
+func fpAttackOn(name, mech, test string, eps, delta float64, noise dpb.NoiseMode,
+	newNoise func(*rand.Rand) (dpb.Noise, error), onGrid func(float64) bool) *Mechanism {
+	return &Mechanism{
+		Name:          name,
+		Mechanism:     mech,
+		Neighbours:    "D = 0^16, D′ = (1, 0, …, 0)",
+		Test:          test,
+		Epsilon:       eps,
+		Delta:         delta,
+		Trials:        100000,
+		ShortTrials:   10000,
+		Demonstration: noise != dpb.NoiseSecure,
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
 			return func(rng *rand.Rand, which int) float64 {
-				var nz dpb.Noise
-				var err error
-				if noise == dpb.NoiseSecure {
-					nz, err = dpb.NewSecureGaussianNoise([]float64{sigma}, 1)
-				} else {
-					nz, err = dpb.NewGaussianNoise(1, sigma, rng)
-				}
+				nz, err := newNoise(rng)
 				if err != nil {
 					panic(err)
 				}
-				tree, err := dpb.NewTreeSum(1, gaussT, nz, dpb.Plain)
+				tree, err := dpb.NewTreeSum(1, counterT, nz, dpb.Plain)
 				if err != nil {
 					panic(err)
 				}
 				z[0] = float64(which)
 				tree.Add(z)
 				tree.SumTo(rel)
-				if onNormalGrid(math.Abs(rel[0]), sigma) {
+				if onGrid(math.Abs(rel[0])) {
 					return 0
 				}
 				return 1
 			}
 		},
 	}
-	m.Demonstration = noise != dpb.NoiseSecure
-	return m
 }
