@@ -62,8 +62,11 @@ var SS18PaperSetting = dpb.SS18Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0
 // CheckSS18 runs the proof checks of SS18, in this order: [CheckSS18Facts]
 // (Claims 17–20, Υ, Lemma 22), [CheckTreeRegularizers] (Propositions 9 and
 // 11 per round, plain and padded trees, at [SS18CheckConfig.SS18CheckSetting]),
-// [CheckSS18Privacy] (calibration at [SS18PaperSetting]), then the checks
-// that run Algorithm 1 (Proposition 4, Theorems 5 and 6, Claim 13). The run
+// [CheckCounterRegularizers] (Proposition 11 for the Gaussian regularizer
+// on every counter, exactly calibrated), [CheckSS18Privacy] (calibration at
+// [SS18PaperSetting]) and [CheckCalibratedPrivacy] (the exactly calibrated
+// variants there), then the checks that run Algorithm 1 (Proposition 4 for
+// the paper's and the calibrated variants, Theorems 5 and 6, Claim 13). The run
 // is deterministic given the config.
 func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 	vs, err := CheckSS18Facts(cfg)
@@ -76,11 +79,21 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, tv...)
+	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, cv...)
 	pv, err := CheckSS18Privacy(cfg)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, pv...)
+	qv, err := CheckCalibratedPrivacy(SS18PaperSetting)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, qv...)
 	lv, err := checkSS18Policies(c)
 	if err != nil {
 		return nil, err
@@ -179,6 +192,15 @@ func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
 		pv[i].Name += "-plain"
 	}
 	vs = append(vs, pv...)
+	// The exactly calibrated variants of issue 10 (padded tree for the
+	// tree-based ones), Proposition 4 with their derived bounds.
+	nc := base
+	nc.Algs = append(append([]dpb.SS18Alg(nil), counterVariants...), dpb.SS18WishartTight)
+	nv, err := CheckProp4(nc)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, nv...)
 	rc := base
 	rc.Alpha, rc.Reps = 0, reps/2
 	rv, err := CheckRegretBounds(rc)

@@ -119,67 +119,6 @@ func AS17Table2Rows(dim int, kind dpb.LossKind) []AS17Row {
 	}
 }
 
-// Fit is a least-squares line log y = Intercept + Slope·log x.
-type Fit struct {
-	Slope, Intercept, SlopeSE float64
-	Points                    int
-}
-
-// MarshalJSON writes NaN fields (fits with too few points) as null.
-func (f Fit) MarshalJSON() ([]byte, error) {
-	num := func(v float64) string {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return "null"
-		}
-		return strconv.FormatFloat(v, 'g', 6, 64)
-	}
-	return []byte(fmt.Sprintf(`{"slope":%s,"intercept":%s,"slope_se":%s,"points":%d}`, num(f.Slope), num(f.Intercept), num(f.SlopeSE), f.Points)), nil
-}
-
-// FitLogLog fits log y against log x by ordinary least squares over the
-// points with x > 0 and y > 0, and returns the slope with its standard
-// error (NaN fields when fewer than two usable points; SE NaN with two).
-func FitLogLog(x, y []float64) Fit {
-	var lx, ly []float64
-	for i := range x {
-		if x[i] > 0 && y[i] > 0 && !math.IsInf(y[i], 0) {
-			lx = append(lx, math.Log(x[i]))
-			ly = append(ly, math.Log(y[i]))
-		}
-	}
-	n := float64(len(lx))
-	f := Fit{Slope: math.NaN(), Intercept: math.NaN(), SlopeSE: math.NaN(), Points: len(lx)}
-	if len(lx) < 2 {
-		return f
-	}
-	var mx, my float64
-	for i := range lx {
-		mx += lx[i]
-		my += ly[i]
-	}
-	mx /= n
-	my /= n
-	var sxx, sxy float64
-	for i := range lx {
-		sxx += (lx[i] - mx) * (lx[i] - mx)
-		sxy += (lx[i] - mx) * (ly[i] - my)
-	}
-	if sxx == 0 {
-		return f
-	}
-	f.Slope = sxy / sxx
-	f.Intercept = my - f.Slope*mx
-	if len(lx) > 2 {
-		var rss float64
-		for i := range lx {
-			r := ly[i] - f.Intercept - f.Slope*lx[i]
-			rss += r * r
-		}
-		f.SlopeSE = math.Sqrt(rss / (n - 2) / sxx)
-	}
-	return f
-}
-
 // AS17Sweep measures one row's final regret at every (ε, T) pair.
 type AS17Sweep struct {
 	Row AS17Row

@@ -185,9 +185,9 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 		}
 		tc := Summarise([]string{noise.String()}, dx, tot)
 		res.Total = append(res.Total, tc)
-		slope, icept := LogLogFit(dx, tc.Mean[0])
-		res.Slope = append(res.Slope, slope)
-		res.Intercept = append(res.Intercept, icept)
+		f := FitLogLog(dx, tc.Mean[0])
+		res.Slope = append(res.Slope, f.Slope)
+		res.Intercept = append(res.Intercept, f.Intercept)
 	}
 	return res, nil
 }
@@ -210,28 +210,6 @@ func exp1Cell(cfg SS18Exp1Config, c, rep int) (dpb.Environment, *dpb.LinUCB, err
 		return nil, nil, err
 	}
 	return env, pol, nil
-}
-
-// LogLogFit returns the least-squares line ln y = b + a ln x over the points
-// with x, y > 0 (a = slope, b = intercept); NaN when fewer than two.
-func LogLogFit(x, y []float64) (slope, intercept float64) {
-	var n, sx, sy, sxx, sxy float64
-	for i := range x {
-		if x[i] <= 0 || y[i] <= 0 {
-			continue
-		}
-		lx, ly := math.Log(x[i]), math.Log(y[i])
-		n++
-		sx += lx
-		sy += ly
-		sxx += lx * lx
-		sxy += lx * ly
-	}
-	if n < 2 {
-		return math.NaN(), math.NaN()
-	}
-	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
-	return slope, (sy - slope*sx) / n
 }
 
 // RegretLockstep runs every policy of pols against env for n rounds in
