@@ -155,7 +155,7 @@ func (b *Bin) Save(j Job, vals []float64) error {
 	}
 	return atomicfile.WriteFile(b.path(j), 0o644, func(w io.Writer) error {
 		buf := make([]byte, 0, 32)
-		if _, err := fmt.Fprintf(w, "%s kernel=%s\n", b.header(j), dpb.KernelName()); err != nil {
+		if _, err := fmt.Fprintf(w, "%s kernel=%s\n", b.header(j), dpb.Kernel()); err != nil {
 			return err
 		}
 		for _, v := range vals {
