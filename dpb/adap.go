@@ -3,6 +3,8 @@ package dpb
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // AdaPConfig configures [AdaP] (AdaP-UCB and AdaP-KLUCB).
@@ -66,7 +68,7 @@ func NewAdaP(cfg AdaPConfig, rng *rand.Rand) (*AdaP, error) {
 	if cfg.Alpha == 0 {
 		cfg.Alpha = 3.1
 	}
-	if err := checkPositive("alpha", cfg.Alpha); err != nil {
+	if err := param.CheckPositive("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
 	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, true, cfg.Clip, rng)

@@ -3,6 +3,8 @@ package dpb
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // DPKLConfig configures [DPKL] (DP-KLUCB and DP-IMED).
@@ -69,7 +71,7 @@ func NewDPKL(cfg DPKLConfig, rng *rand.Rand) (*DPKL, error) {
 	if cfg.Alpha == 0 {
 		cfg.Alpha = 1
 	}
-	if err := checkPositive("alpha", cfg.Alpha); err != nil {
+	if err := param.CheckPositive("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
 	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, false, cfg.Clip, rng)

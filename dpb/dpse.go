@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // DPSEConfig configures [DPSE].
@@ -66,7 +68,7 @@ func NewDPSE(cfg DPSEConfig, rng *rand.Rand) (*DPSE, error) {
 	if cfg.Beta == 0 {
 		cfg.Beta = 1 / float64(cfg.Horizon)
 	}
-	if err := checkProb("beta", cfg.Beta); err != nil {
+	if err := param.CheckProb("beta", cfg.Beta); err != nil {
 		return nil, err
 	}
 	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, true, cfg.Clip, rng)

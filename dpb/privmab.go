@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // privArms is the bookkeeping shared by the batched ε-DP K-armed algorithms
@@ -45,12 +47,12 @@ type privArms struct {
 // rng, or no noise at all when noNoise is set.
 func newPrivArms(k int, eps float64, noNoise, forget, clip bool, rng *rand.Rand) (*privArms, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if k < 1 {
 		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", k)
 	}
-	if err := checkEpsilon(eps); err != nil {
+	if err := param.CheckEpsilon(eps); err != nil {
 		return nil, err
 	}
 	var noise Noise = ZeroNoise{N: 1}
@@ -72,7 +74,7 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, rng *rand.Rand)
 // not been updated.
 func (s *privArms) choose(r *Round, a int) int {
 	if r.K != len(s.n) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	if s.pending >= 0 {
 		panic(fmt.Sprintf("dpb: Choose called again before Update of arm %d (these policies need immediate feedback)", s.pending))
@@ -85,7 +87,7 @@ func (s *privArms) choose(r *Round, a int) int {
 // it to arm's open batch. It panics on an Update without a Choose of arm.
 func (s *privArms) add(arm int, reward float64) {
 	if arm < 0 || arm >= len(s.n) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	if arm != s.pending {
 		panic(fmt.Sprintf("dpb: Update of arm %d without a pending Choose of it (pending: %d)", arm, s.pending))

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // privMAB lists the optimal private K-armed algorithms built on privArms, each
@@ -111,7 +113,7 @@ func TestPrivMABRejectsBadRewardsAndOrder(t *testing.T) {
 			t.Errorf("%s: Update of another arm: panic %q", alg.name, m)
 		}
 		p.Update(r, a, 0.5)
-		if m := panicMsg(func() { p.Choose(&Round{T: 2, K: 4}) }); m != badArm {
+		if m := panicMsg(func() { p.Choose(&Round{T: 2, K: 4}) }); m != param.BadArm {
 			t.Errorf("%s: wrong K: panic %q", alg.name, m)
 		}
 		// Clip accepts what Update otherwise rejects (not NaN).

@@ -1,4 +1,4 @@
-package dpb
+package experiment
 
 import (
 	"fmt"
@@ -6,6 +6,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // PrivateMABAlgorithms names the ε-DP K-armed algorithms of [RunPrivateMAB], in
@@ -16,22 +19,22 @@ var PrivateMABAlgorithms = []string{"DP-UCB", "DP-SE", "AdaP-UCB", "AdaP-KLUCB",
 // [PrivateMABAlgorithms]) for k arms, horizon T and privacy ε, each with its
 // paper's defaults (DP-UCB: Γ as printed, γ = 1/T; DP-SE: β = 1/T; AdaP:
 // α = 3.1; DP-KLUCB: α = 1).
-func NewPrivateMABPolicy(name string, k, T int, eps float64, rng *rand.Rand) (Policy, error) {
+func NewPrivateMABPolicy(name string, k, T int, eps float64, rng *rand.Rand) (dpb.Policy, error) {
 	switch name {
 	case "DP-UCB":
-		return NewDPUCB(DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+		return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
 	case "DP-SE":
-		return NewDPSE(DPSEConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+		return dpb.NewDPSE(dpb.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
 	case "AdaP-UCB":
-		return NewAdaP(AdaPConfig{Arms: k, Epsilon: eps}, rng)
+		return dpb.NewAdaP(dpb.AdaPConfig{Arms: k, Epsilon: eps}, rng)
 	case "AdaP-KLUCB":
-		return NewAdaP(AdaPConfig{Arms: k, Epsilon: eps, KL: true}, rng)
+		return dpb.NewAdaP(dpb.AdaPConfig{Arms: k, Epsilon: eps, KL: true}, rng)
 	case "DP-KLUCB":
-		return NewDPKL(DPKLConfig{Arms: k, Epsilon: eps}, rng)
+		return dpb.NewDPKL(dpb.DPKLConfig{Arms: k, Epsilon: eps}, rng)
 	case "DP-IMED":
-		return NewDPKL(DPKLConfig{Arms: k, Epsilon: eps, IMED: true}, rng)
+		return dpb.NewDPKL(dpb.DPKLConfig{Arms: k, Epsilon: eps, IMED: true}, rng)
 	case "Lazy-DP-TS":
-		return NewLazyDPTS(LazyDPTSConfig{Arms: k, Epsilon: eps}, rng)
+		return dpb.NewLazyDPTS(dpb.LazyDPTSConfig{Arms: k, Epsilon: eps}, rng)
 	}
 	return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", name, PrivateMABAlgorithms)
 }
@@ -80,7 +83,7 @@ func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
 		cfg.Epsilons = []float64{0.1, 0.3, 1, 3, 10}
 	}
 	for _, e := range cfg.Epsilons {
-		if err := checkEpsilon(e); err != nil {
+		if err := param.CheckEpsilon(e); err != nil {
 			return nil, err
 		}
 	}
@@ -95,12 +98,12 @@ func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
 	if cfg.Points == 0 {
 		cfg.Points = 40
 	}
-	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (Policy, error) {
-		return NewUCB1(UCB1Config{Arms: cfg.Arms})
+	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (dpb.Policy, error) {
+		return dpb.NewUCB1(dpb.UCB1Config{Arms: cfg.Arms})
 	}}}
 	for _, a := range cfg.Algorithms {
 		for _, eps := range cfg.Epsilons {
-			pols = append(pols, PolicyFactory{Name: privateMABSeries(a, eps), New: func(rng *rand.Rand) (Policy, error) {
+			pols = append(pols, PolicyFactory{Name: privateMABSeries(a, eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
 				return NewPrivateMABPolicy(a, cfg.Arms, cfg.Horizon, eps, rng)
 			}})
 		}
@@ -108,9 +111,9 @@ func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
-		NewEnv: func(rng *rand.Rand) (Environment, error) {
+		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) {
 			m := cfg.means()
-			return &mt14Arms{means: m, rew: make([]float64, cfg.Arms), rng: rng}, nil
+			return dpb.NewBernoulliArms(m, rng), nil
 		},
 	}
 	c, err := e.Run()
@@ -140,9 +143,9 @@ var PrivateMABBounds = []string{"lower bound: SS18 Cor. 15 (ε-term)", "lower bo
 func (c PrivateMABConfig) bounds(T int, eps float64) []float64 {
 	m := c.means()
 	return []float64{
-		SS18PrivateMABLowerBound(MT14Fig1Gaps(c.Arms, c.Gap), T, eps),
-		AzizeBasuLowerBound(m, T, eps),
-		AzizeLowerBound(m, T, eps),
+		dpb.SS18PrivateMABLowerBound(MT14Fig1Gaps(c.Arms, c.Gap), T, eps),
+		dpb.AzizeBasuLowerBound(m, T, eps),
+		dpb.AzizeLowerBound(m, T, eps),
 	}
 }
 
