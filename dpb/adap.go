@@ -52,12 +52,9 @@ type AdaPConfig struct {
 // Choose is O(k) at episode starts and O(1) inside an episode (O(50 k) with
 // the KL index); nothing allocates after construction.
 type AdaP struct {
-	cfg  AdaPConfig
-	s    *privArms
-	eps  float64 // ε, or +Inf with NoNoise
-	cur  int     // arm of the open episode
-	left int     // its pulls still to choose
-	end  []int   // N_a at which arm a's open episode closes
+	cfg AdaPConfig
+	s   *privArms
+	eps float64 // ε, or +Inf with NoNoise
 }
 
 var _ Policy = (*AdaP)(nil)
@@ -75,7 +72,7 @@ func NewAdaP(cfg AdaPConfig, rng *rand.Rand) (*AdaP, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &AdaP{cfg: cfg, s: s, eps: cfg.Epsilon, cur: -1, end: make([]int, cfg.Arms)}
+	p := &AdaP{cfg: cfg, s: s, eps: cfg.Epsilon}
 	if cfg.NoNoise {
 		p.eps = math.Inf(1)
 	}
@@ -110,9 +107,8 @@ func (p *AdaP) Index(a, t int) float64 {
 // Choose returns the arm of the open episode, or starts a new episode with
 // the arm of largest index (ties to the lowest index).
 func (p *AdaP) Choose(r *Round) int {
-	if p.left > 0 {
-		p.left--
-		return p.s.choose(r, p.cur)
+	if a, ok := p.s.resume(r); ok {
+		return a
 	}
 	a := p.s.unplayed()
 	if a < 0 {
@@ -123,19 +119,14 @@ func (p *AdaP) Choose(r *Round) int {
 			}
 		}
 	}
-	n := max(p.s.n[a], 1) // doubling: the episode is as long as N_a
-	p.cur, p.left, p.end[a] = a, n-1, p.s.n[a]+n
-	return p.s.choose(r, a)
+	return p.s.start(r, a)
 }
 
 // Update adds the reward to the open episode and releases the episode's
 // private mean when it is complete. Rewards outside [0, 1] panic unless Clip
 // is set; NaN always panics.
 func (p *AdaP) Update(r *Round, arm int, reward float64) {
-	p.s.add(arm, reward)
-	if p.s.n[arm] == p.end[arm] {
-		p.s.release(arm)
-	}
+	p.s.update(arm, reward)
 }
 
 // String names the variant ("AdaP-UCB" or "AdaP-KLUCB").

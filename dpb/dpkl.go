@@ -55,12 +55,9 @@ type DPKLConfig struct {
 // at phase starts (O(50 k) bisection for DP-KLUCB), O(1) inside a phase;
 // nothing allocates after construction.
 type DPKL struct {
-	cfg  DPKLConfig
-	s    *privArms
-	eps  float64 // ε, or +Inf with NoNoise
-	cur  int
-	left int
-	end  []int
+	cfg DPKLConfig
+	s   *privArms
+	eps float64 // ε, or +Inf with NoNoise
 }
 
 var _ Policy = (*DPKL)(nil)
@@ -78,7 +75,7 @@ func NewDPKL(cfg DPKLConfig, rng *rand.Rand) (*DPKL, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := &DPKL{cfg: cfg, s: s, eps: cfg.Epsilon, cur: -1, end: make([]int, cfg.Arms)}
+	p := &DPKL{cfg: cfg, s: s, eps: cfg.Epsilon}
 	if cfg.NoNoise {
 		p.eps = math.Inf(1)
 	}
@@ -133,9 +130,8 @@ func (p *DPKL) score(a, t int, best float64) float64 {
 // Choose returns the arm of the open phase, or starts a new phase with the
 // arm the index picks (ties to the lowest index).
 func (p *DPKL) Choose(r *Round) int {
-	if p.left > 0 {
-		p.left--
-		return p.s.choose(r, p.cur)
+	if a, ok := p.s.resume(r); ok {
+		return a
 	}
 	a := p.s.unplayed()
 	if a < 0 {
@@ -146,19 +142,14 @@ func (p *DPKL) Choose(r *Round) int {
 			}
 		}
 	}
-	n := max(p.s.n[a], 1)
-	p.cur, p.left, p.end[a] = a, n-1, p.s.n[a]+n
-	return p.s.choose(r, a)
+	return p.s.start(r, a)
 }
 
 // Update adds the reward to the open phase and releases the phase sum when
 // the phase is complete. Rewards outside [0, 1] panic unless Clip is set; NaN
 // always panics.
 func (p *DPKL) Update(r *Round, arm int, reward float64) {
-	p.s.add(arm, reward)
-	if p.s.n[arm] == p.end[arm] {
-		p.s.release(arm)
-	}
+	p.s.update(arm, reward)
 }
 
 // String names the variant ("DP-KLUCB" or "DP-IMED").

@@ -44,12 +44,9 @@ type LazyDPTSConfig struct {
 // O(Σ_a ln T/Δ_a + k ln T/ε). Choose is O(k) at episode starts (k normal
 // draws), O(1) inside an episode; nothing allocates after construction.
 type LazyDPTS struct {
-	cfg  LazyDPTSConfig
-	s    *privArms
-	rng  *rand.Rand
-	cur  int
-	left int
-	end  []int
+	cfg LazyDPTSConfig
+	s   *privArms
+	rng *rand.Rand
 }
 
 var _ Policy = (*LazyDPTS)(nil)
@@ -61,7 +58,7 @@ func NewLazyDPTS(cfg LazyDPTSConfig, rng *rand.Rand) (*LazyDPTS, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LazyDPTS{cfg: cfg, s: s, rng: rng, cur: -1, end: make([]int, cfg.Arms)}, nil
+	return &LazyDPTS{cfg: cfg, s: s, rng: rng}, nil
 }
 
 // Config returns the configuration.
@@ -91,9 +88,8 @@ func (p *LazyDPTS) PosteriorSD(a int) float64 {
 // Choose returns the arm of the open episode, or starts a new episode with
 // the arm of largest posterior draw.
 func (p *LazyDPTS) Choose(r *Round) int {
-	if p.left > 0 {
-		p.left--
-		return p.s.choose(r, p.cur)
+	if a, ok := p.s.resume(r); ok {
+		return a
 	}
 	a := p.s.unplayed()
 	if a < 0 {
@@ -105,17 +101,12 @@ func (p *LazyDPTS) Choose(r *Round) int {
 			}
 		}
 	}
-	n := max(p.s.n[a], 1)
-	p.cur, p.left, p.end[a] = a, n-1, p.s.n[a]+n
-	return p.s.choose(r, a)
+	return p.s.start(r, a)
 }
 
 // Update adds the reward to the open episode and releases the episode's
 // private mean when it is complete. Rewards outside [0, 1] panic unless Clip
 // is set; NaN always panics.
 func (p *LazyDPTS) Update(r *Round, arm int, reward float64) {
-	p.s.add(arm, reward)
-	if p.s.n[arm] == p.end[arm] {
-		p.s.release(arm)
-	}
+	p.s.update(arm, reward)
 }

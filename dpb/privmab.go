@@ -41,6 +41,11 @@ type privArms struct {
 	bs      []float64 // their exact sum
 	rn      []int     // rewards behind the released statistic
 	rs      []float64 // released (noisy) sum
+	// The doubling-episode schedule of AdaP, DPKL and LazyDPTS (see
+	// [privArms.resume], [privArms.start], [privArms.update]).
+	cur  int   // arm of the open episode
+	left int   // its pulls still to choose
+	end  []int // N_a at which arm a's open episode closes
 }
 
 // newPrivArms returns the statistics of k arms with Lap(1/eps) noise drawn from
@@ -67,6 +72,7 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, rng *rand.Rand)
 		noise: noise, clip: clip, forget: forget, pending: -1,
 		n: make([]int, k), bn: make([]int, k), bs: make([]float64, k),
 		rn: make([]int, k), rs: make([]float64, k),
+		cur: -1, end: make([]int, k),
 	}, nil
 }
 
@@ -111,6 +117,33 @@ func (s *privArms) release(arm int) {
 		s.rn[arm] += s.bn[arm]
 	}
 	s.bn[arm], s.bs[arm] = 0, 0
+}
+
+// resume chooses the arm of the open episode if it has pulls left.
+func (s *privArms) resume(r *Round) (int, bool) {
+	if s.left == 0 {
+		return 0, false
+	}
+	s.left--
+	return s.choose(r, s.cur), true
+}
+
+// start opens an episode of arm a as long as its pull count N_a (at least
+// 1), so that N_a doubles (the arm-dependent doubling of AdaP, DP-KLUCB,
+// DP-IMED and Lazy-DP-TS), and chooses a.
+func (s *privArms) start(r *Round, a int) int {
+	n := max(s.n[a], 1)
+	s.cur, s.left, s.end[a] = a, n-1, s.n[a]+n
+	return s.choose(r, a)
+}
+
+// update adds the reward to the open episode and releases the episode when
+// it is complete.
+func (s *privArms) update(arm int, reward float64) {
+	s.add(arm, reward)
+	if s.n[arm] == s.end[arm] {
+		s.release(arm)
+	}
 }
 
 // mean returns the released private mean of arm (NaN before any release). It

@@ -10,8 +10,9 @@ import (
 // is [SS18PrivateMABLowerBound]. means holds every arm's Bernoulli mean; the
 // bounds are asymptotic (liminf of regret / ln T) and are evaluated at T.
 
-// privMABGaps returns μ* and checks means (in [0, 1], at least one arm).
-func privMABGaps(means []float64, T int, eps float64) float64 {
+// sumOverGaps returns Σ_{Δ_a>0} Δ_a ln T / div(μ_a, μ*), checking means (in
+// [0, 1], at least one arm), T >= 2 and eps > 0.
+func sumOverGaps(means []float64, T int, eps float64, div func(m, best float64) float64) float64 {
 	if len(means) == 0 || T < 2 || !(eps > 0) {
 		panic(fmt.Sprintf("dpb: private MAB bound with %d arms, T=%d, eps=%v", len(means), T, eps))
 	}
@@ -22,21 +23,20 @@ func privMABGaps(means []float64, T int, eps float64) float64 {
 		}
 		best = math.Max(best, m)
 	}
-	return best
+	lt := math.Log(float64(T))
+	var s float64
+	for _, m := range means {
+		if d := best - m; d > 0 {
+			s += d * lt / div(m, best)
+		}
+	}
+	return s
 }
 
 // LaiRobbinsBound returns the non-private asymptotic lower bound of Lai &
 // Robbins (1985) for Bernoulli arms, Σ_{Δ_a>0} Δ_a ln T / kl(μ_a, μ*).
 func LaiRobbinsBound(means []float64, T int) float64 {
-	best := privMABGaps(means, T, 1)
-	lt := math.Log(float64(T))
-	var s float64
-	for _, m := range means {
-		if d := best - m; d > 0 {
-			s += d * lt / klBernoulli(m, best)
-		}
-	}
-	return s
+	return sumOverGaps(means, T, 1, func(m, best float64) float64 { return klBernoulli(m, best) })
 }
 
 // AzizeBasuLowerBound returns the ε-global-DP regret lower bound of Azize &
@@ -45,15 +45,7 @@ func LaiRobbinsBound(means []float64, T int) float64 {
 //
 //	Σ_{Δ_a>0} Δ_a ln T / min(kl(μ_a, μ*), 6ε·Δ_a).
 func AzizeBasuLowerBound(means []float64, T int, eps float64) float64 {
-	best := privMABGaps(means, T, eps)
-	lt := math.Log(float64(T))
-	var s float64
-	for _, m := range means {
-		if d := best - m; d > 0 {
-			s += d * lt / math.Min(klBernoulli(m, best), 6*eps*d)
-		}
-	}
-	return s
+	return sumOverGaps(means, T, eps, func(m, best float64) float64 { return math.Min(klBernoulli(m, best), 6*eps*(best-m)) })
 }
 
 // AzizeLowerBound returns the sharper ε-global-DP lower bound of Azize, Wu,
@@ -64,13 +56,5 @@ func AzizeBasuLowerBound(means []float64, T int, eps float64) float64 {
 // with d_ε of [dEps] (≤ min(kl, εΔ), so it is at least [AzizeBasuLowerBound]).
 // DP-KLUCB and DP-IMED match it asymptotically up to a factor close to 1.
 func AzizeLowerBound(means []float64, T int, eps float64) float64 {
-	best := privMABGaps(means, T, eps)
-	lt := math.Log(float64(T))
-	var s float64
-	for _, m := range means {
-		if d := best - m; d > 0 {
-			s += d * lt / dEps(m, best, eps)
-		}
-	}
-	return s
+	return sumOverGaps(means, T, eps, func(m, best float64) float64 { return dEps(m, best, eps) })
 }
