@@ -108,18 +108,9 @@ func (p *AdaP) Index(a, t int) float64 {
 // the arm of largest index (ties to the lowest index).
 func (p *AdaP) Choose(r *Round) int {
 	if a, ok := p.s.resume(r); ok {
-		return a
+		return a // inside an episode: no index, no closure
 	}
-	a := p.s.unplayed()
-	if a < 0 {
-		best := math.Inf(-1)
-		for b := range p.s.n {
-			if v := p.Index(b, r.T); v > best || a < 0 {
-				a, best = b, v
-			}
-		}
-	}
-	return p.s.start(r, a)
+	return p.s.pick(r, func(a int) float64 { return p.Index(a, r.T) })
 }
 
 // Update adds the reward to the open episode and releases the episode's

@@ -55,9 +55,10 @@ type DPKLConfig struct {
 // at phase starts (O(50 k) bisection for DP-KLUCB), O(1) inside a phase;
 // nothing allocates after construction.
 type DPKL struct {
-	cfg DPKLConfig
-	s   *privArms
-	eps float64 // ε, or +Inf with NoNoise
+	cfg  DPKLConfig
+	s    *privArms
+	eps  float64 // ε, or +Inf with NoNoise
+	best float64 // μ̃* = max_b clip₀¹(μ̃_b), refreshed at every release
 }
 
 var _ Policy = (*DPKL)(nil)
@@ -131,18 +132,9 @@ func (p *DPKL) score(a, t int, best float64) float64 {
 // arm the index picks (ties to the lowest index).
 func (p *DPKL) Choose(r *Round) int {
 	if a, ok := p.s.resume(r); ok {
-		return a
+		return a // inside an episode: no index, no closure
 	}
-	a := p.s.unplayed()
-	if a < 0 {
-		best, top := p.bestMean(), math.Inf(-1)
-		for b := range p.s.n {
-			if v := p.score(b, r.T, best); v > top || a < 0 {
-				a, top = b, v
-			}
-		}
-	}
-	return p.s.start(r, a)
+	return p.s.pick(r, func(a int) float64 { return p.score(a, r.T, p.best) })
 }
 
 // Update adds the reward to the open phase and releases the phase sum when
@@ -150,6 +142,9 @@ func (p *DPKL) Choose(r *Round) int {
 // always panics.
 func (p *DPKL) Update(r *Round, arm int, reward float64) {
 	p.s.update(arm, reward)
+	if p.s.bn[arm] == 0 { // the phase closed: μ̃_arm changed
+		p.best = p.bestMean()
+	}
 }
 
 // String names the variant ("DP-KLUCB" or "DP-IMED").

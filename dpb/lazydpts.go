@@ -89,19 +89,11 @@ func (p *LazyDPTS) PosteriorSD(a int) float64 {
 // the arm of largest posterior draw.
 func (p *LazyDPTS) Choose(r *Round) int {
 	if a, ok := p.s.resume(r); ok {
-		return a
+		return a // inside an episode: no index, no closure
 	}
-	a := p.s.unplayed()
-	if a < 0 {
-		best := math.Inf(-1)
-		for b := range p.s.n {
-			th := clip01(p.s.mean(b)) + p.PosteriorSD(b)*p.rng.NormFloat64()
-			if th > best || a < 0 {
-				a, best = b, th
-			}
-		}
-	}
-	return p.s.start(r, a)
+	return p.s.pick(r, func(a int) float64 {
+		return clip01(p.s.mean(a)) + p.PosteriorSD(a)*p.rng.NormFloat64()
+	})
 }
 
 // Update adds the reward to the open episode and releases the episode's

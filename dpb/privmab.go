@@ -119,6 +119,22 @@ func (s *privArms) release(arm int) {
 	s.bn[arm], s.bs[arm] = 0, 0
 }
 
+// pick starts an episode (after [privArms.resume] found none open) with the
+// first arm never played, or else with the arm of largest score (ties to the
+// lowest index).
+func (s *privArms) pick(r *Round, score func(a int) float64) int {
+	a := s.unplayed()
+	if a < 0 {
+		best := math.Inf(-1)
+		for b := range s.n {
+			if v := score(b); v > best || a < 0 {
+				a, best = b, v
+			}
+		}
+	}
+	return s.start(r, a)
+}
+
 // resume chooses the arm of the open episode if it has pulls left.
 func (s *privArms) resume(r *Round) (int, bool) {
 	if s.left == 0 {
