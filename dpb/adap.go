@@ -127,3 +127,8 @@ func (p *AdaP) String() string {
 	}
 	return "AdaP-UCB"
 }
+
+// Privacy reports AdaP's ε (δ = 0).
+func (p *AdaP) Privacy() Privacy {
+	return p.s.privacy(p.String(), p.cfg.Epsilon, "doubling episodes per arm, the last episode's mean only")
+}

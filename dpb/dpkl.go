@@ -154,3 +154,8 @@ func (p *DPKL) String() string {
 	}
 	return "DP-KLUCB"
 }
+
+// Privacy reports DP-KLUCB's or DP-IMED's ε (δ = 0).
+func (p *DPKL) Privacy() Privacy {
+	return p.s.privacy(p.String(), p.cfg.Epsilon, "doubling phases per arm, the noisy phase sums accumulated")
+}

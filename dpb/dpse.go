@@ -95,6 +95,16 @@ func (p *DPSE) Epoch() (e, r int) { return p.epoch, p.r }
 // Pulls returns N_a (a view; do not modify).
 func (p *DPSE) Pulls() []int { return p.s.n }
 
+// Threshold returns 2(h_e + c_e), the elimination threshold of the current
+// epoch (0 once one arm is left).
+func (p *DPSE) Threshold() float64 {
+	if len(p.active) == 1 {
+		return 0
+	}
+	h, c := p.widths()
+	return 2 * (h + c)
+}
+
 // dpseLogs returns ln(8|S|e²/β) and ln(4|S|e²/β).
 func (p *DPSE) dpseLogs() (l8, l4 float64) {
 	v := float64(len(p.active)) * float64(p.epoch) * float64(p.epoch) / p.cfg.Beta
@@ -170,4 +180,9 @@ func (p *DPSE) Update(r *Round, arm int, reward float64) {
 	}
 	p.active = keep
 	p.startEpoch()
+}
+
+// Privacy reports DP-SE's ε (δ = 0).
+func (p *DPSE) Privacy() Privacy {
+	return p.s.privacy("DP-SE", p.cfg.Epsilon, "one fresh block of R_e rewards per active arm and epoch")
 }

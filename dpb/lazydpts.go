@@ -102,3 +102,9 @@ func (p *LazyDPTS) Choose(r *Round) int {
 func (p *LazyDPTS) Update(r *Round, arm int, reward float64) {
 	p.s.update(arm, reward)
 }
+
+// Privacy reports Lazy-DP-TS's ε (δ = 0); the posterior draws use the
+// policy's own randomness.
+func (p *LazyDPTS) Privacy() Privacy {
+	return p.s.privacy("Lazy-DP-TS", p.cfg.Epsilon, "doubling episodes per arm, the last episode's mean only")
+}

@@ -76,6 +76,17 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, rng *rand.Rand)
 	}, nil
 }
 
+// privacy reports the guarantee of the algorithm alg built on s: ε-DP by
+// one Lap(1/ε) release per batch (see [privArms]), or none with NoNoise.
+func (s *privArms) privacy(alg string, eps float64, batches string) Privacy {
+	if _, ok := s.noise.(ZeroNoise); ok {
+		return nonPrivate(alg + " with NoNoise (exact batch sums)")
+	}
+	return Privacy{Private: true, Epsilon: eps, Accounting: fmt.Sprintf(
+		"%s: %s; each batch's reward sum (rewards in [0, 1], sensitivity 1) released once with Lap(1/ε = %.4g); disjoint batches, parallel composition; actions are post-processing",
+		alg, batches, 1/eps)}
+}
+
 // choose records that arm a is played; it panics if the previous choice has
 // not been updated.
 func (s *privArms) choose(r *Round, a int) int {

@@ -77,6 +77,20 @@ func TestPrivMABRejectsBadConfig(t *testing.T) {
 	}
 }
 
+func TestPrivMABPrivacyReport(t *testing.T) {
+	for _, alg := range privMAB {
+		p, _ := alg.New(3, 0.7, false, Stream(1, 1))
+		rep := p.(interface{ Privacy() Privacy }).Privacy()
+		if !rep.Private || rep.Epsilon != 0.7 || rep.Delta != 0 || !strings.Contains(rep.Accounting, "Lap(1/ε = 1.429)") {
+			t.Errorf("%s: %v", alg.name, rep)
+		}
+		q, _ := alg.New(3, 0.7, true, Stream(1, 1))
+		if rep := q.(interface{ Privacy() Privacy }).Privacy(); rep.Private || !math.IsInf(rep.Epsilon, 1) {
+			t.Errorf("%s with NoNoise: %v", alg.name, rep)
+		}
+	}
+}
+
 func second[T any](_ T, err error) error { return err }
 
 // panicMsg runs f and returns its panic message ("" if it did not panic).

@@ -8,13 +8,13 @@ import (
 
 // All returns every audit, in table order.
 func All() []*Mechanism {
-	return []*Mechanism{
+	return append([]*Mechanism{
 		laplaceCounter("laplace-tree-plain", dpb.Plain, dpb.NoiseSimulated),
 		laplaceCounter("laplace-tree-padded", dpb.Padded, dpb.NoiseSimulated),
 		laplaceCounter("laplace-tree-plain-secure", dpb.Plain, dpb.NoiseSecure),
 		fpAttack("fp-attack-default", dpb.NoiseSimulated),
 		fpAttack("fp-attack-secure", dpb.NoiseSecure),
-	}
+	}, privMABAudits()...)
 }
 
 // Names returns the names of every audit, in table order.
