@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/dpbandits/dpbandits/dpb/check"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
@@ -42,8 +43,13 @@ func runCheck(w io.Writer, args []string) error {
 	reps := fs.Int("reps", 0, "ss18: runs of each tree (default 100, short 20); mt14, as17: runs behind each regret mean (default 20 / 10, short 6 / 4)")
 	trials := fs.Int("trials", 0, "ss18: draws per Monte-Carlo check (default 20000, short 2000); mt14, as17: trees of the counter and noise-law checks")
 	workers := fs.Int("workers", 0, "worker goroutines (default GOMAXPROCS)")
+	var jobs jobFlags
+	jobs.bind(fs)
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
+	}
+	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge) {
+		return fmt.Errorf("check %s: -store, -shard and -merge are supported by check ss18 only", args[0])
 	}
 	configs := map[string]any{}
 	var all check.Verdicts
@@ -52,9 +58,23 @@ func runCheck(w io.Writer, args []string) error {
 		var err error
 		switch p {
 		case "ss18":
-			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers}
+			plan, perr := jobs.plan("check ss18")
+			if perr != nil {
+				return perr
+			}
+			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, Plan: plan.Plan}
+			if plan.Shard.N > 0 {
+				// A shard runs its part of the tree checks (the part that grows
+				// with n) into the store; -merge runs the rest and prints verdicts.
+				_, err := check.CheckSS18Trees(cfg)
+				_, err = plan.done(err)
+				return err
+			}
 			configs[p] = cfg.WithDefaults()
 			vs, err = check.CheckSS18(cfg)
+			if stop, err := plan.done(err); stop {
+				return err
+			}
 		case "mt14":
 			cfg := check.MT14CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, Workers: *workers}
 			configs[p] = cfg.WithDefaults()
