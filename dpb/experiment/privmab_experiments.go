@@ -61,6 +61,8 @@ type PrivateMABConfig struct {
 	// Workers and Progress as in TrialConfig.
 	Workers  int
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
 }
 
 // PrivateMABResult holds the runs of [RunPrivateMAB]: Curves has UCB1
@@ -108,9 +110,12 @@ func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
 			}})
 		}
 	}
+	key := cfg
+	key.Workers = 0 // the results do not depend on it
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
+		Plan: cfg.Plan, Label: "private-mab", Key: key,
 		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) {
 			m := cfg.means()
 			return dpb.NewBernoulliArms(m, rng), nil

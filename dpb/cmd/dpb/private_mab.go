@@ -34,6 +34,8 @@ func privateMAB(name, out string, k int, args []string) error {
 	short := fs.Bool("short", false, "small quick run")
 	epsFlag := fs.String("eps", "", "comma-separated ε values (default 0.1,0.3,1,3,10; must include 0.1, 1 and 10)")
 	algs := fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(experiment.PrivateMABAlgorithms, ",")+")")
+	var jobs jobFlags
+	jobs.bind(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -54,9 +56,14 @@ func privateMAB(name, out string, k int, args []string) error {
 	if *runs > 0 {
 		cfg.Reps = *runs
 	}
+	plan, err := jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
 	start := time.Now()
 	res, err := experiment.RunPrivateMAB(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	took := time.Since(start)
