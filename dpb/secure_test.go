@@ -369,7 +369,7 @@ func TestSecureReleaseLaw(t *testing.T) {
 		if x >= 0 {
 			return 1 - math.Pow(q, x+1)/(1+q)
 		}
-		return math.Pow(q, -x)/(1+q)
+		return math.Pow(q, -x) / (1 + q)
 	}
 	sg := float64(gau.Sigmas()[0])
 	gauCDF := func(x float64) float64 { return distuv.UnitNormal.CDF((x + 0.5) / sg) }
