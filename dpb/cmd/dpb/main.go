@@ -5,6 +5,7 @@
 //	dpb bounds [flags]           print SS18's constants for a setting
 //	dpb bench [flags]            time the bandit loop on one core
 //	dpb check PAPER [flags]      run the proof checks and print verdicts
+//	dpb data fetch [obd|uci|all] download the public data (checksums pinned)
 //
 // Run "dpb COMMAND -h" for a command's flags.
 package main
@@ -54,8 +55,5 @@ func main() {
 		usage()
 		os.Exit(2)
 	}
-	if err := c.run(os.Args[2:]); err != nil {
-		fmt.Fprintln(os.Stderr, "dpb:", err)
-		os.Exit(1)
-	}
+	os.Exit(exitCode(c.run(os.Args[2:]), os.Stderr))
 }
