@@ -3,6 +3,8 @@ package dpb
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // This file holds every constant and bound of AS17 (Agarwal & Singh 2017) in
@@ -102,7 +104,7 @@ func Corollary32Bound(set DecisionSet, n, horizon int, eps float64) float64 {
 // TreeBasedAgg release, Lemma 3.3). It returns the mean and its standard error.
 func DLap(set DecisionSet, n, m int, lambda float64, samples int, rng *rand.Rand) (mean, stderr float64) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if samples < 2 || m < 1 || n < 1 {
 		panic("dpb: DLap needs samples >= 2, m >= 1, n >= 1")

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // ContextMechanism says how [ContextualUCB] releases A = Σ zzᵀ and b = Σ z·y.
@@ -117,9 +119,9 @@ var _ Policy = (*ContextualUCB)(nil)
 // NewContextualUCB returns the policy drawing noise from rng.
 func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
-	if err := checkDim("dim", cfg.Dim); err != nil {
+	if err := param.CheckDim("dim", cfg.Dim); err != nil {
 		return nil, err
 	}
 	if cfg.Arms < 1 {
@@ -131,7 +133,7 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	if cfg.Alpha == 0 {
 		cfg.Alpha = 1
 	}
-	if err := checkNonNegative("alpha", cfg.Alpha); err != nil {
+	if err := param.CheckNonNegative("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
 	d := cfg.Dim
@@ -141,13 +143,13 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	case ContextNonPrivate:
 		dim = PackedLen(d) + d
 	case ContextEntryTrees:
-		if err := checkEpsilon(cfg.Epsilon); err != nil {
+		if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 			return nil, err
 		}
 		dim = PackedLen(d) + d
 		scale = TreeCounterScale(cfg.Horizon, 1, MT14Epsilon0(cfg.Epsilon, d))
 	case ContextSS18Tree:
-		if err := checkEpsilon(cfg.Epsilon); err != nil {
+		if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 			return nil, err
 		}
 		dim = PackedLen(d + 1)
@@ -209,7 +211,7 @@ func (p *ContextualUCB) model(a int) *ctxModel {
 // Choose returns the arm of MT14 Algorithm 2, lines 6-10.
 func (p *ContextualUCB) Choose(r *Round) int {
 	if r.K != p.cfg.Arms || r.Dim != p.d {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	d := p.d
 	best, bestV := 0, math.Inf(-1)
@@ -238,7 +240,7 @@ func (p *ContextualUCB) Choose(r *Round) int {
 // rewards outside [0, 1] panic unless Clip is set.
 func (p *ContextualUCB) Update(r *Round, arm int, reward float64) {
 	if arm < 0 || arm >= r.K || r.K != p.cfg.Arms || r.Dim != p.d {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	d := p.d
 	y := mt14Reward(reward, p.cfg.Clip)

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // DPUCBConfig configures [DPUCB].
@@ -71,7 +73,7 @@ var _ Policy = (*DPUCB)(nil)
 // NewDPUCB returns a DP-UCB policy drawing its noise from rng.
 func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if cfg.Arms < 1 {
 		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", cfg.Arms)
@@ -79,19 +81,19 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if cfg.Horizon < 2 {
 		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
 	}
-	if err := checkEpsilon(cfg.Epsilon); err != nil {
+	if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 		return nil, err
 	}
 	if cfg.Gamma == 0 {
 		cfg.Gamma = 1 / float64(cfg.Horizon)
 	}
-	if err := checkProb("gamma", cfg.Gamma); err != nil {
+	if err := param.CheckProb("gamma", cfg.Gamma); err != nil {
 		return nil, err
 	}
 	if cfg.RelaxationScale == 0 {
 		cfg.RelaxationScale = 1
 	}
-	if err := checkPositive("relaxation scale", cfg.RelaxationScale); err != nil {
+	if err := param.CheckPositive("relaxation scale", cfg.RelaxationScale); err != nil {
 		return nil, err
 	}
 	p := &DPUCB{
@@ -147,7 +149,7 @@ func (p *DPUCB) Tree(a int) *TreeSum { return p.trees[a] }
 // Choose returns the arm of MT14 Algorithm 1, line 10.
 func (p *DPUCB) Choose(r *Round) int {
 	if r.K != len(p.n) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	return mt14Choose(r.T, p.n, p.r, p.gamma)
 }
@@ -156,7 +158,7 @@ func (p *DPUCB) Choose(r *Round) int {
 // back its private total. Rewards outside [0, 1] panic unless Clip is set.
 func (p *DPUCB) Update(r *Round, arm int, reward float64) {
 	if arm < 0 || arm >= len(p.n) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	p.z[0] = mt14Reward(reward, p.cfg.Clip)
 	t := p.trees[arm]

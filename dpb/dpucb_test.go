@@ -179,7 +179,7 @@ func TestUCB1Learns(t *testing.T) {
 	const T, runs = 2000, 20
 	var bad float64
 	for run := 0; run < runs; run++ {
-		env := &mt14Arms{means: []float64{0.9, 0.4}, rew: make([]float64, 2), rng: Stream(4, StreamID(run, 0))}
+		env := NewBernoulliArms([]float64{0.9, 0.4}, Stream(4, StreamID(run, 0)))
 		p, _ := NewUCB1(UCB1Config{Arms: 2})
 		RegretCurve(env, p, T, []int{T}, make([]float64, 1))
 		bad += float64(p.Pulls()[1])

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // KArmedConfig configures [NewKArmedEnv].
@@ -35,7 +37,7 @@ var _ Environment = (*KArmedEnv)(nil)
 // NewKArmedEnv returns a K-armed bandit whose generator is seeded from rng.
 func NewKArmedEnv(cfg KArmedConfig, rng *rand.Rand) (*KArmedEnv, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if len(cfg.Means) == 0 {
 		return nil, fmt.Errorf("dpb: K-armed bandit needs at least one arm mean")
@@ -44,7 +46,7 @@ func NewKArmedEnv(cfg KArmedConfig, rng *rand.Rand) (*KArmedEnv, error) {
 		cfg.Sigma = 1
 	}
 	if cfg.Noise == GaussianReward {
-		if err := checkPositive("reward noise sigma", cfg.Sigma); err != nil {
+		if err := param.CheckPositive("reward noise sigma", cfg.Sigma); err != nil {
 			return nil, err
 		}
 	}
@@ -74,7 +76,7 @@ func (e *KArmedEnv) Dim() int { return 0 }
 // Next draws every arm's reward for round t.
 func (e *KArmedEnv) Next(r *Round, t int) {
 	if r.K != len(e.cfg.Means) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	r.T = t
 	for a, mu := range e.cfg.Means {
@@ -86,7 +88,7 @@ func (e *KArmedEnv) Next(r *Round, t int) {
 // Reward returns arm's reward in the current round.
 func (e *KArmedEnv) Reward(r *Round, arm int) float64 {
 	if arm < 0 || arm >= len(e.rewards) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	if !e.started {
 		panic("dpb: KArmedEnv used before Next")
@@ -97,7 +99,7 @@ func (e *KArmedEnv) Reward(r *Round, arm int) float64 {
 // Mean returns μ_arm.
 func (e *KArmedEnv) Mean(r *Round, arm int) float64 {
 	if arm < 0 || arm >= len(e.cfg.Means) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	return e.cfg.Means[arm]
 }
@@ -137,23 +139,23 @@ var _ Environment = (*FixedActionsEnv)(nil)
 // NewFixedActionsEnv returns the environment; its generator is seeded from rng.
 func NewFixedActionsEnv(cfg FixedActionsConfig, rng *rand.Rand) (*FixedActionsEnv, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if len(cfg.Actions) == 0 {
 		return nil, fmt.Errorf("dpb: fixed-actions bandit needs at least one action")
 	}
 	d := len(cfg.Theta)
-	if err := checkDim("length of theta", d); err != nil {
+	if err := param.CheckDim("length of theta", d); err != nil {
 		return nil, err
 	}
-	if err := checkVectorFinite("theta", cfg.Theta); err != nil {
+	if err := param.CheckVectorFinite("theta", cfg.Theta); err != nil {
 		return nil, err
 	}
 	if cfg.Sigma == 0 {
 		cfg.Sigma = 1
 	}
 	if cfg.Noise == GaussianReward {
-		if err := checkPositive("reward noise sigma", cfg.Sigma); err != nil {
+		if err := param.CheckPositive("reward noise sigma", cfg.Sigma); err != nil {
 			return nil, err
 		}
 	}
@@ -162,7 +164,7 @@ func NewFixedActionsEnv(cfg FixedActionsConfig, rng *rand.Rand) (*FixedActionsEn
 		if len(x) != d {
 			return nil, fmt.Errorf("dpb: action %d has length %d, theta has %d", a, len(x), d)
 		}
-		if err := checkVectorFinite(fmt.Sprintf("action %d", a), x); err != nil {
+		if err := param.CheckVectorFinite(fmt.Sprintf("action %d", a), x); err != nil {
 			return nil, err
 		}
 		var mu float64
@@ -206,7 +208,7 @@ func (e *FixedActionsEnv) Theta() []float64 { return append([]float64(nil), e.cf
 // them cannot change the problem) and draws the round's reward noise.
 func (e *FixedActionsEnv) Next(r *Round, t int) {
 	if r.K != len(e.means) || r.Dim != len(e.cfg.Theta) || len(r.Actions) != len(e.flat) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	r.T = t
 	copy(r.Actions, e.flat)
@@ -225,7 +227,7 @@ func (e *FixedActionsEnv) Reward(r *Round, arm int) float64 {
 // Mean returns ⟨x_arm, θ*⟩.
 func (e *FixedActionsEnv) Mean(r *Round, arm int) float64 {
 	if arm < 0 || arm >= len(e.means) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	return e.means[arm]
 }

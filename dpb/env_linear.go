@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // RewardNoise is the law of a reward around its mean μ.
@@ -60,7 +62,7 @@ func ParseRewardNoise(s string) (RewardNoise, error) {
 
 // checkMean validates a mean reward for this noise law.
 func (n RewardNoise) checkMean(name string, mu float64) error {
-	if err := checkFinite(name, mu); err != nil {
+	if err := param.CheckFinite(name, mu); err != nil {
 		return err
 	}
 	switch n {
@@ -156,7 +158,7 @@ var _ Environment = (*LinearEnv)(nil)
 // so is the seed of the environment's own generator; rng is not used after.
 func NewLinearEnv(cfg LinearEnvConfig, rng *rand.Rand) (*LinearEnv, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if cfg.OptReward == 0 {
 		cfg.OptReward = 0.75
@@ -179,7 +181,7 @@ func NewLinearEnv(cfg LinearEnvConfig, rng *rand.Rand) (*LinearEnv, error) {
 	switch cfg.Noise {
 	case Rademacher:
 	case GaussianReward:
-		if err := checkPositive("reward noise sigma", cfg.Sigma); err != nil {
+		if err := param.CheckPositive("reward noise sigma", cfg.Sigma); err != nil {
 			return nil, err
 		}
 	default:
@@ -226,7 +228,7 @@ func (e *LinearEnv) OptimalArm() int { return e.opt }
 func (e *LinearEnv) Next(r *Round, t int) {
 	d, k := e.cfg.Dim, e.cfg.K
 	if r.K != k || r.Dim != d || len(r.Actions) != k*d {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	r.T = t
 	e.opt = e.rnd.intn(k)
@@ -263,7 +265,7 @@ func (e *LinearEnv) Reward(r *Round, arm int) float64 {
 // optimal action).
 func (e *LinearEnv) Mean(r *Round, arm int) float64 {
 	if arm < 0 || arm >= e.cfg.K {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	if !e.started {
 		panic("dpb: LinearEnv used before Next")
@@ -273,3 +275,12 @@ func (e *LinearEnv) Mean(r *Round, arm int) float64 {
 
 // BestMean returns OptReward.
 func (e *LinearEnv) BestMean(r *Round) float64 { return e.cfg.OptReward }
+
+// BandCDF returns the exact CDF at u ∈ [lo, hi] of ⟨x, θ*⟩ for a sub-optimal
+// action of the Appendix D decision set: the sphere marginal, a
+// Beta((d−1)/2, (d−1)/2) law of (1+u)/2, truncated to the band [lo, hi] =
+// [−OptReward, OptReward − Gap]. The band check of package check compares the sampler with it.
+func (e *LinearEnv) BandCDF(u float64) float64 {
+	b := &e.band
+	return (b.beta.CDF((1+u)/2) - b.flo) / (b.fhi - b.flo)
+}

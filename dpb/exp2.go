@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // BanditLearner is a bandit linear optimisation learner (AS17 Section 4):
@@ -66,7 +68,7 @@ type Exp2 struct {
 // NewExp2 returns Algorithm 5 with the parameters of cfg.
 func NewExp2(cfg Exp2Config, rng *rand.Rand) (*Exp2, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if cfg.Arms < 2 {
 		return nil, fmt.Errorf("dpb: arms is %d, must be >= 2", cfg.Arms)
@@ -75,7 +77,7 @@ func NewExp2(cfg Exp2Config, rng *rand.Rand) (*Exp2, error) {
 		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
 	}
 	if !math.IsInf(cfg.Epsilon, 1) {
-		if err := checkEpsilon(cfg.Epsilon); err != nil {
+		if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 			return nil, err
 		}
 	}
@@ -89,7 +91,7 @@ func NewExp2(cfg Exp2Config, rng *rand.Rand) (*Exp2, error) {
 	if cfg.Gamma == 0 {
 		cfg.Gamma = math.Min(1, gamma)
 	}
-	if err := checkPositive("eta", cfg.Eta); err != nil {
+	if err := param.CheckPositive("eta", cfg.Eta); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(cfg.Gamma) || cfg.Gamma <= 0 || cfg.Gamma > 1 {
@@ -123,9 +125,13 @@ func (e *Exp2) probs() {
 // Probs returns p_t (owned by e; valid until the next Feedback).
 func (e *Exp2) Probs() []float64 { return e.p }
 
+// Arm returns the arm drawn by the last Play, or −1 once its loss has been
+// fed back.
+func (e *Exp2) Arm() int { return e.arm }
+
 // Play draws i_t ~ p_t and writes e_{i_t} into dst.
 func (e *Exp2) Play(dst []float64) []float64 {
-	dst = dstOf(dst, len(e.p))
+	dst = param.DstOf(dst, len(e.p))
 	u := e.rng.Float64()
 	e.arm = len(e.p) - 1
 	for i, p := range e.p {
@@ -145,7 +151,7 @@ func (e *Exp2) Feedback(loss float64) error {
 	if e.arm < 0 {
 		panic("dpb: Feedback without Play")
 	}
-	if err := checkFinite("loss", loss); err != nil {
+	if err := param.CheckFinite("loss", loss); err != nil {
 		return err
 	}
 	e.logw[e.arm] -= e.cfg.Eta * loss / e.p[e.arm]
@@ -189,18 +195,18 @@ type PrivateBandit struct {
 // NewPrivateBandit wraps inner in Algorithm 4.
 func NewPrivateBandit(inner BanditLearner, cfg PrivateBanditConfig, rng *rand.Rand) (*PrivateBandit, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if inner == nil {
 		return nil, fmt.Errorf("dpb: nil inner learner")
 	}
-	if err := checkDim("dimension", cfg.Dim); err != nil {
+	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("lambda", cfg.Lambda); err != nil {
+	if err := param.CheckPositive("lambda", cfg.Lambda); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("loss bound", cfg.Bound); err != nil {
+	if err := param.CheckPositive("loss bound", cfg.Bound); err != nil {
 		return nil, err
 	}
 	return &PrivateBandit{cfg: cfg, inner: inner, rng: rng, x: make([]float64, cfg.Dim), xinf: -1}, nil
@@ -211,7 +217,7 @@ func (pb *PrivateBandit) Inner() BanditLearner { return pb.inner }
 
 // Play returns the inner learner's x̃_t.
 func (pb *PrivateBandit) Play(dst []float64) []float64 {
-	dst = dstOf(dst, pb.cfg.Dim)
+	dst = param.DstOf(dst, pb.cfg.Dim)
 	pb.inner.Play(pb.x)
 	pb.xinf = 0
 	for _, v := range pb.x {
@@ -226,7 +232,7 @@ func (pb *PrivateBandit) Feedback(loss float64) error {
 	if pb.xinf < 0 {
 		panic("dpb: Feedback without Play")
 	}
-	if err := checkFinite("loss", loss); err != nil {
+	if err := param.CheckFinite("loss", loss); err != nil {
 		return err
 	}
 	if b := pb.cfg.Bound * pb.xinf; math.Abs(loss) > b*(1+lossSlack) {

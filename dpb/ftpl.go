@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // FTPLConfig configures [NewFTPL].
@@ -45,7 +47,7 @@ type FTPL struct {
 // NewFTPL returns DP-FTPL for cfg, drawing its noise from rng.
 func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if err := checkOLO(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon); err != nil {
 		return nil, err
@@ -54,7 +56,7 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 3 for FTPL", cfg.Horizon)
 	}
 	if !math.IsInf(cfg.Epsilon, 1) {
-		if err := checkDelta(cfg.Delta); err != nil {
+		if err := param.CheckDelta(cfg.Delta); err != nil {
 			return nil, err
 		}
 	}
@@ -83,7 +85,7 @@ func (f *FTPL) Config() FTPLConfig { return f.cfg }
 
 // Predict writes x_t into dst and returns it.
 func (f *FTPL) Predict(dst []float64) []float64 {
-	dst = dstOf(dst, f.cfg.Dim)
+	dst = param.DstOf(dst, f.cfg.Dim)
 	copy(dst, f.x)
 	return dst
 }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // OnlineLearner is a full-information online linear optimisation learner
@@ -57,7 +59,7 @@ func newLeaderSum(dim, horizon int, noise Noise, mode ReleaseMode) (*leaderSum, 
 // On an error nothing is added.
 func (ls *leaderSum) observe(set DecisionSet, l []float64, clip bool) error {
 	if len(l) != len(ls.sum) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	l, err := checkLoss(set, ls.clip, l, 1, clip)
 	if err != nil {
@@ -116,7 +118,7 @@ type FTRL struct {
 // NewFTRL returns DP-FTRL for cfg, drawing its noise from rng.
 func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if err := checkOLO(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon); err != nil {
 		return nil, err
@@ -124,7 +126,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if cfg.Eta == 0 {
 		cfg.Eta = FTRLEta(cfg.Set, cfg.Dim, cfg.Horizon)
 	}
-	if err := checkPositive("eta", cfg.Eta); err != nil {
+	if err := param.CheckPositive("eta", cfg.Eta); err != nil {
 		return nil, err
 	}
 	private := !math.IsInf(cfg.Epsilon, 1)
@@ -158,7 +160,7 @@ func checkOLO(set DecisionSet, dim, horizon int, eps float64) error {
 	if !set.valid() {
 		return fmt.Errorf("dpb: unknown decision set %d", int(set))
 	}
-	if err := checkDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", dim); err != nil {
 		return err
 	}
 	if set == Simplex && dim < 2 {
@@ -170,7 +172,7 @@ func checkOLO(set DecisionSet, dim, horizon int, eps float64) error {
 	if math.IsInf(eps, 1) {
 		return nil
 	}
-	return checkEpsilon(eps)
+	return param.CheckEpsilon(eps)
 }
 
 // Config returns the configuration with defaults filled in.
@@ -178,7 +180,7 @@ func (f *FTRL) Config() FTRLConfig { return f.cfg }
 
 // Predict writes x_t into dst and returns it.
 func (f *FTRL) Predict(dst []float64) []float64 {
-	dst = dstOf(dst, f.cfg.Dim)
+	dst = param.DstOf(dst, f.cfg.Dim)
 	copy(dst, f.x)
 	return dst
 }
@@ -204,7 +206,7 @@ func (f *FTRL) decide() {
 // regularisers of Corollary 3.2 (see [FTRL]).
 func FTRLArgminTo(set DecisionSet, dst, L []float64, eta float64) {
 	if len(dst) != len(L) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	switch set {
 	case Simplex:

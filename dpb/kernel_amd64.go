@@ -2,6 +2,10 @@
 
 package dpb
 
+import (
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
 // useAVX2 is true when the CPU and OS support AVX2 and FMA.
 var useAVX2 = hasAVX2FMA()
 
@@ -12,7 +16,7 @@ func scoreBlocks(mt []float64, dp int, zp []float64, d int, x []float64, nblk in
 		return
 	}
 	if len(mt) < dp*dp || len(zp) < dp || len(x) < 4*nblk*d || len(scores) < 4*nblk || d > dp {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if useAVX2 {
 		scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[0], nblk, beta, &scores[0])

@@ -3,6 +3,9 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // RadiusForm selects how LinUCB computes the confidence radius β_t.
@@ -94,7 +97,7 @@ var _ Policy = (*LinUCB)(nil)
 
 // NewLinUCB returns SS18 Algorithm 1 with the given configuration.
 func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
-	if err := checkDim("dimension", cfg.Dim); err != nil {
+	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return nil, err
 	}
 	if cfg.Horizon < 1 {
@@ -125,11 +128,11 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		name string
 		v    float64
 	}{{"sigma", cfg.Sigma}, {"S", cfg.S}, {"L", cfg.L}} {
-		if err := checkPositive(c.name, c.v); err != nil {
+		if err := param.CheckPositive(c.name, c.v); err != nil {
 			return nil, err
 		}
 	}
-	if err := checkProb("alpha", cfg.Alpha); err != nil {
+	if err := param.CheckProb("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
 	if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusClosedForm {
@@ -159,10 +162,10 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 // bound ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹} (the first one on ties).
 func (p *LinUCB) Choose(r *Round) int {
 	if r.Dim != p.d {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if r.K < 1 {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	p.ensure()
 	return p.chooseBlocked(r)
@@ -173,12 +176,12 @@ func (p *LinUCB) Choose(r *Round) int {
 func (p *LinUCB) prepare() {
 	d := p.d
 	p.reg.StatsTo(p.v, p.u)
-	if !cholesky(p.v, d) {
+	if !linalg.Cholesky(p.v, d) {
 		p.notPD++
 		p.factorJittered()
 	}
 	inverseFactorTo(p.mt, p.zp, p.v, p.u, d, p.dp)
-	p.logDet = logDetChol(p.v, d)
+	p.logDet = linalg.LogDetChol(p.v, d)
 	p.beta = p.radius(p.t + 1)
 	p.fresh = true
 }
@@ -206,7 +209,7 @@ func (p *LinUCB) factorJittered() {
 		for i := 0; i < d; i++ {
 			p.v[i*d+i] += jit
 		}
-		if cholesky(p.v, d) {
+		if linalg.Cholesky(p.v, d) {
 			return
 		}
 		jit *= 2
@@ -218,7 +221,7 @@ func (p *LinUCB) factorJittered() {
 
 // setRadiusConstants caches the parts of β_t that do not depend on t.
 func (p *LinUCB) setRadiusConstants() {
-	cp, b := p.confidenceParams(), p.b
+	cp, b := p.Confidence(), p.b
 	d := float64(p.d)
 	p.c1 = cp.S*math.Sqrt(b.RhoMax) + b.Gamma
 	if p.cfg.Radius == RadiusClosedForm {
@@ -230,7 +233,7 @@ func (p *LinUCB) setRadiusConstants() {
 	}
 }
 
-func (p *LinUCB) confidenceParams() ConfidenceParams {
+func (p *LinUCB) Confidence() ConfidenceParams {
 	return ConfidenceParams{D: p.d, Sigma: p.cfg.Sigma, S: p.cfg.S, L: p.cfg.L, Alpha: p.cfg.Alpha}
 }
 
@@ -261,10 +264,10 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 		return p.err
 	}
 	if len(x) != p.d {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if p.t >= p.cfg.Horizon {
-		panic(pastHorizon)
+		panic(param.PastHorizon)
 	}
 	// One pass: ‖x‖² + y² is finite iff every entry is (a finite entry too
 	// large to square overflows to +Inf and fails the bound anyway).
@@ -332,19 +335,19 @@ func (p *LinUCB) LogDetV() float64 {
 // ThetaTo writes θ̃_t = V_t⁻¹ ũ_t for the current round into dst (nil allocates).
 func (p *LinUCB) ThetaTo(dst []float64) []float64 {
 	p.ensure()
-	dst = dstOf(dst, p.d)
+	dst = param.DstOf(dst, p.d)
 	// θ̃ = V⁻¹ũ = Mᵀ (M ũ) = Mᵀ z: entry j is column j of M (contiguous in
 	// the kernel layout) dotted with z.
 	d, dp := p.d, p.dp
 	for j := 0; j < d; j++ {
-		dst[j] = dot(p.mt[j*dp+j:j*dp+d], p.zp[j:d])
+		dst[j] = linalg.Dot(p.mt[j*dp+j:j*dp+d], p.zp[j:d])
 	}
 	return dst
 }
 
 // VTo writes V_t (d×d row-major) for the current round into dst (nil allocates).
 func (p *LinUCB) VTo(dst []float64) []float64 {
-	dst = dstOf(dst, p.d*p.d)
+	dst = param.DstOf(dst, p.d*p.d)
 	p.reg.StatsTo(dst, p.s)
 	return dst
 }
@@ -356,7 +359,7 @@ func (p *LinUCB) ConfidenceDistance(theta []float64) float64 {
 	p.ensure()
 	d := p.d
 	if len(theta) != d {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	// ‖θ − θ̃‖²_V = ‖Lᵀθ − z‖² since Lᵀθ̃ = Lᵀ L⁻ᵀ z = z.
 	var s float64

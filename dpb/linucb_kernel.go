@@ -1,6 +1,10 @@
 package dpb
 
-import "math"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+)
 
 // Scoring kernel. With V_t = L Lᵀ, M = L⁻¹ and z = M ũ_t,
 //
@@ -35,7 +39,7 @@ func inverseFactorTo(mt, zp, l, u []float64, d, dp int) {
 	for j := 0; j < d; j++ {
 		col := mt[j*dp : j*dp+d]
 		for i := j + 1; i < d; i++ {
-			col[i] = -dot(l[i*d+j:i*d+i], col[j:i]) * mt[i*dp+i]
+			col[i] = -linalg.Dot(l[i*d+j:i*d+i], col[j:i]) * mt[i*dp+i]
 		}
 	}
 	clear(zp[:d])

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // DecisionSet names the decision set 𝒳 ⊂ ℝᴺ of one of AS17's three online
@@ -134,7 +136,7 @@ func (s DecisionSet) Width(z []float64) float64 {
 // −L/‖L‖₂ (0 if L = 0), and −sign(L) (0 entries stay 0).
 func (s DecisionSet) ArgminLinearTo(dst, L []float64) {
 	if len(dst) != len(L) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	switch s {
 	case Simplex:
@@ -181,7 +183,7 @@ const lossSlack = 1e-9
 // of l back onto 𝒴 (entries clamped for ℓ∞, rescaled for ℓ₂ and ℓ₁) is
 // written into buf (len(l)) and returned. The caller's l is never modified.
 func checkLoss(s DecisionSet, buf, l []float64, bound float64, clip bool) ([]float64, error) {
-	if err := checkVectorFinite("loss", l); err != nil {
+	if err := param.CheckVectorFinite("loss", l); err != nil {
 		return nil, err
 	}
 	n := s.Norm(l)
@@ -287,12 +289,12 @@ type Losses struct {
 // NewLosses returns the loss sequence cfg describes, drawing from rng.
 func NewLosses(cfg LossConfig, rng *rand.Rand) (*Losses, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if !cfg.Set.valid() {
 		return nil, fmt.Errorf("dpb: unknown decision set %d", int(cfg.Set))
 	}
-	if err := checkDim("dimension", cfg.Dim); err != nil {
+	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return nil, err
 	}
 	if cfg.Set == Simplex && cfg.Dim < 2 {
@@ -344,7 +346,7 @@ func (l *Losses) Best(t int) int {
 func (l *Losses) Next(t int, dst []float64) {
 	n := l.cfg.Dim
 	if len(dst) != n {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	g := l.cfg.Gap
 	a := 1 - g

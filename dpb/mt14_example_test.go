@@ -4,6 +4,9 @@ import (
 	"fmt"
 
 	"github.com/dpbandits/dpbandits/dpb"
+
+	"github.com/dpbandits/dpbandits/dpb/data"
+	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
 // DP-UCB (MT14 Algorithm 1) on two Bernoulli-like arms with rewards 0.9 and
@@ -42,13 +45,13 @@ func ExampleDelayedRounds() {
 // Replay (Li et al. 2011) of LinUCB on a tiny uniformly logged data set made
 // from a classification problem by the supervised-to-bandit conversion.
 func ExampleReplay() {
-	ds := &dpb.Supervised{Name: "toy", Features: []string{"x"}, Classes: []string{"a", "b"}}
+	ds := &data.Supervised{Name: "toy", Features: []string{"x"}, Classes: []string{"a", "b"}}
 	for i := 0; i < 2000; i++ {
 		x := float64(i % 2)
 		ds.X = append(ds.X, x)
 		ds.Y = append(ds.Y, i%2) // the class is the feature
 	}
-	lg, err := dpb.NewSupervisedLog(ds, dpb.SupervisedLogConfig{Dim: 2}, dpb.Stream(1, 0))
+	lg, err := data.NewSupervisedLog(ds, data.SupervisedLogConfig{Dim: 2}, dpb.Stream(1, 0))
 	if err != nil {
 		panic(err)
 	}
@@ -56,11 +59,11 @@ func ExampleReplay() {
 	if err != nil {
 		panic(err)
 	}
-	res, err := dpb.Replay(p, lg, dpb.ReplayConfig{})
+	res, err := ope.Replay(p, lg, ope.ReplayConfig{})
 	if err != nil {
 		panic(err)
 	}
-	u := dpb.UniformValue(lg, 0)
+	u := ope.UniformValue(lg, 0)
 	fmt.Printf("about half the events matched: %v\n", res.Matched > 900 && res.Matched < 1100)
 	fmt.Printf("uniform CTR ≈ 0.5: %v; replayed CTR > 0.9: %v\n", u.CTR > 0.45 && u.CTR < 0.55, res.CTR > 0.9)
 	// Output:

@@ -1,6 +1,10 @@
 package dpb
 
-import "math/rand/v2"
+import (
+	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
 
 // Noise is the noise added at one node of a [TreeSum]. Sample overwrites dst
 // (len(dst) == Dim()) with a fresh draw, independent of every earlier draw.
@@ -23,7 +27,7 @@ func (z ZeroNoise) Dim() int { return z.N }
 // Sample sets dst to zero.
 func (z ZeroNoise) Sample(dst []float64) {
 	if len(dst) != z.N {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	clear(dst)
 }
@@ -40,12 +44,12 @@ type LaplaceNoise struct {
 // NewLaplaceNoise returns Lap(scale) noise of dimension dim.
 func NewLaplaceNoise(dim int, scale float64, rng *rand.Rand) (*LaplaceNoise, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
-	if err := checkDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("laplace scale", scale); err != nil {
+	if err := param.CheckPositive("laplace scale", scale); err != nil {
 		return nil, err
 	}
 	return &LaplaceNoise{n: dim, b: scale, rng: rng}, nil
@@ -60,7 +64,7 @@ func (l *LaplaceNoise) Scale() float64 { return l.b }
 // Sample overwrites dst with i.i.d. Lap(b) draws.
 func (l *LaplaceNoise) Sample(dst []float64) {
 	if len(dst) != l.n {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	for i := range dst {
 		dst[i] = Laplace(l.rng, l.b)
@@ -88,12 +92,12 @@ type GaussianNoise struct {
 // NewGaussianNoise returns N(0, sigma²) noise of dimension dim.
 func NewGaussianNoise(dim int, sigma float64, rng *rand.Rand) (*GaussianNoise, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
-	if err := checkDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("gaussian sigma", sigma); err != nil {
+	if err := param.CheckPositive("gaussian sigma", sigma); err != nil {
 		return nil, err
 	}
 	return &GaussianNoise{n: dim, sigma: sigma, rng: rng}, nil
@@ -108,7 +112,7 @@ func (g *GaussianNoise) Sigma() float64 { return g.sigma }
 // Sample overwrites dst with i.i.d. N(0, σ²) draws.
 func (g *GaussianNoise) Sample(dst []float64) {
 	if len(dst) != g.n {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	for i := range dst {
 		dst[i] = g.sigma * g.rng.NormFloat64()

@@ -1,6 +1,10 @@
 package dpb
 
-import "gonum.org/v1/gonum/mat"
+import (
+	"gonum.org/v1/gonum/mat"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
 
 // Symmetric n×n matrices travel through a TreeSum in packed form: the upper
 // triangle, row by row, so entry (i, j) with i <= j sits at PackedIndex(n, i, j)
@@ -22,7 +26,7 @@ func PackedIndex(n, i, j int) int {
 func PackOuter(dst []float64, z []float64, w float64) {
 	n := len(z)
 	if len(dst) != PackedLen(n) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	k := 0
 	for i := 0; i < n; i++ {
@@ -40,7 +44,7 @@ func PackOuter(dst []float64, z []float64, w float64) {
 func packOuterTo(dst []float64, z []float64) {
 	n := len(z)
 	if len(dst) != PackedLen(n) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	k := 0
 	for i := 0; i < n; i++ {
@@ -58,7 +62,7 @@ func packOuterTo(dst []float64, z []float64) {
 // row-major slice dst (len n·n).
 func UnpackSymTo(dst []float64, p []float64, n int) {
 	if len(p) != PackedLen(n) || len(dst) != n*n {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	k := 0
 	for i := 0; i < n; i++ {

@@ -1,5 +1,9 @@
 package dpb
 
+import (
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
 // Round is what a learner sees before it acts in round T (1-based).
 //
 // For contextual and linear problems Actions holds the decision set D_t: K
@@ -17,7 +21,7 @@ type Round struct {
 // Action returns the feature vector of action a (a view into Actions).
 func (r *Round) Action(a int) []float64 {
 	if a < 0 || a >= r.K {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	return r.Actions[a*r.Dim : (a+1)*r.Dim : (a+1)*r.Dim]
 }

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // Regularizer supplies the perturbed statistics of SS18 Algorithm 1 ("LinUCB
@@ -44,10 +46,10 @@ type Ridge struct {
 
 // NewRidge returns the ridge regularizer λI in dimension d.
 func NewRidge(d int, lambda float64) (*Ridge, error) {
-	if err := checkDim("dimension", d); err != nil {
+	if err := param.CheckDim("dimension", d); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("ridge lambda", lambda); err != nil {
+	if err := param.CheckPositive("ridge lambda", lambda); err != nil {
 		return nil, err
 	}
 	return &Ridge{d: d, lambda: lambda, g: make([]float64, d*d), u: make([]float64, d)}, nil
@@ -60,7 +62,7 @@ func (r *Ridge) Dim() int { return r.d }
 func (r *Ridge) Add(x []float64, y float64) {
 	d := r.d
 	if len(x) != d {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	for i, xi := range x {
 		row := r.g[i*d : (i+1)*d]

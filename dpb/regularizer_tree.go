@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // ShiftMode selects the multiple of the identity a tree regularizer adds to
@@ -87,7 +89,7 @@ var _ Regularizer = (*TreeRegularizer)(nil)
 // NewWishartTree returns the Wishart tree regularizer of SS18 Section 4.1.
 func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	s := cfg.Setting
 	if err := s.Validate(); err != nil {
@@ -108,7 +110,7 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	case ShiftNone:
 		b = unshifted
 	case ShiftGiven:
-		if err := checkFinite("shift", cfg.ShiftValue); err != nil {
+		if err := param.CheckFinite("shift", cfg.ShiftValue); err != nil {
 			return nil, err
 		}
 		b = s.WishartBoundsShift(k, cfg.ShiftValue)
@@ -133,7 +135,7 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 // NewGaussianTree returns the Gaussian tree regularizer of SS18 Section 4.2.
 func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	s := cfg.Setting
 	if err := s.Validate(); err != nil {
@@ -143,7 +145,7 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if ups == 0 {
 		ups = s.Upsilon()
 	}
-	if err := checkPositive("upsilon", ups); err != nil {
+	if err := param.CheckPositive("upsilon", ups); err != nil {
 		return nil, err
 	}
 	var b RegBounds
@@ -151,7 +153,7 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	case ShiftPaper:
 		b = s.GaussianBoundsShift(ups, 2*ups)
 	case ShiftGiven:
-		if err := checkFinite("shift", cfg.ShiftValue); err != nil {
+		if err := param.CheckFinite("shift", cfg.ShiftValue); err != nil {
 			return nil, err
 		}
 		b = s.GaussianBoundsShift(ups, cfg.ShiftValue)
@@ -198,11 +200,11 @@ func (r *TreeRegularizer) Horizon() int { return r.setting.N }
 // Add streams [x; y][x; y]ᵀ into the tree.
 func (r *TreeRegularizer) Add(x []float64, y float64) {
 	if len(x) != r.d {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	r.adds++
 	if r.adds > r.setting.N {
-		panic(pastHorizon)
+		panic(param.PastHorizon)
 	}
 	if r.tree.Rounds() == r.tree.Horizon() {
 		return // round n's data: no later round uses it

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // SCRiBLEConfig configures [NewSCRiBLE] and [NewPrivateSCRiBLE].
@@ -69,26 +71,26 @@ type SCRiBLE struct {
 // [PrivateBandit] (or use [NewPrivateSCRiBLE]).
 func NewSCRiBLE(cfg SCRiBLEConfig, rng *rand.Rand) (*SCRiBLE, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
 	if cfg.Set != Ball && cfg.Set != Cube {
 		return nil, fmt.Errorf("dpb: SCRiBLE decision set is %v, must be ball or cube", cfg.Set)
 	}
-	if err := checkDim("dimension", cfg.Dim); err != nil {
+	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return nil, err
 	}
 	if cfg.Horizon < 2 {
 		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
 	}
 	if !math.IsInf(cfg.Epsilon, 1) {
-		if err := checkEpsilon(cfg.Epsilon); err != nil {
+		if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 			return nil, err
 		}
 	}
 	if cfg.Eta == 0 {
 		cfg.Eta = SCRiBLEEta(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon)
 	}
-	if err := checkPositive("eta", cfg.Eta); err != nil {
+	if err := param.CheckPositive("eta", cfg.Eta); err != nil {
 		return nil, err
 	}
 	n := cfg.Dim
@@ -108,7 +110,7 @@ func (s *SCRiBLE) Center() []float64 { return s.x }
 // Play samples y_t on the Dikin ellipsoid of x_t and writes it into dst.
 func (s *SCRiBLE) Play(dst []float64) []float64 {
 	n := s.cfg.Dim
-	dst = dstOf(dst, n)
+	dst = param.DstOf(dst, n)
 	i := s.rng.IntN(n)
 	sg := sign(s.rng)
 	lam := s.eigen(i)
@@ -171,7 +173,7 @@ func (s *SCRiBLE) Feedback(loss float64) error {
 	if s.coef == 0 {
 		panic("dpb: Feedback without Play")
 	}
-	if err := checkFinite("loss", loss); err != nil {
+	if err := param.CheckFinite("loss", loss); err != nil {
 		return err
 	}
 	c := s.coef * loss

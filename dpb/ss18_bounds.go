@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // This file holds every constant and bound of Shariff & Sheffet (2018)
@@ -29,25 +31,25 @@ type SS18Setting struct {
 // Validate reports the first invalid field. An unset Alpha (0) takes the
 // default 1/N, which is invalid when N = 1 (α must be < 1): set Alpha then.
 func (s SS18Setting) Validate() error {
-	if err := checkDim("dimension d", s.D); err != nil {
+	if err := param.CheckDim("dimension d", s.D); err != nil {
 		return err
 	}
 	if s.N < 1 {
 		return fmt.Errorf("dpb: horizon n is %d, must be >= 1", s.N)
 	}
-	if err := checkEpsilon(s.Epsilon); err != nil {
+	if err := param.CheckEpsilon(s.Epsilon); err != nil {
 		return err
 	}
-	if err := checkDelta(s.Delta); err != nil {
+	if err := param.CheckDelta(s.Delta); err != nil {
 		return err
 	}
-	if err := checkPositive("Lt2 (L̃²)", s.Lt2); err != nil {
+	if err := param.CheckPositive("Lt2 (L̃²)", s.Lt2); err != nil {
 		return err
 	}
 	if s.Alpha == 0 && s.N == 1 {
 		return fmt.Errorf("dpb: alpha defaults to 1/n = 1 when n = 1, must be in (0, 1): set Alpha")
 	}
-	return checkProb("alpha", s.AlphaOrDefault())
+	return param.CheckProb("alpha", s.AlphaOrDefault())
 }
 
 // AlphaOrDefault returns α, or 1/n when Alpha is 0 (SS18 Appendix D uses
@@ -327,19 +329,19 @@ type ConfidenceParams struct {
 
 // Validate reports the first invalid field.
 func (p ConfidenceParams) Validate() error {
-	if err := checkDim("dimension d", p.D); err != nil {
+	if err := param.CheckDim("dimension d", p.D); err != nil {
 		return err
 	}
-	if err := checkNonNegative("sigma", p.Sigma); err != nil {
+	if err := param.CheckNonNegative("sigma", p.Sigma); err != nil {
 		return err
 	}
-	if err := checkNonNegative("S", p.S); err != nil {
+	if err := param.CheckNonNegative("S", p.S); err != nil {
 		return err
 	}
-	if err := checkPositive("L", p.L); err != nil {
+	if err := param.CheckPositive("L", p.L); err != nil {
 		return err
 	}
-	return checkProb("alpha", p.Alpha)
+	return param.CheckProb("alpha", p.Alpha)
 }
 
 // BetaLogDet returns β_t of SS18 Proposition 4 from log det V_t:

@@ -3,6 +3,8 @@ package dpb
 import (
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // SymGaussianNoise draws the symmetrised Gaussian node noise of SS18
@@ -35,12 +37,12 @@ var _ Noise = (*SymGaussianNoise)(nil)
 // with entry scale sigma (> 0 and finite).
 func NewSymGaussianNoise(n int, sigma float64, rng *rand.Rand) (*SymGaussianNoise, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
-	if err := checkDim("matrix size", n); err != nil {
+	if err := param.CheckDim("matrix size", n); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("symmetric gaussian sigma", sigma); err != nil {
+	if err := param.CheckPositive("symmetric gaussian sigma", sigma); err != nil {
 		return nil, err
 	}
 	g := &SymGaussianNoise{n: n, sigma: sigma, scale: make([]float64, PackedLen(n)), f: newFastRand(rng)}
@@ -67,7 +69,7 @@ func (g *SymGaussianNoise) Sigma() float64 { return g.sigma }
 func (g *SymGaussianNoise) Sample(dst []float64) {
 	n := g.n
 	if len(dst) != PackedLen(n) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	g.f.scaledNormalsTo(dst, g.scale)
 }

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // ReleaseMode says how many node noises a [TreeSum] release carries.
@@ -73,7 +75,7 @@ type TreeSum struct {
 // NewTreeSum returns a tree over horizon rounds of dim-vectors with the given
 // node noise and release mode. The noise's dimension must equal dim.
 func NewTreeSum(dim, horizon int, noise Noise, mode ReleaseMode) (*TreeSum, error) {
-	if err := checkDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}
 	if horizon < 1 {
@@ -139,10 +141,10 @@ func (ts *TreeSum) NodesInRelease() int {
 // horizon or on a dimension mismatch; validating z is the caller's job.
 func (ts *TreeSum) Add(z []float64) {
 	if len(z) != ts.dim {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	if ts.t >= ts.horizon {
-		panic(pastHorizon)
+		panic(param.PastHorizon)
 	}
 	ts.t++
 	for j, v := range z {
@@ -170,7 +172,7 @@ func (ts *TreeSum) Add(z []float64) {
 // NoiseTo writes the noise of the current release into dst (len dim) and
 // returns it: the release is Exact() + noise. Before the first Add it is zero.
 func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
-	dst = dstOf(dst, ts.dim)
+	dst = param.DstOf(dst, ts.dim)
 	if ts.t == 0 {
 		clear(dst)
 		return dst
@@ -192,7 +194,7 @@ func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
 // into dst (len dim) and returns it; nil dst allocates. It is NoiseTo plus
 // Exact in one pass, with the same additions in the same order.
 func (ts *TreeSum) SumTo(dst []float64) []float64 {
-	dst = dstOf(dst, ts.dim)
+	dst = param.DstOf(dst, ts.dim)
 	if ts.t == 0 {
 		copy(dst, ts.exact)
 		return dst

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // UCB1Config configures [UCB1].
@@ -40,7 +42,7 @@ func NewUCB1(cfg UCB1Config) (*UCB1, error) {
 // Choose returns the arm with the largest upper confidence bound.
 func (u *UCB1) Choose(r *Round) int {
 	if r.K != len(u.n) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	return mt14Choose(r.T, u.n, u.r, 0)
 }
@@ -48,7 +50,7 @@ func (u *UCB1) Choose(r *Round) int {
 // Update records the reward of the pulled arm.
 func (u *UCB1) Update(r *Round, arm int, reward float64) {
 	if arm < 0 || arm >= len(u.n) {
-		panic(badArm)
+		panic(param.BadArm)
 	}
 	reward = mt14Reward(reward, u.cfg.Clip)
 	u.n[arm]++

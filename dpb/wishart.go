@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
 // WishartNoise draws W ~ W_n(s·I, k), the Wishart distribution with scale
@@ -44,12 +46,12 @@ var _ Noise = (*WishartNoise)(nil)
 // distribution to exist and be nonsingular).
 func NewWishartNoise(n int, scale float64, k float64, rng *rand.Rand) (*WishartNoise, error) {
 	if rng == nil {
-		panic(nilRand)
+		panic(param.NilRand)
 	}
-	if err := checkDim("wishart dimension", n); err != nil {
+	if err := param.CheckDim("wishart dimension", n); err != nil {
 		return nil, err
 	}
-	if err := checkPositive("wishart scale", scale); err != nil {
+	if err := param.CheckPositive("wishart scale", scale); err != nil {
 		return nil, err
 	}
 	if math.IsNaN(k) || math.IsInf(k, 0) || k <= float64(n-1) {
@@ -86,7 +88,7 @@ func (w *WishartNoise) DoF() float64 { return w.k }
 func (w *WishartNoise) Sample(dst []float64) {
 	n := w.n
 	if len(dst) != PackedLen(n) {
-		panic(badDim)
+		panic(param.BadDim)
 	}
 	// Bartlett factor A, row by row: off-diagonal normals, then the diagonal.
 	a := w.a

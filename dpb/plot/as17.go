@@ -6,9 +6,10 @@ import (
 
 	"github.com/janpfeifer/gonb/gonbui"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // AS17 figure tile size.
@@ -35,7 +36,7 @@ func grid(ps []*plot.Plot, cols int) [][]*plot.Plot {
 // AS17RegretTiles draws, for each row result, the final regret against T on
 // log–log axes with fitted slopes over T >= TailFrom and the row's bound as
 // dotted lines, laid out cols to a line.
-func AS17RegretTiles(res []*dpb.AS17Result, cols int) ([][]*plot.Plot, error) {
+func AS17RegretTiles(res []*experiment.AS17Result, cols int) ([][]*plot.Plot, error) {
 	var ps []*plot.Plot
 	for _, r := range res {
 		p, _, err := LogLogFit(r.Regret, LogLogOptions{
@@ -57,7 +58,7 @@ func AS17RegretTiles(res []*dpb.AS17Result, cols int) ([][]*plot.Plot, error) {
 // AS17ExcessTiles draws, for each row, the paired excess regret
 // R_ε(T) − R_non-private(T) against T (log x, linear y, ±2 s.e. bands):
 // flat lines mean a privacy cost additive in T.
-func AS17ExcessTiles(res []*dpb.AS17Result, cols int) ([][]*plot.Plot, error) {
+func AS17ExcessTiles(res []*experiment.AS17Result, cols int) ([][]*plot.Plot, error) {
 	var ps []*plot.Plot
 	for _, r := range res {
 		if r.Excess == nil {
@@ -79,7 +80,7 @@ func AS17ExcessTiles(res []*dpb.AS17Result, cols int) ([][]*plot.Plot, error) {
 // AS17EpsilonTiles draws, for each row result of an ε sweep, the regret and
 // the excess over non-private at horizon index h against 1/ε on log–log axes
 // with fitted slopes.
-func AS17EpsilonTiles(res []*dpb.AS17Result, h, cols int) ([][]*plot.Plot, error) {
+func AS17EpsilonTiles(res []*experiment.AS17Result, h, cols int) ([][]*plot.Plot, error) {
 	var ps []*plot.Plot
 	for _, r := range res {
 		p, _, err := LogLogFit(r.ByInverseEpsilon(h), LogLogOptions{

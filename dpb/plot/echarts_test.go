@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func TestEChartsHTML(t *testing.T) {
-	c := &dpb.Curves{
+	c := &experiment.Curves{
 		Names: []string{"plain", "padded"},
 		X:     []float64{1, 2, 3},
 		Mean:  [][]float64{{1, 2, 3}, {3, 2, 1}},

@@ -9,13 +9,14 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // LogLogOptions configures [LogLogFit].
@@ -26,7 +27,7 @@ type LogLogOptions struct {
 	// Refs, if non-nil, are drawn as thin dotted lines in the series'
 	// colours, without fits (e.g. the theoretical bounds); the legend shows
 	// one entry for them, RefLegend (e.g. "dotted: bounds").
-	Refs      *dpb.Curves
+	Refs      *experiment.Curves
 	RefLegend string
 	// NoLegend hides the legend (for small tiles).
 	NoLegend bool
@@ -37,7 +38,7 @@ type LogLogOptions struct {
 // (the fit of [dpb.FitLogLog] over x >= FitFrom), naming the slope in the
 // legend: "name: slope 0.50 ± 0.01". Points with y <= 0 are left out of
 // both the plot and the fit. It returns the plot and the fits, one per series.
-func LogLogFit(c *dpb.Curves, o LogLogOptions) (*plot.Plot, []dpb.Fit, error) {
+func LogLogFit(c *experiment.Curves, o LogLogOptions) (*plot.Plot, []experiment.Fit, error) {
 	p := plot.New()
 	p.Title.Text = o.Title
 	p.X.Label.Text = o.XLabel
@@ -48,7 +49,7 @@ func LogLogFit(c *dpb.Curves, o LogLogOptions) (*plot.Plot, []dpb.Fit, error) {
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.TextStyle.Font.Size = vg.Points(8)
 	p.Add(plotter.NewGrid())
-	fits := make([]dpb.Fit, len(c.Names))
+	fits := make([]experiment.Fit, len(c.Names))
 	for s, name := range c.Names {
 		col := Colour(s)
 		var pts plotter.XYs
@@ -71,7 +72,7 @@ func LogLogFit(c *dpb.Curves, o LogLogOptions) (*plot.Plot, []dpb.Fit, error) {
 				fy = append(fy, y)
 			}
 		}
-		fits[s] = dpb.FitLogLog(fx, fy)
+		fits[s] = experiment.FitLogLog(fx, fy)
 		if len(pts) == 0 {
 			continue
 		}

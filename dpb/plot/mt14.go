@@ -3,10 +3,11 @@ package plot
 import (
 	"fmt"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // errPoints are points with symmetric vertical error bars.
@@ -19,7 +20,7 @@ type errPoints struct {
 // feedback delay τ, one marker per policy (non-private, then each ε) at its
 // mean normalised CTR with ±Band standard errors over repetitions, and a
 // dashed line at 1, the uniformly random policy.
-func MT14Fig2(res *dpb.MT14Fig2Result, title string, band float64) (*plot.Plot, error) {
+func MT14Fig2(res *experiment.MT14Fig2Result, title string, band float64) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "feedback delay τ (log rows)"

@@ -7,10 +7,12 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func TestShowSizedAndSave(t *testing.T) {
-	ds, err := dpb.SS18DecisionSet(dpb.LinearEnvConfig{Dim: 3, K: 20, Gap: 0.1}, 1)
+	ds, err := experiment.SS18DecisionSet(dpb.LinearEnvConfig{Dim: 3, K: 20, Gap: 0.1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

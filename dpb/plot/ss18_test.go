@@ -8,13 +8,15 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // TestSS18Figures draws every Appendix D figure from tiny driver runs and
 // checks that the files are written.
 func TestSS18Figures(t *testing.T) {
 	dir := t.TempDir()
-	ds, err := dpb.SS18DecisionSet(dpb.LinearEnvConfig{Dim: 3, K: 200, Gap: 0.1}, 1)
+	ds, err := experiment.SS18DecisionSet(dpb.LinearEnvConfig{Dim: 3, K: 200, Gap: 0.1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -26,7 +28,7 @@ func TestSS18Figures(t *testing.T) {
 	if err := SaveSized(p1, filepath.Join(dir, "fig1"), w, h); err != nil {
 		t.Fatal(err)
 	}
-	e1, err := dpb.SS18Experiment1(dpb.SS18Exp1Config{Dims: []int{3, 4}, Horizon: 100, Reps: 2, Points: 5})
+	e1, err := experiment.SS18Experiment1(experiment.SS18Exp1Config{Dims: []int{3, 4}, Horizon: 100, Reps: 2, Points: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +46,7 @@ func TestSS18Figures(t *testing.T) {
 	if _, err := Render(p3, "png"); err != nil {
 		t.Fatal(err)
 	}
-	e2, err := dpb.SS18Experiment2(dpb.SS18Exp2Config{Dim: 3, Horizon: 100, Reps: 2, Points: 5})
+	e2, err := experiment.SS18Experiment2(experiment.SS18Exp2Config{Dim: 3, Horizon: 100, Reps: 2, Points: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -55,7 +57,7 @@ func TestSS18Figures(t *testing.T) {
 	if err := SaveGrid(g4, filepath.Join(dir, "fig4"), 3*vg.Inch, 2*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
-	e3, err := dpb.SS18Experiment3(dpb.SS18Exp3Config{Dim: 3, Horizon: 100, Reps: 2, RhoMins: 3, Gaps: []float64{0.1, 0}})
+	e3, err := experiment.SS18Experiment3(experiment.SS18Exp3Config{Dim: 3, Horizon: 100, Reps: 2, RhoMins: 3, Gaps: []float64{0.1, 0}})
 	if err != nil {
 		t.Fatal(err)
 	}

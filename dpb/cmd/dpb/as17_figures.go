@@ -11,6 +11,8 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -92,14 +94,14 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err != nil {
 		return err
 	}
-	cfg := dpb.AS17TableConfig{
-		Table: table, Dim: *dim, Kind: k, Horizons: dpb.HorizonGrid(*minN, *n, 4), Epsilons: epsT,
+	cfg := experiment.AS17TableConfig{
+		Table: table, Dim: *dim, Kind: k, Horizons: experiment.HorizonGrid(*minN, *n, 4), Epsilons: epsT,
 		EpsHorizon: *epsN, SweepEpsilons: epsS, Reps: *runs, Seed: *seed, Workers: *workers,
 	}
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
-	res, err := dpb.AS17Table(cfg)
+	res, err := experiment.AS17Table(cfg)
 	if err != nil {
 		return err
 	}
@@ -137,13 +139,13 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err := writeCSV(base+".csv", "T", res.T, false); err != nil {
 		return err
 	}
-	if err := writeMeta(base, dpb.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Config: res}); err != nil {
+	if err := writeMeta(base, experiment.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Config: res}); err != nil {
 		return err
 	}
 	fmt.Print(res.Markdown())
 	for _, r := range res.Eps {
 		c := r.ByInverseEpsilon(0)
-		fe := dpb.FitLogLog(c.X, c.Mean[1])
+		fe := experiment.FitLogLog(c.X, c.Mean[1])
 		fmt.Printf("%s, T=%d: slope of excess regret vs 1/ε = %.2f ± %.2f\n", r.Row, r.Horizons[0], fe.Slope, fe.SlopeSE)
 	}
 	return nil
@@ -151,8 +153,8 @@ func runAS17Table(name, out string, args []string, table int) error {
 
 // writeCSV writes every row's regret curves as series "row/ε" (the ε sweep's
 // x is 1/ε when byEps).
-func writeCSV(path, xName string, rs []*dpb.AS17Result, byEps bool) error {
-	all := &dpb.Curves{}
+func writeCSV(path, xName string, rs []*experiment.AS17Result, byEps bool) error {
+	all := &experiment.Curves{}
 	for _, r := range rs {
 		c := r.Regret
 		if byEps {

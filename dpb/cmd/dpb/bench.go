@@ -8,6 +8,8 @@ import (
 	"runtime"
 
 	"github.com/dpbandits/dpbandits/dpb"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -58,7 +60,7 @@ func runBench(args []string) error {
 	}
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	res := dpb.TimeLoop(env, pol, *rounds, *withEnv)
+	res := experiment.TimeLoop(env, pol, *rounds, *withEnv)
 	if err := pol.Err(); err != nil {
 		return err
 	}

@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 
 	"github.com/dpbandits/dpbandits/dpb"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -96,7 +98,7 @@ func runBounds(w io.Writer, args []string) error {
 		},
 	}
 	if *asJSON {
-		return dpb.WriteJSON(w, out)
+		return experiment.WriteJSON(w, out)
 	}
 
 	// Alternatives shown beside the printed values.

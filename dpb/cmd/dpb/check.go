@@ -6,7 +6,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/check"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -31,15 +32,15 @@ func runCheck(w io.Writer, args []string) error {
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
-	cfg := dpb.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers}
-	vs, err := dpb.CheckSS18(cfg)
+	cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers}
+	vs, err := check.CheckSS18(cfg)
 	if err != nil {
 		return err
 	}
 	if *asJSON {
-		if err := dpb.WriteJSON(w, struct {
-			Config   dpb.SS18CheckConfig `json:"config"`
-			Verdicts dpb.Verdicts        `json:"verdicts"`
+		if err := experiment.WriteJSON(w, struct {
+			Config   check.SS18CheckConfig `json:"config"`
+			Verdicts check.Verdicts        `json:"verdicts"`
 		}{cfg.WithDefaults(), vs}); err != nil {
 			return err
 		}
@@ -47,7 +48,7 @@ func runCheck(w io.Writer, args []string) error {
 		return err
 	}
 	if f := vs.Failed(); len(f) > 0 {
-		return fmt.Errorf("%d checks failed (%s)", len(f), dpb.CheckFailedMarker)
+		return fmt.Errorf("%d checks failed (%s)", len(f), check.CheckFailedMarker)
 	}
 	return nil
 }

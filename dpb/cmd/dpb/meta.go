@@ -9,7 +9,7 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // codeVersion returns the VCS revision the binary was built from, if known.
@@ -40,10 +40,10 @@ func codeVersion() string {
 	return rev + dirty
 }
 
-func writeMeta(base string, m dpb.Meta) error {
+func writeMeta(base string, m experiment.Meta) error {
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
-	return createWith(base+".json", func(w io.Writer) error { return dpb.WriteJSON(w, m) })
+	return createWith(base+".json", func(w io.Writer) error { return experiment.WriteJSON(w, m) })
 }
 
 // createWith creates the file at path, fills it with write and closes it,
@@ -68,7 +68,7 @@ func writeTable(path string, rows [][]string) error {
 // writeCurvesCSV writes several curve sets as one CSV table at path (one
 // header; each part keeps its own x values), prefixing each part's series
 // names with prefixes[i] and a space.
-func writeCurvesCSV(path, xName string, parts []*dpb.Curves, prefixes []string) error {
+func writeCurvesCSV(path, xName string, parts []*experiment.Curves, prefixes []string) error {
 	var b strings.Builder
 	for i, c := range parts {
 		named := *c

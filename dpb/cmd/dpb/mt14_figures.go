@@ -11,7 +11,11 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/data"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
 func init() {
@@ -28,13 +32,13 @@ func init() {
 // mt14Flags are the flags every MT14 figure accepts (the group's common ones
 // plus its own).
 type mt14Flags struct {
-	fs                          *flag.FlagSet
-	n, runs, workers            *int
-	seed                        *uint64
-	short                       *bool
-	eps, delays, data, campaign *string
-	alpha                       *float64
-	delay                       *int
+	fs                             *flag.FlagSet
+	n, runs, workers               *int
+	seed                           *uint64
+	short                          *bool
+	eps, delays, dataDir, campaign *string
+	alpha                          *float64
+	delay                          *int
 }
 
 func newMT14Flags(name string) *mt14Flags {
@@ -48,7 +52,7 @@ func newMT14Flags(name string) *mt14Flags {
 		short:    fs.Bool("short", false, "small quick run"),
 		eps:      fs.String("eps", "", "comma-separated ε values (default: the figure's)"),
 		delays:   fs.String("delays", "0,100,1000", "comma-separated delays τ (fig2)"),
-		data:     fs.String("data", filepath.Join("..", "shared", "data"), "folder holding obd/ and uci/ (fig2)"),
+		dataDir:  fs.String("data", filepath.Join("..", "shared", "data"), "folder holding obd/ and uci/ (fig2)"),
 		campaign: fs.String("campaign", "men", "OBD campaign: men or women (fig2 obd)"),
 		alpha:    fs.Float64("alpha", 1, "exploration α of contextual UCB (fig2)"),
 		delay:    fs.Int("delay", 0, "feedback delay τ for every policy (fig1)"),
@@ -79,7 +83,7 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := dpb.MT14Fig1Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: os.Stderr,
+	cfg := experiment.MT14Fig1Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: os.Stderr,
 		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
 	if *fl.short {
 		cfg.Horizon, cfg.Reps = 20_000, 4
@@ -91,7 +95,7 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		cfg.Reps = *fl.runs
 	}
 	start := time.Now()
-	c, err := dpb.RunMT14Fig1(cfg)
+	c, err := experiment.RunMT14Fig1(cfg)
 	if err != nil {
 		return err
 	}
@@ -113,29 +117,29 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	}
 	cfg.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
-	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
 		Config: map[string]any{"fig1": cfg, "gamma_relaxation": dpb.MT14Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
 }
 
 // MT14Fig2Data loads the log of one Fig. 2 panel: "shuttle" (a fresh
 // simulated uniform logger and row order per repetition) or "obd" (the
 // real log, the same for every repetition).
-func mt14Fig2Log(which, data, campaign string, maxEvents int, seed uint64) (func(rep int) (dpb.Log, error), string, error) {
+func mt14Fig2Log(which, dataDir, campaign string, maxEvents int, seed uint64) (func(rep int) (ope.Log, error), string, error) {
 	switch which {
 	case "shuttle":
-		path := filepath.Join(data, "uci", "shuttle.csv")
-		ds, err := dpb.LoadShuttle(path)
+		path := filepath.Join(dataDir, "uci", "shuttle.csv")
+		ds, err := data.LoadShuttle(path)
 		if err != nil {
 			return nil, "", err
 		}
-		return dpb.SupervisedLogs(ds, dpb.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
+		return experiment.SupervisedLogs(ds, data.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
 	case "obd":
-		path := filepath.Join(data, "obd", "random", campaign, campaign+".csv")
-		l, err := dpb.LoadOBD(path)
+		path := filepath.Join(dataDir, "obd", "random", campaign, campaign+".csv")
+		l, err := data.LoadOBD(path)
 		if err != nil {
 			return nil, "", err
 		}
-		return func(int) (dpb.Log, error) { return l, nil }, path, nil
+		return func(int) (ope.Log, error) { return l, nil }, path, nil
 	}
 	return nil, "", fmt.Errorf("unknown data set %q", which)
 }
@@ -167,15 +171,15 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if *fl.runs > 0 {
 		reps = *fl.runs
 	}
-	newLog, path, err := mt14Fig2Log(which, *fl.data, *fl.campaign, maxEvents, *fl.seed)
+	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, maxEvents, *fl.seed)
 	if err != nil {
 		return err
 	}
-	cfg := dpb.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
+	cfg := experiment.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
 		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: os.Stderr,
 		Mechanisms: []dpb.ContextMechanism{dpb.ContextEntryTrees, dpb.ContextSS18Tree}}
 	start := time.Now()
-	res, err := dpb.RunMT14Fig2(cfg)
+	res, err := experiment.RunMT14Fig2(cfg)
 	if err != nil {
 		return err
 	}
@@ -211,6 +215,6 @@ func mt14Fig2(name, out, which string, args []string) error {
 		fmt.Fprintf(os.Stderr, "  τ=%-5d %-24s norm CTR %.3f ± %.3f  (rep 0: %v)\n", r.Delay, r.Name, r.NormCTR, r.NormSE, r.First)
 	}
 	cfg.NewLog, cfg.Progress = nil, nil
-	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events,
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events,
 		Config: map[string]any{"fig2": cfg, "data": path, "dim": res.Dim, "arms": res.Arms, "random": res.Random, "rows": res.Rows, "seconds": took.Seconds()}})
 }

@@ -14,6 +14,8 @@ import (
 	"github.com/dpbandits/dpbandits/dpb"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 	"gonum.org/v1/plot/vg"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -66,7 +68,7 @@ func runSS18Fig1(name, out string, args []string) error {
 	}
 	start := time.Now()
 	cfg := dpb.LinearEnvConfig{Dim: 3, K: *k, Gap: *gap}
-	ds, err := dpb.SS18DecisionSet(cfg, c.seed)
+	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
 	if err != nil {
 		return err
 	}
@@ -88,7 +90,7 @@ func runSS18Fig1(name, out string, args []string) error {
 	}
 	wall := time.Since(start).Seconds()
 	fmt.Fprintf(os.Stderr, "%s: %d actions, θ* = %.3f, wall %.2fs\n", name, len(ds.Actions), ds.Theta, wall)
-	return writeMeta(base, dpb.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Config: map[string]any{
+	return writeMeta(base, experiment.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Config: map[string]any{
 		"decision_set": ds, "view": map[string]float64{"azimuth": *az, "elevation": *el}, "wall_seconds": wall,
 	}})
 }
@@ -99,7 +101,7 @@ func runSS18Fig1(name, out string, args []string) error {
 var exp1Cache = map[string]*exp1Run{}
 
 type exp1Run struct {
-	res  *dpb.SS18Exp1Result
+	res  *experiment.SS18Exp1Result
 	wall float64
 }
 
@@ -111,10 +113,10 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	if err := fs.Parse(args); err != nil {
 		return nil, nil, err
 	}
-	cfg := dpb.SS18Exp1Config{Horizon: c.n, Reps: c.runs, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	cfg := experiment.SS18Exp1Config{Horizon: c.n, Reps: c.runs, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
 	switch {
 	case c.paper:
-		cfg.Dims = dpb.LogDims(4, 64, 17)
+		cfg.Dims = experiment.LogDims(4, 64, 17)
 		cfg.Horizon, cfg.Reps = 100000, 100
 	case c.short:
 		cfg.Dims = []int{4, 6, 8}
@@ -141,7 +143,7 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 		return r, &c, nil
 	}
 	start := time.Now()
-	res, err := dpb.SS18Experiment1(cfg)
+	res, err := experiment.SS18Experiment1(cfg)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -151,9 +153,9 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	return r, &c, nil
 }
 
-func exp1Meta(name string, r *exp1Run) dpb.Meta {
+func exp1Meta(name string, r *exp1Run) experiment.Meta {
 	cfg := r.res.Config
-	return dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+	return experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
 		"experiment": cfg, "slope": r.res.Slope, "intercept": r.res.Intercept,
 		"wall_seconds": r.wall, "policy": "LinUCB, Ridge(λ), log-det radius, α = 1/n",
 	}}
@@ -221,7 +223,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := dpb.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	cfg := experiment.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
 	switch {
 	case c.paper:
 		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 1000
@@ -238,7 +240,7 @@ func runSS18Fig4(name, out string, args []string) error {
 		cfg.Reps = c.runs
 	}
 	start := time.Now()
-	res, err := dpb.SS18Experiment2(cfg)
+	res, err := experiment.SS18Experiment2(cfg)
 	if err != nil {
 		return err
 	}
@@ -265,7 +267,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	k := st.WishartK()
 	unsh, sh := st.WishartBounds(k)
 	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
-	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
 		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"rewards":      "rademacher (L̃² = 2), α = 1/n",
@@ -283,7 +285,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	cfg := dpb.SS18Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	cfg := experiment.SS18Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
 	switch {
 	case c.paper:
 		cfg.Horizon, cfg.Reps, cfg.RhoMins = 50000000, 35, 8
@@ -302,7 +304,7 @@ func runSS18Fig5(name, out string, args []string) error {
 		cfg.RhoMins = *rhos
 	}
 	start := time.Now()
-	res, err := dpb.SS18Experiment3(cfg)
+	res, err := experiment.SS18Experiment3(cfg)
 	if err != nil {
 		return err
 	}
@@ -320,7 +322,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if err := writeCurvesCSV(base+".csv", "rho_min", res.Curves, res.Mechanisms); err != nil {
 		return err
 	}
-	return writeMeta(base, dpb.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
 		"experiment": cfg, "rho_min": res.RhoMin, "paper_rho_min": res.PaperRhoMin, "unshifted_rho_min": res.UnshiftedRhoMin,
 		"wall_seconds": wall, "release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"shift": "Wishart: c = ρ_min(unshifted) − ρ_min; Gaussian: c = Υ + ρ_min",

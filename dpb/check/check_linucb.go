@@ -1,0 +1,281 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
+// LinUCBCheckConfig configures the proof checks that run SS18 Algorithm 1:
+// [CheckProp4] and [CheckRegretBounds].
+type LinUCBCheckConfig struct {
+	// D, K and N are the dimension, actions per round and horizon of the
+	// Appendix D environment. Required.
+	D, K, N int
+	// Gap is the environment's Δ. Defaults to 0.1.
+	Gap float64
+	// Reps is the number of independent runs per variant. Required.
+	Reps int
+	// Alpha is the α of the statements checked (and of the radii). Defaults
+	// to 1/N, the paper's choice; a larger α (e.g. 0.1) makes the coverage
+	// check able to see a failure rate above α with few runs.
+	Alpha float64
+	// Epsilon and Delta of the private variants. Default to 1 and 0.1.
+	Epsilon, Delta float64
+	// Mode of the private trees. Defaults to Padded (the propositions' setting).
+	Mode *dpb.ReleaseMode
+	// Algs to check. Defaults to SS18Algs.
+	Algs []dpb.SS18Alg
+	// Seed of the runs.
+	Seed uint64
+	// Workers as in TrialConfig.
+	Workers int
+}
+
+func (c *LinUCBCheckConfig) defaults() error {
+	if c.D < 1 || c.K < 1 || c.N < 2 || c.Reps < 1 {
+		return fmt.Errorf("dpb: check needs d, K, reps >= 1 and n >= 2; got d=%d K=%d n=%d reps=%d", c.D, c.K, c.N, c.Reps)
+	}
+	if c.Gap == 0 {
+		c.Gap = 0.1
+	}
+	if c.Alpha == 0 {
+		c.Alpha = 1 / float64(c.N)
+	}
+	if c.Epsilon == 0 {
+		c.Epsilon = 1
+	}
+	if c.Delta == 0 {
+		c.Delta = 0.1
+	}
+	if c.Mode == nil {
+		m := dpb.Padded
+		c.Mode = &m
+	}
+	if c.Algs == nil {
+		c.Algs = dpb.SS18Algs
+	}
+	if c.Workers == 0 {
+		c.Workers = runtime.GOMAXPROCS(0)
+	}
+	return param.CheckProb("alpha", c.Alpha)
+}
+
+func (c *LinUCBCheckConfig) policy(alg dpb.SS18Alg, rep, series int) (*dpb.LinearEnv, *dpb.LinUCB, error) {
+	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: c.D, K: c.K, Gap: c.Gap}, dpb.Stream(c.Seed, dpb.StreamID(rep, 0)))
+	if err != nil {
+		return nil, nil, err
+	}
+	pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
+		Alg:     alg,
+		Setting: dpb.SS18Setting{D: c.D, N: c.N, Epsilon: c.Epsilon, Delta: c.Delta, Lt2: 2, Alpha: c.Alpha},
+		Mode:    *c.Mode,
+	}, dpb.Stream(c.Seed, dpb.StreamID(rep, 1+series)))
+	return env, pol, err
+}
+
+// CheckProp4 checks SS18 Proposition 4: with probability ≥ 1 − α,
+// ‖θ* − θ̃_t‖_{V_t} ≤ β_t for all t ≤ n simultaneously, for each variant and
+// both forms of the radius (β_t with ln det V_t, and its closed-form bound
+// β̄_t). Each run is one trial; it fails if the inequality fails at any
+// round. The slack is the median over runs of max_t ‖θ* − θ̃_t‖_{V_t}/β_t.
+func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 3, Workers: cfg.Workers},
+		func(job experiment.Job, out []float64) error {
+			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
+			if err != nil {
+				return err
+			}
+			theta := env.Theta()
+			cp := pol.Confidence()
+			r := dpb.NewRound(env)
+			var worst, worstBar float64
+			for t := 1; t <= cfg.N; t++ {
+				env.Next(r, t)
+				dist := pol.ConfidenceDistance(theta)
+				worst = math.Max(worst, dist/pol.Radius())
+				worstBar = math.Max(worstBar, dist/dpb.BetaBar(cp, pol.Bounds(), t))
+				a := pol.Choose(r)
+				pol.Update(r, a, env.Reward(r, a))
+			}
+			out[0], out[1], out[2] = worst, worstBar, float64(pol.NotPD())
+			return pol.Err()
+		})
+	if err != nil {
+		return nil, err
+	}
+	var vs Verdicts
+	for s, alg := range cfg.Algs {
+		logdet := make([]float64, cfg.Reps)
+		closed := make([]float64, cfg.Reps)
+		notPD := 0.0
+		for rep, o := range out[s] {
+			logdet[rep], closed[rep] = o[0], o[1]
+			notPD += o[2]
+		}
+		note := fmt.Sprintf("d=%d K=%d n=%d, %v tree", cfg.D, cfg.K, cfg.N, *cfg.Mode)
+		if notPD > 0 {
+			note += fmt.Sprintf("; V_t not positive definite in %.0f rounds", notPD)
+		}
+		claim := "‖θ* − θ̃_t‖_{V_t} ≤ %s for all t ≤ n, w.p. ≥ 1 − α"
+		v1 := ratioVerdict("prop4-"+alg.String()+"-logdet", fmt.Sprintf(claim, "β_t (ln det V_t form)"), "SS18 Proposition 4", cfg.Alpha, logdet, note)
+		v2 := ratioVerdict("prop4-"+alg.String()+"-closed", fmt.Sprintf(claim, "β̄_t (closed form)"), "SS18 Proposition 4", cfg.Alpha, closed, note)
+		if alg == dpb.SS18Wishart && *cfg.Mode == dpb.Plain {
+			// Proposition 9's shifted bounds assume every release sums m
+			// node noises; the plain tree's early rounds carry one node, so
+			// H_t − cI is far from positive definite there (see the
+			// regularizer checks). Outside the paper's hypothesis: documented.
+			for _, v := range []*Verdict{&v1, &v2} {
+				v.Erratum = !v.Pass
+				v.Note += "; plain tree: outside Prop. 9's hypothesis (m nodes per release), use Padded"
+			}
+		}
+		vs = append(vs, v1, v2)
+	}
+	return vs, nil
+}
+
+// CheckRegretBounds checks SS18 Theorems 5 and 6: with probability ≥ 1 − α
+// the pseudo-regret after n rounds is at most
+//
+//	Theorem 5:  B · β̄_n · sqrt(8 d n ln(1 + n L²/(d ρ_min)))
+//	Theorem 6:  (8B/Δ) · β̄_n² · d · ln(1 + n L²/(d ρ_min))      (gap Δ > 0)
+//
+// with B = 1 (the theorems need |⟨θ*, x⟩| ≤ B and B ≥ 1; Appendix D's means
+// lie in [−0.75, 0.75]). Each run is a trial; the slack is the median of
+// regret/bound.
+func CheckRegretBounds(cfg LinUCBCheckConfig) (Verdicts, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 3, Workers: cfg.Workers},
+		func(job experiment.Job, out []float64) error {
+			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
+			if err != nil {
+				return err
+			}
+			rec := []float64{0}
+			dpb.RegretCurve(env, pol, cfg.N, []int{cfg.N}, rec)
+			cp := pol.Confidence()
+			const B = 1
+			out[0] = rec[0]
+			out[1] = dpb.Theorem5Bound(cp, pol.Bounds(), cfg.N, B)
+			out[2] = dpb.Theorem6Bound(cp, pol.Bounds(), cfg.N, B, cfg.Gap)
+			return pol.Err()
+		})
+	if err != nil {
+		return nil, err
+	}
+	var vs Verdicts
+	for s, alg := range cfg.Algs {
+		r5 := make([]float64, cfg.Reps)
+		r6 := make([]float64, cfg.Reps)
+		var b5, b6 float64
+		for rep, o := range out[s] {
+			r5[rep] = upperRatio(o[0], o[1])
+			r6[rep] = upperRatio(o[0], o[2])
+			b5, b6 = o[1], o[2]
+		}
+		note := fmt.Sprintf("d=%d K=%d n=%d Δ=%g; bound %.4g (Thm 5), %.4g (Thm 6); trivial bound 1.5n = %.4g", cfg.D, cfg.K, cfg.N, cfg.Gap, b5, b6, 1.5*float64(cfg.N))
+		vs = append(vs,
+			ratioVerdict("thm5-"+alg.String(), "R̂_n ≤ B β̄_n √(8dn ln(1 + nL²/(dρ_min))) w.p. ≥ 1 − α", "SS18 Theorem 5", cfg.Alpha, r5, note),
+			ratioVerdict("thm6-"+alg.String(), "R̂_n ≤ (8B/Δ) β̄_n² d ln(1 + nL²/(dρ_min)) w.p. ≥ 1 − α", "SS18 Theorem 6", cfg.Alpha, r6, note))
+	}
+	return vs, nil
+}
+
+// CoverageCurves returns, for each variant, the mean over runs of
+// ‖θ* − θ̃_t‖_{V_t} / β_t at about 40 log-spaced rounds: the quantity
+// Proposition 4 keeps below 1. (Same runs as CheckProp4 with the same seed.)
+func CoverageCurves(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	rec := experiment.LogGrid(cfg.N, 40)
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: len(rec), Workers: cfg.Workers},
+		func(job experiment.Job, out []float64) error {
+			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
+			if err != nil {
+				return err
+			}
+			theta := env.Theta()
+			r := dpb.NewRound(env)
+			k := 0
+			for t := 1; t <= cfg.N; t++ {
+				env.Next(r, t)
+				if k < len(rec) && rec[k] == t {
+					out[k] = pol.ConfidenceDistance(theta) / pol.Radius()
+					k++
+				}
+				a := pol.Choose(r)
+				pol.Update(r, a, env.Reward(r, a))
+			}
+			return pol.Err()
+		})
+	if err != nil {
+		return nil, err
+	}
+	return experiment.Summarise(algNames(cfg.Algs), gridX(rec), out), nil
+}
+
+// RegretAgainstBounds returns, for each variant, the mean cumulative
+// pseudo-regret at about 30 log-spaced rounds t beside Theorem 5's bound
+// evaluated at horizon t (B = 1): series "<alg>" and "<alg> Thm 5 bound".
+func RegretAgainstBounds(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	rec := experiment.LogGrid(cfg.N, 30)
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 2 * len(rec), Workers: cfg.Workers},
+		func(job experiment.Job, out []float64) error {
+			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
+			if err != nil {
+				return err
+			}
+			dpb.RegretCurve(env, pol, cfg.N, rec, out[:len(rec)])
+			cp := pol.Confidence()
+			for k, t := range rec {
+				out[len(rec)+k] = dpb.Theorem5Bound(cp, pol.Bounds(), t, 1)
+			}
+			return pol.Err()
+		})
+	if err != nil {
+		return nil, err
+	}
+	// Split each series into (regret, bound).
+	var names []string
+	var split [][][]float64
+	for s, alg := range cfg.Algs {
+		reg := make([][]float64, cfg.Reps)
+		bnd := make([][]float64, cfg.Reps)
+		for rep, o := range out[s] {
+			reg[rep], bnd[rep] = o[:len(rec)], o[len(rec):]
+		}
+		names = append(names, alg.String(), alg.String()+" Thm 5 bound")
+		split = append(split, reg, bnd)
+	}
+	return experiment.Summarise(names, gridX(rec), split), nil
+}
+
+func algNames(algs []dpb.SS18Alg) []string {
+	names := make([]string, len(algs))
+	for i, a := range algs {
+		names[i] = a.String()
+	}
+	return names
+}
+
+func gridX(rec []int) []float64 {
+	x := make([]float64, len(rec))
+	for i, t := range rec {
+		x[i] = float64(t)
+	}
+	return x
+}

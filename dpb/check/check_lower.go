@@ -1,0 +1,181 @@
+package check
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+)
+
+// Claim13Config configures [CheckClaim13].
+type Claim13Config struct {
+	// N is the horizon and Reps the runs per policy. Required.
+	N, Reps int
+	// Epsilon < ln 2 for the claim. Defaults to 0.5. Delta defaults to 0.1.
+	Epsilon, Delta float64
+	// Seed and Workers as usual.
+	Seed    uint64
+	Workers int
+}
+
+// CheckClaim13 checks SS18 Claim 13 on its instance ([SwapEnv], Gap = 1):
+// a standard-DP contextual bandit (ε < ln 2) has pseudo-regret ≥ n/4, while
+// jointly private LinUCB (Gaussian tree, the same ε and δ) has regret o(n).
+// Verdict 1 compares the mean regret of [RandomizedResponse] with n/4
+// (fails if it is significantly below, one-sided z-test at the pass
+// threshold); verdict 2 asks that joint-DP LinUCB's mean regret be below n/4
+// and that its regret over the second half of the run be smaller than over
+// the first (sublinear growth).
+func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
+	if cfg.N < 4 || cfg.Reps < 2 {
+		return nil, fmt.Errorf("dpb: claim 13 check needs n >= 4 and reps >= 2; got n=%d reps=%d", cfg.N, cfg.Reps)
+	}
+	if cfg.Epsilon == 0 {
+		cfg.Epsilon = 0.5
+	}
+	if cfg.Delta == 0 {
+		cfg.Delta = 0.1
+	}
+	if cfg.Epsilon >= math.Ln2 {
+		return nil, fmt.Errorf("dpb: claim 13 needs ε < ln 2, got %v", cfg.Epsilon)
+	}
+	half := cfg.N / 2
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: 2, Points: 2, Workers: cfg.Workers},
+		func(job experiment.Job, out []float64) error {
+			env, err := dpb.NewSwapEnv(1, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 0)))
+			if err != nil {
+				return err
+			}
+			rng := dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1+job.Series))
+			var pol dpb.Policy
+			if job.Series == 0 {
+				pol, err = dpb.NewRandomizedResponse(cfg.Epsilon, rng)
+			} else {
+				pol, err = dpb.NewSS18Policy(dpb.SS18PolicyConfig{
+					Alg:     dpb.SS18Gaussian,
+					Setting: dpb.SS18Setting{D: 2, N: cfg.N, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2},
+					Mode:    dpb.Padded,
+				}, rng)
+			}
+			if err != nil {
+				return err
+			}
+			dpb.RegretCurve(env, pol, cfg.N, []int{half, cfg.N}, out)
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	n := float64(cfg.N)
+	meanSE := func(xs [][]float64, k int) (float64, float64) {
+		col := make([]float64, len(xs))
+		for i, x := range xs {
+			col[i] = x[k]
+		}
+		return experiment.MeanStdErr(col)
+	}
+	rr, rrSE := meanSE(out[0], 1)
+	// One-sided z-test of "mean regret ≥ n/4": fail iff it is below n/4 by
+	// more than 4.27 standard errors (P[Z < −4.27] = 1e-5, the pass threshold).
+	fail := 0
+	if rr < n/4-4.27*rrSE {
+		fail = 1
+	}
+	v1 := NewVerdict("claim13-standard-dp", "a standard (ε < ln 2)-DP contextual bandit has R̂_n ≥ n/4 on the swapped-context instance",
+		"SS18 Claim 13", 0, 0, fail, (n/4)/rr,
+		fmt.Sprintf("randomized response, ε=%g: mean regret %.1f ± %.1f (theory n/(1+e^ε) = %.1f), n/4 = %.1f, n=%d, %d runs", cfg.Epsilon, rr, rrSE, n/(1+math.Exp(cfg.Epsilon)), n/4, cfg.N, cfg.Reps))
+	first, _ := meanSE(out[1], 0)
+	total, totalSE := meanSE(out[1], 1)
+	second := total - first
+	fail = 0
+	if !(total < n/4) || !(second < first) {
+		fail = 1
+	}
+	v2 := NewVerdict("claim13-joint-dp", "jointly DP LinUCB (Gaussian tree, same ε, δ) has regret below n/4 and growing sublinearly on the same instance",
+		"SS18 Claim 13 / Theorem 5", 0, 0, fail, total/(n/4),
+		fmt.Sprintf("mean regret %.1f ± %.1f; first half %.1f, second half %.1f; n=%d, %d runs", total, totalSE, first, second, cfg.N, cfg.Reps))
+	return Verdicts{v1, v2}, nil
+}
+
+// Claim14Config configures [CheckClaim14].
+type Claim14Config struct {
+	// Arms k, horizon N and runs Reps. Required.
+	Arms, N, Reps int
+	// Gap Δ of every sub-optimal arm (best mean 0.9). Defaults to 0.5 (MT14 Fig. 1).
+	Gap float64
+	// Epsilon of DP-UCB. Defaults to 1.
+	Epsilon float64
+	// Seed and Workers as usual.
+	Seed    uint64
+	Workers int
+}
+
+// CheckClaim14 checks SS18 Claim 14 and Corollary 15 on MT14's DP-UCB
+// ([DPUCB], an ε-DP K-armed algorithm), Bernoulli arms with best mean 0.9
+// and the others 0.9 − Δ:
+//
+//   - Claim 14: each sub-optimal arm a is pulled at least ln(n)/(100 ε Δ_a)
+//     times with probability ≥ ½ — each (run, arm) pair is a trial with
+//     allowed failure probability ½;
+//   - Corollary 15 (the ε-dependent term, constants of the proof): the
+//     expected pseudo-regret is at least (k−1)·ln(n)/(200 ε)
+//     ([SS18PrivateMABLowerBound]) — fails if the mean regret is below it
+//     by more than 4.27 standard errors.
+func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
+	if cfg.Arms < 2 || cfg.N < 2 || cfg.Reps < 2 {
+		return nil, fmt.Errorf("dpb: claim 14 check needs k >= 2, n >= 2, reps >= 2; got k=%d n=%d reps=%d", cfg.Arms, cfg.N, cfg.Reps)
+	}
+	if cfg.Gap == 0 {
+		cfg.Gap = 0.5
+	}
+	if cfg.Epsilon == 0 {
+		cfg.Epsilon = 1
+	}
+	means := make([]float64, cfg.Arms)
+	gaps := make([]float64, cfg.Arms)
+	for a := range means {
+		means[a] = 0.9 - cfg.Gap
+		gaps[a] = cfg.Gap
+	}
+	means[0], gaps[0] = 0.9, 0
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: 1, Points: cfg.Arms + 1, Workers: cfg.Workers},
+		func(job experiment.Job, out []float64) error {
+			env, err := dpb.NewKArmedEnv(dpb.KArmedConfig{Means: means, Noise: dpb.Bernoulli}, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 0)))
+			if err != nil {
+				return err
+			}
+			pol, err := dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon}, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1)))
+			if err != nil {
+				return err
+			}
+			dpb.RegretCurve(env, pol, cfg.N, []int{cfg.N}, out[:1])
+			for a, n := range pol.Pulls() {
+				out[1+a] = float64(n)
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	need := math.Log(float64(cfg.N)) / (100 * cfg.Epsilon * cfg.Gap)
+	var ratios []float64
+	var regrets []float64
+	for _, o := range out[0] {
+		regrets = append(regrets, o[0])
+		for a := 1; a < cfg.Arms; a++ {
+			ratios = append(ratios, lowerRatio(o[1+a], need))
+		}
+	}
+	v1 := ratioVerdict("claim14-pulls", "each sub-optimal arm is pulled ≥ ln(n)/(100εΔ_a) times w.p. ≥ ½ (ε-DP algorithm: DP-UCB)",
+		"SS18 Claim 14", 0.5, ratios, fmt.Sprintf("k=%d n=%d ε=%g Δ=%g: need %.3g pulls", cfg.Arms, cfg.N, cfg.Epsilon, cfg.Gap, need))
+	mu, se := experiment.MeanStdErr(regrets)
+	lb := dpb.SS18PrivateMABLowerBound(gaps, cfg.N, cfg.Epsilon)
+	fail := 0
+	if mu < lb-4.27*se {
+		fail = 1
+	}
+	v2 := NewVerdict("cor15-regret", "E[R̂_n] ≥ (k−1) ln(n)/(200ε), the ε-DP term of Corollary 15 with the proof's constants (DP-UCB)",
+		"SS18 Corollary 15", 0, 0, fail, lb/mu, fmt.Sprintf("mean regret %.1f ± %.1f, lower bound %.3g", mu, se, lb))
+	return Verdicts{v1, v2}, nil
+}

@@ -1,0 +1,186 @@
+package check
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb"
+)
+
+// SS18CheckConfig sizes the SS18 proof-check suite ([CheckSS18]).
+type SS18CheckConfig struct {
+	// Seed seeds every check. Defaults to 0 (a valid seed).
+	Seed uint64
+	// Short shrinks every default below to a run of about a second.
+	Short bool
+	// D is the dimension. Defaults to 5 (SS18 Appendix D, Fig. 4).
+	D int
+	// N is the horizon of the tree checks. Defaults to 1024 (short: 128).
+	N int
+	// Reps is the number of runs of each tree. Defaults to 100 (short: 20).
+	Reps int
+	// Trials is the number of draws of each Monte-Carlo check. Defaults to
+	// 20000 (short: 2000).
+	Trials int
+	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
+	Workers int
+}
+
+// WithDefaults returns c with every unset field at its default.
+func (c SS18CheckConfig) WithDefaults() SS18CheckConfig {
+	def := func(v *int, long, short int) {
+		if *v == 0 {
+			*v = long
+			if c.Short {
+				*v = short
+			}
+		}
+	}
+	def(&c.D, 5, 5)
+	def(&c.N, 1024, 128)
+	def(&c.Reps, 100, 20)
+	def(&c.Trials, 20000, 2000)
+	return c
+}
+
+// SS18CheckSetting is the setting of the tree checks: d and n from the
+// config, ε = 1, δ = 0.1, L̃² = 2 (‖x‖ ≤ 1, |y| ≤ 1) and α = 1/n, as in SS18
+// Appendix D.
+func (c SS18CheckConfig) SS18CheckSetting() dpb.SS18Setting {
+	c = c.WithDefaults()
+	return dpb.SS18Setting{D: c.D, N: c.N, Epsilon: 1, Delta: 0.1, Lt2: 2}
+}
+
+// SS18PaperSetting is the setting of SS18 Appendix D.2 (Figure 4): d = 5,
+// n = 5·10⁷, ε = 1, δ = 0.1, L̃² = 2, α = 1/n.
+var SS18PaperSetting = dpb.SS18Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
+
+// CheckSS18 runs the proof checks of SS18, in this order: [CheckSS18Facts]
+// (Claims 17–20, Υ, Lemma 22), [CheckTreeRegularizers] (Propositions 9 and
+// 11 per round, plain and padded trees, at [SS18CheckConfig.SS18CheckSetting]),
+// [CheckSS18Privacy] (calibration at [SS18PaperSetting]), then the checks
+// that run Algorithm 1 (Proposition 4, Theorems 5 and 6, Claim 13). The run
+// is deterministic given the config.
+func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
+	vs, err := CheckSS18Facts(cfg)
+	if err != nil {
+		return nil, err
+	}
+	c := cfg.WithDefaults()
+	tv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, tv...)
+	pv, err := CheckSS18Privacy(cfg)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, pv...)
+	lv, err := checkSS18Policies(c)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
+}
+
+func (c SS18CheckConfig) validate() error {
+	if c.D < 1 || c.N < 2 || c.Reps < 1 || c.Trials < 1 {
+		return fmt.Errorf("dpb: check config %+v: d, reps, trials must be >= 1 and n >= 2", c)
+	}
+	return nil
+}
+
+func (c SS18CheckConfig) stream(i uint64) *rand.Rand { return dpb.Stream(c.Seed, 1<<40|i) }
+
+// CheckSS18Facts checks the facts of SS18 Appendix A.3 and the Υ bound at
+// level α = 0.01 (Claims 17, 18, 19 with k = 10d and with the printed k of
+// the check setting; Υ at per-round failure probability 0.005; Claim 20;
+// Lemma 22).
+func CheckSS18Facts(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	const alpha = 0.01
+	var vs Verdicts
+	vs = append(vs, CheckChiSquareTails(c.stream(1), c.D, alpha, c.Trials)...)
+	vs = append(vs, CheckGaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, c.Trials))
+	s := c.SS18CheckSetting()
+	for i, k := range []int{10 * c.D, s.WishartK()} {
+		v, err := CheckWishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, c.Trials)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v)
+	}
+	// Υ at a per-round failure probability α/(2n) = 0.005 (n = 10, α = 0.1),
+	// where a bound that is too small would show.
+	u, err := CheckUpsilon(c.stream(5), dpb.SS18Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, u...)
+	vs = append(vs, CheckClaim20(c.stream(6), c.D, c.Trials/10))
+	lemmaN := 200
+	if c.Short {
+		lemmaN = 50
+	}
+	return append(vs, CheckEllipticalPotential(c.stream(7), c.D, lemmaN, max(c.Trials/100, 10))...), nil
+}
+
+// CheckSS18Privacy checks the privacy calibration at [SS18PaperSetting]
+// (see [CheckPrivacyCalibration]).
+func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	vs, _, _, err := CheckPrivacyCalibration(c.stream(8), SS18PaperSetting, max(c.Trials/10, 10))
+	return vs, err
+}
+
+// checkSS18Policies runs the checks that need Algorithm 1 itself, on the
+// Appendix D environment with K = d² and gap 0.1: Proposition 4 (α = 0.05,
+// a larger α than the paper's 1/n so that a failure rate above α would be
+// visible in 40 runs) for every variant with the padded tree and for the
+// shifted Wishart with the plain tree, Theorems 5 and 6, and Claim 13.
+func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
+	n, reps := 2000, 40
+	if c.Short {
+		n, reps = 300, 8
+	}
+	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, Workers: c.Workers}
+	vs, err := CheckProp4(base)
+	if err != nil {
+		return nil, err
+	}
+	plain := dpb.Plain
+	pc := base
+	pc.Mode, pc.Algs = &plain, []dpb.SS18Alg{dpb.SS18Wishart}
+	pv, err := CheckProp4(pc)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pv {
+		pv[i].Name += "-plain"
+	}
+	vs = append(vs, pv...)
+	rc := base
+	rc.Alpha, rc.Reps = 0, reps/2
+	rv, err := CheckRegretBounds(rc)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, rv...)
+	cv, err := CheckClaim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, cv...)
+	lv, err := CheckClaim14(Claim14Config{Arms: 5, N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
+}

@@ -1,0 +1,322 @@
+package check
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
+// Checks of SS18 Propositions 9 and 11: the regularizers that the tree-based
+// mechanism produces satisfy their (α/2n)-accurate bounds in every round.
+//
+// The tree sums the (d+1)×(d+1) matrices [x_t; y_t][x_t; y_t]ᵀ in packed
+// form; the release's noise N_t gives H_t (its top-left d×d block) and h_t
+// (the first d entries of its last column). The bounds concern the noise
+// alone, so the checks stream zeros and read the noise (TreeSum.NoiseTo):
+// the data do not change H_t or h_t.
+
+// TreeCheckConfig configures [CheckTreeRegularizers].
+type TreeCheckConfig struct {
+	// Setting gives d, n, ε, δ, L̃² and α. Required (see SS18Setting.Validate).
+	Setting dpb.SS18Setting
+	// Reps is the number of independent runs of each tree. Required (>= 1).
+	Reps int
+	// Seed seeds the runs (streams StreamID(rep, 1+series)). Defaults to 0.
+	Seed uint64
+	// K is the Wishart degrees of freedom of one node. Defaults to
+	// Setting.WishartK() (the printed k).
+	K int
+	// WishartScale is s in the Wishart node noise W_{d+1}(s·I, k). Defaults
+	// to L̃² (Theorem 8, Prop. 9); SS18 §4.1 once prints W_{d+1}(L̃ I, k),
+	// which this field lets a notebook check.
+	WishartScale float64
+	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
+	Workers int
+}
+
+// TreeRounds holds the per-round outcome of [CheckTreeRegularizers]: for
+// each bound (Names[b], e.g. "wishart/plain/shifted/ρ_min") and round t
+// (index t−1), the number of runs in which it failed and the median ratio
+// (value/bound for upper bounds, bound/value for lower bounds; > 1 fails).
+type TreeRounds struct {
+	Names    []string
+	Failures [][]int
+	Median   [][]float64
+	Nodes    [][]int // Nodes[b][t−1]: node noises in the release (popcount(t) or m)
+	Reps, N  int
+	// AllowedPerRound is α/(2n), the failure probability allowed in a round.
+	AllowedPerRound float64
+}
+
+// treeSeries are the four trees checked: noise kind × release mode.
+var treeSeries = []struct {
+	wishart bool
+	mode    dpb.ReleaseMode
+}{{true, dpb.Plain}, {true, dpb.Padded}, {false, dpb.Plain}, {false, dpb.Padded}}
+
+// treeBoundNames are the nine bounds checked per tree: three variants ×
+// (ρ_max, ρ_min, γ). Wishart: unshifted and shifted (Prop. 9), and shifted
+// with the m_t = NodesInRelease() of each round in place of m (the
+// correction for the plain tree); Gaussian: printed Υ, corrected Υ_c and
+// sharp Υ_s (Prop. 11 with each).
+var treeBoundNames = [9]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ"}
+
+// CheckTreeRegularizers checks SS18 Propositions 9 and 11 per round: with
+// probability ≥ 1 − α/(2n) in each round t,
+//
+//	‖H_t‖ ≤ ρ_max,   λ_min(H_t) ≥ ρ_min,   ‖h_t‖_{H_t⁻¹} ≤ γ,
+//
+// for four trees — Wishart node noise W_{d+1}(L̃² I, k) and symmetrised
+// Gaussian node noise (σ_noise of §4.2), each in [Plain] and [Padded]
+// release mode — and three bound sets each. Wishart: unshifted (H_t = N_t
+// block) and shifted by c of Eq. (4) (H′_t = H_t − cI), both from
+// [SS18Setting.WishartBounds], and the correction for the plain tree:
+// shifted, with Prop. 9 evaluated at the round's node count
+// m_t = NodesInRelease() in place of m (its own shift c_t; equal to the
+// shifted set for the padded tree). Gaussian: H_t = N_t block + 2ΥI with the
+// printed Υ ([SS18Setting.GaussianBounds]), with Υ_c
+// ([SS18Setting.UpsilonCorrected]) and with the sharp
+// Υ_s = σ√(2m)(2√d + √(2 ln(2n/α))) (see [CheckUpsilon]), each through
+// GaussianBoundsShift(Υ, 2Υ).
+//
+// A verdict counts failures over Reps × n (run, round) pairs; its p-value is
+// the Bonferroni-corrected minimum over rounds of the per-round binomial
+// tail P[Bin(Reps, α/2n) ≥ failures_t] (rounds of one run are dependent, runs
+// are independent). The plain-tree Wishart verdicts are marked as errata:
+// Proposition 9 assumes every release sums exactly m node noises, which only
+// the padded tree does.
+func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
+	s := cfg.Setting
+	if err := s.Validate(); err != nil {
+		return nil, nil, err
+	}
+	if cfg.Reps < 1 {
+		return nil, nil, fmt.Errorf("dpb: reps is %d, must be >= 1", cfg.Reps)
+	}
+	k := cfg.K
+	if k == 0 {
+		k = s.WishartK()
+	}
+	if k <= s.D {
+		return nil, nil, fmt.Errorf("dpb: wishart degrees of freedom is %d, must be > d = %d", k, s.D)
+	}
+	scaleW := cfg.WishartScale
+	if scaleW == 0 {
+		scaleW = s.Lt2
+	}
+	if err := param.CheckPositive("wishart scale", scaleW); err != nil {
+		return nil, nil, err
+	}
+	d, n := s.D, s.N
+	wu, ws := s.WishartBounds(k)
+	ups, upsC := s.Upsilon(), s.UpsilonCorrected()
+	gp := s.GaussianBounds()
+	gc := s.GaussianBoundsShift(upsC, 2*upsC)
+	// Per variant: the shift added to the noise block, and the bounds; a
+	// per-round variant has one (shift, bounds) per node count m_t = 1..m.
+	type variant struct {
+		shift    float64
+		b        dpb.RegBounds
+		name     string
+		perRound []variant
+	}
+	m := s.Levels()
+	// Shifted Wishart bounds for a release of m_t nodes: Prop. 9 with m_t in
+	// place of m and the same n/α (a setting with N′ = 2^{m_t−1}, whose
+	// Levels() is m_t, and α′ = α N′/N), so the formulas stay in one place.
+	perRound := make([]variant, m+1)
+	for mt := 1; mt <= m; mt++ {
+		st := s
+		st.N = 1 << (mt - 1)
+		st.Alpha = s.AlphaOrDefault() * float64(st.N) / float64(n)
+		_, b := st.WishartBounds(k)
+		perRound[mt] = variant{shift: -b.Shift, b: b}
+	}
+	// The sharp form of Υ (see CheckUpsilon) with Prop. 11's shift 2Υ_s.
+	upsS := s.GaussianSigma() * math.Sqrt(2*float64(m)) *
+		(2*math.Sqrt(float64(d)) + math.Sqrt(2*math.Log(2*float64(n)/s.AlphaOrDefault())))
+	gs := s.GaussianBoundsShift(upsS, 2*upsS)
+	wishartVariants := [3]variant{{0, wu, "unshifted", nil}, {-ws.Shift, ws, "shifted", nil}, {name: "shifted per-round m_t", perRound: perRound}}
+	gaussVariants := [3]variant{{2 * ups, gp, "printed Υ", nil}, {2 * upsC, gc, "corrected Υ_c", nil}, {2 * upsS, gs, "sharp Υ_s", nil}}
+
+	const nb = 9
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(treeSeries), Points: n * nb, Workers: cfg.Workers},
+		func(job experiment.Job, out []float64) error {
+			ser := treeSeries[job.Series]
+			rng := dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1+job.Series))
+			var noise dpb.Noise
+			var err error
+			variants := gaussVariants
+			if ser.wishart {
+				variants = wishartVariants
+				noise, err = dpb.NewWishartNoise(d+1, scaleW, float64(k), rng)
+			} else {
+				noise, err = dpb.NewSymGaussianNoise(d+1, s.GaussianSigma(), rng)
+			}
+			if err != nil {
+				return err
+			}
+			p := dpb.PackedLen(d + 1)
+			ts, err := dpb.NewTreeSum(p, n, noise, ser.mode)
+			if err != nil {
+				return err
+			}
+			zero := make([]float64, p)
+			nz := make([]float64, p)
+			block := make([]float64, dpb.PackedLen(d))
+			h := make([]float64, d)
+			e := newEigenSym(d)
+			for t := range n {
+				ts.Add(zero)
+				ts.NoiseTo(nz)
+				topLeftPacked(block, nz, d)
+				lastColumnPacked(h, nz, d)
+				r := out[t*nb : (t+1)*nb]
+				if !e.factor(block, true, true) {
+					for i := range r {
+						r[i] = maxRatio
+					}
+					continue
+				}
+				lmin, lmax := e.vals[0], e.vals[d-1]
+				for v, vr := range variants {
+					if vr.perRound != nil {
+						vr = vr.perRound[ts.NodesInRelease()]
+					}
+					r[3*v+0] = upperRatio(lmax+vr.shift, vr.b.RhoMax)
+					r[3*v+1] = lowerRatio(lmin+vr.shift, vr.b.RhoMin)
+					r[3*v+2] = upperRatio(math.Sqrt(e.quadInv(h, vr.shift)), vr.b.Gamma)
+				}
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, nil, err
+	}
+
+	alpha := s.AlphaOrDefault() / (2 * float64(n))
+	rounds := &TreeRounds{Reps: cfg.Reps, N: n, AllowedPerRound: alpha}
+	var vs Verdicts
+	for si, ser := range treeSeries {
+		kind, variants, ref := "gaussian", gaussVariants, "SS18 Prop. 11 (§4.2)"
+		if ser.wishart {
+			kind, variants, ref = "wishart", wishartVariants, "SS18 Prop. 9 (§4.1, Eq. 4)"
+		}
+		for b := range nb {
+			vr := variants[b/3]
+			name := fmt.Sprintf("%s/%s/%s/%s", kind, ser.mode, vr.name, treeBoundNames[b])
+			fails := make([]int, n)
+			med := make([]float64, n)
+			nodes := make([]int, n)
+			all := make([]float64, 0, n*cfg.Reps)
+			col := make([]float64, cfg.Reps)
+			total, badRounds, firstBad := 0, 0, 0
+			minP := 1.0
+			for t := range n {
+				for rep := range cfg.Reps {
+					x := out[si][rep][t*nb+b]
+					col[rep] = x
+					if x > 1 {
+						fails[t]++
+					}
+				}
+				all = append(all, col...)
+				med[t] = median(col)
+				nodes[t] = m
+				if ser.mode == dpb.Plain {
+					nodes[t] = popcount(t + 1)
+				}
+				total += fails[t]
+				if fails[t] > 0 {
+					badRounds++
+					if firstBad == 0 {
+						firstBad = t + 1
+					}
+				}
+				minP = math.Min(minP, BinomialTail(cfg.Reps, fails[t], alpha))
+			}
+			rounds.Names = append(rounds.Names, name)
+			rounds.Failures = append(rounds.Failures, fails)
+			rounds.Median = append(rounds.Median, med)
+			rounds.Nodes = append(rounds.Nodes, nodes)
+
+			claim := treeClaim(b, ser.wishart, vr.name, ser.mode, d, n, k)
+			note := fmt.Sprintf("failed in %d of %d rounds", badRounds, n)
+			if badRounds > 0 {
+				note += fmt.Sprintf(" (first t=%d)", firstBad)
+			}
+			v := NewVerdict(name, claim, ref, alpha, n*cfg.Reps, total, median(all), note)
+			v.Tail = finiteOr0(quantile(all, 1-alpha))
+			v.PValue = math.Min(1, float64(n)*minP)
+			v.Pass = v.PValue > PassPValue
+			if ser.wishart && ser.mode == dpb.Plain && vr.perRound == nil {
+				v.Erratum = true
+				v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
+			}
+			vs = append(vs, v)
+		}
+	}
+	return vs, rounds, nil
+}
+
+func popcount(t int) int {
+	c := 0
+	for ; t > 0; t &= t - 1 {
+		c++
+	}
+	return c
+}
+
+func treeClaim(b int, wishart bool, variant string, mode dpb.ReleaseMode, d, n, k int) string {
+	h := "H_t"
+	switch {
+	case wishart && variant == "shifted":
+		h = "H′_t = H_t − cI"
+	case wishart && variant != "unshifted":
+		h = "H′_t = H_t − c_t I"
+	}
+	var what string
+	switch b % 3 {
+	case 0:
+		what = "‖" + h + "‖ ≤ ρ_max"
+	case 1:
+		what = "λ_min(" + h + ") ≥ ρ_min"
+	default:
+		what = "‖h_t‖_{H⁻¹} ≤ γ"
+	}
+	if wishart {
+		return fmt.Sprintf("Wishart tree (%s, k=%d), %s: %s each round, d=%d, n=%d", mode, k, variant, what, d, n)
+	}
+	return fmt.Sprintf("Gaussian tree (%s), %s, H_t = N_t + 2ΥI: %s each round, d=%d, n=%d", mode, variant, what, d, n)
+}
+
+// Curves returns the per-round median ratios of the named bounds as Curves
+// (X = round t), ratios capped at clip (> 1) so that a plot stays readable.
+func (r *TreeRounds) Curves(clip float64, names ...string) (*experiment.Curves, error) {
+	c := &experiment.Curves{Reps: r.Reps}
+	for t := range r.N {
+		c.X = append(c.X, float64(t+1))
+	}
+	for _, name := range names {
+		i := -1
+		for j, nm := range r.Names {
+			if nm == name {
+				i = j
+			}
+		}
+		if i < 0 {
+			return nil, fmt.Errorf("dpb: no bound named %q (have %v)", name, r.Names)
+		}
+		m := make([]float64, r.N)
+		for t, v := range r.Median[i] {
+			m[t] = math.Min(v, clip)
+		}
+		c.Names = append(c.Names, name)
+		c.Mean = append(c.Mean, m)
+		c.StdErr = append(c.StdErr, make([]float64, r.N))
+	}
+	return c, nil
+}

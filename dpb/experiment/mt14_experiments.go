@@ -1,0 +1,380 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"sync"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/data"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/ope"
+)
+
+// MT14Fig1Config configures [RunMT14Fig1].
+type MT14Fig1Config struct {
+	// Arms is k. Required (>= 2).
+	Arms int
+	// Horizon is T. Required (>= 2).
+	Horizon int
+	// Reps is the number of independent runs. Required.
+	Reps int
+	// Seed of the experiment.
+	Seed uint64
+	// Best is the best arm's mean. Defaults to 0.9.
+	Best float64
+	// Gap is Δ, the other arms having mean Best − Δ. Defaults to 0.5.
+	Gap float64
+	// Epsilons for DP-UCB. Defaults to {0.1, 1, 10}.
+	Epsilons []float64
+	// NoRelaxation lists ε values for which DP-UCB with Γ = 0 (still ε-DP, see
+	// DPUCBConfig.NoRelaxation) is added as an ablation. Defaults to none.
+	NoRelaxation []float64
+	// Gamma is DP-UCB's γ. Defaults to 1/T.
+	Gamma float64
+	// Delay is the feedback delay τ applied to every policy ([Delayed]).
+	// Defaults to 0.
+	Delay int
+	// RelaxationScale multiplies Γ (1, the default, is Algorithm 1 as printed).
+	RelaxationScale float64
+	// Points is the number of log-spaced record rounds. Defaults to 60.
+	Points int
+	// Workers and Progress as in TrialConfig.
+	Workers  int
+	Progress io.Writer `json:"-"`
+}
+
+func (c *MT14Fig1Config) defaults() error {
+	if c.Arms < 2 {
+		return fmt.Errorf("dpb: arms is %d, must be >= 2", c.Arms)
+	}
+	if c.Best == 0 {
+		c.Best = 0.9
+	}
+	if c.Gap == 0 {
+		c.Gap = 0.5
+	}
+	if !(c.Best <= 1 && c.Best-c.Gap >= 0 && c.Gap > 0) {
+		return fmt.Errorf("dpb: best %v and gap %v must give means in [0, 1]", c.Best, c.Gap)
+	}
+	if c.Epsilons == nil {
+		c.Epsilons = []float64{0.1, 1, 10}
+	}
+	if c.Points == 0 {
+		c.Points = 60
+	}
+	return nil
+}
+
+// MT14Fig1Gaps returns Δ_a for every arm of the Fig. 1 environment: 0 for
+// arm 0, gap for the k − 1 others.
+func MT14Fig1Gaps(k int, gap float64) []float64 {
+	g := make([]float64, k)
+	for a := 1; a < k; a++ {
+		g[a] = gap
+	}
+	return g
+}
+
+// RunMT14Fig1 reproduces MT14 Fig. 1: cumulative pseudo-regret over time of
+// non-private UCB1 (series 0) and DP-UCB at each ε (series 1..), k Bernoulli
+// arms with means Best and Best − Gap.
+func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (dpb.Policy, error) {
+		return dpb.NewUCB1(dpb.UCB1Config{Arms: cfg.Arms})
+	}}}
+	for _, eps := range cfg.Epsilons {
+		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
+			return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale}, rng)
+		}})
+	}
+	for _, eps := range cfg.NoRelaxation {
+		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
+			return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
+		}})
+	}
+	if cfg.Delay < 0 {
+		return nil, fmt.Errorf("dpb: delay is %d, must be >= 0", cfg.Delay)
+	}
+	if cfg.Delay > 0 {
+		for i := range pols {
+			inner := pols[i].New
+			pols[i].Name += fmt.Sprintf(", τ=%d", cfg.Delay)
+			pols[i].New = func(rng *rand.Rand) (dpb.Policy, error) {
+				p, err := inner(rng)
+				if err != nil {
+					return nil, err
+				}
+				return dpb.Delayed(p, cfg.Delay)
+			}
+		}
+	}
+	e := BanditExperiment{
+		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
+		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
+		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) {
+			m := make([]float64, cfg.Arms)
+			for a := range m {
+				m[a] = cfg.Best - cfg.Gap
+			}
+			m[0] = cfg.Best
+			return dpb.NewBernoulliArms(m, rng), nil
+		},
+	}
+	return e.Run()
+}
+
+// MT14Fig2Config configures [RunMT14Fig2].
+type MT14Fig2Config struct {
+	// NewLog returns repetition rep's log (the same log for a fixed real log;
+	// a fresh simulated logger per rep for supervised data). Called once per
+	// rep. Required.
+	NewLog func(rep int) (ope.Log, error) `json:"-"`
+	// Epsilons are the private ε values. Defaults to {1, ε(ε₀ = 0.1), 10},
+	// with ε(ε₀) = [MT14EpsilonFromEpsilon0] at the log's d (2.7 at d = 6).
+	Epsilons []float64
+	// Delays τ. Defaults to {0, 100, 1000}.
+	Delays []int
+	// Mechanisms of the private series. Defaults to {ContextEntryTrees}.
+	Mechanisms []dpb.ContextMechanism
+	// Alpha is the exploration parameter α. Defaults to 1.
+	Alpha float64
+	// Disjoint gives each arm its own model (see ContextualUCBConfig).
+	Disjoint bool
+	// Reps is the number of runs. Required.
+	Reps int
+	// Seed of the policies' noise: rep r's series s uses Stream(Seed, StreamID(r, 1+s)).
+	Seed uint64
+	// Workers and Progress as in TrialConfig.
+	Workers  int
+	Progress io.Writer `json:"-"`
+}
+
+// MT14Fig2Row is one bar of MT14 Fig. 2: a policy at one delay.
+type MT14Fig2Row struct {
+	Name      string               `json:"name"`
+	Delay     int                  `json:"delay"`
+	Mechanism dpb.ContextMechanism `json:"-"`
+	Mech      string               `json:"mechanism"`
+	Epsilon   float64              `json:"epsilon"` // 0 for non-private
+	// NormCTR is CTR / (the uniform policy's CTR on the same log), mean over reps.
+	NormCTR float64 `json:"norm_ctr"`
+	NormSE  float64 `json:"norm_se"`
+	CTR     float64 `json:"ctr"`
+	CTRSE   float64 `json:"ctr_se"`
+	// Matched is the mean number of matched events.
+	Matched float64 `json:"matched"`
+	// First is repetition 0's replay (with its Wilson interval).
+	First ope.ReplayResult `json:"first"`
+}
+
+// MT14Fig2Result holds every row and the uniform policy's value.
+type MT14Fig2Result struct {
+	Rows      []MT14Fig2Row    `json:"rows"`
+	RandomCTR float64          `json:"random_ctr"` // mean over reps
+	Random    ope.ReplayResult `json:"random"`     // rep 0, Wilson 95%
+	Events    int              `json:"events"`
+	Dim, Arms int
+	Reps      int `json:"reps"`
+}
+
+// RunMT14Fig2 reproduces MT14 Fig. 2 on a uniformly logged data set: the
+// replay CTR, normalised by the uniform policy's, of non-private LinUCB and
+// private contextual UCB (Algorithm 2) at each ε, each under every feedback
+// delay τ (the [Delayed] wrapper, τ in log rows). Trees span the log length.
+func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
+	if cfg.NewLog == nil {
+		return nil, fmt.Errorf("dpb: MT14Fig2Config.NewLog is required")
+	}
+	if cfg.Reps < 1 {
+		return nil, fmt.Errorf("dpb: reps is %d, must be >= 1", cfg.Reps)
+	}
+	logs := make([]ope.Log, cfg.Reps)
+	uni := make([]ope.ReplayResult, cfg.Reps)
+	onces := make([]sync.Once, cfg.Reps)
+	errs := make([]error, cfg.Reps)
+	getLog := func(rep int) (ope.Log, error) {
+		onces[rep].Do(func() {
+			logs[rep], errs[rep] = cfg.NewLog(rep)
+			if errs[rep] == nil {
+				uni[rep] = ope.UniformValue(logs[rep], 0)
+			}
+		})
+		return logs[rep], errs[rep]
+	}
+	l0, err := getLog(0)
+	if err != nil {
+		return nil, err
+	}
+	d, k := l0.Dim(), l0.Arms()
+	if cfg.Epsilons == nil {
+		cfg.Epsilons = []float64{1, dpb.MT14EpsilonFromEpsilon0(0.1, d), 10}
+	}
+	if cfg.Delays == nil {
+		cfg.Delays = []int{0, 100, 1000}
+	}
+	if cfg.Mechanisms == nil {
+		cfg.Mechanisms = []dpb.ContextMechanism{dpb.ContextEntryTrees}
+	}
+	var rows []MT14Fig2Row
+	for _, tau := range cfg.Delays {
+		rows = append(rows, MT14Fig2Row{Name: "non-private", Delay: tau, Mechanism: dpb.ContextNonPrivate})
+		for _, m := range cfg.Mechanisms {
+			for _, eps := range cfg.Epsilons {
+				name := fmt.Sprintf("ε=%.3g", eps)
+				if len(cfg.Mechanisms) > 1 {
+					name = m.String() + " " + name
+				}
+				rows = append(rows, MT14Fig2Row{Name: name, Delay: tau, Mechanism: m, Epsilon: eps})
+			}
+		}
+	}
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: len(rows), Points: 3, Workers: cfg.Workers, Progress: cfg.Progress},
+		func(job Job, out []float64) error {
+			lg, err := getLog(job.Rep)
+			if err != nil {
+				return err
+			}
+			row := rows[job.Series]
+			inner, err := dpb.NewContextualUCB(dpb.ContextualUCBConfig{
+				Dim: lg.Dim(), Arms: lg.Arms(), Horizon: lg.Len(), Mechanism: row.Mechanism,
+				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint,
+			}, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1+job.Series)))
+			if err != nil {
+				return err
+			}
+			pol, err := dpb.Delayed(inner, row.Delay)
+			if err != nil {
+				return err
+			}
+			res, err := ope.Replay(pol, lg, ope.ReplayConfig{})
+			if err != nil {
+				return err
+			}
+			out[0] = res.CTR / uni[job.Rep].CTR
+			out[1] = res.CTR
+			out[2] = float64(res.Matched)
+			if job.Rep == 0 {
+				rows[job.Series].First = res // each series' rep 0 runs in one job
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	res := &MT14Fig2Result{Events: l0.Len(), Dim: d, Arms: k, Reps: cfg.Reps, Random: uni[0]}
+	for _, r := range uni {
+		res.RandomCTR += r.CTR / float64(cfg.Reps)
+	}
+	for s := range rows {
+		c := Summarise(nil, nil, out[s:s+1])
+		rows[s].NormCTR, rows[s].NormSE = c.Mean[0][0], c.StdErr[0][0]
+		rows[s].CTR, rows[s].CTRSE = c.Mean[0][1], c.StdErr[0][1]
+		rows[s].Matched = c.Mean[0][2]
+		rows[s].Mech = rows[s].Mechanism.String()
+		if math.IsNaN(rows[s].NormCTR) {
+			rows[s].NormCTR = 0
+		}
+	}
+	res.Rows = rows
+	return res, nil
+}
+
+// MT14BoundsConfig configures [RunMT14Bounds].
+type MT14BoundsConfig struct {
+	// Arms is k. Required (>= 2).
+	Arms int
+	// Horizons are the T values, increasing. Required.
+	Horizons []int
+	// Epsilon of DP-UCB. Required.
+	Epsilon float64
+	// Best and Gap as in MT14Fig1Config (defaults 0.9 and 0.5).
+	Best, Gap float64
+	// Reps and Seed as in MT14Fig1Config. Reps is required.
+	Reps int
+	Seed uint64
+	// Workers as in TrialConfig.
+	Workers int
+}
+
+// RunMT14Bounds measures the expected regret at horizon T of DP-UCB (run
+// with that horizon) and of UCB1 for each T in Horizons, and sets them beside
+// MT14 Theorem 4's bound (O-constant 1), SS18 Corollary 15's private lower
+// bound, Auer et al.'s UCB1 bound and the trivial regret Δ·T·(k−1)/k of
+// uniform play. The Curves have X = Horizons and series in that order
+// (bounds have zero standard error).
+func RunMT14Bounds(cfg MT14BoundsConfig) (*Curves, error) {
+	f := MT14Fig1Config{Arms: cfg.Arms, Best: cfg.Best, Gap: cfg.Gap, Epsilons: []float64{cfg.Epsilon}, Reps: cfg.Reps, Seed: cfg.Seed, Workers: cfg.Workers}
+	if err := f.defaults(); err != nil {
+		return nil, err
+	}
+	if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
+		return nil, err
+	}
+	if len(cfg.Horizons) == 0 {
+		return nil, fmt.Errorf("dpb: no horizons")
+	}
+	gaps := MT14Fig1Gaps(cfg.Arms, f.Gap)
+	names := []string{fmt.Sprintf("DP-UCB ε=%g (measured)", cfg.Epsilon), "UCB1 (measured)",
+		"MT14 Theorem 4 bound (constant 1)", "SS18 Cor. 15 lower bound", "UCB1 bound (Auer et al.)", "uniform play Δ·T·(k−1)/k"}
+	c := &Curves{Names: names, Reps: cfg.Reps}
+	for range names {
+		c.Mean = append(c.Mean, make([]float64, len(cfg.Horizons)))
+		c.StdErr = append(c.StdErr, make([]float64, len(cfg.Horizons)))
+	}
+	for i, T := range cfg.Horizons {
+		if T < 2 || (i > 0 && T <= cfg.Horizons[i-1]) {
+			return nil, fmt.Errorf("dpb: horizons must increase from >= 2; got %d at %d", T, i)
+		}
+		f.Horizon = T
+		f.Points = 1
+		run, err := RunMT14Fig1(f)
+		if err != nil {
+			return nil, err
+		}
+		last := len(run.X) - 1
+		c.X = append(c.X, float64(T))
+		c.Mean[0][i], c.StdErr[0][i] = run.Mean[1][last], run.StdErr[1][last]
+		c.Mean[1][i], c.StdErr[1][i] = run.Mean[0][last], run.StdErr[0][last]
+		gamma := f.Gamma
+		if gamma == 0 {
+			gamma = 1 / float64(T)
+		}
+		c.Mean[2][i] = dpb.MT14Theorem4Bound(gaps, T, cfg.Epsilon, gamma)
+		c.Mean[3][i] = dpb.SS18PrivateMABLowerBound(gaps, T, cfg.Epsilon)
+		c.Mean[4][i] = dpb.UCB1Bound(gaps, T)
+		c.Mean[5][i] = f.Gap * float64(T) * float64(cfg.Arms-1) / float64(cfg.Arms)
+	}
+	return c, nil
+}
+
+// SupervisedLogs returns an [MT14Fig2Config].NewLog for a classification
+// data set: repetition rep gets its own row order and simulated uniform
+// logger, drawn from Stream(seed, StreamID(rep, 0)).
+func SupervisedLogs(ds *data.Supervised, cfg data.SupervisedLogConfig, seed uint64) func(rep int) (ope.Log, error) {
+	return func(rep int) (ope.Log, error) {
+		return data.NewSupervisedLog(ds, cfg, dpb.Stream(seed, dpb.StreamID(rep, 0)))
+	}
+}
+
+// Markdown renders the result as a table: one row per policy and delay, with
+// the normalised CTR (mean ± s.e. over repetitions), the CTR, the mean
+// number of matched events, and repetition 0's CTR with its 95% Wilson
+// interval.
+func (r *MT14Fig2Result) Markdown() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Uniform policy: CTR %.4f (95%% Wilson [%.4f, %.4f] on %d events); d = %d, K = %d, %d repetitions.\n\n",
+		r.Random.CTR, r.Random.Lo, r.Random.Hi, r.Events, r.Dim, r.Arms, r.Reps)
+	b.WriteString("| τ | policy | CTR / uniform | CTR | matched (mean) | rep 0: CTR [95% Wilson] on matched |\n|---|---|---|---|---|---|\n")
+	for _, w := range r.Rows {
+		fmt.Fprintf(&b, "| %d | %s | %.3f ± %.3f | %.4f | %.0f | %.4f [%.4f, %.4f] on %d |\n",
+			w.Delay, w.Name, w.NormCTR, w.NormSE, w.CTR, w.Matched, w.First.CTR, w.First.Lo, w.First.Hi, w.First.Matched)
+	}
+	return b.String()
+}

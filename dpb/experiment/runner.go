@@ -1,0 +1,352 @@
+package experiment
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"strconv"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/dpbandits/dpbandits/dpb"
+)
+
+// TrialFunc runs one independent job and writes its recorded values into out
+// (len = number of record points). Jobs must derive all randomness from their
+// arguments (see [Stream] and [StreamID]) so results do not depend on which
+// worker runs them or when.
+type TrialFunc func(job Job, out []float64) error
+
+// Job names one unit of work: repetition Rep of series Series.
+type Job struct {
+	Rep, Series int
+}
+
+// TrialConfig configures [RunTrials].
+type TrialConfig struct {
+	// Reps is the number of independent repetitions. Required (>= 1).
+	Reps int
+	// Series is the number of series (algorithms) run per repetition. Required.
+	Series int
+	// Points is the number of values each job records. Required.
+	Points int
+	// Workers is the number of goroutines. Defaults to GOMAXPROCS.
+	Workers int
+	// Progress, if non-nil, receives a one-line progress bar.
+	Progress io.Writer
+}
+
+// RunTrials runs Reps × Series jobs on Workers goroutines and returns
+// out[series][rep][point]. The result is identical whatever the number of
+// workers. The first error stops the remaining jobs and is returned.
+func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
+	if cfg.Reps < 1 || cfg.Series < 1 || cfg.Points < 0 {
+		return nil, fmt.Errorf("dpb: bad trial shape reps=%d series=%d points=%d", cfg.Reps, cfg.Series, cfg.Points)
+	}
+	w := cfg.Workers
+	if w <= 0 {
+		w = runtime.GOMAXPROCS(0)
+	}
+	out := make([][][]float64, cfg.Series)
+	for s := range out {
+		out[s] = make([][]float64, cfg.Reps)
+		for r := range out[s] {
+			out[s][r] = make([]float64, cfg.Points)
+		}
+	}
+	total := int64(cfg.Reps * cfg.Series)
+	var next, done atomic.Int64
+	var failed atomic.Bool
+	var errOnce sync.Once
+	var firstErr error
+	bar := newProgress(cfg.Progress, total)
+	var wg sync.WaitGroup
+	for range w {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for !failed.Load() {
+				i := next.Add(1) - 1
+				if i >= total {
+					return
+				}
+				// Repetition-major order: all series of rep 0 first.
+				job := Job{Rep: int(i) / cfg.Series, Series: int(i) % cfg.Series}
+				if err := trial(job, out[job.Series][job.Rep]); err != nil {
+					errOnce.Do(func() { firstErr = fmt.Errorf("rep %d series %d: %w", job.Rep, job.Series, err) })
+					failed.Store(true)
+					return
+				}
+				bar.set(done.Add(1))
+			}
+		}()
+	}
+	wg.Wait()
+	bar.finish()
+	if firstErr != nil {
+		return nil, firstErr
+	}
+	return out, nil
+}
+
+// progress draws "[#####     ] 12/30 jobs, 00:14 elapsed, ~00:20 left".
+type progress struct {
+	w     io.Writer
+	total int64
+	start time.Time
+	mu    sync.Mutex
+	last  time.Time
+}
+
+func newProgress(w io.Writer, total int64) *progress {
+	return &progress{w: w, total: total, start: time.Now()}
+}
+
+func (p *progress) set(done int64) {
+	if p.w == nil {
+		return
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := time.Now()
+	if done < p.total && now.Sub(p.last) < 200*time.Millisecond {
+		return
+	}
+	p.last = now
+	const width = 30
+	fill := int(int64(width) * done / p.total)
+	bar := make([]byte, width)
+	for i := range bar {
+		if i < fill {
+			bar[i] = '#'
+		} else {
+			bar[i] = ' '
+		}
+	}
+	el := now.Sub(p.start)
+	left := time.Duration(0)
+	if done > 0 {
+		left = time.Duration(float64(el) * float64(p.total-done) / float64(done))
+	}
+	fmt.Fprintf(p.w, "\r[%s] %d/%d jobs, %s elapsed, ~%s left ", bar, done, p.total, el.Round(time.Second), left.Round(time.Second))
+}
+
+func (p *progress) finish() {
+	if p.w != nil {
+		fmt.Fprintln(p.w)
+	}
+}
+
+// Curves summarises out[series][rep][point] as means and standard errors.
+type Curves struct {
+	Names  []string    `json:"names"`
+	X      []float64   `json:"x"` // the record points (rounds, or a swept parameter)
+	Mean   [][]float64 `json:"mean"`
+	StdErr [][]float64 `json:"stderr"`
+	Reps   int         `json:"reps"`
+}
+
+// Summarise computes per-series, per-point mean and standard error of the
+// mean over repetitions (see [MeanStdErr]).
+func Summarise(names []string, x []float64, out [][][]float64) *Curves {
+	c := &Curves{Names: names, X: x}
+	for _, series := range out {
+		reps := len(series)
+		c.Reps = reps
+		np := 0
+		if reps > 0 {
+			np = len(series[0])
+		}
+		mean := make([]float64, np)
+		se := make([]float64, np)
+		col := make([]float64, reps)
+		for k := 0; k < np; k++ {
+			for r, rep := range series {
+				col[r] = rep[k]
+			}
+			mean[k], se[k] = MeanStdErr(col)
+		}
+		c.Mean = append(c.Mean, mean)
+		c.StdErr = append(c.StdErr, se)
+	}
+	return c
+}
+
+// MeanStdErr returns the mean of x and the standard error of the mean, the
+// sample standard deviation over √len(x) (0 for fewer than two values).
+func MeanStdErr(x []float64) (mean, stderr float64) {
+	if len(x) == 0 {
+		return math.NaN(), 0
+	}
+	var s float64
+	for _, v := range x {
+		s += v
+	}
+	mean = s / float64(len(x))
+	if len(x) < 2 {
+		return mean, 0
+	}
+	var ss float64
+	for _, v := range x {
+		d := v - mean
+		ss += d * d
+	}
+	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
+}
+
+// WriteCSV writes one row per (series, point): series,x,mean,stderr,reps.
+func (c *Curves) WriteCSV(w io.Writer, xName string) error {
+	cw := csv.NewWriter(w)
+	if err := cw.Write([]string{"series", xName, "mean", "stderr", "reps"}); err != nil {
+		return err
+	}
+	f := func(v float64) string { return strconv.FormatFloat(v, 'g', 10, 64) }
+	for s, name := range c.Names {
+		for k, x := range c.X {
+			if err := cw.Write([]string{name, f(x), f(c.Mean[s][k]), f(c.StdErr[s][k]), strconv.Itoa(c.Reps)}); err != nil {
+				return err
+			}
+		}
+	}
+	cw.Flush()
+	return cw.Error()
+}
+
+// Meta is the metadata written beside every result: enough to rerun it.
+type Meta struct {
+	Name    string `json:"name"`
+	Seed    uint64 `json:"seed"`
+	Reps    int    `json:"reps"`
+	Horizon int    `json:"horizon,omitempty"`
+	Config  any    `json:"config"`
+	Code    string `json:"code_version"`
+	Go      string `json:"go_version"`
+}
+
+// WriteJSON writes v as indented JSON.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
+
+// PolicyFactory builds a fresh policy for one repetition from its own stream.
+type PolicyFactory struct {
+	Name string
+	New  func(rng *rand.Rand) (dpb.Policy, error)
+}
+
+// BanditExperiment runs policies against an environment and records the
+// cumulative pseudo-regret R̂_t at the rounds in Record.
+type BanditExperiment struct {
+	// Horizon n. Required.
+	Horizon int
+	// Reps is the number of independent repetitions. Required.
+	Reps int
+	// Seed of the experiment: repetition rep's environment uses
+	// Stream(Seed, StreamID(rep, 0)) and policy p uses Stream(Seed, StreamID(rep, 1+p)),
+	// so all policies of a repetition face the same decision sets and reward
+	// noise (common random numbers).
+	Seed uint64
+	// NewEnv builds one repetition's environment. Required.
+	NewEnv func(rng *rand.Rand) (dpb.Environment, error)
+	// Policies to compare. Required.
+	Policies []PolicyFactory
+	// Record lists the rounds (increasing, in [1, Horizon]) after which the
+	// cumulative pseudo-regret is recorded. Defaults to LogGrid(Horizon, 50).
+	Record []int
+	// Workers and Progress as in TrialConfig.
+	Workers  int
+	Progress io.Writer
+}
+
+// Run runs the experiment and returns regret curves over Record.
+func (e *BanditExperiment) Run() (*Curves, error) {
+	if e.Horizon < 1 {
+		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1", e.Horizon)
+	}
+	if e.Reps < 1 {
+		return nil, fmt.Errorf("dpb: reps is %d, must be >= 1", e.Reps)
+	}
+	if e.NewEnv == nil || len(e.Policies) == 0 {
+		return nil, fmt.Errorf("dpb: experiment needs an environment and at least one policy")
+	}
+	rec := e.Record
+	if rec == nil {
+		rec = LogGrid(e.Horizon, 50)
+	}
+	for i, t := range rec {
+		if t < 1 || t > e.Horizon || (i > 0 && t <= rec[i-1]) {
+			return nil, fmt.Errorf("dpb: record points must increase within [1, %d]; got %d at %d", e.Horizon, t, i)
+		}
+	}
+	names := make([]string, len(e.Policies))
+	for i, p := range e.Policies {
+		names[i] = p.Name
+	}
+	out, err := RunTrials(TrialConfig{Reps: e.Reps, Series: len(e.Policies), Points: len(rec), Workers: e.Workers, Progress: e.Progress},
+		func(job Job, out []float64) error {
+			env, err := e.NewEnv(dpb.Stream(e.Seed, dpb.StreamID(job.Rep, 0)))
+			if err != nil {
+				return err
+			}
+			pol, err := e.Policies[job.Series].New(dpb.Stream(e.Seed, dpb.StreamID(job.Rep, 1+job.Series)))
+			if err != nil {
+				return err
+			}
+			dpb.RegretCurve(env, pol, e.Horizon, rec, out)
+			if pe, ok := pol.(interface{ Err() error }); ok && pe.Err() != nil {
+				// A policy that rejected data (e.g. outside the privacy bound)
+				// stopped learning: the run is not the experiment asked for.
+				return fmt.Errorf("%s: %w", e.Policies[job.Series].Name, pe.Err())
+			}
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	x := make([]float64, len(rec))
+	for i, t := range rec {
+		x[i] = float64(t)
+	}
+	return Summarise(names, x, out), nil
+}
+
+// LogGrid returns about k rounds in [1, n], log-spaced, increasing, distinct,
+// ending at n.
+func LogGrid(n, k int) []int {
+	if n < 1 {
+		return nil
+	}
+	var g []int
+	for i := 0; i < k; i++ {
+		t := int(math.Round(math.Pow(float64(n), float64(i+1)/float64(k))))
+		if t < 1 {
+			t = 1
+		}
+		if len(g) == 0 || t > g[len(g)-1] {
+			g = append(g, t)
+		}
+	}
+	if g[len(g)-1] != n {
+		g = append(g, n)
+	}
+	return g
+}
+
+// LinGrid returns the rounds step, 2·step, …, n (and n if step does not divide it).
+func LinGrid(n, step int) []int {
+	var g []int
+	for t := step; t <= n; t += step {
+		g = append(g, t)
+	}
+	if len(g) == 0 || g[len(g)-1] != n {
+		g = append(g, n)
+	}
+	return g
+}

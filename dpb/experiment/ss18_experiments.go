@@ -1,0 +1,555 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
+// This file holds the drivers of SS18 Appendix D's experiments, callable from
+// notebooks and from "dpb reproduce ss18-fig1..5". Each returns plain data;
+// dpb/plot and the CLI draw it.
+
+// LinearDecisionSet is one round of [LinearEnv]: SS18 Figure 1's picture.
+type LinearDecisionSet struct {
+	Config  dpb.LinearEnvConfig `json:"config"`
+	Seed    uint64              `json:"seed"`
+	Theta   []float64           `json:"theta"`
+	Actions [][]float64         `json:"-"`
+	Means   []float64           `json:"-"`
+	Optimal int                 `json:"optimal"`
+}
+
+// SS18DecisionSet draws round 1's decision set of a LinearEnv built from
+// Stream(seed, StreamID(0, 0)) (SS18 Figure 1: d = 3, K = 1000, Δ = 0.1).
+func SS18DecisionSet(cfg dpb.LinearEnvConfig, seed uint64) (*LinearDecisionSet, error) {
+	env, err := dpb.NewLinearEnv(cfg, dpb.Stream(seed, dpb.StreamID(0, 0)))
+	if err != nil {
+		return nil, err
+	}
+	r := dpb.NewRound(env)
+	env.Next(r, 1)
+	ds := &LinearDecisionSet{Config: env.Config(), Seed: seed, Theta: env.Theta(), Optimal: env.OptimalArm()}
+	for a := range env.Arms() {
+		ds.Actions = append(ds.Actions, append([]float64(nil), r.Action(a)...))
+		ds.Means = append(ds.Means, env.Mean(r, a))
+	}
+	return ds, nil
+}
+
+// mixSeed derives the seed of cell i of a sweep from the experiment's seed
+// (SplitMix64 finaliser), so cells use unrelated streams.
+func mixSeed(seed uint64, i int) uint64 {
+	z := seed + 0x9e3779b97f4a7c15*uint64(i+1)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// LogDims returns k distinct integers log-spaced in [lo, hi] (SS18
+// Experiment 1 uses 17 in [4, 64]); fewer if rounding merges some.
+func LogDims(lo, hi, k int) []int {
+	if k < 2 || lo >= hi {
+		return []int{lo}
+	}
+	var ds []int
+	for i := range k {
+		d := int(math.Round(float64(lo) * math.Pow(float64(hi)/float64(lo), float64(i)/float64(k-1))))
+		if len(ds) == 0 || d > ds[len(ds)-1] {
+			ds = append(ds, d)
+		}
+	}
+	return ds
+}
+
+// SS18Exp1Config configures [SS18Experiment1] (SS18 Appendix D.1: the
+// dependence of non-private LinUCB's regret on d in gap instances).
+type SS18Exp1Config struct {
+	// Dims are the dimensions d ≥ 2; K = d² actions. Defaults to LogDims(4, 32, 7).
+	// Paper: LogDims(4, 64, 17).
+	Dims []int `json:"dims"`
+	// Noises are the reward laws. Defaults to {GaussianReward, Rademacher} (both, as in the paper).
+	Noises []dpb.RewardNoise `json:"noises"`
+	// Horizon n. Defaults to 10⁵ (the paper's).
+	Horizon int `json:"horizon"`
+	// Reps is the number of runs per (noise, d). Defaults to 5. Paper: about 100.
+	Reps int `json:"reps"`
+	// Gap Δ > 0. Defaults to 0.1 (the paper's value); Experiment 1 is about gap
+	// instances, so the zero value cannot mean "no gap" here.
+	Gap float64 `json:"gap"`
+	// Lambda is the ridge regularizer ρ (H = ρI). Defaults to 1.
+	Lambda float64 `json:"lambda"`
+	// Points is the number of rounds at which regret is recorded. Defaults to 100.
+	Points int `json:"points"`
+	// Seed of the experiment; cell c (noise-major) uses seed mixSeed(Seed, c)
+	// with the usual StreamID(rep, role) streams.
+	Seed uint64 `json:"seed"`
+	// Workers and Progress as in TrialConfig.
+	Workers  int       `json:"-"`
+	Progress io.Writer `json:"-"`
+}
+
+// SS18Exp1Result holds Experiment 1's curves and the log–log fits.
+type SS18Exp1Result struct {
+	Config SS18Exp1Config `json:"config"`
+	// Curves[i] is the regret over time for Noises[i], one series per d ("d=4", …).
+	Curves []*Curves `json:"curves"`
+	// Total[i] is the total regret R̂_n against d for Noises[i] (X = d).
+	Total []*Curves `json:"total"`
+	// Slope[i], Intercept[i]: least-squares fit ln R̂_n = Intercept + Slope·ln d.
+	Slope     []float64 `json:"slope"`
+	Intercept []float64 `json:"intercept"`
+}
+
+// SS18Experiment1 runs non-private LinUCB (Ridge, H = λI) on the Appendix D
+// environment for every (noise, d) and fits total regret against d on log–log
+// axes (the paper reports a slope of about 2, Figure 3).
+func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
+	if cfg.Dims == nil {
+		cfg.Dims = LogDims(4, 32, 7)
+	}
+	if cfg.Noises == nil {
+		cfg.Noises = []dpb.RewardNoise{dpb.GaussianReward, dpb.Rademacher}
+	}
+	if cfg.Horizon == 0 {
+		cfg.Horizon = 100000
+	}
+	if cfg.Reps == 0 {
+		cfg.Reps = 5
+	}
+	if cfg.Gap == 0 {
+		cfg.Gap = 0.1
+	}
+	if cfg.Lambda == 0 {
+		cfg.Lambda = 1
+	}
+	if cfg.Points == 0 {
+		cfg.Points = 100
+	}
+	if cfg.Horizon < 1 || cfg.Reps < 1 || cfg.Points < 1 {
+		return nil, fmt.Errorf("dpb: experiment 1 needs horizon, reps and points >= 1 (got %d, %d, %d)", cfg.Horizon, cfg.Reps, cfg.Points)
+	}
+	for _, d := range cfg.Dims {
+		if d < 2 {
+			return nil, fmt.Errorf("dpb: experiment 1 dimension %d, must be >= 2", d)
+		}
+	}
+	rec := LinGrid(cfg.Horizon, max(1, cfg.Horizon/cfg.Points))
+	nd := len(cfg.Dims)
+	cells := len(cfg.Noises) * nd
+	// Validate every environment and policy configuration once, up front.
+	for c := range cells {
+		if _, _, err := exp1Cell(cfg, c, 0); err != nil {
+			return nil, err
+		}
+	}
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: cells, Points: len(rec), Workers: cfg.Workers, Progress: cfg.Progress},
+		func(job Job, out []float64) error {
+			env, pol, err := exp1Cell(cfg, job.Series, job.Rep)
+			if err != nil {
+				return err
+			}
+			dpb.RegretCurve(env, pol, cfg.Horizon, rec, out)
+			return pol.Err()
+		})
+	if err != nil {
+		return nil, err
+	}
+	x := make([]float64, len(rec))
+	for i, t := range rec {
+		x[i] = float64(t)
+	}
+	res := &SS18Exp1Result{Config: cfg}
+	names := make([]string, nd)
+	dx := make([]float64, nd)
+	for i, d := range cfg.Dims {
+		names[i] = fmt.Sprintf("d=%d", d)
+		dx[i] = float64(d)
+	}
+	for ni, noise := range cfg.Noises {
+		c := Summarise(names, x, out[ni*nd:(ni+1)*nd])
+		res.Curves = append(res.Curves, c)
+		tot := make([][][]float64, 1)
+		tot[0] = make([][]float64, cfg.Reps)
+		for rep := range cfg.Reps {
+			tot[0][rep] = make([]float64, nd)
+			for di := range nd {
+				tot[0][rep][di] = out[ni*nd+di][rep][len(rec)-1]
+			}
+		}
+		tc := Summarise([]string{noise.String()}, dx, tot)
+		res.Total = append(res.Total, tc)
+		slope, icept := LogLogFit(dx, tc.Mean[0])
+		res.Slope = append(res.Slope, slope)
+		res.Intercept = append(res.Intercept, icept)
+	}
+	return res, nil
+}
+
+// exp1Cell builds repetition rep's environment and policy for cell c.
+func exp1Cell(cfg SS18Exp1Config, c, rep int) (dpb.Environment, *dpb.LinUCB, error) {
+	nd := len(cfg.Dims)
+	d, noise := cfg.Dims[c%nd], cfg.Noises[c/nd]
+	seed := mixSeed(cfg.Seed, c)
+	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: d, K: d * d, Gap: cfg.Gap, Noise: noise}, dpb.Stream(seed, dpb.StreamID(rep, 0)))
+	if err != nil {
+		return nil, nil, err
+	}
+	reg, err := dpb.NewRidge(d, cfg.Lambda)
+	if err != nil {
+		return nil, nil, err
+	}
+	pol, err := dpb.NewLinUCB(dpb.LinUCBConfig{Dim: d, Horizon: cfg.Horizon, Regularizer: reg})
+	if err != nil {
+		return nil, nil, err
+	}
+	return env, pol, nil
+}
+
+// LogLogFit returns the least-squares line ln y = b + a ln x over the points
+// with x, y > 0 (a = slope, b = intercept); NaN when fewer than two.
+func LogLogFit(x, y []float64) (slope, intercept float64) {
+	var n, sx, sy, sxx, sxy float64
+	for i := range x {
+		if x[i] <= 0 || y[i] <= 0 {
+			continue
+		}
+		lx, ly := math.Log(x[i]), math.Log(y[i])
+		n++
+		sx += lx
+		sy += ly
+		sxx += lx * lx
+		sxy += lx * ly
+	}
+	if n < 2 {
+		return math.NaN(), math.NaN()
+	}
+	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
+	return slope, (sy - slope*sx) / n
+}
+
+// RegretLockstep runs every policy of pols against env for n rounds in
+// lockstep: each round's decision set and reward noise are drawn once and
+// shown to every policy (common random numbers, and one environment draw for
+// all policies). It writes policy p's cumulative pseudo-regret after each
+// round in rec into out[p*len(rec):(p+1)*len(rec)].
+func RegretLockstep(env dpb.Environment, pols []dpb.Policy, n int, rec []int, out []float64) {
+	if len(out) != len(pols)*len(rec) {
+		panic(param.BadDim)
+	}
+	r := dpb.NewRound(env)
+	regret := make([]float64, len(pols))
+	k := 0
+	for t := 1; t <= n; t++ {
+		env.Next(r, t)
+		best := env.BestMean(r)
+		for p, pol := range pols {
+			a := pol.Choose(r)
+			regret[p] += best - env.Mean(r, a)
+			pol.Update(r, a, env.Reward(r, a))
+		}
+		for k < len(rec) && rec[k] == t {
+			for p := range pols {
+				out[p*len(rec)+k] = regret[p]
+			}
+			k++
+		}
+	}
+}
+
+// policyErr reports the first policy that stopped learning because an
+// observation was rejected (see [LinUCB.Err]).
+func policyErr(pols []dpb.Policy) error {
+	for _, p := range pols {
+		if e, ok := p.(interface{ Err() error }); ok && e.Err() != nil {
+			return e.Err()
+		}
+	}
+	return nil
+}
+
+// SS18Exp2Config configures [SS18Experiment2] (SS18 Appendix D.2: regret of
+// the private variants over time). Rewards are Rademacher (B̃ = 1), so
+// L̃² = L² + B̃² = 2.
+type SS18Exp2Config struct {
+	// Dim is d. Defaults to 5 (the paper's).
+	Dim int `json:"dim"`
+	// K actions per round. Defaults to d².
+	K int `json:"k"`
+	// Gaps Δ, one panel each. Defaults to {0, 0.1} (the paper's).
+	Gaps []float64 `json:"gaps"`
+	// Epsilon and Delta are the privacy parameters. Default to 1 and 0.1.
+	Epsilon float64 `json:"epsilon"`
+	Delta   float64 `json:"delta"`
+	// Algs are the variants. Defaults to SS18Algs (NonPrivate, Gaussian,
+	// Wishart, WishartUnshifted).
+	Algs []dpb.SS18Alg `json:"algs"`
+	// Horizon n. Defaults to 10⁶. Paper: 5·10⁷ (plotted to 2·10⁷).
+	Horizon int `json:"horizon"`
+	// Reps per gap. Defaults to 10. Paper: 35.
+	Reps int `json:"reps"`
+	// Points is the number of record rounds. Defaults to 100.
+	Points int `json:"points"`
+	// Plain selects the plain binary mechanism; the default is the padded
+	// tree (every release carries m node noises, as Props. 9 and 11 assume).
+	Plain bool `json:"plain"`
+	// Seed: gap g uses seed mixSeed(Seed, g); repetition rep's environment
+	// uses StreamID(rep, 0) and variant p StreamID(rep, 1+p).
+	Seed     uint64    `json:"seed"`
+	Workers  int       `json:"-"`
+	Progress io.Writer `json:"-"`
+}
+
+func (cfg *SS18Exp2Config) defaults() error {
+	if cfg.Dim == 0 {
+		cfg.Dim = 5
+	}
+	if cfg.K == 0 {
+		cfg.K = cfg.Dim * cfg.Dim
+	}
+	if cfg.Gaps == nil {
+		cfg.Gaps = []float64{0, 0.1}
+	}
+	if cfg.Epsilon == 0 {
+		cfg.Epsilon = 1
+	}
+	if cfg.Delta == 0 {
+		cfg.Delta = 0.1
+	}
+	if cfg.Algs == nil {
+		cfg.Algs = dpb.SS18Algs
+	}
+	if cfg.Horizon == 0 {
+		cfg.Horizon = 1000000
+	}
+	if cfg.Reps == 0 {
+		cfg.Reps = 10
+	}
+	if cfg.Points == 0 {
+		cfg.Points = 100
+	}
+	if cfg.Horizon < 1 || cfg.Reps < 1 || cfg.Points < 1 {
+		return fmt.Errorf("dpb: experiment needs horizon, reps and points >= 1 (got %d, %d, %d)", cfg.Horizon, cfg.Reps, cfg.Points)
+	}
+	return nil
+}
+
+// Setting returns the SS18Setting of the experiment (α = 1/n, L̃² = 2).
+func (cfg SS18Exp2Config) Setting() dpb.SS18Setting {
+	return dpb.SS18Setting{D: cfg.Dim, N: cfg.Horizon, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2}
+}
+
+func (cfg SS18Exp2Config) mode() dpb.ReleaseMode {
+	if cfg.Plain {
+		return dpb.Plain
+	}
+	return dpb.Padded
+}
+
+// SS18Exp2Result holds one regret-over-time Curves per gap (series = Algs).
+type SS18Exp2Result struct {
+	Config SS18Exp2Config `json:"config"`
+	Curves []*Curves      `json:"curves"`
+}
+
+// SS18Experiment2 runs the variants of SS18 Algorithm 1 on the Appendix D
+// environment for each gap, all variants of a repetition in lockstep on one
+// environment (common random numbers), and returns the mean cumulative
+// pseudo-regret over time (SS18 Figure 4).
+func SS18Experiment2(cfg SS18Exp2Config) (*SS18Exp2Result, error) {
+	if err := cfg.defaults(); err != nil {
+		return nil, err
+	}
+	rec := LinGrid(cfg.Horizon, max(1, cfg.Horizon/cfg.Points))
+	specs := make([]dpb.SS18PolicyConfig, len(cfg.Algs))
+	names := make([]string, len(cfg.Algs))
+	for i, a := range cfg.Algs {
+		specs[i] = dpb.SS18PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode()}
+		names[i] = a.String()
+	}
+	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress)
+	if err != nil {
+		return nil, err
+	}
+	res := &SS18Exp2Result{Config: cfg}
+	for g := range cfg.Gaps {
+		res.Curves = append(res.Curves, Summarise(names, recX(rec), out[g]))
+	}
+	return res, nil
+}
+
+func recX(rec []int) []float64 {
+	x := make([]float64, len(rec))
+	for i, t := range rec {
+		x[i] = float64(t)
+	}
+	return x
+}
+
+// runLockstepCells runs, for every gap and repetition, all policies of specs
+// in lockstep on one Appendix D environment (Rademacher rewards) and returns
+// out[gap][policy][rep][point]. Gap g uses seed mixSeed(seed, g).
+func runLockstepCells(d, k int, gaps []float64, specs []dpb.SS18PolicyConfig, n, reps int, rec []int, seed uint64, workers int, progress io.Writer) ([][][][]float64, error) {
+	build := func(g, rep int) (dpb.Environment, []dpb.Policy, error) {
+		s := mixSeed(seed, g)
+		env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: d, K: k, Gap: gaps[g]}, dpb.Stream(s, dpb.StreamID(rep, 0)))
+		if err != nil {
+			return nil, nil, err
+		}
+		pols := make([]dpb.Policy, len(specs))
+		for p, sp := range specs {
+			pol, err := dpb.NewSS18Policy(sp, dpb.Stream(s, dpb.StreamID(rep, 1+p)))
+			if err != nil {
+				return nil, nil, fmt.Errorf("%v: %w", sp.Alg, err)
+			}
+			pols[p] = pol
+		}
+		return env, pols, nil
+	}
+	for g := range gaps {
+		if _, _, err := build(g, 0); err != nil {
+			return nil, err
+		}
+	}
+	raw, err := RunTrials(TrialConfig{Reps: reps, Series: len(gaps), Points: len(specs) * len(rec), Workers: workers, Progress: progress},
+		func(job Job, out []float64) error {
+			env, pols, err := build(job.Series, job.Rep)
+			if err != nil {
+				return err
+			}
+			RegretLockstep(env, pols, n, rec, out)
+			return policyErr(pols)
+		})
+	if err != nil {
+		return nil, err
+	}
+	res := make([][][][]float64, len(gaps))
+	for g := range gaps {
+		res[g] = make([][][]float64, len(specs))
+		for p := range specs {
+			res[g][p] = make([][]float64, reps)
+			for rep := range reps {
+				res[g][p][rep] = raw[g][rep][p*len(rec) : (p+1)*len(rec)]
+			}
+		}
+	}
+	return res, nil
+}
+
+// SS18Exp3Config configures [SS18Experiment3] (SS18 Appendix D.3: regret
+// against the shift, expressed as ρ_min, for several gaps).
+type SS18Exp3Config struct {
+	// Dim, K, Epsilon, Delta, Horizon, Reps, Plain, Seed, Workers and
+	// Progress as in SS18Exp2Config (same defaults, except Reps: 6).
+	Dim     int     `json:"dim"`
+	K       int     `json:"k"`
+	Epsilon float64 `json:"epsilon"`
+	Delta   float64 `json:"delta"`
+	Horizon int     `json:"horizon"`
+	Reps    int     `json:"reps"`
+	Plain   bool    `json:"plain"`
+	// Gaps Δ, one series each. Defaults to 0.1·0.5^j for j = 0..3, and 0.
+	// The authors' code: 0.1·0.5^j for j = 0..6, and 0.
+	Gaps []float64 `json:"gaps"`
+	// RhoMins is the number of ρ_min values, log-spaced between the shifted
+	// Wishart's ρ′_min / 4 and the unshifted Wishart's ρ_min. Defaults to 6.
+	// The authors' code: 8 (6 in one version), between the two Wishart values.
+	RhoMins  int       `json:"rho_mins"`
+	Seed     uint64    `json:"seed"`
+	Workers  int       `json:"-"`
+	Progress io.Writer `json:"-"`
+}
+
+// SS18Exp3Result holds total regret against ρ_min, one Curves per mechanism
+// (X = ρ_min, series = gaps), and the ρ_min of Section 4's choices.
+type SS18Exp3Result struct {
+	Config SS18Exp3Config `json:"config"`
+	// Mechanisms are "Wishart" and "Gaussian".
+	Mechanisms []string  `json:"mechanisms"`
+	RhoMin     []float64 `json:"rho_min"`
+	// Curves[i] is mechanism i's total regret R̂_n against RhoMin.
+	Curves []*Curves `json:"curves"`
+	// PaperRhoMin[i] is the ρ_min of Section 4's shift for mechanism i
+	// (Wishart: ρ′_min = 4L̃²√(mk)·a; Gaussian: Υ), and UnshiftedRhoMin the
+	// unshifted Wishart's ρ_min.
+	PaperRhoMin     []float64 `json:"paper_rho_min"`
+	UnshiftedRhoMin float64   `json:"unshifted_rho_min"`
+}
+
+// SS18Experiment3 sweeps the shift of the Wishart and Gaussian regularizers.
+// For a target ρ_min the Wishart shift is c = ρ_min(unshifted) − ρ_min
+// (Prop. 9 / Claim 20: H′ = H − cI) and the Gaussian shift c = Υ + ρ_min
+// (Prop. 11: H = N + cI, ρ_min = c − Υ); γ and ρ_max follow from
+// [SS18Setting.WishartBoundsShift] and [SS18Setting.GaussianBoundsShift].
+// All (mechanism, ρ_min) policies of a repetition run in lockstep on one
+// environment per gap.
+func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
+	e2 := SS18Exp2Config{Dim: cfg.Dim, K: cfg.K, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Horizon: cfg.Horizon, Reps: cfg.Reps, Plain: cfg.Plain, Gaps: cfg.Gaps}
+	if e2.Reps == 0 {
+		e2.Reps = 6
+	}
+	if e2.Gaps == nil {
+		e2.Gaps = []float64{0.1, 0.05, 0.025, 0.0125, 0}
+	}
+	if err := e2.defaults(); err != nil {
+		return nil, err
+	}
+	cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, cfg.Horizon, cfg.Reps, cfg.Gaps = e2.Dim, e2.K, e2.Epsilon, e2.Delta, e2.Horizon, e2.Reps, e2.Gaps
+	if cfg.RhoMins == 0 {
+		cfg.RhoMins = 6
+	}
+	if cfg.RhoMins < 2 {
+		return nil, fmt.Errorf("dpb: experiment 3 needs at least 2 ρ_min values, got %d", cfg.RhoMins)
+	}
+	s := e2.Setting()
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	k := s.WishartK()
+	unsh, sh := s.WishartBounds(k)
+	ups := s.Upsilon()
+	lo, hi := sh.RhoMin/4, unsh.RhoMin
+	res := &SS18Exp3Result{Config: cfg, Mechanisms: []string{"Wishart", "Gaussian"},
+		PaperRhoMin: []float64{sh.RhoMin, ups}, UnshiftedRhoMin: unsh.RhoMin}
+	for i := range cfg.RhoMins {
+		res.RhoMin = append(res.RhoMin, lo*math.Pow(hi/lo, float64(i)/float64(cfg.RhoMins-1)))
+	}
+	var specs []dpb.SS18PolicyConfig
+	for _, alg := range []dpb.SS18Alg{dpb.SS18Wishart, dpb.SS18Gaussian} {
+		for _, rho := range res.RhoMin {
+			c := unsh.RhoMin - rho
+			if alg == dpb.SS18Gaussian {
+				c = ups + rho
+			}
+			specs = append(specs, dpb.SS18PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: dpb.ShiftGiven, ShiftValue: c})
+		}
+	}
+	rec := []int{cfg.Horizon}
+	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress)
+	if err != nil {
+		return nil, err
+	}
+	nr := len(res.RhoMin)
+	gapNames := make([]string, len(cfg.Gaps))
+	for g, gap := range cfg.Gaps {
+		gapNames[g] = fmt.Sprintf("Δ=%g", gap)
+	}
+	for m := range res.Mechanisms {
+		// series = gap, point = ρ_min: regroup out[g][m·nr+i][rep][0].
+		tab := make([][][]float64, len(cfg.Gaps))
+		for g := range cfg.Gaps {
+			tab[g] = make([][]float64, cfg.Reps)
+			for rep := range cfg.Reps {
+				tab[g][rep] = make([]float64, nr)
+				for i := range nr {
+					tab[g][rep][i] = out[g][m*nr+i][rep][0]
+				}
+			}
+		}
+		res.Curves = append(res.Curves, Summarise(gapNames, res.RhoMin, tab))
+	}
+	return res, nil
+}

@@ -1,0 +1,94 @@
+package linalg
+
+import "math"
+
+// Small dense linear algebra on row-major []float64, written for LinUCB's
+// per-round work: no allocation, no interface calls, loops the compiler keeps
+// free of bounds checks. gonum's mat is used where speed does not matter.
+
+// cholesky overwrites the lower triangle of the d×d row-major matrix a with
+// its Cholesky factor L (a = L Lᵀ); the strict upper triangle is left as is.
+// It reports false, leaving a partly overwritten, when a is not numerically
+// positive definite.
+func Cholesky(a []float64, d int) bool {
+	_ = a[d*d-1]
+	for j := 0; j < d; j++ {
+		rj := a[j*d : j*d+j+1]
+		s := rj[j]
+		for _, v := range rj[:j] {
+			s -= v * v
+		}
+		if !(s > 0) { // also catches NaN
+			return false
+		}
+		ljj := math.Sqrt(s)
+		rj[j] = ljj
+		inv := 1 / ljj
+		for i := j + 1; i < d; i++ {
+			ri := a[i*d : i*d+j+1]
+			s := ri[j]
+			for k, v := range rj[:j] {
+				s -= ri[k] * v
+			}
+			ri[j] = s * inv
+		}
+	}
+	return true
+}
+
+// forwardSolve solves L y = b in place (b becomes y) for the lower-triangular
+// factor stored in l.
+func ForwardSolve(l []float64, d int, b []float64) {
+	_ = b[d-1]
+	for i := 0; i < d; i++ {
+		ri := l[i*d : i*d+i+1]
+		s := b[i]
+		for k, v := range ri[:i] {
+			s -= v * b[k]
+		}
+		b[i] = s / ri[i]
+	}
+}
+
+// backSolve solves Lᵀ x = y in place (y becomes x).
+func BackSolve(l []float64, d int, y []float64) {
+	_ = y[d-1]
+	for i := d - 1; i >= 0; i-- {
+		s := y[i]
+		for k := i + 1; k < d; k++ {
+			s -= l[k*d+i] * y[k]
+		}
+		y[i] = s / l[i*d+i]
+	}
+}
+
+// logDetChol returns log det A = 2 Σ log L_ii from A's Cholesky factor. It
+// takes one logarithm per eight diagonal entries (their product cannot
+// overflow or underflow unless an entry is beyond 1e±38).
+func LogDetChol(l []float64, d int) float64 {
+	var s float64
+	for i0 := 0; i0 < d; i0 += 8 {
+		prod := 1.0
+		for i := i0; i < min(i0+8, d); i++ {
+			prod *= l[i*d+i]
+		}
+		s += math.Log(prod)
+	}
+	return 2 * s
+}
+
+func Dot(a, b []float64) float64 {
+	b = b[:len(a)]
+	var s0, s1, s2, s3 float64
+	i := 0
+	for ; i+4 <= len(a); i += 4 {
+		s0 += a[i] * b[i]
+		s1 += a[i+1] * b[i+1]
+		s2 += a[i+2] * b[i+2]
+		s3 += a[i+3] * b[i+3]
+	}
+	for ; i < len(a); i++ {
+		s0 += a[i] * b[i]
+	}
+	return (s0 + s1) + (s2 + s3)
+}

@@ -1,0 +1,115 @@
+package dpb
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
+// SS18Alg names the variants of Algorithm 1 compared in SS18 Appendix D.2.
+type SS18Alg int
+
+const (
+	// SS18NonPrivate is LinUCB with the ridge regularizer H = λI (ρ = 1 in Fig. 4).
+	SS18NonPrivate SS18Alg = iota
+	// SS18Gaussian is the Gaussian tree regularizer of Section 4.2 (shift 2Υ).
+	SS18Gaussian
+	// SS18Wishart is the Wishart tree regularizer of Section 4.1, shifted by c of Eq. (4).
+	SS18Wishart
+	// SS18WishartUnshifted is the Wishart tree regularizer without the shift.
+	SS18WishartUnshifted
+)
+
+// SS18Algs lists the variants in the order of the paper's Figure 4.
+var SS18Algs = []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18Wishart, SS18WishartUnshifted}
+
+func (a SS18Alg) String() string {
+	switch a {
+	case SS18NonPrivate:
+		return "NonPrivate"
+	case SS18Gaussian:
+		return "Gaussian"
+	case SS18Wishart:
+		return "Wishart"
+	case SS18WishartUnshifted:
+		return "WishartUnshifted"
+	}
+	return fmt.Sprintf("SS18Alg(%d)", int(a))
+}
+
+// ParseSS18Alg parses a variant name, case-insensitively: nonprivate,
+// gaussian, wishart, wishart-unshifted (or wishartunshifted).
+func ParseSS18Alg(s string) (SS18Alg, error) {
+	switch strings.ReplaceAll(strings.ToLower(s), "-", "") {
+	case "nonprivate", "ridge":
+		return SS18NonPrivate, nil
+	case "gaussian":
+		return SS18Gaussian, nil
+	case "wishart":
+		return SS18Wishart, nil
+	case "wishartunshifted":
+		return SS18WishartUnshifted, nil
+	}
+	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler (for JSON metadata).
+func (a SS18Alg) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// SS18PolicyConfig configures [NewSS18Policy]: one variant of Algorithm 1 in
+// the setting of SS18 Appendix D.
+type SS18PolicyConfig struct {
+	// Alg is the variant. Defaults to SS18NonPrivate.
+	Alg SS18Alg
+	// Setting holds d, n, ε, δ, L̃², α. Required (ε, δ, L̃² are ignored by SS18NonPrivate).
+	Setting SS18Setting
+	// Mode is the tree's release mode for the private variants. Defaults to Plain.
+	Mode ReleaseMode
+	// Lambda is the ridge λ of SS18NonPrivate. Defaults to 1.
+	Lambda float64
+	// Shift and ShiftValue override the variant's shift (ShiftGiven), for the
+	// shift study of Appendix D.3. The zero value keeps the variant's own.
+	Shift      ShiftMode
+	ShiftValue float64
+	// Radius, Sigma, S, L, Clip are passed to LinUCBConfig (defaults there).
+	Radius      RadiusForm
+	Sigma, S, L float64
+	Clip        bool
+}
+
+// NewSS18Policy returns the configured variant of SS18 Algorithm 1.
+func NewSS18Policy(cfg SS18PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
+	if rng == nil {
+		panic(param.NilRand)
+	}
+	s := cfg.Setting
+	var reg Regularizer
+	var err error
+	switch cfg.Alg {
+	case SS18NonPrivate:
+		lambda := cfg.Lambda
+		if lambda == 0 {
+			lambda = 1
+		}
+		reg, err = NewRidge(s.D, lambda)
+	case SS18Gaussian:
+		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue}, rng)
+	case SS18Wishart, SS18WishartUnshifted:
+		shift := cfg.Shift
+		if cfg.Alg == SS18WishartUnshifted && shift == ShiftPaper {
+			shift = ShiftNone
+		}
+		reg, err = NewWishartTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue}, rng)
+	default:
+		return nil, fmt.Errorf("dpb: unknown SS18 algorithm %d", int(cfg.Alg))
+	}
+	if err != nil {
+		return nil, err
+	}
+	return NewLinUCB(LinUCBConfig{
+		Dim: s.D, Horizon: s.N, Regularizer: reg, Alpha: s.Alpha,
+		Radius: cfg.Radius, Sigma: cfg.Sigma, S: cfg.S, L: cfg.L, Clip: cfg.Clip,
+	})
+}
