@@ -1,13 +1,11 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/dpbandits/dpbandits/dpb/check"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -17,19 +15,27 @@ func init() {
 }
 
 func runCheck(w io.Writer, args []string) error {
-	if len(args) == 0 || args[0] != "ss18" {
-		return fmt.Errorf("usage: dpb check ss18 [-json] [-short] [-seed S] [-d D] [-n N] [-reps R] [-trials T]")
-	}
-	fs := flag.NewFlagSet("check ss18", flag.ContinueOnError)
+	fs := newFlags("check", "ss18 [flags]", "Runs the proof checks of a paper (ss18) and prints the verdict table; exits 1 on any CHECK FAILED.")
 	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
 	short := fs.Bool("short", false, "small, quick run (about a second)")
-	seed := fs.Uint64("seed", 1, "random seed")
-	d := fs.Int("d", 0, "dimension (default 5)")
-	n := fs.Int("n", 0, "horizon of the tree checks (default 1024, short 128)")
-	reps := fs.Int("reps", 0, "runs of each tree (default 100, short 20)")
-	trials := fs.Int("trials", 0, "draws per Monte-Carlo check (default 20000, short 2000)")
-	workers := fs.Int("workers", 0, "worker goroutines (default GOMAXPROCS)")
-	if err := fs.Parse(args[1:]); err != nil {
+	seed := fs.Uint64("seed", 1, "random seed (an exact integer)")
+	d, n, reps, trials, workers := new(int), new(int), new(int), new(int), new(int)
+	countVar(fs, d, "d", 0, 0, maxCheckDim, "dimension, 0: 5")
+	countVar(fs, n, "n", 0, 0, maxCheckN, "horizon of the tree checks, 0: 1024 (short 128)")
+	countVar(fs, reps, "reps", 0, 0, maxCheckReps, "runs of each tree, 0: 100 (short 20)")
+	countVar(fs, trials, "trials", 0, 0, maxCheckTrials, "draws per Monte-Carlo check, 0: 20000 (short 2000)")
+	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(pos) == 0 {
+		return usagef("check: want a paper: dpb check ss18 [flags]")
+	}
+	if pos[0] != "ss18" {
+		return usagef("check: unknown paper %q, want ss18", pos[0])
+	}
+	if err := noArgs(fs, pos[1:]); err != nil {
 		return err
 	}
 	cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers}
@@ -38,7 +44,7 @@ func runCheck(w io.Writer, args []string) error {
 		return err
 	}
 	if *asJSON {
-		if err := experiment.WriteJSON(w, struct {
+		if err := writeSnakeJSON(w, struct {
 			Config   check.SS18CheckConfig `json:"config"`
 			Verdicts check.Verdicts        `json:"verdicts"`
 		}{cfg.WithDefaults(), vs}); err != nil {

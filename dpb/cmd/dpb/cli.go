@@ -1,12 +1,14 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -22,18 +24,19 @@ import (
 // newFlags returns a FlagSet for the command "dpb NAME" whose -h prints
 // usage (one line: the synopsis), doc and the flags.
 func newFlags(name, synopsis, doc string) *flag.FlagSet {
-	fs := flag.NewFlagSet("dpb "+name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard) // errors are returned and printed once by main
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	// flag.Parse writes its message and the usage to Output on any error;
+	// parseArgs shows that text only for -h (errors are returned and printed
+	// once by main).
+	fs.SetOutput(new(bytes.Buffer))
 	fs.Usage = func() {
-		w := os.Stdout
+		w := fs.Output()
 		fmt.Fprintf(w, "usage: dpb %s %s\n", name, synopsis)
 		if doc != "" {
 			fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(doc))
 		}
 		fmt.Fprintln(w, "\nflags:")
-		fs.SetOutput(w)
 		fs.PrintDefaults()
-		fs.SetOutput(io.Discard)
 	}
 	return fs
 }
@@ -55,10 +58,17 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var pos []string
 	for {
 		if err := fs.Parse(args); err != nil {
+			buf, _ := fs.Output().(*bytes.Buffer)
 			if errors.Is(err, flag.ErrHelp) {
-				return nil, flag.ErrHelp // Parse printed the usage
+				if buf != nil {
+					os.Stdout.Write(buf.Bytes())
+				}
+				return nil, flag.ErrHelp
 			}
-			return nil, usageError{fmt.Errorf("%s: %w (dpb %s -h)", fs.Name(), err, strings.TrimPrefix(fs.Name(), "dpb "))}
+			if buf != nil {
+				buf.Reset()
+			}
+			return nil, usageError{fmt.Errorf("%s: %w (dpb %s -h)", fs.Name(), err, fs.Name())}
 		}
 		rest := fs.Args()
 		if len(rest) == 0 {
@@ -75,7 +85,7 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 // noArgs refuses stray positional arguments.
 func noArgs(fs *flag.FlagSet, pos []string) error {
 	if len(pos) > 0 {
-		return usagef("%s: unexpected argument %q (flags start with -; dpb %s -h)", fs.Name(), pos[0], strings.TrimPrefix(fs.Name(), "dpb "))
+		return usagef("%s: unexpected argument %q (flags start with -; dpb %s -h)", fs.Name(), pos[0], fs.Name())
 	}
 	return nil
 }
@@ -126,10 +136,10 @@ func parseCount(s string, lo, hi float64) (int64, error) {
 }
 
 func fmtCount(v float64) string {
-	if v >= 1e6 && v == math.Trunc(v) {
-		return strconv.FormatFloat(v, 'g', -1, 64)
+	if v == math.Trunc(v) && math.Abs(v) < 1e16 {
+		return strconv.FormatFloat(v, 'f', -1, 64)
 	}
-	return strconv.FormatFloat(v, 'f', -1, 64)
+	return strconv.FormatFloat(v, 'g', -1, 64)
 }
 
 // countVar defines an integer flag in [min, max] accepting 2e4-style values.
@@ -158,4 +168,108 @@ func exitCode(err error, stderr io.Writer) int {
 // message shows one.
 func oneError(err error) string {
 	return strings.ReplaceAll(err.Error(), "dpb: ", "")
+}
+
+// Resource limits of the command line, stated in every -h: each bounds a
+// flag before anything proportional to it is allocated.
+const (
+	maxHorizon     = 1_000_000_000 // n, T, delays: rounds of one run
+	maxRuns        = 100_000       // independent runs
+	maxWorkers     = 1024          // goroutines
+	maxFig1Actions = 100_000       // SS18 Fig. 1: K points in R³
+	maxExp1Dim     = 128           // SS18 Exp. 1: d, with K = d² actions of d numbers
+	maxRhos        = 64            // SS18 Fig. 5: ρ_min values
+	maxAS17Horizon = 1 << 26       // AS17 horizons
+	maxAS17Dim     = 16            // AS17 N (EXP2 and the cube enumerate up to 2^N actions)
+	maxBenchDim    = 128           // dpb bench d
+	maxBenchK      = 1 << 16       // dpb bench K
+	maxBenchCells  = 1 << 22       // dpb bench d·K (the decision set's numbers)
+	maxCheckDim    = 64            // dpb check d
+	maxCheckN      = 1 << 20       // dpb check n (tree horizon)
+	maxCheckReps   = 100_000       // dpb check reps
+	maxCheckTrials = 10_000_000    // dpb check trials
+	maxBoundsDim   = 1_000_000     // dpb bounds d (formulas only)
+	minEpsilon     = 1e-6          // ε lists
+	maxEpsilon     = 1e6
+)
+
+// figureFlags returns the flag set of "dpb reproduce NAME": -out is handled
+// by reproduce and listed here for -h.
+func figureFlags(name string) *flag.FlagSet {
+	fs := newFlags("reproduce "+name, "[flags]", figures[name].summary)
+	fs.String("out", defaultOut, "output directory: NAME.svg, .png, .csv, .json go there; -out figures replaces the committed figures")
+	return fs
+}
+
+// parseFigure parses a figure's flags and refuses positional arguments.
+func parseFigure(fs *flag.FlagSet, args []string) error {
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	return noArgs(fs, pos)
+}
+
+// progressVar defines -progress: a progress bar on stderr, by default only
+// when stderr is a terminal (never into a redirected file).
+func progressVar(fs *flag.FlagSet, p *bool) {
+	fs.BoolVar(p, "progress", isTerminal(os.Stderr), "progress bar on stderr (default: when stderr is a terminal)")
+}
+
+// isTerminal reports whether f is a character device (a terminal).
+func isTerminal(f *os.File) bool {
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+// parseFloatList parses the list flag -name, "0.1,1,10": each entry a
+// finite number in [lo, hi]; at most 1000 entries.
+func parseFloatList(name, s string, lo, hi float64) ([]float64, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > 1000 {
+		return nil, usagef("invalid value for flag -%s: %d entries, at most 1000", name, len(parts))
+	}
+	v := make([]float64, 0, len(parts))
+	for _, f := range parts {
+		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
+		if err != nil || !(x >= lo && x <= hi) {
+			return nil, usagef("invalid value %q for flag -%s: entry %q, want a number in [%g, %g]", s, name, strings.TrimSpace(f), lo, hi)
+		}
+		v = append(v, x)
+	}
+	return v, nil
+}
+
+// parseCountList parses the list flag -name, "0,100,1000": each entry an
+// exact integer in [lo, hi] (2.7 is refused, not truncated).
+func parseCountList(name, s string, lo, hi int) ([]int, error) {
+	parts := strings.Split(s, ",")
+	if len(parts) > 1000 {
+		return nil, usagef("invalid value for flag -%s: %d entries, at most 1000", name, len(parts))
+	}
+	v := make([]int, 0, len(parts))
+	for _, f := range parts {
+		x, err := parseCount(strings.TrimSpace(f), float64(lo), float64(hi))
+		if err != nil {
+			return nil, usagef("invalid value %q for flag -%s: %v", s, name, err)
+		}
+		v = append(v, int(x))
+	}
+	return v, nil
+}
+
+// finiteFlags refuses NaN and ±Inf values of fs's float flags, naming the
+// flag.
+func finiteFlags(fs *flag.FlagSet, vals map[string]float64) error {
+	names := make([]string, 0, len(vals))
+	for n := range vals {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		if v := vals[n]; math.IsNaN(v) || math.IsInf(v, 0) {
+			return usagef("%s: invalid value %v for flag -%s: want a finite number", fs.Name(), v, n)
+		}
+	}
+	return nil
 }
