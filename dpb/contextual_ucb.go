@@ -60,6 +60,10 @@ type ContextualUCBConfig struct {
 	PrintedWidth bool
 	// Mode is the trees' release mode. Defaults to Plain.
 	Mode ReleaseMode
+	// Noise selects the sampler: NoiseSimulated (the default, seeded and
+	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
+	// crypto/rand: no seed, not reproducible; see [NoiseMode]).
+	Noise NoiseMode
 	// Clip clips context entries and rewards into [0, 1] instead of
 	// panicking on them. Defaults to false.
 	Clip bool
@@ -136,6 +140,9 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	if err := param.CheckNonNegative("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
+	if err := checkNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
 	d := cfg.Dim
 	var dim int
 	var scale float64
@@ -166,7 +173,9 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	for i := range p.models {
 		var noise Noise = ZeroNoise{N: dim}
 		if scale > 0 {
-			lap, err := NewLaplaceNoise(dim, scale, rng)
+			// Both mechanisms calibrate to ℓ1 sensitivity dim (one per
+			// entry, or dim for the whole vector).
+			lap, err := newLaplaceNoise(cfg.Noise, dim, scale, float64(dim), rng)
 			if err != nil {
 				return nil, err
 			}

@@ -33,6 +33,10 @@ type DPUCBConfig struct {
 	// NoNoise replaces the Laplace node noise by zero (exactness tests and the
 	// "Γ without noise" ablation); the result is not private.
 	NoNoise bool
+	// Noise selects the sampler: NoiseSimulated (the default, seeded and
+	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
+	// crypto/rand: no seed, not reproducible; see [NoiseMode]).
+	Noise NoiseMode
 }
 
 // DPUCB is differentially private UCB sampling, MT14 Algorithm 1.
@@ -84,6 +88,9 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 		return nil, err
 	}
+	if err := checkNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
 	if cfg.Gamma == 0 {
 		cfg.Gamma = 1 / float64(cfg.Horizon)
 	}
@@ -113,7 +120,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	for a := range p.trees {
 		var noise Noise = ZeroNoise{N: 1}
 		if !cfg.NoNoise {
-			lap, err := NewLaplaceNoise(1, p.scale, rng)
+			lap, err := newLaplaceNoise(cfg.Noise, 1, p.scale, 1, rng)
 			if err != nil {
 				return nil, err
 			}

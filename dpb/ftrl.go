@@ -92,6 +92,10 @@ type FTRLConfig struct {
 	Clip bool
 	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
 	Plain bool
+	// Noise selects the sampler: NoiseSimulated (the default, seeded and
+	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
+	// crypto/rand: no seed, not reproducible; see [NoiseMode]).
+	Noise NoiseMode
 }
 
 // FTRL is DP-FTRL, AS17 Algorithm 1: follow the regularised leader on the
@@ -123,6 +127,9 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if err := checkOLO(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon); err != nil {
 		return nil, err
 	}
+	if err := checkNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
 	if cfg.Eta == 0 {
 		cfg.Eta = FTRLEta(cfg.Set, cfg.Dim, cfg.Horizon)
 	}
@@ -135,7 +142,8 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	}
 	var noise Noise = ZeroNoise{N: cfg.Dim}
 	if private {
-		lap, err := NewLaplaceNoise(cfg.Dim, cfg.Lambda, rng)
+		// A node's ℓ1 sensitivity is 2‖𝒴‖₁ (FTRLLambda).
+		lap, err := newLaplaceNoise(cfg.Noise, cfg.Dim, cfg.Lambda, 2*cfg.Set.YNorm1(cfg.Dim), rng)
 		if err != nil {
 			return nil, err
 		}

@@ -31,3 +31,12 @@ func streamKey(seed, id uint64) [32]byte {
 func StreamID(rep, role int) uint64 {
 	return uint64(rep)<<16 | uint64(role)
 }
+
+// StreamSource returns the ChaCha8 source of [Stream](seed, id):
+// rand.New(StreamSource(seed, id)) draws exactly what Stream(seed, id) draws.
+// The source, unlike a *rand.Rand, marshals (MarshalBinary/UnmarshalBinary),
+// which is what the own-stream policies ([AnytimeSS18], [AnytimeDPUCB]) need
+// to save and restore their random state.
+func StreamSource(seed, id uint64) *rand.ChaCha8 {
+	return rand.NewChaCha8(streamKey(seed, id))
+}

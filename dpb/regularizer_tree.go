@@ -2,6 +2,7 @@ package dpb
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -53,6 +54,12 @@ type TreeRegConfig struct {
 	// Upsilon is Υ, the bound on the Gaussian noise's operator norm used by
 	// the shift 2Υ and the bounds. Defaults to Setting.Upsilon() (as printed).
 	Upsilon float64
+	// Noise selects the sampler: NoiseSimulated (the default, seeded and
+	// reproducible) or NoiseSecure (the Gaussian tree only: exact discrete
+	// Gaussian entries on a grid from crypto/rand, see [NoiseMode] and
+	// [NewSecureSymGaussianNoise]). There is no secure Wishart sampler:
+	// NewWishartTree rejects NoiseSecure.
+	Noise NoiseMode
 }
 
 // TreeRegularizer is a private changing regularizer of SS18 Section 4: the
@@ -94,6 +101,12 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	s := cfg.Setting
 	if err := s.Validate(); err != nil {
 		return nil, err
+	}
+	if err := checkNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
+	if cfg.Noise == NoiseSecure {
+		return nil, fmt.Errorf("dpb: the Wishart tree has no secure sampler (NoiseSecure is available for the Gaussian tree, DP-UCB and DP-FTRL)")
 	}
 	k := cfg.K
 	if k == 0 {
@@ -141,6 +154,9 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
+	if err := checkNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
 	ups := cfg.Upsilon
 	if ups == 0 {
 		ups = s.Upsilon()
@@ -165,7 +181,15 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if !(b.RhoMin > 0) {
 		return nil, fmt.Errorf("dpb: gaussian shift %v is not above Υ = %v, ρ_min must be > 0", b.Shift, ups)
 	}
-	noise, err := NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
+	var noise Noise
+	var err error
+	if cfg.Noise == NoiseSecure {
+		// (x, y) = √L̃²·e₁ against √L̃²·e₂ moves the packed Gram matrix by
+		// √2·L̃² in ℓ2, the most any neighbouring pair can.
+		noise, err = NewSecureSymGaussianNoise(s.D+1, s.GaussianSigma(), math.Sqrt2*s.Lt2)
+	} else {
+		noise, err = NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -254,7 +255,7 @@ func (s SS18Setting) GaussianZCDPRho() float64 {
 // the target ε = 1: reaching ε = 1 needs ρ ≈ 0.0899, 39 times more, so the
 // printed σ_noise is about √39 ≈ 6.3 times larger than this accounting needs.
 func (s SS18Setting) GaussianEpsilonZCDP() float64 {
-	return ZCDPToDP(s.GaussianZCDPRho(), s.Delta)
+	return accounting.ZCDPToDP(s.GaussianZCDPRho(), s.Delta)
 }
 
 // Upsilon returns Υ of SS18 Section 4.2 as printed, the bound on the operator

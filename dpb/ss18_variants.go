@@ -67,6 +67,9 @@ type SS18PolicyConfig struct {
 	Setting SS18Setting
 	// Mode is the tree's release mode for the private variants. Defaults to Plain.
 	Mode ReleaseMode
+	// Noise selects the sampler of the private variants (see [TreeRegConfig]):
+	// NoiseSecure is available for SS18Gaussian only.
+	Noise NoiseMode
 	// Lambda is the ridge λ of SS18NonPrivate. Defaults to 1.
 	Lambda float64
 	// Shift and ShiftValue override the variant's shift (ShiftGiven), for the
@@ -95,13 +98,13 @@ func NewSS18Policy(cfg SS18PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		}
 		reg, err = NewRidge(s.D, lambda)
 	case SS18Gaussian:
-		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue}, rng)
+		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
 	case SS18Wishart, SS18WishartUnshifted:
 		shift := cfg.Shift
 		if cfg.Alg == SS18WishartUnshifted && shift == ShiftPaper {
 			shift = ShiftNone
 		}
-		reg, err = NewWishartTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue}, rng)
+		reg, err = NewWishartTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
 	default:
 		return nil, fmt.Errorf("dpb: unknown SS18 algorithm %d", int(cfg.Alg))
 	}

@@ -2,6 +2,7 @@ package dpb
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -62,6 +63,7 @@ type TreeSum struct {
 	dim, horizon, levels int
 	mode                 ReleaseMode
 	noise                Noise
+	grid                 float64 // > 0: values are rounded to this grid (secure noise)
 
 	t     int       // rounds added so far
 	exact []float64 // S_t
@@ -96,6 +98,9 @@ func NewTreeSum(dim, horizon int, noise Noise, mode ReleaseMode) (*TreeSum, erro
 		exact: make([]float64, dim),
 		cum:   make([]float64, (m+1)*dim),
 		node:  make([]float64, dim),
+	}
+	if g, ok := noise.(Gridded); ok {
+		ts.grid = g.Grid()
 	}
 	if mode == Padded {
 		ts.pad = make([]float64, (m+1)*dim)
@@ -139,6 +144,13 @@ func (ts *TreeSum) NodesInRelease() int {
 
 // Add appends z (len dim) as the next round's value. It panics past the
 // horizon or on a dimension mismatch; validating z is the caller's job.
+//
+// With [Gridded] node noise (the secure mode) every entry of z is first
+// rounded to the nearest multiple of the grid g (ties to even), so the exact
+// sums, the node noises and hence every release are multiples of g, computed
+// without rounding error while they stay below 2⁵³·g in magnitude (g = 2^(⌊log₂ b⌋−20) for
+// noise scale b, so 2³² at b = 1): a release is then exactly
+// g·(integer sum + integer noise).
 func (ts *TreeSum) Add(z []float64) {
 	if len(z) != ts.dim {
 		panic(param.BadDim)
@@ -147,8 +159,14 @@ func (ts *TreeSum) Add(z []float64) {
 		panic(param.PastHorizon)
 	}
 	ts.t++
-	for j, v := range z {
-		ts.exact[j] += v
+	if g := ts.grid; g > 0 {
+		for j, v := range z {
+			ts.exact[j] += math.RoundToEven(v/g) * g
+		}
+	} else {
+		for j, v := range z {
+			ts.exact[j] += v
+		}
 	}
 	i := bits.TrailingZeros(uint(ts.t))
 	// Round t closes the node at level i; it gets one fresh draw. The nodes of

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 )
@@ -57,69 +58,11 @@ func SS18GaussianPrivacy(s dpb.SS18Setting) (GaussianTreePrivacy, error) {
 	g := GaussianTreePrivacy{Sigma: s.GaussianSigma(), Levels: s.Levels(), SensFrob2: 2 * s.Lt2 * s.Lt2}
 	g.Mu = math.Sqrt(float64(g.Levels)*g.SensFrob2/2) / g.Sigma
 	g.Rho = g.Mu * g.Mu / 2
-	g.EpsZCDP = dpb.ZCDPToDP(g.Rho, s.Delta)
-	g.EpsZCDPTight = ZCDPToDPTight(g.Rho, s.Delta)
-	g.EpsExact = GDPEpsilon(g.Mu, s.Delta)
-	g.SigmaNeeded = g.Sigma * g.Mu / GDPMu(s.Epsilon, s.Delta)
+	g.EpsZCDP = accounting.ZCDPToDP(g.Rho, s.Delta)
+	g.EpsZCDPTight = accounting.ZCDPToDPTight(g.Rho, s.Delta)
+	g.EpsExact = accounting.GDPEpsilon(g.Mu, s.Delta)
+	g.SigmaNeeded = g.Sigma * g.Mu / accounting.GDPMu(s.Epsilon, s.Delta)
 	return g, nil
-}
-
-// stdNormalCDF returns Φ(x).
-func stdNormalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
-
-// GDPDelta returns δ(ε) of a μ-GDP mechanism (Balle & Wang 2018, Thm 8).
-func GDPDelta(mu, eps float64) float64 {
-	return stdNormalCDF(-eps/mu+mu/2) - math.Exp(eps)*stdNormalCDF(-eps/mu-mu/2)
-}
-
-// GDPEpsilon returns the smallest ε with δ(ε) ≤ delta for a μ-GDP mechanism.
-func GDPEpsilon(mu, delta float64) float64 {
-	if GDPDelta(mu, 0) <= delta {
-		return 0
-	}
-	lo, hi := 0.0, 1.0
-	for GDPDelta(mu, hi) > delta {
-		hi *= 2
-	}
-	for range 200 {
-		mid := (lo + hi) / 2
-		if GDPDelta(mu, mid) > delta {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return hi
-}
-
-// GDPMu returns the largest μ whose mechanism is (eps, delta)-DP.
-func GDPMu(eps, delta float64) float64 {
-	lo, hi := 0.0, 1.0
-	for GDPDelta(hi, eps) < delta {
-		hi *= 2
-	}
-	for range 200 {
-		mid := (lo + hi) / 2
-		if GDPDelta(mid, eps) < delta {
-			lo = mid
-		} else {
-			hi = mid
-		}
-	}
-	return lo
-}
-
-// ZCDPToDPTight returns inf over Rényi orders a > 1 of the conversion of
-// ρ-zCDP to (ε, δ)-DP of Canonne, Kamath & Steinke (2020, Prop. 12):
-// ε = aρ + (ln(1/δ) + (a−1) ln(1 − 1/a) − ln a)/(a − 1), floored at 0.
-func ZCDPToDPTight(rho, delta float64) float64 {
-	best := math.Inf(1)
-	for i := range 4000 {
-		a := 1 + math.Exp(-9+float64(i)*0.005) // a − 1 from 1.2e-4 to about 6e4
-		e := a*rho + (math.Log(1/delta)+(a-1)*math.Log(1-1/a)-math.Log(a))/(a-1)
-		best = math.Min(best, e)
-	}
-	return math.Max(best, 0)
 }
 
 // WishartKAccounting compares degrees of freedom k for the Wishart tree of
@@ -142,18 +85,6 @@ type WishartKAccounting struct {
 	EpsAuthors float64 `json:"eps_authors"`
 }
 
-// advancedComposition returns ε′ of m-fold composition of ε₀-DP at δ′.
-func advancedComposition(m int, eps0, deltaPrime float64) float64 {
-	mf := float64(m)
-	return math.Sqrt(2*mf*math.Log(1/deltaPrime))*eps0 + mf*eps0*math.Expm1(eps0)
-}
-
-// wishartEps0 inverts Theorem 8: the ε₀ that k₀ degrees of freedom give a
-// (d+1)-dimensional Wishart node at δ₀.
-func wishartEps0(k, d int, delta0 float64) float64 {
-	return math.Sqrt(28 * math.Log(4/delta0) / float64(k-d-1))
-}
-
 // SS18WishartK returns the accounting of the Wishart k for the setting.
 func SS18WishartK(s dpb.SS18Setting) (WishartKAccounting, error) {
 	if err := s.Validate(); err != nil {
@@ -162,9 +93,9 @@ func SS18WishartK(s dpb.SS18Setting) (WishartKAccounting, error) {
 	m, d := s.Levels(), s.D
 	w := WishartKAccounting{Printed: s.WishartK(), Authors: s.WishartKAuthors()}
 	mf := float64(m)
-	w.EpsPrinted = advancedComposition(m, wishartEps0(w.Printed, d, s.Delta/(2*mf)), s.Delta/2)
+	w.EpsPrinted = accounting.AdvancedComposition(m, accounting.WishartEps0(w.Printed, d, s.Delta/(2*mf)), s.Delta/2)
 	da := s.Delta / (mf + 1)
-	w.EpsAuthors = advancedComposition(m, wishartEps0(w.Authors, d, da), da)
+	w.EpsAuthors = accounting.AdvancedComposition(m, accounting.WishartEps0(w.Authors, d, da), da)
 	// Direct: for each split δ′ = f·δ, the largest ε₀ with ε′(ε₀) ≤ ε.
 	best := math.Inf(1)
 	for i := 1; i < 400; i++ {
@@ -173,7 +104,7 @@ func SS18WishartK(s dpb.SS18Setting) (WishartKAccounting, error) {
 		lo, hi := 0.0, s.Epsilon
 		for range 100 {
 			mid := (lo + hi) / 2
-			if advancedComposition(m, mid, dp) <= s.Epsilon {
+			if accounting.AdvancedComposition(m, mid, dp) <= s.Epsilon {
 				lo = mid
 			} else {
 				hi = mid
@@ -304,9 +235,9 @@ func GaussianPrivacyCurves(s dpb.SS18Setting, deltas []float64) (*experiment.Cur
 		c.StdErr[i] = make([]float64, len(deltas))
 	}
 	for j, d := range deltas {
-		c.Mean[0][j] = dpb.ZCDPToDP(g.Rho, d)
-		c.Mean[1][j] = ZCDPToDPTight(g.Rho, d)
-		c.Mean[2][j] = GDPEpsilon(g.Mu, d)
+		c.Mean[0][j] = accounting.ZCDPToDP(g.Rho, d)
+		c.Mean[1][j] = accounting.ZCDPToDPTight(g.Rho, d)
+		c.Mean[2][j] = accounting.GDPEpsilon(g.Mu, d)
 	}
 	return c, nil
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 )
 
 func TestBinomialTail(t *testing.T) {
@@ -127,10 +128,10 @@ func TestCheckSS18Short(t *testing.T) {
 func TestPrivacyAccounting(t *testing.T) {
 	// A μ-GDP mechanism with μ = 1 is (ε, δ(ε))-DP; at ε = 1,
 	// δ = Φ(−1/2) − e Φ(−3/2) ≈ 0.1269 (Dong, Roth & Su 2022, Fig. 1 values).
-	if d := GDPDelta(1, 1); math.Abs(d-0.126936) > 1e-5 {
-		t.Errorf("GDPDelta(1, 1) = %g, want 0.126936", d)
+	if d := accounting.GDPDelta(1, 1); math.Abs(d-0.126936) > 1e-5 {
+		t.Errorf("accounting.GDPDelta(1, 1) = %g, want 0.126936", d)
 	}
-	if e := GDPEpsilon(1, GDPDelta(1, 1)); math.Abs(e-1) > 1e-9 {
+	if e := accounting.GDPEpsilon(1, accounting.GDPDelta(1, 1)); math.Abs(e-1) > 1e-9 {
 		t.Errorf("gdpEpsilon inverts gdpDelta: got %g", e)
 	}
 	// The printed k's derivation: ε₀ = ε/√(8m ln(2/δ)) makes the first term

@@ -1,0 +1,290 @@
+package dpb
+
+import (
+	"bytes"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+// ownStreamPolicy is what the snapshot tests need of both anytime policies.
+type ownStreamPolicy interface {
+	Policy
+	MarshalBinary() ([]byte, error)
+	UnmarshalBinary([]byte) error
+	Rounds() int
+	Epoch() (int, int)
+	Privacy() Privacy
+}
+
+// runActions plays pol against env for rounds from..to (1-based, env already
+// advanced to from−1) and returns the actions.
+func runActions(env Environment, r *Round, pol Policy, from, to int) []int {
+	var acts []int
+	for t := from; t <= to; t++ {
+		env.Next(r, t)
+		a := pol.Choose(r)
+		acts = append(acts, a)
+		pol.Update(r, a, env.Reward(r, a))
+	}
+	return acts
+}
+
+type snapshotCase struct {
+	name   string
+	newEnv func() Environment
+	newPol func(src *rand.ChaCha8) (ownStreamPolicy, error)
+}
+
+func snapshotCases() []snapshotCase {
+	const d, k, n0 = 3, 9, 40
+	lin := func() Environment {
+		env, err := NewLinearEnv(LinearEnvConfig{Dim: d, K: k, Gap: 0.1}, Stream(7, StreamID(0, 0)))
+		if err != nil {
+			panic(err)
+		}
+		return env
+	}
+	var cases []snapshotCase
+	for _, alg := range SS18Algs {
+		for _, mode := range []ReleaseMode{Plain, Padded} {
+			cases = append(cases, snapshotCase{
+				name:   fmt.Sprintf("SS18/%v/%v", alg, mode),
+				newEnv: lin,
+				newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
+					return NewAnytimeSS18(SS18PolicyConfig{Alg: alg, Mode: mode,
+						Setting: SS18Setting{D: d, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}}, src)
+				},
+			})
+		}
+	}
+	for _, mode := range []ReleaseMode{Plain, Padded} {
+		cases = append(cases, snapshotCase{
+			name: fmt.Sprintf("DPUCB/%v", mode),
+			newEnv: func() Environment {
+				env, err := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5, 0.4}, Noise: Bernoulli}, Stream(7, StreamID(0, 0)))
+				if err != nil {
+					panic(err)
+				}
+				return env
+			},
+			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
+				return NewAnytimeDPUCB(DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Mode: mode}, src)
+			},
+		})
+	}
+	return cases
+}
+
+// A policy saved at round t0 and restored into a policy built with another
+// source continues with the same actions and ends in the same state, bit for
+// bit (the final snapshots are compared byte for byte), for t0 in the first
+// epoch, on an epoch boundary and in a later epoch.
+func TestAnytimeSnapshotContinuesBitIdentically(t *testing.T) {
+	const total = 280 // epochs of 40, 80, 160 rounds: ends with epoch 2 full
+	for _, c := range snapshotCases() {
+		for _, t0 := range []int{0, 17, 40, 41, 200} {
+			t.Run(fmt.Sprintf("%s/t0=%d", c.name, t0), func(t *testing.T) {
+				envA := c.newEnv()
+				rA := NewRound(envA)
+				a, err := c.newPol(StreamSource(1, 1))
+				if err != nil {
+					t.Fatal(err)
+				}
+				runActions(envA, rA, a, 1, t0)
+				snap, err := a.MarshalBinary()
+				if err != nil {
+					t.Fatal(err)
+				}
+				want := runActions(envA, rA, a, t0+1, total)
+				wantState, _ := a.MarshalBinary()
+
+				b, err := c.newPol(rand.NewChaCha8([32]byte{9}))
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := b.UnmarshalBinary(snap); err != nil {
+					t.Fatal(err)
+				}
+				again, _ := b.MarshalBinary()
+				if !bytes.Equal(again, snap) {
+					t.Fatalf("restored state re-marshals differently")
+				}
+				// The environment is the caller's: replay its t0 rounds (its
+				// draws do not depend on the actions).
+				envB := c.newEnv()
+				rB := NewRound(envB)
+				for s := 1; s <= t0; s++ {
+					envB.Next(rB, s)
+				}
+				got := runActions(envB, rB, b, t0+1, total)
+				for i := range want {
+					if got[i] != want[i] {
+						t.Fatalf("round %d: restored policy plays %d, original %d", t0+1+i, got[i], want[i])
+					}
+				}
+				gotState, _ := b.MarshalBinary()
+				if !bytes.Equal(gotState, wantState) {
+					t.Fatalf("final states differ after %d rounds", total)
+				}
+				if e, _ := b.Epoch(); e != 2 || b.Rounds() != total {
+					t.Fatalf("epoch %d, rounds %d; want 2, %d", e, b.Rounds(), total)
+				}
+			})
+		}
+	}
+}
+
+// Restoring refuses snapshots of another policy type, another configuration,
+// or truncated data.
+func TestAnytimeSnapshotRejects(t *testing.T) {
+	set := SS18Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	a, _ := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set}, StreamSource(1, 1))
+	snap, _ := a.MarshalBinary()
+	other := set
+	other.Epsilon = 2
+	b, _ := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: other}, StreamSource(1, 1))
+	if err := b.UnmarshalBinary(snap); err == nil || !strings.Contains(err.Error(), "configuration") {
+		t.Errorf("other configuration: err = %v", err)
+	}
+	c, _ := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set}, StreamSource(1, 1))
+	for _, cut := range []int{0, 10, len(snap) / 2, len(snap) - 1} {
+		if err := c.UnmarshalBinary(snap[:cut]); err == nil {
+			t.Errorf("truncated to %d bytes: no error", cut)
+		}
+	}
+	u, _ := NewAnytimeDPUCB(DPUCBConfig{Arms: 2, Horizon: 40, Epsilon: 1}, StreamSource(1, 1))
+	if err := u.UnmarshalBinary(snap); err == nil || !strings.Contains(err.Error(), "AnytimeSS18") {
+		t.Errorf("wrong type: err = %v", err)
+	}
+}
+
+// The first epoch is exactly the fixed-horizon policy of its configuration:
+// NewSS18Policy(EpochConfig(0), Stream(seed, id)) plays the same actions, so
+// the anytime policy with a right guess is the policy of the figures.
+func TestAnytimeFirstEpochIsFixedHorizon(t *testing.T) {
+	const n0 = 200
+	for _, alg := range SS18Algs {
+		cfg := SS18PolicyConfig{Alg: alg, Mode: Padded, Setting: SS18Setting{D: 3, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}}
+		any, err := NewAnytimeSS18(cfg, StreamSource(3, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		fixed, err := NewSS18Policy(any.EpochConfig(0), Stream(3, 4))
+		if err != nil {
+			t.Fatal(err)
+		}
+		mk := func() (Environment, *Round) {
+			env, _ := NewLinearEnv(LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, Stream(3, 0))
+			return env, NewRound(env)
+		}
+		e1, r1 := mk()
+		e2, r2 := mk()
+		a1 := runActions(e1, r1, any, 1, n0)
+		a2 := runActions(e2, r2, fixed, 1, n0)
+		for i := range a1 {
+			if a1[i] != a2[i] {
+				t.Fatalf("%v: round %d: anytime plays %d, fixed-horizon %d", alg, i+1, a1[i], a2[i])
+			}
+		}
+	}
+}
+
+// Past the initial guess: the fixed-horizon policy refuses round n₀ + 1; the
+// anytime one plays on through epochs of 100, 200, 400, 800 rounds (starting
+// at rounds 1, 101, 301, 701) and states the same (ε, δ) in every round.
+func TestAnytimePastHorizon(t *testing.T) {
+	const n0, total = 100, 1500
+	set := SS18Setting{D: 3, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	fixed, _ := NewSS18Policy(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set}, Stream(1, 1))
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, Stream(1, 0))
+	r := NewRound(env)
+	runActions(env, r, fixed, 1, n0)
+	func() {
+		defer func() {
+			if recover() == nil {
+				t.Errorf("fixed-horizon policy accepted round %d", n0+1)
+			}
+		}()
+		runActions(env, r, fixed, n0+1, n0+1)
+	}()
+
+	for _, alg := range []SS18Alg{SS18Gaussian, SS18Wishart} {
+		p, err := NewAnytimeSS18(SS18PolicyConfig{Alg: alg, Mode: Padded, Setting: set}, StreamSource(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, _ := NewLinearEnv(LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, Stream(1, 0))
+		r := NewRound(env)
+		for t0 := 1; t0 <= total; t0++ {
+			env.Next(r, t0)
+			p.Update(r, p.Choose(r), env.Reward(r, 0))
+			if start := map[int]int{1: 0, 101: 1, 301: 2, 701: 3}; start[t0] != 0 || t0 == 1 {
+				if e, h := p.Epoch(); e != start[t0] || h != n0<<e {
+					t.Fatalf("%v round %d: epoch %d (horizon %d), want %d", alg, t0, e, h, start[t0])
+				}
+			}
+			pr := p.Privacy()
+			if !pr.Private || pr.Epsilon != 1 || pr.Delta != 0.1 {
+				t.Fatalf("%v round %d: privacy %v", alg, t0, pr)
+			}
+		}
+		pr := p.Privacy()
+		if e, _ := p.Epoch(); e != 3 || p.Rounds() != total || !strings.Contains(pr.Accounting, "epoch 3") {
+			t.Fatalf("%v: epoch %d, rounds %d, privacy %v", alg, e, p.Rounds(), pr)
+		}
+		if got := p.Current().Bounds(); !(got.RhoMin > 0) {
+			t.Fatalf("%v: epoch 3 bounds %+v", alg, got)
+		}
+		if cur := p.EpochConfig(3); cur.Setting.N != 800 || cur.Setting.Alpha != 1.0/n0/16 {
+			t.Fatalf("%v: epoch 3 setting %+v", alg, cur.Setting)
+		}
+	}
+	u, _ := NewAnytimeDPUCB(DPUCBConfig{Arms: 3, Horizon: n0, Epsilon: 0.5}, StreamSource(1, 1))
+	kenv, _ := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.5, 0.4}, Noise: Bernoulli}, Stream(1, 0))
+	kr := NewRound(kenv)
+	runActions(kenv, kr, u, 1, total)
+	if e, _ := u.Epoch(); e != 3 || u.Privacy().Epsilon != 0.5 || u.Privacy().Delta != 0 || math.IsInf(u.Current().NodeScale(), 0) {
+		t.Fatalf("DP-UCB: epoch %d, privacy %v", e, u.Privacy())
+	}
+}
+
+// The privacy reports: the tree regularizers state the setting's (ε, δ) and
+// their calibration, Ridge and NoNoise are not private, a Wishart k below the
+// calibration voids the guarantee.
+func TestPrivacyReports(t *testing.T) {
+	set := SS18Setting{D: 3, N: 1000, Epsilon: 0.5, Delta: 0.01, Lt2: 2}
+	for _, alg := range SS18Algs {
+		p, err := NewSS18Policy(SS18PolicyConfig{Alg: alg, Setting: set}, Stream(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := p.Privacy()
+		if alg == SS18NonPrivate {
+			if pr.Private || !math.IsInf(pr.Epsilon, 1) {
+				t.Errorf("%v: %v", alg, pr)
+			}
+			continue
+		}
+		if !pr.Private || pr.Epsilon != 0.5 || pr.Delta != 0.01 || !strings.Contains(pr.Accounting, "m = 11") {
+			t.Errorf("%v: %v", alg, pr)
+		}
+	}
+	w, err := NewWishartTree(TreeRegConfig{Setting: set, K: set.WishartK() - 1}, Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := w.Privacy(); !math.IsInf(pr.Epsilon, 1) {
+		t.Errorf("Wishart with k below calibration: %v", pr)
+	}
+	u, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2}, Stream(1, 1))
+	if pr := u.Privacy(); !pr.Private || pr.Epsilon != 2 || pr.Delta != 0 {
+		t.Errorf("DP-UCB: %v", pr)
+	}
+	z, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, NoNoise: true}, Stream(1, 1))
+	if z.Privacy().Private {
+		t.Errorf("DP-UCB without noise reported private")
+	}
+}

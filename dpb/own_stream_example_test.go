@@ -1,0 +1,111 @@
+package dpb_test
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb"
+)
+
+// Private LinUCB (SS18 Algorithm 1, Gaussian tree) on one's own stream of
+// contexts, without knowing how many rounds there will be: the policy starts
+// with a guess of 1,000 rounds and doubles its horizon as the stream goes
+// on, at the same (ε, δ). Midway it is saved (random state included) and
+// restored, as a service would across a restart.
+func ExampleNewAnytimeSS18() {
+	const d, k = 4, 5
+	pol, err := dpb.NewAnytimeSS18(dpb.SS18PolicyConfig{
+		Alg:     dpb.SS18Gaussian,
+		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
+		Mode:    dpb.Padded,
+	}, dpb.StreamSource(42, 1))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	// The user's stream: k candidate items per visit, unit feature vectors,
+	// and a click-like reward in [0, 1] (here simulated from a hidden θ).
+	data := rand.New(rand.NewPCG(1, 2))
+	theta := []float64{0.6, -0.2, 0.5, 0.1}
+	r := &dpb.Round{K: k, Dim: d, Actions: make([]float64, k*d)}
+	visit := func(t int) {
+		r.T = t
+		for a := range k {
+			x := r.Action(a)
+			var n2 float64
+			for i := range x {
+				x[i] = data.NormFloat64()
+				n2 += x[i] * x[i]
+			}
+			for i := range x {
+				x[i] /= math.Sqrt(n2)
+			}
+		}
+		arm := pol.Choose(r)
+		var mean float64
+		for i, v := range r.Action(arm) {
+			mean += theta[i] * v
+		}
+		reward := 0.0
+		if data.Float64() < (1+mean)/2 {
+			reward = 1
+		}
+		pol.Update(r, arm, reward) // ‖x‖² + y² ≤ 2 = L̃²
+	}
+	for t := 1; t <= 2500; t++ {
+		visit(t)
+	}
+	saved, _ := pol.MarshalBinary() // e.g. to a file before a restart
+
+	restored, _ := dpb.NewAnytimeSS18(dpb.SS18PolicyConfig{
+		Alg:     dpb.SS18Gaussian,
+		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
+		Mode:    dpb.Padded,
+	}, dpb.StreamSource(0, 0)) // any source: its state is restored
+	if err := restored.UnmarshalBinary(saved); err != nil {
+		fmt.Println(err)
+		return
+	}
+	pol = restored
+	for t := 2501; t <= 5000; t++ {
+		visit(t)
+	}
+	e, n := pol.Epoch()
+	pr := pol.Privacy()
+	fmt.Printf("rounds %d, epoch %d of horizon %d\n", pol.Rounds(), e, n)
+	fmt.Printf("(ε, δ) = (%g, %g) over all %d rounds, err %v\n", pr.Epsilon, pr.Delta, pol.Rounds(), pol.Err())
+	// Output:
+	// rounds 5000, epoch 2 of horizon 4000
+	// (ε, δ) = (1, 0.001) over all 5000 rounds, err <nil>
+}
+
+// DP-UCB (MT14 Algorithm 1) on one's own stream of Bernoulli rewards, for
+// an unknown horizon: ε = 1 for the whole run, whatever its length.
+func ExampleNewAnytimeDPUCB() {
+	pol, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 1000, Epsilon: 1}, dpb.StreamSource(42, 2))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	ctr := []float64{0.05, 0.5, 0.08} // the user's arms (unknown to the policy)
+	data := rand.New(rand.NewPCG(3, 4))
+	r := &dpb.Round{K: 3}
+	pulls := make([]int, 3)
+	for t := 1; t <= 20000; t++ {
+		r.T = t
+		a := pol.Choose(r)
+		pulls[a]++
+		reward := 0.0
+		if data.Float64() < ctr[a] {
+			reward = 1
+		}
+		pol.Update(r, a, reward)
+	}
+	e, _ := pol.Epoch()
+	fmt.Printf("epoch %d; best arm pulled most: %v\n", e, pulls[1] > pulls[0] && pulls[1] > pulls[2])
+	fmt.Printf("ε = %g, δ = %g\n", pol.Privacy().Epsilon, pol.Privacy().Delta)
+	// Output:
+	// epoch 4; best arm pulled most: true
+	// ε = 1, δ = 0
+}
