@@ -213,7 +213,7 @@ func (l *OBDLog) readLog(path string) error {
 			return fmt.Errorf("dpb: %s:%d: click is %q, want 0 or 1", path, line, c)
 		}
 		p, err := strconv.ParseFloat(rec[cols["propensity_score"]], 64)
-		if err != nil || math.Abs(p-want) > 1e-9*want {
+		if err != nil || !(math.Abs(p-want) <= 1e-9*want) { // NaN fails too
 			return fmt.Errorf("dpb: %s:%d: propensity_score is %q, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, rec[cols["propensity_score"]], l.k, want)
 		}
 		for a, ci := range affCol {

@@ -246,6 +246,14 @@ func NewSupervisedLog(ds *Supervised, cfg SupervisedLogConfig, rng *rand.Rand) (
 	if cfg.Dim < 2 || cfg.Dim > p+1 {
 		return nil, fmt.Errorf("dpb: dim is %d, must be in [2, %d] for %s", cfg.Dim, p+1, ds.Name)
 	}
+	if n < 2 || n < cfg.Dim {
+		return nil, fmt.Errorf("dpb: data set %q has %d rows, need at least max(2, dim = %d) for its %d principal components", ds.Name, n, cfg.Dim, cfg.Dim-1)
+	}
+	for i, v := range ds.X {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("dpb: data set %q: row %d, feature %d is %v, want a finite number", ds.Name, i/p, i%p, v)
+		}
+	}
 	if cfg.MaxEvents < 0 {
 		return nil, fmt.Errorf("dpb: max events is %d, must be >= 0", cfg.MaxEvents)
 	}
@@ -305,6 +313,9 @@ func pcaContexts(ds *Supervised, d int) ([]float64, error) {
 	var vecs mat.Dense
 	pc.VectorsTo(&vecs)
 	q := d - 1
+	if _, c := vecs.Dims(); c < q {
+		return nil, fmt.Errorf("dpb: %s gives %d principal components, dim %d needs %d", ds.Name, c, d, q)
+	}
 	var proj mat.Dense
 	proj.Mul(z, vecs.Slice(0, p, 0, q))
 	out := make([]float64, n*d)
