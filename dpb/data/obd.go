@@ -3,8 +3,8 @@ package data
 import (
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -77,8 +77,8 @@ func LoadOBDFiles(logPath, itemPath string) (*OBDLog, error) {
 	return l, nil
 }
 
-func openCSV(path string) (*os.File, *csv.Reader, map[string]int, error) {
-	f, err := os.Open(path)
+func openCSV(path string) (io.ReadCloser, *csv.Reader, map[string]int, error) {
+	f, err := openFile(path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("dpb: obd: %w", err)
 	}

@@ -89,6 +89,9 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
+	if err := ready(); err != nil {
+		return err
+	}
 	res, err := experiment.AS17Table(cfg)
 	if err != nil {
 		return err

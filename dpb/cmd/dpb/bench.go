@@ -36,6 +36,9 @@ func runBench(args []string) error {
 	if *d**k > maxBenchCells {
 		return usagef("bench: -d %d × -K %d = %d numbers per decision set, at most %d", *d, *k, *d**k, maxBenchCells)
 	}
+	if err := ready(); err != nil {
+		return err
+	}
 	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: *d, K: *k, Gap: 0.1}, dpb.Stream(*seed, dpb.StreamID(0, 0)))
 	if err != nil {
 		return err

@@ -39,6 +39,9 @@ func runCheck(w io.Writer, args []string) error {
 		return err
 	}
 	cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers}
+	if err := ready(); err != nil {
+		return err
+	}
 	vs, err := check.CheckSS18(cfg)
 	if err != nil {
 		return err

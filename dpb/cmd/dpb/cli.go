@@ -153,7 +153,7 @@ func exitCode(err error, stderr io.Writer) int {
 	if err == nil {
 		return 0
 	}
-	if errors.Is(err, flag.ErrHelp) {
+	if errors.Is(err, flag.ErrHelp) || errors.Is(err, errDryRun) {
 		return 0
 	}
 	fmt.Fprintln(stderr, "dpb: "+oneError(err))
@@ -270,6 +270,22 @@ func finiteFlags(fs *flag.FlagSet, vals map[string]float64) error {
 		if v := vals[n]; math.IsNaN(v) || math.IsInf(v, 0) {
 			return usagef("%s: invalid value %v for flag -%s: want a finite number", fs.Name(), v, n)
 		}
+	}
+	return nil
+}
+
+// errDryRun ends a command after its flags are parsed and checked, when
+// dryRun is set (the fuzz test of the command line runs every command
+// in-process without doing its work).
+var (
+	dryRun    bool
+	errDryRun = errors.New("dry run: flags accepted")
+)
+
+// ready is called by every command just before its work starts.
+func ready() error {
+	if dryRun {
+		return errDryRun
 	}
 	return nil
 }

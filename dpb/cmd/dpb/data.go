@@ -77,6 +77,9 @@ func runData(args []string) error {
 	if *dir == "" {
 		return usagef("data fetch: no home directory to default to; pass -dir DIR")
 	}
+	if err := ready(); err != nil {
+		return err
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := (data.Fetcher{Log: os.Stdout}).Fetch(ctx, *dir, files); err != nil {

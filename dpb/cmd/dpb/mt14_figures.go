@@ -104,6 +104,9 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		cfg.Reps = *fl.runs
 	}
 	start := time.Now()
+	if err := ready(); err != nil {
+		return err
+	}
 	c, err := experiment.RunMT14Fig1(cfg)
 	if err != nil {
 		return err
@@ -184,6 +187,9 @@ func mt14Fig2(name, out, which string, args []string) error {
 	}
 	if *fl.runs > 0 {
 		reps = *fl.runs
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, maxEvents, *fl.seed)
 	if err != nil {

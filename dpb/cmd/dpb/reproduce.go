@@ -108,7 +108,7 @@ func runReproduce(args []string) error {
 	} else if run = figureNames(name + "-"); len(run) == 0 {
 		return usagef("reproduce: unknown figure %q (dpb reproduce -list)", name)
 	}
-	if !wantsHelp(rest) {
+	if !wantsHelp(rest) && !dryRun {
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}

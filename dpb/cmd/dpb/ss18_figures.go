@@ -72,6 +72,9 @@ func runSS18Fig1(name, out string, args []string) error {
 		return err
 	}
 	cfg := dpb.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
+	if err := ready(); err != nil {
+		return err
+	}
 	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
 	if err != nil {
 		return err
@@ -148,6 +151,9 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 		return r, &c, nil
 	}
 	start := time.Now()
+	if err := ready(); err != nil {
+		return nil, nil, err
+	}
 	res, err := experiment.SS18Experiment1(cfg)
 	if err != nil {
 		return nil, nil, err
@@ -247,6 +253,9 @@ func runSS18Fig4(name, out string, args []string) error {
 		cfg.Reps = c.runs
 	}
 	start := time.Now()
+	if err := ready(); err != nil {
+		return err
+	}
 	res, err := experiment.SS18Experiment2(cfg)
 	if err != nil {
 		return err
@@ -313,6 +322,9 @@ func runSS18Fig5(name, out string, args []string) error {
 		cfg.RhoMins = *rhos
 	}
 	start := time.Now()
+	if err := ready(); err != nil {
+		return err
+	}
 	res, err := experiment.SS18Experiment3(cfg)
 	if err != nil {
 		return err
