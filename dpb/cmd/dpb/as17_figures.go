@@ -51,6 +51,8 @@ func runAS17Table(name, out string, args []string, table int) error {
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
 	progress := new(bool)
 	progressVar(fs, progress)
+	var jobs jobFlags
+	jobs.bind(fs)
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
@@ -92,8 +94,13 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err := ready(); err != nil {
 		return err
 	}
-	res, err := experiment.AS17Table(cfg)
+	plan, err := jobs.plan(name)
 	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	res, err := experiment.AS17Table(cfg)
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	base := filepath.Join(out, name)

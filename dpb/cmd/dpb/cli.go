@@ -185,10 +185,13 @@ const (
 	maxBenchK      = 1 << 16       // dpb bench K
 	maxBenchCells  = 1 << 22       // dpb bench d·K (the decision set's numbers)
 	maxCheckDim    = 64            // dpb check d
-	maxCheckN      = 1 << 20       // dpb check n (tree horizon)
+	maxCheckN      = 100_000_000   // dpb check n (tree horizon; the paper's 5e7 runs sharded, -store)
 	maxCheckReps   = 100_000       // dpb check reps
 	maxCheckTrials = 10_000_000    // dpb check trials
 	maxBoundsDim   = 1_000_000     // dpb bounds d (formulas only)
+	maxAuditTrials = 100_000_000   // dpb audit trials
+	maxShards      = 100_000       // dpb slurm shards
+	maxSlurmMemMB  = 10_000_000    // dpb slurm memory per job
 	minEpsilon     = 1e-6          // ε lists
 	maxEpsilon     = 1e6
 )

@@ -35,6 +35,10 @@ func FuzzCommandLine(f *testing.F) {
 		"data fetch uci -dir /nonexistent -manifest /nonexistent.json",
 		"data dir extra",
 		"help reproduce",
+		"audit -short -trials 2e3 laplace-tree-plain",
+		"slurm ss18-fig4 -short -shards 4 -store /nonexistent -mem -1",
+		"reproduce beyond-counters -maxlog 99 -eps NaN",
+		"reproduce mt14-fig2-obd-bts -pmin NaN",
 		"nope -h",
 	} {
 		f.Add(s)

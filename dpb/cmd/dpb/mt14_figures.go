@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -39,6 +41,7 @@ type mt14Flags struct {
 	alpha                          *float64
 	delay                          *int
 	progress                       *bool
+	jobs                           jobFlags
 }
 
 func newMT14Flags(name string) *mt14Flags {
@@ -63,6 +66,7 @@ func newMT14Flags(name string) *mt14Flags {
 	countVar(fs, fl.workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	countVar(fs, fl.delay, "delay", 0, 0, maxHorizon, "feedback delay τ for every policy (fig1)")
 	progressVar(fs, fl.progress)
+	fl.jobs.bind(fs)
 	return fl
 }
 
@@ -103,12 +107,17 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if *fl.runs > 0 {
 		cfg.Reps = *fl.runs
 	}
-	start := time.Now()
 	if err := ready(); err != nil {
 		return err
 	}
-	c, err := experiment.RunMT14Fig1(cfg)
+	plan, err := fl.jobs.plan(name)
 	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	start := time.Now()
+	c, err := experiment.RunMT14Fig1(cfg)
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	took := time.Since(start)
@@ -188,6 +197,16 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if *fl.runs > 0 {
 		reps = *fl.runs
 	}
+	rel := "uci/shuttle.csv"
+	if which == "obd" {
+		rel = "obd/random/" + *fl.campaign + "/" + *fl.campaign + ".csv"
+	}
+	if _, err := data.Locate(*fl.dataDir, rel); err != nil && *fl.campaign != "" {
+		if which == "obd" && *fl.campaign != "men" && *fl.campaign != "women" {
+			return usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, *fl.campaign)
+		}
+		return err
+	}
 	if err := ready(); err != nil {
 		return err
 	}
@@ -198,9 +217,24 @@ func mt14Fig2(name, out, which string, args []string) error {
 	cfg := experiment.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
 		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: fl.progressW(),
 		Mechanisms: []dpb.ContextMechanism{dpb.ContextEntryTrees, dpb.ContextSS18Tree}}
+	plan, err := fl.jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	if plan.Store != nil {
+		sum, err := fileSHA256(path)
+		if err != nil {
+			return err
+		}
+		cfg.Plan = plan.Plan
+		cfg.DataKey = fmt.Sprintf("%s sha256=%s events=%d campaign=%s", which, sum, maxEvents, *fl.campaign)
+	}
+	if plan.Estimate {
+		cfg.Plan = plan.Plan
+	}
 	start := time.Now()
 	res, err := experiment.RunMT14Fig2(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	took := time.Since(start)
@@ -237,4 +271,19 @@ func mt14Fig2(name, out, which string, args []string) error {
 	cfg.NewLog, cfg.Progress = nil, nil
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events,
 		Config: map[string]any{"fig2": cfg, "data": path, "dim": res.Dim, "arms": res.Arms, "random": res.Random, "rows": res.Rows, "seconds": took.Seconds()}})
+}
+
+// fileSHA256 returns the hex SHA-256 of the file at path (a data set's
+// identity in the job store key).
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

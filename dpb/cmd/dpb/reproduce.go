@@ -1,14 +1,17 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // figure is one reproducible figure: "dpb reproduce NAME" runs it. Each
@@ -108,7 +111,25 @@ func runReproduce(args []string) error {
 	} else if run = figureNames(name + "-"); len(run) == 0 {
 		return usagef("reproduce: unknown figure %q (dpb reproduce -list)", name)
 	}
+	// SIGINT and SIGTERM stop the experiments cleanly (see jobPlan.done);
+	// a second signal kills as usual.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
+	runCtx, runCmdline = ctx, append([]string{"reproduce"}, args...)
+	defer func() { runCtx = context.Background() }()
 	if !wantsHelp(rest) && !dryRun {
+		// Check every figure's flags (and data) first: a dry run stops each
+		// figure after its checks, so a bad flag fails before any work and
+		// before the output directory is created.
+		dryRun = true
+		for _, n := range run {
+			if err := figures[n].run(n, out, rest); err != nil && !errors.Is(err, errDryRun) {
+				dryRun = false
+				return figureErr(n, len(run), err)
+			}
+		}
+		dryRun = false
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}
@@ -118,17 +139,23 @@ func runReproduce(args []string) error {
 			fmt.Fprintf(os.Stderr, "== %s\n", n)
 		}
 		if err := figures[n].run(n, out, rest); err != nil {
-			if len(run) > 1 && !errors.Is(err, flag.ErrHelp) {
-				var ue usageError
-				if errors.As(err, &ue) {
-					return usageError{fmt.Errorf("%s: %w", n, err)}
-				}
-				return fmt.Errorf("%s: %w", n, err)
-			}
-			return err
+			return figureErr(n, len(run), err)
 		}
 	}
 	return nil
+}
+
+// figureErr names the figure in err when a group of figures runs, keeping a
+// usage error one.
+func figureErr(name string, group int, err error) error {
+	if group < 2 || errors.Is(err, flag.ErrHelp) || errors.Is(err, errDryRun) {
+		return err
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		return usageError{fmt.Errorf("%s: %w", name, err)}
+	}
+	return fmt.Errorf("%s: %w", name, err)
 }
 
 // wantsHelp reports whether args ask for -h (nothing is written then).

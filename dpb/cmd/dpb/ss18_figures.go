@@ -32,6 +32,7 @@ type ss18Common struct {
 	seed             uint64
 	short, paper     bool
 	progress         bool
+	jobs             jobFlags
 }
 
 func (c *ss18Common) bind(fs *flag.FlagSet) {
@@ -42,6 +43,7 @@ func (c *ss18Common) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&c.short, "short", false, "small quick run")
 	fs.BoolVar(&c.paper, "paper", false, "the paper's scale (slow)")
 	progressVar(fs, &c.progress)
+	c.jobs.bind(fs)
 }
 
 func (c *ss18Common) progressW() io.Writer {
@@ -67,17 +69,21 @@ func runSS18Fig1(name, out string, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	start := time.Now()
 	if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
 		return err
 	}
-	cfg := dpb.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
 	if err := ready(); err != nil {
 		return err
 	}
-	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
+	plan, err := c.jobs.plan(name)
 	if err != nil {
 		return err
+	}
+	start := time.Now()
+	cfg := dpb.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
+	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
+	if stop, err := plan.done(err); stop {
+		return err // one cheap draw, not a job: a shard writes nothing
 	}
 	base := filepath.Join(out, name)
 	p, err := dpbplot.SS18Fig1(ds, dpbplot.View{Azimuth: *az, Elevation: *el})
@@ -112,6 +118,8 @@ type exp1Run struct {
 	wall float64
 }
 
+// runExp1 runs (or recalls) Experiment 1; a nil result without error means
+// the figure is not to be written (a shard).
 func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	fs := figureFlags(name)
 	var c ss18Common
@@ -146,16 +154,21 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 			cfg.Dims = append(cfg.Dims, d)
 		}
 	}
-	key, _ := json.Marshal(cfg)
-	if r, ok := exp1Cache[string(key)]; ok {
-		return r, &c, nil
-	}
-	start := time.Now()
 	if err := ready(); err != nil {
 		return nil, nil, err
 	}
-	res, err := experiment.SS18Experiment1(cfg)
+	plan, err := c.jobs.plan(name)
 	if err != nil {
+		return nil, nil, err
+	}
+	key, _ := json.Marshal(cfg)
+	if r, ok := exp1Cache[string(key)]; ok && plan.Shard.N == 0 && !plan.Estimate {
+		return r, &c, nil
+	}
+	cfg.Plan = plan.Plan
+	start := time.Now()
+	res, err := experiment.SS18Experiment1(cfg)
+	if stop, err := plan.done(err); stop {
 		return nil, nil, err
 	}
 	r := &exp1Run{res: res, wall: time.Since(start).Seconds()}
@@ -174,7 +187,7 @@ func exp1Meta(name string, r *exp1Run) experiment.Meta {
 
 func runSS18Fig2(name, out string, args []string) error {
 	r, _, err := runExp1(name, args)
-	if err != nil {
+	if err != nil || r == nil {
 		return err
 	}
 	res := r.res
@@ -198,7 +211,7 @@ func runSS18Fig2(name, out string, args []string) error {
 
 func runSS18Fig3(name, out string, args []string) error {
 	r, _, err := runExp1(name, args)
-	if err != nil {
+	if err != nil || r == nil {
 		return err
 	}
 	res := r.res
@@ -252,12 +265,17 @@ func runSS18Fig4(name, out string, args []string) error {
 	if c.runs > 0 {
 		cfg.Reps = c.runs
 	}
-	start := time.Now()
 	if err := ready(); err != nil {
 		return err
 	}
-	res, err := experiment.SS18Experiment2(cfg)
+	plan, err := c.jobs.plan(name)
 	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	start := time.Now()
+	res, err := experiment.SS18Experiment2(cfg)
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	wall := time.Since(start).Seconds()
@@ -321,12 +339,17 @@ func runSS18Fig5(name, out string, args []string) error {
 	if *rhos > 0 {
 		cfg.RhoMins = *rhos
 	}
-	start := time.Now()
 	if err := ready(); err != nil {
 		return err
 	}
-	res, err := experiment.SS18Experiment3(cfg)
+	plan, err := c.jobs.plan(name)
 	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	start := time.Now()
+	res, err := experiment.SS18Experiment3(cfg)
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	wall := time.Since(start).Seconds()

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/audit"
+)
+
+func init() {
+	register("audit", "audit every mechanism's privacy empirically and print the table (dpb audit [-short] [-json] [NAME...])", func(args []string) error {
+		return runAudit(os.Stdout, args)
+	})
+}
+
+func runAudit(w io.Writer, args []string) error {
+	fs := newFlags("audit", "[NAME...] [flags]", "Audits every mechanism's privacy empirically (or the NAMEs given; -list shows them) and prints the table; exits 1 on a violation.")
+	asJSON := fs.Bool("json", false, "print the table as JSON")
+	short := fs.Bool("short", false, "small, quick run (a few seconds)")
+	seed := fs.Uint64("seed", 1, "random seed, an exact integer (the secure rows draw from crypto/rand and ignore it)")
+	trials, workers := new(int), new(int)
+	countVar(fs, trials, "trials", 0, 0, maxAuditTrials, "runs on each input, 0: each audit's own (half select, half evaluate)")
+	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
+	list := fs.Bool("list", false, "list the audits and exit")
+	names, err := parseArgs(fs, args)
+	if err != nil {
+		return err
+	}
+	if *list {
+		for _, n := range audit.Names() {
+			fmt.Fprintln(w, n)
+		}
+		return nil
+	}
+	if err := ready(); err != nil {
+		return err
+	}
+	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers}
+	rs, err := audit.RunNamed(names, opt)
+	if err != nil {
+		return err
+	}
+	table := audit.Results(rs)
+	if *asJSON {
+		if err := writeSnakeJSON(w, struct {
+			StreamVersion int           `json:"stream_version"`
+			Seed          uint64        `json:"seed"`
+			Short         bool          `json:"short"`
+			Confidence    float64       `json:"confidence"`
+			Results       audit.Results `json:"results"`
+		}{dpb.StreamVersion, *seed, *short, audit.Confidence, table}); err != nil {
+			return err
+		}
+	} else if err := table.WriteText(w); err != nil {
+		return err
+	}
+	if f := table.Failed(); len(f) > 0 {
+		return fmt.Errorf("%d audits show a privacy violation (first: %s, ε lower bound %.3f > claimed %g)", len(f), f[0].Name, f[0].Lower, f[0].Epsilon)
+	}
+	return nil
+}
