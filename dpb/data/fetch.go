@@ -12,6 +12,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
 
 // Manifest lists the public data files: where each comes from and the
@@ -177,7 +179,10 @@ func (f Fetcher) Fetch(ctx context.Context, dir string, files []File) error {
 		if got := hex.EncodeToString(sum[:]); got != file.SHA256 {
 			return fmt.Errorf("%s: SHA-256 %s, want %s (pinned); nothing written", file.Path, got, file.SHA256)
 		}
-		if err := writeAtomic(dst, body); err != nil {
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return err
+		}
+		if err := atomicfile.WriteBytes(dst, body, 0o644); err != nil {
 			return err
 		}
 		f.logf("fetched  %s (%d bytes, SHA-256 verified)\n", dst, len(body))
@@ -262,35 +267,4 @@ func hasSum(path, want string) (bool, error) {
 		return false, err
 	}
 	return hex.EncodeToString(h.Sum(nil)) == want, nil
-}
-
-// writeAtomic writes b to path through a synced temporary file in the same
-// directory and a rename.
-func writeAtomic(path string, b []byte) (err error) {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err != nil {
-			tmp.Close()
-			os.Remove(tmp.Name())
-		}
-	}()
-	if _, err = tmp.Write(b); err != nil {
-		return err
-	}
-	if err = tmp.Sync(); err != nil {
-		return err
-	}
-	if err = tmp.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp.Name(), 0o644); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

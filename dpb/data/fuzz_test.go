@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
 // The loaders' fuzz targets: any file content gives a value or an error
@@ -31,6 +32,23 @@ func serveFromMemory(f *testing.F, m memFiles) {
 	old := openFile
 	openFile = m.open
 	f.Cleanup(func() { openFile = old })
+}
+
+// checkEvents checks every event of a loaded log: an arm in range, a reward
+// and every context entry in [0, 1], a propensity in (0, 1].
+func checkEvents(t *testing.T, l ope.Log) {
+	r := &dpb.Round{K: l.Arms(), Dim: l.Dim(), Actions: make([]float64, l.Arms()*l.Dim())}
+	for i := 0; i < l.Len(); i++ {
+		a, y, pr := l.Event(r, i)
+		if a < 0 || a >= l.Arms() || !(y >= 0 && y <= 1) || !(pr > 0 && pr <= 1) {
+			t.Fatalf("event %d: (%d, %v, %v)", i, a, y, pr)
+		}
+		for _, v := range r.Actions {
+			if !(v >= 0 && v <= 1) {
+				t.Fatalf("event %d: context %v outside [0, 1]", i, r.Actions)
+			}
+		}
+	}
 }
 
 const (
@@ -66,18 +84,7 @@ func FuzzLoadShuttle(f *testing.F) {
 		}
 		// Whatever loads either becomes a log or is refused with an error.
 		if l, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 3, MaxEvents: 50}, dpb.Stream(1, 1)); err == nil {
-			r := &dpb.Round{K: l.Arms(), Dim: l.Dim(), Actions: make([]float64, l.Arms()*l.Dim())}
-			for i := 0; i < l.Len(); i++ {
-				a, y, pr := l.Event(r, i)
-				if a < 0 || a >= l.Arms() || !(y >= 0 && y <= 1) || !(pr > 0 && pr <= 1) {
-					t.Fatalf("event %d: (%d, %v, %v)", i, a, y, pr)
-				}
-				for _, v := range r.Actions {
-					if !(v >= 0 && v <= 1) {
-						t.Fatalf("event %d: context %v outside [0, 1]", i, r.Actions)
-					}
-				}
-			}
+			checkEvents(t, l)
 		}
 	})
 }
@@ -118,18 +125,7 @@ func FuzzLoadOBD(f *testing.F) {
 		if err != nil {
 			return
 		}
-		r := &dpb.Round{K: l.Arms(), Dim: l.Dim(), Actions: make([]float64, l.Arms()*l.Dim())}
-		for i := 0; i < l.Len(); i++ {
-			a, y, pr := l.Event(r, i)
-			if a < 0 || a >= l.Arms() || (y != 0 && y != 1) || !(pr > 0 && pr <= 1) {
-				t.Fatalf("event %d: (%d, %v, %v)", i, a, y, pr)
-			}
-			for _, v := range r.Actions {
-				if !(v >= 0 && v <= 1) {
-					t.Fatalf("event %d: context %v outside [0, 1]", i, r.Actions)
-				}
-			}
-		}
+		checkEvents(t, l)
 	})
 }
 

@@ -225,12 +225,21 @@ func isTerminal(f *os.File) bool {
 	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }
 
-// parseFloatList parses the list flag -name, "0.1,1,10": each entry a
-// finite number in [lo, hi]; at most 1000 entries.
-func parseFloatList(name, s string, lo, hi float64) ([]float64, error) {
+// splitList splits the list flag -name at commas: at most 1000 entries.
+func splitList(name, s string) ([]string, error) {
 	parts := strings.Split(s, ",")
 	if len(parts) > 1000 {
 		return nil, usagef("invalid value for flag -%s: %d entries, at most 1000", name, len(parts))
+	}
+	return parts, nil
+}
+
+// parseFloatList parses the list flag -name, "0.1,1,10": each entry a
+// finite number in [lo, hi]; at most 1000 entries.
+func parseFloatList(name, s string, lo, hi float64) ([]float64, error) {
+	parts, err := splitList(name, s)
+	if err != nil {
+		return nil, err
 	}
 	v := make([]float64, 0, len(parts))
 	for _, f := range parts {
@@ -246,9 +255,9 @@ func parseFloatList(name, s string, lo, hi float64) ([]float64, error) {
 // parseCountList parses the list flag -name, "0,100,1000": each entry an
 // exact integer in [lo, hi] (2.7 is refused, not truncated).
 func parseCountList(name, s string, lo, hi int) ([]int, error) {
-	parts := strings.Split(s, ",")
-	if len(parts) > 1000 {
-		return nil, usagef("invalid value for flag -%s: %d entries, at most 1000", name, len(parts))
+	parts, err := splitList(name, s)
+	if err != nil {
+		return nil, err
 	}
 	v := make([]int, 0, len(parts))
 	for _, f := range parts {
