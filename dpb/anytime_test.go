@@ -47,8 +47,16 @@ func snapshotCases() []snapshotCase {
 		}
 		return env
 	}
+	karmed := func() Environment {
+		env, err := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5, 0.4}, Noise: Bernoulli}, Stream(7, StreamID(0, 0)))
+		if err != nil {
+			panic(err)
+		}
+		return env
+	}
 	var cases []snapshotCase
-	for _, alg := range SS18Algs {
+	algs := append(append([]SS18Alg(nil), SS18Algs...), SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT, SS18WishartTight)
+	for _, alg := range algs {
 		for _, mode := range []ReleaseMode{Plain, Padded} {
 			cases = append(cases, snapshotCase{
 				name:   fmt.Sprintf("SS18/%v/%v", alg, mode),
@@ -62,16 +70,19 @@ func snapshotCases() []snapshotCase {
 	}
 	for _, mode := range []ReleaseMode{Plain, Padded} {
 		cases = append(cases, snapshotCase{
-			name: fmt.Sprintf("DPUCB/%v", mode),
-			newEnv: func() Environment {
-				env, err := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5, 0.4}, Noise: Bernoulli}, Stream(7, StreamID(0, 0)))
-				if err != nil {
-					panic(err)
-				}
-				return env
-			},
+			name:   fmt.Sprintf("DPUCB/%v", mode),
+			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
 				return NewAnytimeDPUCB(DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Mode: mode}, src)
+			},
+		})
+	}
+	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth} {
+		cases = append(cases, snapshotCase{
+			name:   fmt.Sprintf("DPUCB/%v", kind),
+			newEnv: karmed,
+			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
+				return NewAnytimeDPUCB(DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind}, src)
 			},
 		})
 	}

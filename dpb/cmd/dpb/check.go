@@ -4,26 +4,30 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/dpbandits/dpbandits/dpb/check"
 )
 
 func init() {
-	register("check", "run a paper's proof checks and print the verdicts (dpb check ss18)", func(args []string) error {
+	register("check", "run a paper's proof checks and print the verdicts (dpb check ss18|mt14|as17|all)", func(args []string) error {
 		return runCheck(os.Stdout, args)
 	})
 }
 
+// checkPapers lists the papers "dpb check all" runs, in order.
+var checkPapers = []string{"ss18", "mt14", "as17"}
+
 func runCheck(w io.Writer, args []string) error {
-	fs := newFlags("check", "ss18 [flags]", "Runs the proof checks of a paper (ss18) and prints the verdict table; exits 1 on any CHECK FAILED.")
+	fs := newFlags("check", "ss18|mt14|as17|all [flags]", "Runs the proof checks of a paper (or all three) and prints the verdict table; exits 1 on any CHECK FAILED.")
 	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
-	short := fs.Bool("short", false, "small, quick run (about a second)")
+	short := fs.Bool("short", false, "small, quick run (seconds)")
 	seed := fs.Uint64("seed", 1, "random seed (an exact integer)")
 	d, n, reps, trials, workers := new(int), new(int), new(int), new(int), new(int)
-	countVar(fs, d, "d", 0, 0, maxCheckDim, "dimension, 0: 5")
-	countVar(fs, n, "n", 0, 0, maxCheckN, "horizon of the tree checks, 0: 1024 (short 128)")
-	countVar(fs, reps, "reps", 0, 0, maxCheckReps, "runs of each tree, 0: 100 (short 20)")
-	countVar(fs, trials, "trials", 0, 0, maxCheckTrials, "draws per Monte-Carlo check, 0: 20000 (short 2000)")
+	countVar(fs, d, "d", 0, 0, maxCheckDim, "ss18: dimension, 0: 5")
+	countVar(fs, n, "n", 0, 0, maxCheckN, "ss18: horizon of the tree checks, 0: 1024 (short 128)")
+	countVar(fs, reps, "reps", 0, 0, maxCheckReps, "ss18: runs of each tree, 0: 100 (short 20); mt14, as17: runs behind each regret mean, 0: 20 / 10 (short 6 / 4)")
+	countVar(fs, trials, "trials", 0, 0, maxCheckTrials, "ss18: draws per Monte-Carlo check, 0: 20000 (short 2000); mt14, as17: trees of the counter and noise-law checks")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
 	var jobs jobFlags
 	jobs.bind(fs)
@@ -32,44 +36,84 @@ func runCheck(w io.Writer, args []string) error {
 		return err
 	}
 	if len(pos) == 0 {
-		return usagef("check: want a paper: dpb check ss18 [flags]")
+		return usagef("check: want a paper: dpb check ss18|mt14|as17|all [flags]")
 	}
-	if pos[0] != "ss18" {
-		return usagef("check: unknown paper %q, want ss18", pos[0])
+	papers := []string{pos[0]}
+	switch pos[0] {
+	case "ss18", "mt14", "as17":
+	case "all":
+		papers = checkPapers
+	default:
+		return usagef("check: unknown paper %q, want ss18, mt14, as17 or all", pos[0])
 	}
 	if err := noArgs(fs, pos[1:]); err != nil {
 		return err
 	}
+	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge) {
+		return usagef("check %s: -store, -shard and -merge are supported by check ss18 only", pos[0])
+	}
 	if err := ready(); err != nil {
 		return err
 	}
-	plan, err := jobs.plan("check ss18")
-	if err != nil {
-		return err
-	}
-	cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, Plan: plan.Plan}
-	if plan.Shard.N > 0 {
-		// A shard runs its part of the tree checks (the part that grows
-		// with n) into the store; -merge runs the rest and prints verdicts.
-		_, err := check.CheckSS18Trees(cfg)
-		_, err = plan.done(err)
-		return err
-	}
-	vs, err := check.CheckSS18(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
+	configs := map[string]any{}
+	var all check.Verdicts
+	for _, p := range papers {
+		var vs check.Verdicts
+		var err error
+		switch p {
+		case "ss18":
+			plan, perr := jobs.plan("check ss18")
+			if perr != nil {
+				return perr
+			}
+			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, Plan: plan.Plan}
+			if plan.Shard.N > 0 {
+				// A shard runs its part of the tree checks (the part that grows
+				// with n) into the store; -merge runs the rest and prints verdicts.
+				_, err := check.CheckSS18Trees(cfg)
+				_, err = plan.done(err)
+				return err
+			}
+			configs[p] = cfg.WithDefaults()
+			vs, err = check.CheckSS18(cfg)
+			if stop, err := plan.done(err); stop {
+				return err
+			}
+		case "mt14":
+			cfg := check.MT14CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, Workers: *workers}
+			configs[p] = cfg.WithDefaults()
+			vs, err = check.CheckMT14(cfg)
+		case "as17":
+			cfg := check.AS17CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, Workers: *workers}
+			configs[p] = cfg.WithDefaults()
+			vs, err = check.CheckAS17(cfg)
+		}
+		if err != nil {
+			return fmt.Errorf("check %s: %w", p, err)
+		}
+		if !*asJSON {
+			if len(papers) > 1 {
+				fmt.Fprintf(w, "== %s\n", p)
+			}
+			if err := vs.WriteText(w); err != nil {
+				return err
+			}
+		}
+		all = append(all, vs...)
 	}
 	if *asJSON {
+		var cfg any = configs
+		if len(papers) == 1 {
+			cfg = configs[papers[0]]
+		}
 		if err := writeSnakeJSON(w, struct {
-			Config   check.SS18CheckConfig `json:"config"`
-			Verdicts check.Verdicts        `json:"verdicts"`
-		}{cfg.WithDefaults(), vs}); err != nil {
+			Config   any            `json:"config"`
+			Verdicts check.Verdicts `json:"verdicts"`
+		}{cfg, all}); err != nil {
 			return err
 		}
-	} else if err := vs.WriteText(w); err != nil {
-		return err
 	}
-	if f := vs.Failed(); len(f) > 0 {
+	if f := all.Failed(); len(f) > 0 {
 		return fmt.Errorf("%d checks failed (%s)", len(f), check.CheckFailedMarker)
 	}
 	return nil

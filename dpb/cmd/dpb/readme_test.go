@@ -37,6 +37,9 @@ func TestREADMEFigureTableMatchesMetadata(t *testing.T) {
 			t.Errorf("%s: unreadable metadata", path)
 			continue
 		}
+		if m.Name == "" {
+			continue // not a figure's metadata (a notebook's data file)
+		}
 		row, ok := rows[m.Name]
 		if !ok {
 			t.Errorf("%s: no row in the README's figure table", m.Name)
