@@ -215,12 +215,12 @@ func runBeyondMT14(name, out string, args []string) error {
 		return err
 	}
 	row, err := plotRow([]*experiment.Curves{cv}, func(int) dpbplot.CurveOptions {
-		return dpbplot.CurveOptions{LogY: true, LegendBottom: true, LegendRight: true,
+		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
 			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
-			XLabel: "round t", YLabel: "pseudo-regret (log scale)"}
+			XLabel: "round t (log scale)", YLabel: "pseudo-regret (log scale)"}
 	}, func(p *plot.Plot) {
-		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
-		p.Y.Min /= 100 // room for the legend (bottom right) below the curves
+		p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1} // powers of ten: six decades
+		p.Y.Min /= 1e4                                                                      // four free decades below the curves for the legend (bottom right)
 	})
 	if err != nil {
 		return err
