@@ -227,6 +227,7 @@ func (c SS18PolicyConfig) appendState(e *enc) {
 	e.f64(c.S)
 	e.f64(c.L)
 	e.bool(c.Clip)
+	e.int(int(c.Noise))
 }
 
 // MarshalBinary saves the policy mid-stream: the configuration (to refuse a
@@ -234,7 +235,9 @@ func (c SS18PolicyConfig) appendState(e *enc) {
 // the current epoch's LinUCB and tree (sums, node noises, padding, the
 // symmetrised Gaussian's generator). A policy restored from it with
 // [AnytimeSS18.UnmarshalBinary] continues bit-identically. Call it between
-// rounds (after Update, before the next Choose).
+// rounds (after Update, before the next Choose). With NoiseSecure the node
+// noise comes from crypto/rand, which has no state to save: the restored
+// policy continues from the saved statistics with fresh noise.
 func (p *AnytimeSS18) MarshalBinary() ([]byte, error) {
 	var e enc
 	e.header(anytimeSS18Tag)
@@ -390,6 +393,7 @@ func (c DPUCBConfig) appendState(e *enc) {
 	e.bool(c.Clip)
 	e.bool(c.NoRelaxation)
 	e.bool(c.NoNoise)
+	e.int(int(c.Noise))
 }
 
 // MarshalBinary saves the policy between rounds, random state included.

@@ -359,3 +359,31 @@ func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
 	}
 	b.ReportMetric(float64(size), "bytes/snapshot")
 }
+
+// A snapshot of a policy with secure noise is refused by one with simulated
+// noise (the configuration fingerprint includes the noise mode), and a
+// secure policy restores its statistics.
+func TestAnytimeSnapshotNoiseMode(t *testing.T) {
+	set := SS18Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	sec, err := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set, Noise: NoiseSecure}, StreamSource(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, Stream(1, 0))
+	runActions(env, NewRound(env), sec, 1, 50)
+	snap, err := sec.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sim, _ := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set}, StreamSource(1, 1))
+	if err := sim.UnmarshalBinary(snap); err == nil {
+		t.Error("a simulated-noise policy accepted a secure-noise snapshot")
+	}
+	sec2, _ := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set, Noise: NoiseSecure}, StreamSource(2, 2))
+	if err := sec2.UnmarshalBinary(snap); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := sec2.MarshalBinary(); !bytes.Equal(again, snap) || sec2.Rounds() != 50 {
+		t.Errorf("secure policy: rounds %d, state re-marshals equal: %v", sec2.Rounds(), bytes.Equal(again, snap))
+	}
+}

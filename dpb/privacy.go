@@ -58,6 +58,14 @@ func (r *Ridge) Privacy() Privacy { return nonPrivate(r.String()) }
 //     zCDP accounting of [SS18Setting.GaussianEpsilonZCDP] shows it reaches a
 //     smaller ε at the same δ (the stated ε is the target, not the tightest).
 func (r *TreeRegularizer) Privacy() Privacy {
+	p := r.privacy()
+	if _, ok := r.tree.noise.(*SecureNoise); ok {
+		p.Accounting += "; secure sampler: exact discrete noise on a grid from crypto/rand, scale inflated for the rounding (secure.go)"
+	}
+	return p
+}
+
+func (r *TreeRegularizer) privacy() Privacy {
 	s := r.setting
 	m := s.Levels()
 	switch r.kind {
@@ -85,9 +93,13 @@ func (p *DPUCB) Privacy() Privacy {
 	if p.cfg.NoNoise {
 		return nonPrivate("DP-UCB with NoNoise (exact totals)")
 	}
+	sampler := ""
+	if p.cfg.Noise == NoiseSecure {
+		sampler = "; secure sampler: exact discrete Laplace on a grid from crypto/rand"
+	}
 	return Privacy{Private: true, Epsilon: p.cfg.Epsilon, Accounting: fmt.Sprintf(
-		"MT14 Alg. 1: %d arm trees of T = %d leaves, Lap(b = m·k/ε = %.4g) per node, m = %d levels; each tree ε/k-DP (Laplace mechanism, ℓ1 sensitivity m), basic composition over the k trees",
-		p.cfg.Arms, p.cfg.Horizon, p.scale, TreeLevels(p.cfg.Horizon))}
+		"MT14 Alg. 1: %d arm trees of T = %d leaves, Lap(b = m·k/ε = %.4g) per node, m = %d levels; each tree ε/k-DP (Laplace mechanism, ℓ1 sensitivity m), basic composition over the k trees%s",
+		p.cfg.Arms, p.cfg.Horizon, p.scale, TreeLevels(p.cfg.Horizon), sampler)}
 }
 
 // Privacy reports the ε of private contextual UCB (MT14 Algorithm 2, δ = 0;
