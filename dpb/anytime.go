@@ -7,51 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
-// Own-stream policies: SS18's private LinUCB and MT14's DP-UCB for a horizon
-// that is not known in advance, with their state (random state included)
-// saved and restored mid-stream.
-//
-// # The doubling trick, with a fresh mechanism per epoch
-//
-// The tree mechanism needs its horizon up front: m = 1 + ⌈log₂ n⌉ levels fix
-// the noise per node. Given an initial guess n₀, epoch e = 0, 1, 2, … covers
-// the n_e = n₀·2^e rounds n₀(2^e − 1) + 1, …, n₀(2^{e+1} − 1) with a fresh
-// policy built for horizon n_e (its own tree, calibrated for n_e, and no
-// memory of earlier epochs). The epoch boundaries do not depend on the data.
-//
-// Privacy across epochs: parallel composition. Every round's data enters
-// exactly one epoch's tree, and the releases of epoch e are computed from the
-// rounds of epoch e alone (a fresh policy keeps nothing of the epochs before).
-// Two streams differing in one round t differ only in the input of epoch
-// e(t)'s mechanism, which is (ε, δ)-DP; the other epochs' mechanisms see
-// identical inputs given the same earlier outputs (adaptive inputs are fine:
-// the argument conditions on the outputs of earlier epochs). So the whole run
-// is (ε, δ)-DP — jointly for LinUCB — for every horizon, with the same ε and
-// δ as one epoch: the epochs cost no privacy. (Carrying a previous epoch's
-// last release into the next would also be post-processing, but the
-// confidence sets would then have to cover the sum of two epochs' noise; a
-// restart keeps SS18's Propositions 4, 9 and 11 exactly as they are.)
-//
-// Failure probability across epochs: epoch e uses α_e = α·2^{−(e+1)}, so the
-// confidence sets of all epochs hold together with probability ≥ 1 − Σ α_e ≥ 1 − α.
-//
-// What it costs in regret (the price of restarting): if a bound R(n) holds for
-// a policy built for horizon n and R is non-decreasing, a run of T ≥ n₀ rounds
-// that ends in epoch E has regret at most Σ_{e ≤ E} R(n₀2^e).
-//
-//   - A √n-type bound, R(n) = C·√n·polylog(n) (SS18 Theorem 5; m and β_n grow
-//     only logarithmically): Σ_{e ≤ E} √(n₀2^e) = √(n_E)·Σ_{j ≤ E} 2^{−j/2} <
-//     √(n_E)·√2/(√2 − 1) ≈ 3.41·√(n_E), and n_E = n₀2^E ≤ 2T (T passed the
-//     start n₀(2^E − 1) + 1 ≥ n₀2^{E−1} of epoch E), so the regret is at most
-//     3.41·√2 ≈ 4.83 times C·√T·polylog(2T): a constant factor ≤ 4.83 over
-//     knowing T (3.41 when T ends an epoch).
-//   - A gap-dependent, logarithmic bound, R(n) = C·polylog(n)/Δ (SS18 Theorem
-//     6, MT14 Theorem 4): each restart pays it again, so the factor is the
-//     number of epochs, E + 1 ≤ 1 + log₂(T/n₀ + 1). A good guess n₀ keeps it 1.
-//
-// The alternative, an anytime counter (a tree whose levels grow with t, e.g.
-// Chan, Shi & Song's hybrid mechanism), avoids forgetting but changes the
-// noise every SS18 bound is stated for; it is not implemented here.
+// epochs is the doubling schedule of the anytime policies (see [AnytimeSS18]).
 type epochs struct {
 	n0    int // the initial horizon guess
 	e     int // current epoch
@@ -100,11 +56,53 @@ func (ep *epochs) readState(d *dec) {
 }
 
 // AnytimeSS18 is a variant of SS18 Algorithm 1 ([NewSS18Policy]) for an
-// unknown horizon, by the doubling trick with a fresh tree per epoch (see
-// the derivation above): cfg.Setting.N is the initial guess n₀, and the
-// policy keeps playing past it, (ε, δ)-jointly private for any number of
-// rounds. It owns its random source, so [AnytimeSS18.MarshalBinary] saves
-// everything a bit-identical continuation needs.
+// unknown horizon, by the doubling trick with a fresh tree per epoch:
+// cfg.Setting.N is the initial guess n₀, and the policy keeps playing past
+// it, (ε, δ)-jointly private for any number of rounds. It owns its random
+// source, so [AnytimeSS18.MarshalBinary] saves everything a bit-identical
+// continuation needs. [AnytimeDPUCB] does the same for MT14's DP-UCB.
+//
+// # The doubling trick, with a fresh mechanism per epoch
+//
+// The tree mechanism needs its horizon up front: m = 1 + ⌈log₂ n⌉ levels fix
+// the noise per node. Given an initial guess n₀, epoch e = 0, 1, 2, … covers
+// the n_e = n₀·2^e rounds n₀(2^e − 1) + 1, …, n₀(2^{e+1} − 1) with a fresh
+// policy built for horizon n_e (its own tree, calibrated for n_e, and no
+// memory of earlier epochs). The epoch boundaries do not depend on the data.
+//
+// Privacy across epochs: parallel composition. Every round's data enters
+// exactly one epoch's tree, and the releases of epoch e are computed from the
+// rounds of epoch e alone (a fresh policy keeps nothing of the epochs before).
+// Two streams differing in one round t differ only in the input of epoch
+// e(t)'s mechanism, which is (ε, δ)-DP; the other epochs' mechanisms see
+// identical inputs given the same earlier outputs (adaptive inputs are fine:
+// the argument conditions on the outputs of earlier epochs). So the whole run
+// is (ε, δ)-DP — jointly for LinUCB — for every horizon, with the same ε and
+// δ as one epoch: the epochs cost no privacy. (Carrying a previous epoch's
+// last release into the next would also be post-processing, but the
+// confidence sets would then have to cover the sum of two epochs' noise; a
+// restart keeps SS18's Propositions 4, 9 and 11 exactly as they are.)
+//
+// Failure probability across epochs: epoch e uses α_e = α·2^{−(e+1)}, so the
+// confidence sets of all epochs hold together with probability ≥ 1 − Σ α_e ≥ 1 − α.
+//
+// What it costs in regret (the price of restarting): if a bound R(n) holds for
+// a policy built for horizon n and R is non-decreasing, a run of T ≥ n₀ rounds
+// that ends in epoch E has regret at most Σ_{e ≤ E} R(n₀2^e).
+//
+//   - A √n-type bound, R(n) = C·√n·polylog(n) (SS18 Theorem 5; m and β_n grow
+//     only logarithmically): Σ_{e ≤ E} √(n₀2^e) = √(n_E)·Σ_{j ≤ E} 2^{−j/2} <
+//     √(n_E)·√2/(√2 − 1) ≈ 3.41·√(n_E), and n_E = n₀2^E ≤ 2T (T passed the
+//     start n₀(2^E − 1) + 1 ≥ n₀2^{E−1} of epoch E), so the regret is at most
+//     3.41·√2 ≈ 4.83 times C·√T·polylog(2T): a constant factor ≤ 4.83 over
+//     knowing T (3.41 when T ends an epoch).
+//   - A gap-dependent, logarithmic bound, R(n) = C·polylog(n)/Δ (SS18 Theorem
+//     6, MT14 Theorem 4): each restart pays it again, so the factor is the
+//     number of epochs, E + 1 ≤ 1 + log₂(T/n₀ + 1). A good guess n₀ keeps it 1.
+//
+// The alternative, an anytime counter (a tree whose levels grow with t, e.g.
+// Chan, Shi & Song's hybrid mechanism), avoids forgetting but changes the
+// noise every SS18 bound is stated for; it is not implemented here.
 type AnytimeSS18 struct {
 	cfg   SS18PolicyConfig
 	alpha float64
@@ -292,7 +290,8 @@ func (p *AnytimeSS18) UnmarshalBinary(data []byte) error {
 }
 
 // AnytimeDPUCB is MT14's DP-UCB ([NewDPUCB]) for an unknown horizon, by the
-// doubling trick with fresh arm trees per epoch (see the derivation above):
+// doubling trick with fresh arm trees per epoch (the derivation, privacy and
+// regret, is [AnytimeSS18]'s):
 // cfg.Horizon is the initial guess T₀, epoch e runs DP-UCB for T₀·2^e rounds
 // with γ_e = γ·2^{−(e+1)}, and the whole run is ε-DP for any number of
 // rounds. It owns its random source, so MarshalBinary saves everything.
