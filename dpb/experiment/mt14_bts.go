@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -229,4 +230,20 @@ func (r *MT14Fig2BTSResult) Markdown() string {
 			w.DR.Value, w.DR.Lo, w.DR.Hi, w.DR.Events, w.DR.ESS)
 	}
 	return b.String()
+}
+
+// MarshalJSON writes NaN fields (an estimate with no accepted event) as null.
+func (v OPEValue) MarshalJSON() ([]byte, error) {
+	num := func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "null"
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	s := fmt.Sprintf(`{"value":%s,"se":%s,"lo":%s,"hi":%s,"events":%s`, num(v.Value), num(v.SE), num(v.Lo), num(v.Hi), num(v.Events))
+	if v.ESS != 0 {
+		s += `,"ess":` + num(v.ESS)
+	}
+	return []byte(s + "}"), nil
 }

@@ -1,6 +1,7 @@
 package ope
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -354,4 +355,43 @@ func percentileInterval(xs []float64, z float64) (lo, hi float64) {
 		return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
 	}
 	return q(tail), q(1 - tail)
+}
+
+// jsonFloat is a float64 that encodes NaN and ±Inf as null (encoding/json
+// refuses them): an estimate with nothing to rest on is NaN.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
+}
+
+// MarshalJSON writes NaN and infinite fields as null.
+func (e Estimate) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Estimator Estimator `json:"estimator"`
+		Value     jsonFloat `json:"value"`
+		Lo        jsonFloat `json:"lo"`
+		Hi        jsonFloat `json:"hi"`
+		SE        jsonFloat `json:"se"`
+		Events    int       `json:"events"`
+		ESS       jsonFloat `json:"ess"`
+		MaxWeight jsonFloat `json:"max_weight"`
+	}{e.Estimator, jsonFloat(e.Value), jsonFloat(e.Lo), jsonFloat(e.Hi), jsonFloat(e.SE), e.Events, jsonFloat(e.ESS), jsonFloat(e.MaxWeight)})
+}
+
+// MarshalJSON writes NaN and infinite fields as null.
+func (r PropensityReplayResult) MarshalJSON() ([]byte, error) {
+	type plain PropensityReplayResult
+	return json.Marshal(struct {
+		plain
+		Value jsonFloat `json:"value"`
+		Lo    jsonFloat `json:"lo"`
+		Hi    jsonFloat `json:"hi"`
+		DR    jsonFloat `json:"dr"`
+		DRLo  jsonFloat `json:"dr_lo"`
+		DRHi  jsonFloat `json:"dr_hi"`
+	}{plain(r), jsonFloat(r.Value), jsonFloat(r.Lo), jsonFloat(r.Hi), jsonFloat(r.DR), jsonFloat(r.DRLo), jsonFloat(r.DRHi)})
 }
