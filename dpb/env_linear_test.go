@@ -417,11 +417,13 @@ func BenchmarkLinearEnvNext(b *testing.B) {
 			}
 			r := NewRound(e)
 			b.ReportAllocs()
+			cpu := startCPUClock()
 			t := 0
 			for b.Loop() {
 				t++
 				e.Next(r, t)
 			}
+			reportRound(b, cpu)
 		})
 	}
 }

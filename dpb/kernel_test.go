@@ -1,83 +1,111 @@
 package dpb
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 )
 
-// TestQuadTile4 compares the portable tile (quadTile4Go) and quadOne with a
-// direct computation, for every d from 1 to 70 (all remainders mod 4) and
-// strided action layouts. The kernel in use (assembly on amd64 with AVX2) is
-// compared in TestScoreBlocks.
-func TestQuadTile4(t *testing.T) {
+// TestQuadLanes compares the Go definition of the kernels' summation order
+// (quadLanes, scoreBlocksGo) and quadOne with a direct computation of
+// ⟨z, Mx⟩ + β‖Mx‖, for every d from 1 to 70 (all remainders mod 8).
+func TestQuadLanes(t *testing.T) {
 	rng := Stream(1, 1)
+	const beta = 1.7
 	for d := 1; d <= 70; d++ {
 		dp := padDim(d)
 		m, z, mt, zp := randomKernel(rng, d, dp)
-		for _, ldx := range []int{d, d + 3} {
-			x := make([]float64, 4*ldx)
+		x := make([]float64, 4*d)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		got := make([]float64, 4)
+		scoreBlocksGo(mt, dp, zp, d, x, 1, beta, got)
+		for k := 0; k < 4; k++ {
+			xk := x[k*d : (k+1)*d]
+			var wq, ws float64
+			for i := 0; i < d; i++ {
+				var w float64
+				for j := 0; j <= i; j++ {
+					w += m[i*d+j] * xk[j]
+				}
+				wq += w * w
+				ws += z[i] * w
+			}
+			want := ws + beta*math.Sqrt(wq)
+			tol := 1e-12 * float64(d) * (1 + math.Abs(ws) + wq)
+			if math.Abs(got[k]-want) > tol {
+				t.Fatalf("d=%d k=%d: scoreBlocksGo = %v, want %v", d, k, got[k], want)
+			}
+			q1, s1 := quadOne(mt, dp, zp, d, xk)
+			if math.Abs(q1-wq) > tol || math.Abs(s1-ws) > tol {
+				t.Fatalf("d=%d: quadOne = %v, %v, want %v, %v", d, q1, s1, wq, ws)
+			}
+		}
+	}
+}
+
+// TestKernelsSameBits runs every scoring kernel this CPU supports (AVX-512,
+// AVX2 eight- and four-action, the Go loop) for d = 1..70 and 1..5 blocks of
+// four actions (odd counts exercise the eight-action kernels' tail) and
+// requires the same bits as scoreBlocksGo, the definition of the summation
+// order, and no write past the blocks.
+func TestKernelsSameBits(t *testing.T) {
+	ks := kernelsAvailable()
+	for _, k := range ks {
+		if k == kernelAVX2 {
+			ks = append(ks, kernelAVX2x4)
+		}
+	}
+	t.Logf("kernels tested: %v (in use: %s)", ks, Kernel())
+	rng := Stream(1, 2)
+	const beta = 1.7
+	for d := 1; d <= 70; d++ {
+		dp := padDim(d)
+		_, _, mt, zp := randomKernel(rng, d, dp)
+		for nblk := 1; nblk <= 5; nblk++ {
+			x := make([]float64, 4*nblk*d)
 			for i := range x {
 				x[i] = rng.NormFloat64()
 			}
-			var q, s [4]float64
-			quadTile4Go(mt, dp, zp, d, x, ldx, &q, &s)
-			for k := 0; k < 4; k++ {
-				xk := x[k*ldx : k*ldx+d]
-				var wq, ws float64
-				for i := 0; i < d; i++ {
-					var w float64
-					for j := 0; j <= i; j++ {
-						w += m[i*d+j] * xk[j]
+			want := make([]float64, 4*nblk)
+			scoreBlocksGo(mt, dp, zp, d, x, nblk, beta, want)
+			for _, k := range ks {
+				got := make([]float64, 4*nblk+1)
+				got[4*nblk] = 12345 // sentinel: must not be written
+				scoreBlocksWith(k, mt, dp, zp, d, x, nblk, beta, got)
+				for i, w := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(w) {
+						t.Fatalf("d=%d nblk=%d action %d: kernel %s gives %v (%#x), the Go loop %v (%#x)",
+							d, nblk, i, k, got[i], math.Float64bits(got[i]), w, math.Float64bits(w))
 					}
-					wq += w * w
-					ws += z[i] * w
 				}
-				tol := 1e-12 * float64(d) * (1 + wq)
-				if math.Abs(q[k]-wq) > tol {
-					t.Fatalf("d=%d ldx=%d k=%d: q = %v, want %v", d, ldx, k, q[k], wq)
-				}
-				if math.Abs(s[k]-ws) > tol {
-					t.Fatalf("d=%d ldx=%d k=%d: s = %v, want %v", d, ldx, k, s[k], ws)
-				}
-				q1, s1 := quadOne(mt, dp, zp, d, xk)
-				if math.Abs(q1-wq) > tol || math.Abs(s1-ws) > tol {
-					t.Fatalf("d=%d: quadOne = %v, %v, want %v, %v", d, q1, s1, wq, ws)
+				if got[4*nblk] != 12345 {
+					t.Fatalf("d=%d nblk=%d: kernel %s wrote past its blocks", d, nblk, k)
 				}
 			}
 		}
 	}
 }
 
-// TestScoreBlocks compares the kernel in use (assembly on amd64 with AVX2)
-// with the direct computation of ⟨z, Mx⟩ + β‖Mx‖ for d = 1..70 and 1–3 blocks.
-func TestScoreBlocks(t *testing.T) {
-	rng := Stream(1, 2)
-	for d := 1; d <= 70; d++ {
-		dp := padDim(d)
-		_, _, mt, zp := randomKernel(rng, d, dp)
-		nblk := 1 + d%3
-		x := make([]float64, 4*nblk*d)
-		for i := range x {
-			x[i] = rng.NormFloat64()
+// TestSetKernel checks that every listed kernel can be selected, that an
+// unknown name is an error naming the choices, and restores the default.
+func TestSetKernel(t *testing.T) {
+	def := Kernel()
+	defer SetKernel(def)
+	names := Kernels()
+	if names[0] != def || names[len(names)-1] != "go" {
+		t.Fatalf("Kernels() = %v, in use %q: want the default first and go last", names, def)
+	}
+	for _, n := range names {
+		if err := SetKernel(n); err != nil || Kernel() != n {
+			t.Fatalf("SetKernel(%q) = %v, Kernel() = %q", n, err, Kernel())
 		}
-		const beta = 1.7
-		got := make([]float64, 4*nblk+1)
-		got[4*nblk] = 12345 // sentinel: must not be written
-		scoreBlocks(mt, dp, zp, d, x, nblk, beta, got)
-		goScores := make([]float64, 4*nblk)
-		scoreBlocksGo(mt, dp, zp, d, x, nblk, beta, goScores)
-		for k := 0; k < 4*nblk; k++ {
-			q, s := quadOne(mt, dp, zp, d, x[k*d:(k+1)*d])
-			want := s + beta*math.Sqrt(q)
-			tol := 1e-12 * float64(d) * (1 + math.Abs(s) + q)
-			if math.Abs(got[k]-want) > tol || math.Abs(goScores[k]-want) > tol {
-				t.Fatalf("d=%d k=%d: score %v (go %v), want %v [%s]", d, k, got[k], goScores[k], want, kernelName())
-			}
-		}
-		if got[4*nblk] != 12345 {
-			t.Fatalf("d=%d: kernel wrote past its blocks", d)
-		}
+	}
+	if err := SetKernel("sse9"); err == nil || !strings.Contains(err.Error(), "go") {
+		t.Fatalf("SetKernel(sse9) = %v, want an error listing the kernels", err)
 	}
 }
 
@@ -154,4 +182,34 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
+}
+
+// BenchmarkScoreKernel times the scoring kernel alone (all K actions of one
+// decision set, scored with each kernel this CPU supports) and reports
+// GFLOP/s counting the useful work only: d(d+1)/2 multiply–adds of w = M x
+// and 2d of ⟨z, w⟩ and ‖w‖² per action, 2 flops each.
+func BenchmarkScoreKernel(b *testing.B) {
+	ks := kernelsAvailable()
+	for _, k := range ks {
+		if k == kernelAVX2 {
+			ks = append(ks, kernelAVX2x4)
+		}
+	}
+	for _, sz := range benchSizes {
+		for _, k := range ks {
+			b.Run(fmt.Sprintf("kernel=%s/d=%d/K=%d", k, sz.d, sz.k), func(b *testing.B) {
+				d, dp := sz.d, padDim(sz.d)
+				_, _, mt, zp := randomKernel(Stream(1, 4), d, dp)
+				r := randomRound(nil, 1, sz.k, d)
+				scores := make([]float64, sz.k)
+				nblk := sz.k / 4
+				b.ReportAllocs()
+				for b.Loop() {
+					scoreBlocksWith(k, mt, dp, zp, d, r.Actions, nblk, 1.5, scores)
+				}
+				flops := float64(4*nblk) * float64(d*(d+1)+4*d)
+				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+			})
+		}
+	}
 }

@@ -11,14 +11,28 @@ import (
 //	⟨θ̃_t, x⟩ = ⟨z, M x⟩   and   ‖x‖²_{V_t⁻¹} = ‖M x‖²,
 //
 // so one triangular product w = M x per action gives both terms of the UCB
-// score ⟨z, w⟩ + β_t ‖w‖. The product is computed four actions at a time
-// against Mᵀ stored column-block-wise (mt[j·dp + i] = M_ij, zero-padded to
-// dp = d rounded up to 4), so that each entry of M is loaded once per four
-// actions and the inner loop is four independent multiply–adds per action
-// lane. On amd64 with AVX2 and FMA the kernel is assembly (kernel_amd64.s,
-// 4 lanes per instruction); elsewhere, or with -tags purego, it is the Go
-// loop below. The two agree to rounding (kernel_test.go); one seed
-// reproduces an experiment bit for bit on machines that pick the same kernel.
+// score ⟨z, w⟩ + β_t ‖w‖. M is stored transposed and column-block-wise
+// (mt[j·dp + i] = M_ij, zero-padded to dp = d rounded up to 4), so a row
+// block M[i0:i0+4, j] is four contiguous floats.
+//
+// Summation order. Every kernel computes each score with the same sequence
+// of correctly rounded operations, so one seed gives the same bits whichever
+// kernel the CPU selects (kernel_test.go compares them bit for bit):
+//
+//	w_i = fma(M_ij, x_j, w_i) for j = 0, 1, …, min(i0+4, d)−1 in turn, from
+//	      w_i = 0, where i0 = i − i mod 4 (the terms with j > i are M_ij = 0
+//	      and leave w_i unchanged);
+//	q_r = fma(w_i, w_i, q_r) and s_r = fma(z_i, w_i, s_r) for the rows
+//	      i ≡ r (mod 4), i = r, r+4, …, < dp, in increasing i, from 0;
+//	score = fma(β, √((q_0+q_1)+(q_2+q_3)), (s_0+s_1)+(s_2+s_3)).
+//
+// That is the order of one 4-lane vector per row block, which the kernels
+// keep however many rows or actions they process at once: the AVX-512 kernel
+// holds eight rows per register and folds its two halves into the four
+// lanes in row order; the AVX2 kernels hold four; the Go loop (scoreBlocksGo,
+// math.FMA) is the definition. Blocks of four actions go through the vector
+// kernel, the K mod 4 remaining actions through quadOne (the same Go code on
+// every machine).
 
 // padDim returns d rounded up to a multiple of 4.
 func padDim(d int) int { return (d + 3) &^ 3 }
@@ -47,61 +61,59 @@ func inverseFactorTo(mt, zp, l, u []float64, d, dp int) {
 		uj := u[j]
 		col := mt[j*dp : j*dp+d]
 		for i := j; i < d; i++ {
-			zp[i] += uj * col[i]
+			zp[i] += float64(uj * col[i]) // no fusion: same bits for every GOAMD64
 		}
 	}
 }
 
-// quadTile4Go computes, for the four actions x[0:d], x[ldx:ldx+d],
-// x[2ldx:…], x[3ldx:…], q_k = ‖M x_k‖² and s_k = ⟨z, M x_k⟩.
-func quadTile4Go(mt []float64, dp int, zp []float64, d int, x []float64, ldx int, q, s *[4]float64) {
-	x0, x1, x2, x3 := x[:d], x[ldx:ldx+d], x[2*ldx:2*ldx+d], x[3*ldx:3*ldx+d]
-	var q0, q1, q2, q3, s0, s1, s2, s3 float64
-	for i := 0; i < d; i++ {
-		var w0, w1, w2, w3 float64
-		for j := 0; j <= i; j++ {
-			mij := mt[j*dp+i]
-			w0 += mij * x0[j]
-			w1 += mij * x1[j]
-			w2 += mij * x2[j]
-			w3 += mij * x3[j]
-		}
-		zi := zp[i]
-		q0 += w0 * w0
-		q1 += w1 * w1
-		q2 += w2 * w2
-		q3 += w3 * w3
-		s0 += zi * w0
-		s1 += zi * w1
-		s2 += zi * w2
-		s3 += zi * w3
-	}
-	*q = [4]float64{q0, q1, q2, q3}
-	*s = [4]float64{s0, s1, s2, s3}
-}
-
-// quadOne computes q = ‖M x‖² and s = ⟨z, M x⟩ for one action.
+// quadOne computes q = ‖M x‖² and s = ⟨z, M x⟩ for one action (the K mod 4
+// actions after the last block), with separately rounded products and sums:
+// the float64 conversions forbid the compiler to fuse them (as it may for
+// GOAMD64=v3), so every build gives the same bits.
 func quadOne(mt []float64, dp int, zp []float64, d int, x []float64) (q, s float64) {
 	for i := 0; i < d; i++ {
 		var w float64
 		for j := 0; j <= i; j++ {
-			w += mt[j*dp+i] * x[j]
+			w += float64(mt[j*dp+i] * x[j])
 		}
-		q += w * w
-		s += zp[i] * w
+		q += float64(w * w)
+		s += float64(zp[i] * w)
 	}
 	return q, s
 }
 
-// scoreBlocksGo is the portable scoring kernel: four actions at a time.
+// scoreBlocksGo is the portable scoring kernel and the definition of the
+// summation order above: four actions at a time.
 func scoreBlocksGo(mt []float64, dp int, zp []float64, d int, x []float64, nblk int, beta float64, scores []float64) {
-	var q, s [4]float64
 	for b := 0; b < nblk; b++ {
-		quadTile4Go(mt, dp, zp, d, x[4*b*d:4*(b+1)*d], d, &q, &s)
+		xb := x[4*b*d : 4*(b+1)*d]
 		for k := 0; k < 4; k++ {
-			scores[4*b+k] = s[k] + beta*math.Sqrt(q[k])
+			q, s := quadLanes(mt, dp, zp, d, xb[k*d:(k+1)*d])
+			scores[4*b+k] = math.FMA(beta, math.Sqrt((q[0]+q[1])+(q[2]+q[3])), (s[0]+s[1])+(s[2]+s[3]))
 		}
 	}
+}
+
+// quadLanes returns the four lane sums q_r and s_r of one action in the
+// kernels' summation order (see above).
+func quadLanes(mt []float64, dp int, zp []float64, d int, x []float64) (q, s [4]float64) {
+	for i0 := 0; i0 < d; i0 += 4 {
+		jend := min(i0+4, d)
+		var w [4]float64
+		for j, xj := range x[:jend] {
+			m := mt[j*dp+i0 : j*dp+i0+4]
+			w[0] = math.FMA(m[0], xj, w[0])
+			w[1] = math.FMA(m[1], xj, w[1])
+			w[2] = math.FMA(m[2], xj, w[2])
+			w[3] = math.FMA(m[3], xj, w[3])
+		}
+		z := zp[i0 : i0+4]
+		for r := range 4 {
+			q[r] = math.FMA(w[r], w[r], q[r])
+			s[r] = math.FMA(z[r], w[r], s[r])
+		}
+	}
+	return q, s
 }
 
 // chooseBlocked returns the first action with the largest UCB score.
@@ -115,7 +127,7 @@ func (p *LinUCB) chooseBlocked(r *Round) int {
 	scoreBlocks(p.mt, dp, p.zp, d, r.Actions, nblk, p.beta, sc)
 	for a := 4 * nblk; a < k; a++ {
 		q, s := quadOne(p.mt, dp, p.zp, d, r.Actions[a*d:(a+1)*d])
-		sc[a] = s + p.beta*math.Sqrt(q)
+		sc[a] = s + float64(p.beta*math.Sqrt(q))
 	}
 	best, bestScore := 0, math.Inf(-1)
 	for a, v := range sc {

@@ -134,6 +134,8 @@ type AS17Sweep struct {
 	Seed     uint64
 	Workers  int
 	Progress io.Writer
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan
 }
 
 // AS17Result is the outcome of an [AS17Sweep].
@@ -254,7 +256,26 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 		}
 	}
 	start := time.Now()
-	out, err := RunTrials(TrialConfig{Reps: s.Reps, Series: len(s.Epsilons), Points: len(s.Horizons), Workers: s.Workers, Progress: s.Progress},
+	// The row's learners and bounds are functions: its name, table,
+	// decision set, dimension and loss sequence determine them.
+	epsKey := make([]string, len(s.Epsilons))
+	for i, e := range s.Epsilons {
+		epsKey[i] = strconv.FormatFloat(e, 'g', -1, 64) // +Inf has no JSON number
+	}
+	key := struct {
+		Row, Set   string
+		Table, Dim int
+		Loss       dpb.LossConfig
+		Horizons   []int
+		Epsilons   []string
+		Seed       uint64
+	}{row.Name, row.Set.String(), row.Table, row.Dim, row.Loss, s.Horizons, epsKey, s.Seed}
+	rounds := 0
+	for _, T := range s.Horizons {
+		rounds += T
+	}
+	out, err := RunTrials(TrialConfig{Reps: s.Reps, Series: len(s.Epsilons), Points: len(s.Horizons), Workers: s.Workers, Progress: s.Progress,
+		Plan: s.Plan, Label: "as17-" + row.Name, Key: key, Rounds: rounds},
 		func(job Job, out []float64) error {
 			eps := s.Epsilons[job.Series]
 			for h, T := range s.Horizons {
@@ -512,6 +533,8 @@ type AS17TableConfig struct {
 	// Workers and Progress as in TrialConfig.
 	Workers  int       `json:"-"`
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
 }
 
 // AS17TableResult holds, per row, the T sweep and (if asked) the ε sweep.
@@ -543,7 +566,7 @@ func AS17Table(cfg AS17TableConfig) (*AS17TableResult, error) {
 	res := &AS17TableResult{Config: cfg}
 	for i, row := range rows {
 		s := AS17Sweep{Row: row, Horizons: cfg.Horizons, Epsilons: withBase(cfg.Epsilons), Reps: cfg.Reps,
-			Seed: cfg.Seed + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress}
+			Seed: cfg.Seed + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress, Plan: cfg.Plan}
 		r, err := s.Run()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", row.Name, err)
@@ -551,7 +574,7 @@ func AS17Table(cfg AS17TableConfig) (*AS17TableResult, error) {
 		res.T = append(res.T, r)
 		if cfg.EpsHorizon > 0 {
 			s := AS17Sweep{Row: row, Horizons: []int{cfg.EpsHorizon}, Epsilons: withBase(cfg.SweepEpsilons), Reps: cfg.Reps,
-				Seed: cfg.Seed + 1000 + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress}
+				Seed: cfg.Seed + 1000 + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress, Plan: cfg.Plan}
 			r, err := s.Run()
 			if err != nil {
 				return nil, fmt.Errorf("%s ε sweep: %w", row.Name, err)

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
+	"time"
 
 	"github.com/dpbandits/dpbandits/dpb"
 
@@ -25,13 +27,23 @@ func runBench(args []string) error {
 	withEnv := fs.Bool("env", true, "include decision-set generation (SS18 Appendix D sets)")
 	padded := fs.Bool("padded", true, "padded tree release mode (private variants)")
 	seed := fs.Uint64("seed", 1, "seed")
-	asJSON := fs.Bool("json", false, "print JSON {us_per_round, allocs_per_round}")
+	asJSON := fs.Bool("json", false, "print JSON: the timing, the CPU, the kernel in use and the ratio to the bound (see -peak)")
+	peak := fs.Bool("peak", false, "measure this core's FMA peak (scalar, AVX2, AVX-512) and normal-generation rate, and exit")
+	kernel := fs.String("kernel", "", "LinUCB scoring kernel (default: the fastest this CPU supports; all give the same bits)")
 	fs.SetOutput(os.Stderr)
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
 			return nil
 		}
 		return err
+	}
+	if *kernel != "" {
+		if err := dpb.SetKernel(*kernel); err != nil {
+			return err
+		}
+	}
+	if *peak {
+		return printPeak(*asJSON)
 	}
 	a, err := dpb.ParseSS18Alg(*alg)
 	if err != nil {
@@ -65,9 +77,69 @@ func runBench(args []string) error {
 		return err
 	}
 	if *asJSON {
-		return json.NewEncoder(os.Stdout).Encode(res)
+		old := runtime.GOMAXPROCS(1)
+		p := dpb.MeasurePeak(50 * time.Millisecond)
+		runtime.GOMAXPROCS(old)
+		w := experiment.LinUCBRoundWork(*d, *k, a != dpb.SS18NonPrivate, *withEnv)
+		return json.NewEncoder(os.Stdout).Encode(newBenchReport(a, *d, *k, *withEnv, res, w, p))
 	}
-	fmt.Printf("%v d=%d K=%d env=%v: %.3f µs/round, %.3f allocs/round over %d rounds (1 core)\n",
-		a, *d, *k, *withEnv, res.MicrosPerRound, res.AllocsPerRound, *rounds)
+	fmt.Printf("%v d=%d K=%d env=%v: %.3f µs/round (fastest 1%% chunk %.3f), %.3f allocs/round over %d rounds (1 core, kernel %s)\n",
+		a, *d, *k, *withEnv, res.MicrosPerRound, res.BestMicrosPerRound, res.AllocsPerRound, *rounds, dpb.Kernel())
+	return nil
+}
+
+// benchReport is dpb bench -json: the timing beside the bounds that the
+// machine's measured Peak puts on it. bound_us = max(flop_bound_us,
+// normal_bound_us) is a lower bound on µs per round: the scoring's useful
+// flops at the widest FMA unit's peak, and the round's standard normals at
+// the fastest generator's rate (wyrand + ziggurat); ratio_to_bound =
+// best_us_per_round / bound_us (the fastest chunk: see LoopTiming).
+type benchReport struct {
+	experiment.LoopTiming
+	Alg           string `json:"alg"`
+	D             int    `json:"d"`
+	K             int    `json:"k"`
+	Env           bool   `json:"env"`
+	CPU           string `json:"cpu"`
+	Kernel        string `json:"kernel"`
+	StreamVersion int    `json:"stream_version"`
+	experiment.RoundWork
+	FMAPeakGFlops float64 `json:"fma_peak_gflops"`
+	NormalNs      float64 `json:"normal_ns"`
+	FlopBoundUs   float64 `json:"flop_bound_us"`
+	NormalBoundUs float64 `json:"normal_bound_us"`
+	BoundUs       float64 `json:"bound_us"`
+	RatioToBound  float64 `json:"ratio_to_bound"`
+}
+
+func newBenchReport(a dpb.SS18Alg, d, k int, env bool, res experiment.LoopTiming, w experiment.RoundWork, p dpb.Peak) benchReport {
+	r := benchReport{
+		LoopTiming: res, Alg: a.String(), D: d, K: k, Env: env,
+		CPU: p.CPU, Kernel: dpb.Kernel(), StreamVersion: dpb.StreamVersion,
+		RoundWork: w, FMAPeakGFlops: p.FMAGFlops(), NormalNs: p.NormalNs,
+	}
+	if r.FMAPeakGFlops > 0 {
+		r.FlopBoundUs = w.Flops / r.FMAPeakGFlops / 1e3
+	}
+	r.NormalBoundUs = w.Normals * p.NormalNs / 1e3
+	r.BoundUs = max(r.FlopBoundUs, r.NormalBoundUs)
+	if r.BoundUs > 0 {
+		r.RatioToBound = res.BestMicrosPerRound / r.BoundUs
+	}
+	return r
+}
+
+// printPeak measures and prints this core's Peak (dpb bench -peak).
+func printPeak(asJSON bool) error {
+	old := runtime.GOMAXPROCS(1)
+	p := dpb.MeasurePeak(300 * time.Millisecond)
+	runtime.GOMAXPROCS(old)
+	if asJSON {
+		return json.NewEncoder(os.Stdout).Encode(p)
+	}
+	fmt.Printf("CPU %s, scoring kernel %s (supported: %s)\n", p.CPU, p.Kernel, strings.Join(p.Kernels, ", "))
+	fmt.Printf("FMA peak on one core: AVX-512 %.1f, AVX2 %.1f, scalar %.1f GFLOP/s (0: not supported)\n",
+		p.FMAAVX512GFlops, p.FMAAVX2GFlops, p.FMAScalarGFlops)
+	fmt.Printf("standard normals: %.2f ns (wyrand + ziggurat), %.2f ns (ChaCha8 NormFloat64)\n", p.NormalNs, p.ChaCha8NormalNs)
 	return nil
 }

@@ -6,30 +6,90 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb"
 )
 
-// TestBenchJSON runs "dpb bench --json" for each variant on a tiny loop and
-// checks the output shape: exactly {us_per_round, allocs_per_round}.
+// TestBenchJSON runs "dpb bench -json" for each variant on a tiny loop and
+// checks the report: the timing, the CPU and kernel, the work and the bound
+// (flops of the scoring at the measured FMA peak, normals at the measured
+// rate) and their ratio.
 func TestBenchJSON(t *testing.T) {
 	for _, alg := range []string{"nonprivate", "gaussian", "wishart"} {
 		for _, env := range []string{"true", "false"} {
 			out := captureStdout(t, func() error {
 				return runBench([]string{"--alg", alg, "--d", "3", "--K", "9", "--rounds", "500", "--env=" + env, "--json"})
 			})
-			var m map[string]float64
+			var m map[string]any
 			if err := json.Unmarshal([]byte(out), &m); err != nil {
 				t.Fatalf("%s env=%s: %v in %q", alg, env, err, out)
 			}
-			if len(m) != 2 || m["us_per_round"] <= 0 {
-				t.Fatalf("%s env=%s: output %v", alg, env, m)
+			num := func(key string) float64 {
+				v, ok := m[key].(float64)
+				if !ok {
+					t.Fatalf("%s env=%s: no number %q in %v", alg, env, key, m)
+				}
+				return v
 			}
-			if _, ok := m["allocs_per_round"]; !ok {
-				t.Fatalf("%s: no allocs_per_round in %v", alg, m)
+			for _, key := range []string{"us_per_round", "best_us_per_round", "fma_peak_gflops", "normal_ns", "bound_us", "ratio_to_bound"} {
+				if !(num(key) > 0) {
+					t.Errorf("%s env=%s: %s = %v, want > 0", alg, env, key, m[key])
+				}
+			}
+			if num("allocs_per_round") < 0 || num("best_us_per_round") > num("us_per_round")*1.0001 {
+				t.Errorf("%s env=%s: allocs %v, best %v > mean %v", alg, env, m["allocs_per_round"], m["best_us_per_round"], m["us_per_round"])
+			}
+			if got, want := num("flops_per_round"), 9.0*(3*4+4*3); got != want {
+				t.Errorf("flops_per_round = %v, want %v", got, want)
+			}
+			wantNormals := 0.0
+			if env == "true" {
+				wantNormals += 9 * 3
+			}
+			if alg != "nonprivate" {
+				wantNormals += 4 * 5 / 2
+			}
+			if got := num("normals_per_round"); got != wantNormals {
+				t.Errorf("%s env=%s: normals_per_round = %v, want %v", alg, env, got, wantNormals)
+			}
+			if m["kernel"] != dpb.Kernel() || m["cpu"] == "" || num("stream_version") != dpb.StreamVersion {
+				t.Errorf("kernel %v (want %s), cpu %v, stream_version %v", m["kernel"], dpb.Kernel(), m["cpu"], m["stream_version"])
 			}
 		}
 	}
 	if err := runBench([]string{"--alg", "nope"}); err == nil || !strings.Contains(err.Error(), "unknown SS18 algorithm") {
 		t.Errorf("unknown algorithm: err = %v", err)
+	}
+	if err := runBench([]string{"-kernel", "sse9"}); err == nil || !strings.Contains(err.Error(), "kernel") {
+		t.Errorf("unknown kernel: err = %v", err)
+	}
+}
+
+// TestBenchPeak runs "dpb bench -peak -json" and checks that every FMA unit
+// the kernels use was measured, with the wider unit faster, and the normal
+// rates.
+func TestBenchPeak(t *testing.T) {
+	def := dpb.Kernel()
+	defer dpb.SetKernel(def)
+	out := captureStdout(t, func() error { return runBench([]string{"-peak", "-json", "-kernel", "go"}) })
+	var p dpb.Peak
+	if err := json.Unmarshal([]byte(out), &p); err != nil {
+		t.Fatalf("%v in %q", err, out)
+	}
+	if p.Kernel != "go" || p.CPU == "" || !(p.FMAScalarGFlops > 0) || !(p.NormalNs > 0) || !(p.ChaCha8NormalNs > 0) {
+		t.Fatalf("peak %+v", p)
+	}
+	for _, k := range p.Kernels {
+		switch k {
+		case "avx2":
+			if !(p.FMAAVX2GFlops > p.FMAScalarGFlops) {
+				t.Errorf("AVX2 peak %v not above scalar %v", p.FMAAVX2GFlops, p.FMAScalarGFlops)
+			}
+		case "avx512":
+			if !(p.FMAAVX512GFlops > 0) {
+				t.Errorf("AVX-512 kernel but no AVX-512 peak: %+v", p)
+			}
+		}
 	}
 }
 

@@ -1,0 +1,41 @@
+//go:build amd64 && !purego
+
+package dpb
+
+import "strings"
+
+// Work per iteration of the assembly peak loops (peak_amd64.s): 12 YMM
+// chains × 4 lanes and 24 ZMM chains × 8 lanes, 2 flops per lane.
+const (
+	fmaPeak256Flops = 12 * 4 * 2
+	fmaPeak512Flops = 24 * 8 * 2
+)
+
+// fmaPeak256 runs n iterations of 12 independent VFMADD231PD YMM chains.
+//
+//go:noescape
+func fmaPeak256(n int)
+
+// fmaPeak512 runs n iterations of 24 independent VFMADD231PD ZMM chains.
+//
+//go:noescape
+func fmaPeak512(n int)
+
+func hasFMA256() bool { return hasAVX2FMA() }
+func hasFMA512() bool { return hasAVX2FMA() && hasAVX512() }
+
+// cpuModel returns the CPU's brand string (CPUID 0x80000002–4), as lscpu's
+// "Model name".
+func cpuModel() string {
+	if maxExt, _, _, _ := cpuid(0x80000000, 0); maxExt < 0x80000004 {
+		return "amd64"
+	}
+	var b []byte
+	for leaf := uint32(0x80000002); leaf <= 0x80000004; leaf++ {
+		a, bx, c, d := cpuid(leaf, 0)
+		for _, r := range [4]uint32{a, bx, c, d} {
+			b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+		}
+	}
+	return strings.TrimSpace(strings.TrimRight(string(b), "\x00"))
+}
