@@ -75,9 +75,13 @@ func (r *TreeRegularizer) privacy() Privacy {
 			return Privacy{Private: true, Epsilon: math.Inf(1), Delta: s.Delta, Accounting: fmt.Sprintf(
 				"Wishart tree with k = %d < %d, the degrees of freedom Section 4.1 needs for ε = %g: no guarantee at that ε", r.k, kp, s.Epsilon)}
 		}
+		cal := "k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉, the printed calibration"
+		if r.k > kp {
+			cal = fmt.Sprintf("above the printed calibration's %d", kp)
+		}
 		return Privacy{Private: true, Epsilon: s.Epsilon, Delta: s.Delta, Accounting: fmt.Sprintf(
-			"SS18 §4.1 Wishart tree: W_%d(L̃² I, k = %d) per node (k ≥ %d, the printed calibration), L̃² = %g, one round enters m = %d nodes over n = %d rounds, advanced composition over the m levels (Thm. 8); joint DP by post-processing (Thm. 7)",
-			s.D+1, r.k, kp, s.Lt2, m, s.N)}
+			"SS18 §4.1 Wishart tree: W_%d(L̃² I, k = %d) per node (%s), L̃² = %g, one round enters m = %d nodes over n = %d rounds, advanced composition over the m levels (Thm. 8); joint DP by post-processing (Thm. 7)",
+			s.D+1, r.k, cal, s.Lt2, m, s.N)}
 	default:
 		return Privacy{Private: true, Epsilon: s.Epsilon, Delta: s.Delta, Accounting: fmt.Sprintf(
 			"SS18 §4.2 Gaussian tree: symmetrised N(0, σ²) per node, σ = 4√m L̃² ln(4/δ)/ε = %.4g, L̃² = %g, one round enters m = %d nodes over n = %d rounds (zCDP certifies ε = %.3g at this δ); joint DP by post-processing (Thm. 7)",
