@@ -51,15 +51,16 @@ func parseKind(s string) (dpb.LossKind, error) {
 // <name>.{svg,png,csv,json}, <name>-excess.{svg,png} and <name>-eps.{svg,png,csv}.
 func runAS17Table(name, out string, args []string, table int) error {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	n := fs.Int("n", 1<<20, "largest horizon T")
+	def, quick := experiment.AS17Preset(experiment.ScaleDefault), experiment.AS17Preset(experiment.ScaleQuick)
+	n := fs.Int("n", def.MaxHorizon, "largest horizon T")
 	minN := fs.Int("minn", 256, "smallest horizon T (horizons grow by 4×)")
-	runs := fs.Int("runs", 20, "independent runs per cell")
+	runs := fs.Int("runs", def.Reps, "independent runs per cell")
 	seed := fs.Uint64("seed", 1, "experiment seed")
 	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	short := fs.Bool("short", false, "small quick defaults (n=2^12, runs=6, epsn=2^11)")
 	dim := fs.Int("dim", 4, "dimension N (experts, arms)")
 	eps := fs.String("eps", "1,0.1", "ε values of the T sweep (non-private is added)")
-	epsN := fs.Int("epsn", 1<<16, "horizon of the ε sweep (0: none)")
+	epsN := fs.Int("epsn", def.EpsHorizon, "horizon of the ε sweep (0: none)")
 	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
 	progress := fs.Bool("progress", true, "show a progress bar on stderr")
@@ -72,13 +73,13 @@ func runAS17Table(name, out string, args []string, table int) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *short {
 		if !set["n"] {
-			*n = 1 << 12
+			*n = quick.MaxHorizon
 		}
 		if !set["runs"] {
-			*runs = 6
+			*runs = quick.Reps
 		}
 		if !set["epsn"] {
-			*epsN = 1 << 11
+			*epsN = quick.EpsHorizon
 		}
 	}
 	if *n < *minN {

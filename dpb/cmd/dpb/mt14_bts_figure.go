@@ -27,10 +27,9 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	reps := 20
-	if *fl.short {
-		reps = 3
-	}
+	var preset experiment.MT14Fig2BTSConfig
+	preset.ApplyScale(experiment.ScaleOf(*fl.short, false))
+	reps := preset.Reps
 	if *fl.runs > 0 {
 		reps = *fl.runs
 	}

@@ -88,11 +88,9 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.MT14Fig1Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: os.Stderr,
+	cfg := experiment.MT14Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: os.Stderr,
 		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
-	if *fl.short {
-		cfg.Horizon, cfg.Reps = 20_000, 4
-	}
+	cfg.ApplyScale(experiment.ScaleOf(*fl.short, false))
 	if *fl.n > 0 {
 		cfg.Horizon = *fl.n
 	}
@@ -171,12 +169,12 @@ func mt14Fig2(name, out, which string, args []string) error {
 	for _, d := range dl {
 		delays = append(delays, int(d))
 	}
-	reps, maxEvents := 20, *fl.n
-	if *fl.short {
-		reps = 3
-		if which == "shuttle" && maxEvents == 0 {
-			maxEvents = 10000
-		}
+	scale := experiment.ScaleOf(*fl.short, false)
+	var preset experiment.MT14Fig2Config
+	preset.ApplyScale(scale)
+	reps, maxEvents := preset.Reps, *fl.n
+	if which == "shuttle" && maxEvents == 0 {
+		maxEvents = experiment.MT14Fig2ShuttleRows(scale)
 	}
 	if *fl.runs > 0 {
 		reps = *fl.runs
