@@ -58,6 +58,24 @@ func checkNoiseMode(m NoiseMode) error {
 	return nil
 }
 
+// secureSnapshot is the error of saving or restoring a secure-mode policy.
+func secureSnapshot(mode NoiseMode) error {
+	if mode == NoiseSecure {
+		return fmt.Errorf("dpb: a secure-mode policy (NoiseSecure) cannot be saved or restored: its noise comes from crypto/rand, which has no state to save")
+	}
+	return nil
+}
+
+// rejectGridded is the error of a counter that cannot run on secure noise:
+// only TreeSum rounds its data to the grid and adds node draws with integer
+// coefficients, so that its releases are exactly grid multiples.
+func rejectGridded(kind string, noise Noise) error {
+	if _, ok := noise.(Gridded); ok {
+		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its releases weight node draws by non-integer coefficients, so they would not follow the discrete law (use the tree counter)", kind)
+	}
+	return nil
+}
+
 // newLaplaceNoise returns Lap(scale) node noise of the given mode: the
 // seeded [LaplaceNoise], or [NewSecureLaplaceNoise] for ℓ1 sensitivity sens.
 func newLaplaceNoise(mode NoiseMode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {

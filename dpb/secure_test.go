@@ -3,6 +3,7 @@ package dpb
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -293,5 +294,43 @@ func TestSecurePolicies(t *testing.T) {
 	}
 	if _, err := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 64, Epsilon: 1, Noise: NoiseMode(7)}, rng); err == nil {
 		t.Error("unknown noise mode accepted")
+	}
+}
+
+// TestSecureOnlyOnTrees: the counters that weight node draws by
+// non-integer coefficients reject secure noise, the tree counters take it,
+// and a secure own-stream policy refuses to be saved or restored.
+func TestSecureOnlyOnTrees(t *testing.T) {
+	nz, err := NewSecureLaplaceNoise(1, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range CounterKinds {
+		_, err := NewCounter(k, 1, 16, nz)
+		tree := k == CounterTree || k == CounterTreePadded
+		if tree && err != nil {
+			t.Errorf("%v counter rejected secure noise: %v", k, err)
+		}
+		if !tree && err == nil {
+			t.Errorf("%v counter accepted secure noise", k)
+		}
+	}
+	p, err := NewAnytimeDPUCB(DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: NoiseSecure}, rand.NewChaCha8([32]byte{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.MarshalBinary(); err == nil {
+		t.Error("a secure AnytimeDPUCB was saved")
+	}
+	if err := p.UnmarshalBinary(nil); err == nil {
+		t.Error("a secure AnytimeDPUCB was restored")
+	}
+	s := SS18Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	q, err := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: s, Noise: NoiseSecure}, rand.NewChaCha8([32]byte{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.MarshalBinary(); err == nil {
+		t.Error("a secure AnytimeSS18 was saved")
 	}
 }

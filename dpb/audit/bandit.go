@@ -24,13 +24,9 @@ import (
 // ε is at most ε/k = 0.5 (tightness ≤ 0.5).
 func dpucb(name string, noise dpb.NoiseMode) *Mechanism {
 	const arms, horizon, eps = 2, 16, 1.0
-	mech := "MT14 Alg. 1 DP-UCB (k = 2, T = 16, Γ = 0), arm sequence"
-	if noise == dpb.NoiseSecure {
-		mech += ", secure sampler"
-	}
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   mech,
+		Mechanism:   describe("MT14 Alg. 1 DP-UCB (k = 2, T = 16, Γ = 0), arm sequence", noise),
 		Neighbours:  "rewards all 0 (D) or f₁ = (1, 0) (D′): leaf 1 of arm 1's tree, in all m = 5 nodes",
 		Test:        "pulls of arm 1 in rounds 3–16 (histogram likelihood ratio, held out)",
 		Epsilon:     eps,
@@ -81,15 +77,11 @@ func dpucb(name string, noise dpb.NoiseMode) *Mechanism {
 // releases: at least as private, and no longer an exact ratio.)
 func ftrl(name string, noise dpb.NoiseMode) *Mechanism {
 	const n, horizon, eps = 2, 8, 1.0
-	mech := "AS17 Alg. 1 DP-FTRL (experts, N = 2, T = 8, plain tree), predictions"
-	if noise == dpb.NoiseSecure {
-		mech += ", secure sampler"
-	}
 	lambda := dpb.FTRLLambda(dpb.Simplex, n, horizon, eps)
 	logf := func(z float64) float64 { return math.Log1p(math.Abs(z)/lambda) - math.Abs(z)/lambda }
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   mech,
+		Mechanism:   describe("AS17 Alg. 1 DP-FTRL (experts, N = 2, T = 8, plain tree), predictions", noise),
 		Neighbours:  "losses all 0 except l₁ = (1, −1) (D) or (−1, 1) (D′): ‖Δl‖₁ = 2‖𝒴‖₁ = 4",
 		Test:        "exact log-likelihood ratio of the loss differences recovered from the predictions at t = 1, 2, 4, 8",
 		Epsilon:     eps,
@@ -145,13 +137,9 @@ func ftrl(name string, noise dpb.NoiseMode) *Mechanism {
 // 0; the row guards against gross breaks.
 func linUCB(name string, noise dpb.NoiseMode) *Mechanism {
 	s := dpb.SS18Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	mech := "SS18 Alg. 1 LinUCB, Gaussian tree (d = 2, n = 8), actions of users 2–8"
-	if noise == dpb.NoiseSecure {
-		mech += ", secure sampler"
-	}
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   mech,
+		Mechanism:   describe("SS18 Alg. 1 LinUCB, Gaussian tree (d = 2, n = 8), actions of users 2–8", noise),
 		Neighbours:  "user 1: x = e₁ (D) or −e₁ (D′), y = 1; others choose in {e₁, e₂}, y = 0",
 		Test:        "action sequence of users 2–8 (histogram likelihood ratio, held out)",
 		Epsilon:     s.Epsilon,

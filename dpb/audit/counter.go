@@ -64,17 +64,14 @@ func laplaceCounter(name string, mode dpb.ReleaseMode, noise dpb.NoiseMode) *Mec
 	if mode == dpb.Padded {
 		cite = "AS17 Alg. 2 TreeBasedAgg (padded tree, Lap(m/ε) per node)"
 	}
-	if noise == dpb.NoiseSecure {
-		cite += ", secure sampler"
-	}
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   cite + ", T = 16, all releases",
+		Mechanism:   describe(cite+", T = 16, all releases", noise),
 		Neighbours:  "D = 0^16, D′ = (1, 0, …, 0): round 1 moves all m = 5 nodes by 1",
 		Test:        "exact log-likelihood ratio of the releases at rounds 1, 2, 4, 8, 16",
 		Epsilon:     eps,
 		Trials:      400000,
-		ShortTrials: 20000,
+		ShortTrials: 60000,
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, counterT)

@@ -25,6 +25,12 @@ func All() []*Mechanism {
 		linUCB("ss18-linucb-joint", dpb.NoiseSimulated),
 		linUCB("ss18-linucb-joint-secure", dpb.NoiseSecure),
 	}
+	for _, k := range dpb.CounterKinds {
+		ms = append(ms, gaussianCounter(k))
+	}
+	ms = append(ms,
+		fpAttackGaussian("fp-attack-gaussian-default", dpb.NoiseSimulated),
+		fpAttackGaussian("fp-attack-gaussian-secure", dpb.NoiseSecure))
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
 			// The exact samplers cost microseconds a draw (big-integer

@@ -27,12 +27,26 @@ var ss18Setting = dpb.SS18Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 1}
 // user.
 const ss18Neighbours = "users 2–8 send (x, y) = 0; user 1 sends x = e₁ (D) or x = e₂ (D′), y = 0: ‖Δ(vvᵀ)‖_F = √2·L̃², the largest"
 
-// ss18Run streams the neighbouring data through a tree regularizer and
-// returns the released V after users 1, 3 and 7 (tree rounds 2, 4, 8), each
-// d×d row-major, into blocks[0..2].
-func ss18Run(reg *dpb.TreeRegularizer, which int, blocks [3][]float64, u []float64) {
+// ss18Scratch holds one worker's buffers for the SS18 tree audits: the
+// released V after users 1, 3 and 7 (d×d row-major) and ũ.
+type ss18Scratch struct {
+	blocks [3][]float64
+	u, x   []float64
+}
+
+func newSS18Scratch() *ss18Scratch {
 	d := ss18Setting.D
-	x := make([]float64, d)
+	s := &ss18Scratch{u: make([]float64, d), x: make([]float64, d)}
+	for i := range s.blocks {
+		s.blocks[i] = make([]float64, d*d)
+	}
+	return s
+}
+
+// run streams the neighbouring data through a tree regularizer and keeps
+// the released V after users 1, 3 and 7 (tree rounds 2, 4, 8) in blocks.
+func (sc *ss18Scratch) run(reg *dpb.TreeRegularizer, which int) {
+	blocks, u, x := sc.blocks, sc.u, sc.x
 	for user := 1; user <= ss18Setting.N; user++ {
 		clear(x)
 		if user == 1 {
@@ -64,13 +78,9 @@ func ss18Run(reg *dpb.TreeRegularizer, which int, blocks [3][]float64, u []float
 // that.
 func gaussianTree(name string, noise dpb.NoiseMode) *Mechanism {
 	s := ss18Setting
-	mech := "SS18 §4.2 Gaussian tree (d = 2, n = 8, plain), released V_t"
-	if noise == dpb.NoiseSecure {
-		mech += ", secure sampler"
-	}
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   mech,
+		Mechanism:   describe("SS18 §4.2 Gaussian tree (d = 2, n = 8, plain), released V_t", noise),
 		Neighbours:  ss18Neighbours,
 		Test:        "Neyman–Pearson: Σ (V₂₂ − V₁₁) over the releases after users 1, 3, 7",
 		Epsilon:     s.Epsilon,
@@ -79,19 +89,15 @@ func gaussianTree(name string, noise dpb.NoiseMode) *Mechanism {
 		ShortTrials: 4000,
 		New: func() func(*rand.Rand, int) float64 {
 			d := s.D
-			var blocks [3][]float64
-			for i := range blocks {
-				blocks[i] = make([]float64, d*d)
-			}
-			u := make([]float64, d)
+			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
 				reg, err := dpb.NewGaussianTree(dpb.TreeRegConfig{Setting: s, Noise: noise}, rng)
 				if err != nil {
 					panic(err)
 				}
-				ss18Run(reg, which, blocks, u)
+				sc.run(reg, which)
 				sum := 0.0
-				for _, b := range blocks {
+				for _, b := range sc.blocks {
 					sum += b[d+1] - b[0]
 				}
 				return sum
@@ -127,21 +133,17 @@ func wishartTree(name string) *Mechanism {
 		NoSecureSampler: true,
 		New: func() func(*rand.Rand, int) float64 {
 			d := s.D
-			var blocks [3][]float64
-			for i := range blocks {
-				blocks[i] = make([]float64, d*d)
-			}
-			u := make([]float64, d)
+			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
 				reg, err := dpb.NewWishartTree(dpb.TreeRegConfig{Setting: s}, rng)
 				if err != nil {
 					panic(err)
 				}
-				ss18Run(reg, which, blocks, u)
+				sc.run(reg, which)
 				c := reg.Bounds().Shift
 				k := float64(reg.K())
 				llr := 0.0
-				for _, b := range blocks {
+				for _, b := range sc.blocks {
 					b11, b12, b22 := b[0]+c, b[1], b[3]+c
 					l0 := logDet2(b11-1, b12, b22) // D: e₁e₁ᵀ removed
 					l1 := logDet2(b11, b12, b22-1) // D′: e₂e₂ᵀ removed

@@ -3,6 +3,7 @@ package audit
 import (
 	"fmt"
 	"io"
+	"strings"
 	"text/tabwriter"
 )
 
@@ -28,13 +29,7 @@ func (rs Results) WriteText(w io.Writer) error {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "audit\tclaimed (ε, δ)\ttrials\tε lower (95% CP)\tε estimate\tε upper\ttightness\tverdict")
 	for _, r := range rs {
-		v := r.Verdict
-		if r.Demonstration {
-			v += " (demonstration)"
-		}
-		if r.Note != "" {
-			v += "; " + r.Note
-		}
+		v := verdictText(r)
 		fmt.Fprintf(tw, "%s\t(%g, %g)\t%d\t%.3f\t%s\t%s\t%.2f\t%s\n", r.Name, r.Epsilon, r.Delta, r.Trials,
 			r.Lower, fmtNum(r.Estimate), fmtNum(r.Upper), r.Tightness, v)
 	}
@@ -51,3 +46,27 @@ func (rs Results) WriteText(w io.Writer) error {
 }
 
 func fmtNum(x Num) string { return fmt.Sprintf("%.3f", float64(x)) }
+
+// Markdown returns the table as markdown (for notebooks).
+func (rs Results) Markdown() string {
+	var b strings.Builder
+	b.WriteString("| audit | claimed (ε, δ) | runs per input | ε lower (95% CP) | estimate | upper | tightness | verdict |\n|---|---|---|---|---|---|---|---|\n")
+	for _, r := range rs {
+		v := verdictText(r)
+		fmt.Fprintf(&b, "| `%s` | (%g, %g) | %d | %.3f | %s | %s | %.2f | %s |\n", r.Name, r.Epsilon, r.Delta, r.Trials,
+			r.Lower, fmtNum(r.Estimate), fmtNum(r.Upper), r.Tightness, v)
+	}
+	return b.String()
+}
+
+// verdictText is the verdict with the demonstration mark and the note.
+func verdictText(r Result) string {
+	v := r.Verdict
+	if r.Demonstration {
+		v += " (demonstration)"
+	}
+	if r.Note != "" {
+		v += "; " + r.Note
+	}
+	return v
+}

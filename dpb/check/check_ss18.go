@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
@@ -79,6 +80,21 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, tv...)
+	// Proposition 9 with the tight k of optimal composition (WishartTight).
+	kt, err := c.SS18CheckSetting().WishartKTight()
+	if err != nil {
+		return nil, err
+	}
+	wv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, K: kt})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range wv {
+		if strings.HasPrefix(v.Name, "wishart/") {
+			v.Name = "wishart-tight-k/" + strings.TrimPrefix(v.Name, "wishart/")
+			vs = append(vs, v)
+		}
+	}
 	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
 	if err != nil {
 		return nil, err

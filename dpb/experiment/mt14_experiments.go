@@ -42,6 +42,10 @@ type MT14Fig1Config struct {
 	RelaxationScale float64
 	// Points is the number of log-spaced record rounds. Defaults to 60.
 	Points int
+	// Counters adds, after the series above, DP-UCB on each of these
+	// per-arm counters (DPUCBConfig.Counter; issue 10) at every ε of
+	// Epsilons, and with Γ = 0 at every ε of NoRelaxation. Defaults to none.
+	Counters []dpb.CounterKind `json:"counters,omitempty"`
 	// Workers and Progress as in TrialConfig.
 	Workers  int
 	Progress io.Writer `json:"-"`
@@ -100,6 +104,18 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
 			return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
 		}})
+	}
+	for _, kind := range cfg.Counters {
+		for _, eps := range cfg.Epsilons {
+			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (dpb.Policy, error) {
+				return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind}, rng)
+			}})
+		}
+		for _, eps := range cfg.NoRelaxation {
+			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (dpb.Policy, error) {
+				return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind}, rng)
+			}})
+		}
 	}
 	if cfg.Delay < 0 {
 		return nil, fmt.Errorf("dpb: delay is %d, must be >= 0", cfg.Delay)

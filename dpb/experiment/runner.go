@@ -178,11 +178,11 @@ func newProgress(w io.Writer, total int64) *progress {
 }
 
 func (p *progress) set(done int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.w == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	now := time.Now()
 	if done < p.total && now.Sub(p.last) < 200*time.Millisecond {
 		return
@@ -206,9 +206,14 @@ func (p *progress) set(done int64) {
 	fmt.Fprintf(p.w, "\r[%s] %d/%d jobs, %s elapsed, ~%s left ", bar, done, p.total, el.Round(time.Second), left.Round(time.Second))
 }
 
+// finish ends the bar's line; later set calls (workers of a cancelled run
+// that finish after it) draw nothing.
 func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.w != nil {
 		fmt.Fprintln(p.w)
+		p.w = nil
 	}
 }
 

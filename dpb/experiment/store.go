@@ -76,9 +76,11 @@ type storeKey struct {
 
 // Bin is the store directory of one job list.
 type Bin struct {
-	dir   string
-	hash  string
-	shape Shape
+	dir     string
+	hash    string
+	shape   Shape
+	label   string
+	version int
 }
 
 var labelOK = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
@@ -105,7 +107,7 @@ func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
 	}
 	sum := sha256.Sum256(kj)
 	hash := hex.EncodeToString(sum[:])
-	b := &Bin{dir: filepath.Join(s.dir, label+"-"+hash[:16]), hash: hash, shape: shape}
+	b := &Bin{dir: filepath.Join(s.dir, label+"-"+hash[:16]), hash: hash, shape: shape, label: label, version: dpb.StreamVersion}
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -243,3 +245,43 @@ func (b *Bin) Missing() ([]Job, error) {
 	}
 	return miss, nil
 }
+
+// Bins opens every job list directory of the store (each described by its
+// key.json), sorted by name, so a reader can list what is done and what is
+// missing without knowing the experiments' configurations.
+func (s *Store) Bins() ([]*Bin, error) {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	var bins []*Bin
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(s.dir, e.Name())
+		raw, err := os.ReadFile(filepath.Join(dir, "key.json"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // not a job list (e.g. Slurm's logs)
+		}
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			SHA256 string   `json:"sha256"`
+			Key    storeKey `json:"key"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil || len(doc.SHA256) < 16 {
+			return nil, fmt.Errorf("experiment: %s/key.json: not a job list key (%v)", dir, err)
+		}
+		bins = append(bins, &Bin{dir: dir, hash: doc.SHA256, shape: doc.Key.Shape, label: doc.Key.Label, version: doc.Key.StreamVersion})
+	}
+	return bins, nil
+}
+
+// Label returns the bin's label and StreamVersion the stream version its
+// jobs were computed with.
+func (b *Bin) Label() string { return b.label }
+
+// StreamVersion is the [dpb.StreamVersion] of the bin's jobs.
+func (b *Bin) StreamVersion() int { return b.version }

@@ -48,18 +48,16 @@ func runBeyondCounters(name, out string, args []string) error {
 		return err
 	}
 	wall := time.Since(start).Seconds()
-	var row []*plot.Plot
-	for i, c := range []*experiment.Curves{res.MaxStd, res.MeanStd} {
-		what := [2]string{"largest", "mean"}[i]
-		p, err := dpbplot.Curves(c, dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
-			Title:  fmt.Sprintf("%s per-round noise s.d. at (ε, δ) = (%g, %g)\nunit ℓ2 sensitivity, Gaussian noise calibrated exactly", what, *eps, *delta),
-			XLabel: "horizon n (log scale)", YLabel: "noise standard deviation (log scale)"})
-		if err != nil {
-			return err
-		}
+	row, err := plotRow([]*experiment.Curves{res.MaxStd, res.MeanStd}, func(i int) dpbplot.CurveOptions {
+		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
+			Title:  fmt.Sprintf("%s per-round noise s.d. at (ε, δ) = (%g, %g)\nunit ℓ2 sensitivity, Gaussian noise calibrated exactly", [2]string{"largest", "mean"}[i], *eps, *delta),
+			XLabel: "horizon n (log scale)", YLabel: "noise standard deviation (log scale)"}
+	}, func(p *plot.Plot) {
 		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.Pow2Ticks{}, dpbplot.NiceLogTicks{}
 		p.Y.Min /= 6 // room for the legend (bottom right) below the curves
-		row = append(row, p)
+	})
+	if err != nil {
+		return err
 	}
 	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
@@ -99,36 +97,30 @@ func runBeyondSS18(name, out string, args []string) error {
 	default:
 		cfg.Horizon, cfg.Reps = 1000000, 10
 	}
-	if c.n > 0 {
-		cfg.Horizon = c.n
-	}
-	if c.runs > 0 {
-		cfg.Reps = c.runs
-	}
+	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
 	res, err := experiment.SS18Experiment2(cfg)
+	wall := time.Since(start).Seconds()
 	if err != nil {
 		return err
 	}
-	wall := time.Since(start).Seconds()
 	cfg = res.Config
 	ratios, err := experiment.RegretRatios(res)
 	if err != nil {
 		return err
 	}
-	var row []*plot.Plot
-	for g, gap := range cfg.Gaps {
-		p, err := dpbplot.Curves(res.Curves[g], dpbplot.CurveOptions{LogY: true, Band: 2, LegendBottom: true, LegendRight: true,
+	row, err := plotRow(res.Curves, func(g int) dpbplot.CurveOptions {
+		return dpbplot.CurveOptions{LogY: true, Band: 2, LegendBottom: true, LegendRight: true,
 			Title: fmt.Sprintf("SS18 Fig. 4's setting, exact accounting and counters, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs",
-				gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
-			XLabel: "round t", YLabel: "pseudo-regret (mean ± 2 s.e., log)"})
-		if err != nil {
-			return err
-		}
+				cfg.Gaps[g], cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
+			XLabel: "round t", YLabel: "pseudo-regret (mean ± 2 s.e., log)"}
+	}, func(p *plot.Plot) {
 		p.X.Min = 0
 		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
 		p.Y.Min /= 40 // room for the legend (bottom right) below the curves
-		row = append(row, p)
+	})
+	if err != nil {
+		return err
 	}
 	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 6*vg.Inch); err != nil {
@@ -165,4 +157,80 @@ func runBeyondSS18(name, out string, args []string) error {
 		"wishart_k_printed": st.WishartK(), "wishart_k_tight": kt, "gaussian_sigma_printed": st.GaussianSigma(),
 		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": dpb.StreamVersion,
 	}})
+}
+
+// plotRow draws one panel per curve set with the options opt(i), then
+// applies adjust to each.
+func plotRow(cs []*experiment.Curves, opt func(i int) dpbplot.CurveOptions, adjust func(p *plot.Plot)) ([]*plot.Plot, error) {
+	row := make([]*plot.Plot, len(cs))
+	for i, c := range cs {
+		p, err := dpbplot.Curves(c, opt(i))
+		if err != nil {
+			return nil, err
+		}
+		adjust(p)
+		row[i] = p
+	}
+	return row, nil
+}
+
+// orPositive returns v if it is > 0, else def (a flag's 0 means "default").
+func orPositive(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func init() {
+	registerFigure("beyond-mt14", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's and the smooth binary counters beside the tree", runBeyondMT14)
+}
+
+func runBeyondMT14(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := experiment.MT14Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, Workers: c.workers, Progress: c.progressW(),
+		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth}}
+	if c.short {
+		cfg.Horizon, cfg.Reps = 20_000, 4
+	}
+	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
+	start := time.Now()
+	cv, err := experiment.RunMT14Fig1(cfg)
+	wall := time.Since(start).Seconds()
+	if err != nil {
+		return err
+	}
+	row, err := plotRow([]*experiment.Curves{cv}, func(int) dpbplot.CurveOptions {
+		return dpbplot.CurveOptions{LogY: true, LegendBottom: true, LegendRight: true,
+			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
+			XLabel: "round t", YLabel: "pseudo-regret (log scale)"}
+	}, func(p *plot.Plot) {
+		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
+		p.Y.Min /= 100 // room for the legend (bottom right) below the curves
+	})
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 7*vg.Inch, 5*vg.Inch); err != nil {
+		return err
+	}
+	if err := writeCurvesCSV(base+".csv", "round", []*experiment.Curves{cv}, []string{"k=5"}); err != nil {
+		return err
+	}
+	last := len(cv.X) - 1
+	final := map[string][2]float64{}
+	for s, n := range cv.Names {
+		final[n] = [2]float64{cv.Mean[s][last], cv.StdErr[s][last]}
+		fmt.Fprintf(os.Stderr, "  %-34s regret %9.0f ± %.0f\n", n, cv.Mean[s][last], cv.StdErr[s][last])
+	}
+	cfg.Progress = nil
+	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, wall)
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": dpb.StreamVersion}})
 }

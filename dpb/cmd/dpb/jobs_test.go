@@ -248,3 +248,18 @@ func TestCheckShardsMerge(t *testing.T) {
 		t.Errorf("merged verdicts differ from one process:\n%s\nvs\n%s", merged.String(), one.String())
 	}
 }
+
+// dpb store lists each job list with its done and missing jobs.
+func TestStoreListing(t *testing.T) {
+	S := filepath.Join(t.TempDir(), "S")
+	reproduce(t, "ss18-fig4", "-short", "-seed", "7", "-progress=false", "-store", S, "-shard", "0/2", "-out", t.TempDir())
+	var b bytes.Buffer
+	if err := runStore(&b, []string{S}); err != nil {
+		t.Fatal(err)
+	}
+	s := b.String()
+	if !strings.Contains(s, "ss18-exp2-") || !strings.Contains(s, "2/4 jobs done (2 reps × 2 series)") ||
+		!strings.Contains(s, "missing r000001-s000") || !strings.Contains(s, "missing r000001-s001") {
+		t.Errorf("listing:\n%s", s)
+	}
+}
