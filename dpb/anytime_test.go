@@ -283,12 +283,20 @@ func TestPrivacyReports(t *testing.T) {
 			t.Errorf("%v: %v", alg, pr)
 		}
 	}
-	w, err := NewWishartTree(TreeRegConfig{Setting: set, K: set.WishartK() - 1}, Stream(1, 1))
+	kt, err := set.WishartKTight()
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := NewWishartTree(TreeRegConfig{Setting: set, K: kt - 1}, Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pr := w.Privacy(); !math.IsInf(pr.Epsilon, 1) {
-		t.Errorf("Wishart with k below calibration: %v", pr)
+		t.Errorf("Wishart with k below the tight calibration: %v", pr)
+	}
+	w, _ = NewWishartTree(TreeRegConfig{Setting: set, K: kt}, Stream(1, 1))
+	if pr := w.Privacy(); pr.Epsilon != set.Epsilon || !strings.Contains(pr.Accounting, "optimal composition") {
+		t.Errorf("Wishart with the tight k: %v", pr)
 	}
 	u, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2}, Stream(1, 1))
 	if pr := u.Privacy(); !pr.Private || pr.Epsilon != 2 || pr.Delta != 0 {
@@ -397,5 +405,37 @@ func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 	SS18PolicyConfig{Alg: SS18Gaussian, Setting: set, Noise: NoiseSecure}.appendState(&e2)
 	if bytes.Equal(e1.b, e2.b) {
 		t.Error("the configuration fingerprint ignores the noise mode")
+	}
+}
+
+// Every SS18 variant and every DP-UCB counter reports its privacy: the
+// setting's (ε, δ) for the private ones (the tight-k Wishart and the exactly
+// calibrated Gaussian counters included), none for NonPrivate.
+func TestPrivacyEveryVariant(t *testing.T) {
+	set := SS18Setting{D: 3, N: 1000, Epsilon: 0.5, Delta: 0.01, Lt2: 2}
+	for a := SS18NonPrivate; a <= SS18WishartTight; a++ {
+		p, err := NewSS18Policy(SS18PolicyConfig{Alg: a, Setting: set, Mode: Padded}, Stream(1, 1))
+		if err != nil {
+			t.Fatalf("%v: %v", a, err)
+		}
+		pr := p.Privacy()
+		if a == SS18NonPrivate {
+			if pr.Private {
+				t.Errorf("%v: %v", a, pr)
+			}
+			continue
+		}
+		if !pr.Private || pr.Epsilon != 0.5 || pr.Delta != 0.01 || pr.Accounting == "" {
+			t.Errorf("%v: %v", a, pr)
+		}
+	}
+	for _, k := range []CounterKind{CounterTree, CounterHonaker, CounterSmooth} {
+		u, err := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 1000, Epsilon: 2, Counter: k, NoRelaxation: k != CounterTree}, Stream(1, 1))
+		if err != nil {
+			t.Fatalf("%v: %v", k, err)
+		}
+		if pr := u.Privacy(); !pr.Private || pr.Epsilon != 2 || pr.Delta != 0 {
+			t.Errorf("DP-UCB on %v: %v", k, pr)
+		}
 	}
 }
