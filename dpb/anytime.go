@@ -401,6 +401,7 @@ func (c DPUCBConfig) appendState(e *enc) {
 	e.bool(c.NoRelaxation)
 	e.bool(c.NoNoise)
 	e.int(int(c.Noise))
+	e.int(int(c.Counter))
 }
 
 // MarshalBinary saves the policy between rounds, random state included.

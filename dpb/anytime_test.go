@@ -439,3 +439,45 @@ func TestPrivacyEveryVariant(t *testing.T) {
 		}
 	}
 }
+
+// DP-UCB on Honaker's and the smooth counter also saves and restores
+// bit-identically, and a snapshot of one counter is refused by another.
+func TestAnytimeDPUCBCounters(t *testing.T) {
+	newEnv := func() Environment {
+		env, _ := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5}, Noise: Bernoulli}, Stream(7, 0))
+		return env
+	}
+	for _, k := range []CounterKind{CounterHonaker, CounterSmooth} {
+		cfg := DPUCBConfig{Arms: 3, Horizon: 40, Epsilon: 1, Counter: k, NoRelaxation: true}
+		a, err := NewAnytimeDPUCB(cfg, StreamSource(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		envA := newEnv()
+		rA := NewRound(envA)
+		runActions(envA, rA, a, 1, 70)
+		snap, _ := a.MarshalBinary()
+		want := runActions(envA, rA, a, 71, 200)
+		b, _ := NewAnytimeDPUCB(cfg, StreamSource(5, 5))
+		if err := b.UnmarshalBinary(snap); err != nil {
+			t.Fatal(err)
+		}
+		envB := newEnv()
+		rB := NewRound(envB)
+		for s := 1; s <= 70; s++ {
+			envB.Next(rB, s)
+		}
+		got := runActions(envB, rB, b, 71, 200)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%v: round %d: restored %d, original %d", k, 71+i, got[i], want[i])
+			}
+		}
+		other := cfg
+		other.Counter = CounterTree
+		c, _ := NewAnytimeDPUCB(other, StreamSource(1, 1))
+		if err := c.UnmarshalBinary(snap); err == nil {
+			t.Errorf("%v snapshot restored into a tree-counter policy", k)
+		}
+	}
+}
