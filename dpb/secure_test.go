@@ -285,6 +285,13 @@ func TestSecurePolicies(t *testing.T) {
 	if err := f.Observe([]float64{0.2, 0.5, 1}); err != nil {
 		t.Fatal(err)
 	}
+	fp, err := NewFTPL(FTPLConfig{Dim: 3, Horizon: 16, Epsilon: 1, Delta: 0.1, Noise: NoiseSecure}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fp.Observe([]float64{0.2, 0.5, 1}); err != nil {
+		t.Fatal(err)
+	}
 	s := SS18Setting{D: 2, N: 16, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	if _, err := NewSS18Policy(SS18PolicyConfig{Alg: SS18Gaussian, Setting: s, Noise: NoiseSecure}, rng); err != nil {
 		t.Errorf("secure Gaussian tree: %v", err)

@@ -31,6 +31,7 @@ func All() []*Mechanism {
 	ms = append(ms,
 		fpAttackGaussian("fp-attack-gaussian-default", dpb.NoiseSimulated),
 		fpAttackGaussian("fp-attack-gaussian-secure", dpb.NoiseSecure))
+	ms = append(ms, privMABAudits()...)
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
 			// The exact samplers cost microseconds a draw (big-integer
