@@ -20,10 +20,13 @@ func init() {
 func mt14Fig2BTS(name, out string, args []string) error {
 	fl := newMT14Flags(name)
 	pmin := fl.fs.Float64("pmin", 0, "rejection threshold PMin on the BTS log (0 = 1/K)")
-	if err := fl.fs.Parse(args); err != nil {
+	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}
-	eps, err := floats(*fl.eps)
+	if err := finiteFlags(fl.fs, map[string]float64{"pmin": *pmin, "alpha": *fl.alpha}); err != nil {
+		return err
+	}
+	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err
 	}
@@ -34,8 +37,20 @@ func mt14Fig2BTS(name, out string, args []string) error {
 		reps = *fl.runs
 	}
 	c := *fl.campaign
-	btsPath := filepath.Join(*fl.dataDir, "obd", "bts", c, c+".csv")
-	uniPath := filepath.Join(*fl.dataDir, "obd", "random", c, c+".csv")
+	if c != "men" && c != "women" {
+		return usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, c)
+	}
+	btsPath, err := data.Locate(*fl.dataDir, "obd/bts/"+c+"/"+c+".csv")
+	if err != nil {
+		return err
+	}
+	uniPath, err := data.Locate(*fl.dataDir, "obd/random/"+c+"/"+c+".csv")
+	if err != nil {
+		return err
+	}
+	if err := ready(); err != nil {
+		return err
+	}
 	logged, err := data.LoadOBDWith(btsPath, data.OBDOptions{AnyPropensity: true})
 	if err != nil {
 		return err
@@ -45,7 +60,7 @@ func mt14Fig2BTS(name, out string, args []string) error {
 		return err
 	}
 	cfg := experiment.MT14Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: eps, Alpha: *fl.alpha, PMin: *pmin,
-		Reps: reps, Seed: *fl.seed, Workers: *fl.workers, Progress: os.Stderr}
+		Reps: reps, Seed: *fl.seed, Workers: *fl.workers, Progress: fl.progressW()}
 	plan, err := fl.jobs.plan(name)
 	if err != nil {
 		return err
