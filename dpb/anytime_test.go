@@ -481,3 +481,39 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 		}
 	}
 }
+
+// AS17's learners report the ε their noise certifies: DP-FTRL's default λ
+// gives the configured ε and the printed λ more; DP-FTPL's σ is accounted by
+// zCDP at its δ; Algorithm 4 with the printed λ = B/ε gives 2ε.
+func TestPrivacyAS17(t *testing.T) {
+	f, err := NewFTRL(FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1}, Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := f.Privacy(); math.Abs(pr.Epsilon-1) > 1e-12 || pr.Delta != 0 {
+		t.Errorf("DP-FTRL, default λ: %v", pr)
+	}
+	printed := FTRLLambdaPrinted(Simplex, 4, 1024, 1)
+	f, _ = NewFTRL(FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Lambda: printed}, Stream(1, 1))
+	if pr := f.Privacy(); !(pr.Epsilon > 1) || !strings.Contains(pr.Accounting, "above the configured") {
+		t.Errorf("DP-FTRL, printed λ: %v", pr)
+	}
+	p, err := NewFTPL(FTPLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Delta: 0.01}, Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := p.Privacy(); !pr.Private || !(pr.Epsilon > 0) || pr.Delta != 0.01 {
+		t.Errorf("DP-FTPL: %v", pr)
+	}
+	b, err := NewPrivateExp2(Exp2Config{Arms: 4, Horizon: 1024, Epsilon: 0.5}, Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := b.(*PrivateBandit).Privacy(); math.Abs(pr.Epsilon-1) > 1e-12 {
+		t.Errorf("private EXP2 with λ = 1/ε, ε = 0.5: %v (want 2B/λ = 1)", pr)
+	}
+	nf, _ := NewFTRL(FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: math.Inf(1)}, Stream(1, 1))
+	if nf.Privacy().Private {
+		t.Error("non-private FTRL reported private")
+	}
+}
