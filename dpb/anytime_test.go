@@ -517,3 +517,14 @@ func TestPrivacyAS17(t *testing.T) {
 		t.Error("non-private FTRL reported private")
 	}
 }
+
+func TestDelayedPrivacy(t *testing.T) {
+	u, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2}, Stream(1, 1))
+	d, err := Delayed(u, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pr := d.Privacy(); pr.Epsilon != 2 || !strings.Contains(pr.Accounting, "τ = 10") {
+		t.Errorf("delayed DP-UCB: %v", pr)
+	}
+}

@@ -150,3 +150,14 @@ func (p *ContextualUCB) Privacy() Privacy {
 	}
 	return nonPrivate("contextual UCB with exact sums (LinUCB)")
 }
+
+// Privacy reports the wrapped policy's guarantee: delaying the feedback is
+// post-processing of the same releases, so it changes no (ε, δ).
+func (d *DelayedPolicy) Privacy() Privacy {
+	if p, ok := d.p.(interface{ Privacy() Privacy }); ok {
+		pr := p.Privacy()
+		pr.Accounting += fmt.Sprintf("; feedback delayed by τ = %d (post-processing)", d.tau)
+		return pr
+	}
+	return nonPrivate(fmt.Sprintf("%T reports no privacy", d.p))
+}
