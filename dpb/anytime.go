@@ -37,6 +37,12 @@ func (ep *epochs) next() bool {
 	return true
 }
 
+// back undoes next.
+func (ep *epochs) back() {
+	ep.e--
+	ep.start -= ep.horizon(ep.e)
+}
+
 func (ep *epochs) appendState(e *enc) {
 	e.int(ep.e)
 	e.int(ep.start)
@@ -150,13 +156,17 @@ func (p *AnytimeSS18) start() error {
 	return nil
 }
 
+// advance starts the next epoch when the current one is full. A next epoch
+// that cannot be built (a variant with a largest horizon, such as the
+// square-root counter's MaxSqrtHorizon) is recorded in Err: the policy keeps
+// playing the full epoch's policy and learns nothing more.
 func (p *AnytimeSS18) advance() {
-	if p.ep.next() {
-		if err := p.start(); err != nil {
-			// The first epoch's configuration was valid; a longer horizon
-			// with a smaller α is too.
-			panic(err)
-		}
+	if p.err != nil || !p.ep.next() {
+		return
+	}
+	if err := p.start(); err != nil {
+		p.ep.back()
+		p.err = fmt.Errorf("dpb: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
 	}
 }
 
@@ -173,6 +183,9 @@ func (p *AnytimeSS18) Update(r *Round, arm int, y float64) {
 		return
 	}
 	p.advance()
+	if p.err != nil {
+		return
+	}
 	p.cur.Update(r, arm, y)
 	if p.err = p.cur.Err(); p.err != nil {
 		return
@@ -180,8 +193,9 @@ func (p *AnytimeSS18) Update(r *Round, arm int, y float64) {
 	p.ep.done++
 }
 
-// Err returns the first observation rejected (see [LinUCB.Update]), or nil.
-// After it the policy stops learning: it keeps its epoch and statistics.
+// Err returns the first observation rejected (see [LinUCB.Update]) or the
+// error of a next epoch that could not start, or nil. After it the policy
+// stops learning: it keeps its epoch and statistics.
 func (p *AnytimeSS18) Err() error { return p.err }
 
 // Rounds returns the number of rounds learned from in all epochs.
@@ -311,6 +325,7 @@ type AnytimeDPUCB struct {
 	ep    epochs
 	cur   *DPUCB
 	local Round // the round as the current epoch sees it (T counted from the epoch's start)
+	err   error // a next epoch that could not start (see Err)
 }
 
 var _ Policy = (*AnytimeDPUCB)(nil)
@@ -357,9 +372,10 @@ func (p *AnytimeDPUCB) start() error {
 }
 
 func (p *AnytimeDPUCB) advance(r *Round) *Round {
-	if p.ep.next() {
+	if p.err == nil && p.ep.next() {
 		if err := p.start(); err != nil {
-			panic(err)
+			p.ep.back()
+			p.err = fmt.Errorf("dpb: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
 		}
 	}
 	p.local = *r
@@ -372,9 +388,17 @@ func (p *AnytimeDPUCB) Choose(r *Round) int { return p.cur.Choose(p.advance(r)) 
 
 // Update feeds the reward to the current epoch's DP-UCB.
 func (p *AnytimeDPUCB) Update(r *Round, arm int, reward float64) {
-	p.cur.Update(p.advance(r), arm, reward)
+	lr := p.advance(r)
+	if p.err != nil {
+		return
+	}
+	p.cur.Update(lr, arm, reward)
 	p.ep.done++
 }
+
+// Err returns the error of a next epoch that could not start, or nil: the
+// policy then keeps playing the full epoch's DP-UCB and learns nothing more.
+func (p *AnytimeDPUCB) Err() error { return p.err }
 
 // Rounds returns the number of rounds played in all epochs.
 func (p *AnytimeDPUCB) Rounds() int { return p.ep.done }

@@ -390,3 +390,26 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 		}
 	}
 }
+
+// A next epoch that cannot be built is an error, not a panic: the policy
+// keeps playing its full epoch and stops learning (forced here by making the
+// configuration invalid after construction).
+func TestAnytimeEpochFailure(t *testing.T) {
+	p, err := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: SS18Setting{D: 3, N: 20, Epsilon: 1, Delta: 0.1, Lt2: 2}}, StreamSource(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cfg.Setting.Epsilon = -1
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, Stream(1, 0))
+	runActions(env, NewRound(env), p, 1, 30)
+	if e, _ := p.Epoch(); p.Err() == nil || e != 0 || p.Rounds() != 20 {
+		t.Errorf("epoch %d, rounds %d, err %v", e, p.Rounds(), p.Err())
+	}
+	u, _ := NewAnytimeDPUCB(DPUCBConfig{Arms: 2, Horizon: 20, Epsilon: 1}, StreamSource(1, 1))
+	u.cfg.Epsilon = -1
+	kenv, _ := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.5}, Noise: Bernoulli}, Stream(1, 0))
+	runActions(kenv, NewRound(kenv), u, 1, 30)
+	if e, _ := u.Epoch(); u.Err() == nil || e != 0 || u.Rounds() != 20 {
+		t.Errorf("DP-UCB: epoch %d, rounds %d, err %v", e, u.Rounds(), u.Err())
+	}
+}
