@@ -413,3 +413,42 @@ func TestAnytimeEpochFailure(t *testing.T) {
 		t.Errorf("DP-UCB: epoch %d, rounds %d, err %v", e, u.Rounds(), u.Err())
 	}
 }
+
+// BenchmarkOwnStreamRound: one round (Choose + Update on pre-drawn decision
+// sets) of the Gaussian variant at d = 5, K = 25, the fixed-horizon policy
+// beside the anytime one within its first epoch: the wrapper's cost.
+func BenchmarkOwnStreamRound(b *testing.B) {
+	const d, k, n = 5, 25, 1 << 22
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: d, K: k, Gap: 0.1}, Stream(1, 0))
+	const sets = 256
+	rounds := make([]*Round, sets)
+	rewards := make([][]float64, sets)
+	for i := range rounds {
+		r := NewRound(env)
+		env.Next(r, i+1)
+		rounds[i] = r
+		rewards[i] = make([]float64, k)
+		for a := range rewards[i] {
+			rewards[i][a] = env.Reward(r, a)
+		}
+	}
+	cfg := SS18PolicyConfig{Alg: SS18Gaussian, Mode: Padded, Setting: SS18Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}}
+	for _, name := range []string{"fixed", "anytime"} {
+		b.Run("policy="+name, func(b *testing.B) {
+			var p Policy
+			if name == "fixed" {
+				p, _ = NewSS18Policy(cfg, Stream(1, 1))
+			} else {
+				p, _ = NewAnytimeSS18(cfg, StreamSource(1, 1))
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				r := rounds[i%sets]
+				a := p.Choose(r)
+				p.Update(r, a, rewards[i%sets][a])
+				i++
+			}
+		})
+	}
+}
