@@ -194,30 +194,8 @@ func GaussianCounterCalibrationSharp(s SS18Setting, kind CounterKind) (GaussianC
 	bounds := func(rho float64) RegBounds {
 		return RegBounds{RhoMin: rho, RhoMax: rho + 2*c.Upsilon, Gamma: g0 / math.Sqrt(rho), Shift: rho + c.Upsilon}
 	}
-	// β̄_n(ρ) on a log grid from Υ/10⁴ to 10⁴Υ (the minimum is interior:
-	// β̄ → ∞ at both ends), then golden-section refinement in the bracket.
-	const steps = 800
-	lo, hi := math.Log(c.Upsilon*1e-4), math.Log(c.Upsilon*1e4)
-	h := (hi - lo) / steps
-	f := func(x float64) float64 { return BetaBar(cp, bounds(math.Exp(x)), s.N) }
-	best, bx := math.Inf(1), lo
-	for i := 0; i <= steps; i++ {
-		x := lo + float64(i)*h
-		if v := f(x); v < best {
-			best, bx = v, x
-		}
-	}
-	l, r := bx-h, bx+h
-	const phi = 0.6180339887498949
-	for range 60 {
-		m1, m2 := r-phi*(r-l), l+phi*(r-l)
-		if f(m1) <= f(m2) {
-			r = m2
-		} else {
-			l = m1
-		}
-	}
-	c.Bounds = bounds(math.Exp((l + r) / 2))
+	rho := minimiseLog(c.Upsilon*1e-4, c.Upsilon*1e4, func(rho float64) float64 { return BetaBar(cp, bounds(rho), s.N) })
+	c.Bounds = bounds(rho)
 	return c, nil
 }
 

@@ -40,6 +40,10 @@ const (
 	// the same privacy) with Proposition 11's bounds re-derived tightly
 	// and the β-minimising shift ([GaussianCounterCalibrationSharp]).
 	SS18GaussianBLTSharp
+	// SS18GaussianBLTRound is SS18GaussianBLT (the same σ and counter) with
+	// bounds and shift that follow the counter's variance round by round
+	// and a summable failure budget ([NewGaussianCounterRegRound]).
+	SS18GaussianBLTRound
 )
 
 // SS18BeyondAlgs lists the variants of the beyond-ss18 figure: the paper's
@@ -63,7 +67,7 @@ func (a SS18Alg) GaussianCounter(mode ReleaseMode) (CounterKind, bool) {
 		return CounterSmooth, true
 	case SS18GaussianSqrt:
 		return CounterSqrt, true
-	case SS18GaussianBLT, SS18GaussianBLTSharp:
+	case SS18GaussianBLT, SS18GaussianBLTSharp, SS18GaussianBLTRound:
 		return CounterBLT, true
 	}
 	return 0, false
@@ -96,6 +100,8 @@ func (a SS18Alg) String() string {
 		return "WishartTight"
 	case SS18GaussianBLTSharp:
 		return "GaussianBLTSharp"
+	case SS18GaussianBLTRound:
+		return "GaussianBLTRound"
 	}
 	return fmt.Sprintf("SS18Alg(%d)", int(a))
 }
@@ -118,12 +124,12 @@ func ParseSS18Alg(s string) (SS18Alg, error) {
 			return a, nil
 		}
 	}
-	for _, a := range []SS18Alg{SS18GaussianSqrt, SS18GaussianBLTSharp} {
+	for _, a := range []SS18Alg{SS18GaussianSqrt, SS18GaussianBLTSharp, SS18GaussianBLTRound} {
 		if strings.EqualFold(strings.ReplaceAll(s, "-", ""), a.String()) {
 			return a, nil
 		}
 	}
-	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp)", s)
+	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
@@ -170,7 +176,7 @@ func NewSS18Policy(cfg SS18PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		reg, err = NewRidge(s.D, lambda)
 	case SS18Gaussian:
 		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
-	case SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT, SS18GaussianBLTSharp:
+	case SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT, SS18GaussianBLTSharp, SS18GaussianBLTRound:
 		if cfg.Shift != ShiftPaper {
 			return nil, fmt.Errorf("dpb: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
 		}
@@ -178,9 +184,12 @@ func NewSS18Policy(cfg SS18PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 			return nil, fmt.Errorf("dpb: %v runs on simulated noise only (Noise must be NoiseSimulated)", cfg.Alg)
 		}
 		kind, _ := cfg.Alg.GaussianCounter(cfg.Mode)
-		if cfg.Alg == SS18GaussianBLTSharp {
+		switch cfg.Alg {
+		case SS18GaussianBLTSharp:
 			reg, err = NewGaussianCounterRegSharp(s, kind, rng)
-		} else {
+		case SS18GaussianBLTRound:
+			reg, err = NewGaussianCounterRegRound(s, kind, rng)
+		default:
 			reg, err = NewGaussianCounterReg(s, kind, rng)
 		}
 	case SS18WishartTight:

@@ -22,13 +22,16 @@ var counterVariants = []dpb.SS18Alg{dpb.SS18GaussianExact, dpb.SS18GaussianHonak
 // [dpb.GaussianCounterCalibrationSharp]; they run after counterVariants (and
 // after WishartTight in the Proposition 4 check), so the streams of the
 // variants before them are unchanged.
-var sharpVariants = []dpb.SS18Alg{dpb.SS18GaussianBLTSharp}
+var sharpVariants = []dpb.SS18Alg{dpb.SS18GaussianBLTSharp, dpb.SS18GaussianBLTRound}
 
 // newCounterVariantReg builds the regularizer of a counter or sharp variant.
 func newCounterVariantReg(a dpb.SS18Alg, s dpb.SS18Setting, rng *rand.Rand) (*dpb.TreeRegularizer, error) {
 	kind, _ := a.GaussianCounter(dpb.Padded)
-	if a == dpb.SS18GaussianBLTSharp {
+	switch a {
+	case dpb.SS18GaussianBLTSharp:
 		return dpb.NewGaussianCounterRegSharp(s, kind, rng)
+	case dpb.SS18GaussianBLTRound:
+		return dpb.NewGaussianCounterRegRound(s, kind, rng)
 	}
 	return dpb.NewGaussianCounterReg(s, kind, rng)
 }
@@ -67,7 +70,6 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 			if err != nil {
 				return err
 			}
-			b := reg.Bounds()
 			x := make([]float64, d)
 			hm := make([]float64, d*d)
 			hv := make([]float64, d)
@@ -77,6 +79,7 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 					reg.Add(x, 0)
 				}
 				reg.PerturbationTo(hm, hv)
+				b := reg.Bounds() // the current release's (they change for GaussianBLTRound)
 				r := out[t*nb : (t+1)*nb]
 				if !e.factor(hm, false, true) {
 					r[0], r[1], r[2] = maxRatio, maxRatio, maxRatio
@@ -94,22 +97,36 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 	alpha := s.AlphaOrDefault() / (2 * float64(n))
 	what := [nb]string{"‖H_t‖ ≤ ρ_max = 3Υ", "λ_min(H_t) ≥ ρ_min = Υ", "‖h_t‖_{H⁻¹} ≤ γ"}
 	short := [nb]string{"ρ_max", "ρ_min", "γ"}
+	whatRound := [nb]string{"‖H_t‖ ≤ ρ_max(t) = ρ + 2Υ_t", "λ_min(H_t) ≥ ρ_min = ρ", "‖h_t‖_{H⁻¹} ≤ γ_t = g_t/√ρ"}
 	whatSharp := [nb]string{"‖H_t‖ ≤ ρ_max = ρ + 2Υ", "λ_min(H_t) ≥ ρ_min = ρ", "‖h_t‖_{H⁻¹} ≤ γ = g₀/√ρ"}
 	var vs Verdicts
 	for si, a := range algs {
 		kind, _ := a.GaussianCounter(dpb.Padded)
-		sharp := a == dpb.SS18GaussianBLTSharp
+		sharp, perRound := a == dpb.SS18GaussianBLTSharp, a == dpb.SS18GaussianBLTRound
+		hn := 0.0
+		for s := n; s >= 1; s-- {
+			hn += 1 / float64(s)
+		}
 		for bi := range nb {
 			// A sharp variant's ρ bounds are the two tails of ‖N_t‖ ≤ Υ, each
 			// claimed at α/(8n), and its γ bound is claimed at α/(4n)
-			// (dpb.GaussianCounterCalibrationSharp).
-			level := alpha
-			if sharp {
-				level = alpha / 4
+			// (dpb.GaussianCounterCalibrationSharp); the per-round variant
+			// claims a_t/4 and a_t/2, a_t = α/(2tH_n) in round t
+			// (dpb.NewGaussianCounterRegRound).
+			share := 1.0
+			if sharp || perRound {
+				share = 0.25
 				if bi == 2 {
-					level = alpha / 2
+					share = 0.5
 				}
 			}
+			levelAt := func(t int) float64 {
+				if perRound {
+					return share * s.AlphaOrDefault() / (2 * float64(t) * hn)
+				}
+				return share * alpha
+			}
+			level := levelAt(n) // the smallest
 			all := make([]float64, 0, n*cfg.Reps)
 			total, badRounds := 0, 0
 			minP := 1.0
@@ -126,7 +143,7 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 				if f > 0 {
 					badRounds++
 				}
-				minP = math.Min(minP, BinomialTail(cfg.Reps, f, level))
+				minP = math.Min(minP, BinomialTail(cfg.Reps, f, levelAt(t+1)))
 			}
 			claim := fmt.Sprintf("Gaussian regularizer on the %v counter, σ exact, Υ from its max variance: %s each round, d=%d, n=%d", kind, what[bi], d, n)
 			name, source := fmt.Sprintf("gaussian/%v/exact/%s", kind, short[bi]), "SS18 Prop. 11 with the counter's variance (issue 10)"
@@ -134,6 +151,11 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 				claim = fmt.Sprintf("Gaussian regularizer on the %v counter, σ exact, sharp bounds (Sudakov–Fernique Υ, β-minimising shift): %s each round, d=%d, n=%d",
 					kind, whatSharp[bi], d, n)
 				name, source = fmt.Sprintf("gaussian/%v/sharp/%s", kind, short[bi]), "SS18 Prop. 11 re-derived (dpb.GaussianCounterCalibrationSharp, issue 10)"
+			}
+			if perRound {
+				claim = fmt.Sprintf("Gaussian regularizer on the %v counter, σ exact, per-round bounds (Υ_t from VarianceAt(t), failure a_t = α/(2tH_n)): %s each round t, d=%d, n=%d",
+					kind, whatRound[bi], d, n)
+				name, source = fmt.Sprintf("gaussian/%v/round/%s", kind, short[bi]), "SS18 Prop. 11 per round (dpb.NewGaussianCounterRegRound, issue 10)"
 			}
 			v := NewVerdict(name, claim, source,
 				level, n*cfg.Reps, total, median(all), fmt.Sprintf("failed in %d of %d rounds", badRounds, n))
