@@ -37,16 +37,17 @@ func parseKind(s string) (dpb.LossKind, error) {
 // <name>.{svg,png,csv,json}, <name>-excess.{svg,png} and <name>-eps.{svg,png,csv}.
 func runAS17Table(name, out string, args []string, table int) error {
 	fs := figureFlags(name)
+	def, quick := experiment.AS17Preset(experiment.ScaleDefault), experiment.AS17Preset(experiment.ScaleQuick)
 	n, minN, runs, workers, dim, epsN := new(int), new(int), new(int), new(int), new(int), new(int)
-	countVar(fs, n, "n", 1<<20, 1, maxAS17Horizon, "largest horizon T")
+	countVar(fs, n, "n", def.MaxHorizon, 1, maxAS17Horizon, "largest horizon T")
 	countVar(fs, minN, "minn", 256, 1, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
-	countVar(fs, runs, "runs", 20, 1, maxRuns, "independent runs per cell")
+	countVar(fs, runs, "runs", def.Reps, 1, maxRuns, "independent runs per cell")
 	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	short := fs.Bool("short", false, "small quick defaults (n=2^12, runs=6, epsn=2^11)")
 	countVar(fs, dim, "dim", 4, 1, maxAS17Dim, "dimension N (experts, arms)")
 	eps := fs.String("eps", "1,0.1", "ε values of the T sweep (non-private is added)")
-	countVar(fs, epsN, "epsn", 1<<16, 0, maxAS17Horizon, "horizon of the ε sweep, 0: none")
+	countVar(fs, epsN, "epsn", def.EpsHorizon, 0, maxAS17Horizon, "horizon of the ε sweep, 0: none")
 	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
 	progress := new(bool)
@@ -60,13 +61,13 @@ func runAS17Table(name, out string, args []string, table int) error {
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *short {
 		if !set["n"] {
-			*n = 1 << 12
+			*n = quick.MaxHorizon
 		}
 		if !set["runs"] {
-			*runs = 6
+			*runs = quick.Reps
 		}
 		if !set["epsn"] {
-			*epsN = 1 << 11
+			*epsN = quick.EpsHorizon
 		}
 	}
 	if *n < *minN {

@@ -30,10 +30,9 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	reps := 20
-	if *fl.short {
-		reps = 3
-	}
+	var preset experiment.MT14Fig2BTSConfig
+	preset.ApplyScale(experiment.ScaleOf(*fl.short, false))
+	reps := preset.Reps
 	if *fl.runs > 0 {
 		reps = *fl.runs
 	}
@@ -62,9 +61,25 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	}
 	cfg := experiment.MT14Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: eps, Alpha: *fl.alpha, PMin: *pmin,
 		Reps: reps, Seed: *fl.seed, Workers: *fl.workers, Progress: fl.progressW()}
+	plan, err := fl.jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	if plan.Store != nil {
+		b, err := fileSHA256(btsPath)
+		if err != nil {
+			return err
+		}
+		u, err := fileSHA256(uniPath)
+		if err != nil {
+			return err
+		}
+		cfg.DataKey = fmt.Sprintf("obd-bts sha256=%s uniform sha256=%s campaign=%s", b, u, c)
+	}
 	start := time.Now()
 	res, err := experiment.RunMT14Fig2BTS(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	took := time.Since(start)

@@ -96,11 +96,9 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.MT14Fig1Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: fl.progressW(),
+	cfg := experiment.MT14Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: fl.progressW(),
 		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
-	if *fl.short {
-		cfg.Horizon, cfg.Reps = 20_000, 4
-	}
+	cfg.ApplyScale(experiment.ScaleOf(*fl.short, false))
 	if *fl.n > 0 {
 		cfg.Horizon = *fl.n
 	}
@@ -187,12 +185,12 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err != nil {
 		return err
 	}
-	reps, maxEvents := 20, *fl.n
-	if *fl.short {
-		reps = 3
-		if which == "shuttle" && maxEvents == 0 {
-			maxEvents = 10000
-		}
+	scale := experiment.ScaleOf(*fl.short, false)
+	var preset experiment.MT14Fig2Config
+	preset.ApplyScale(scale)
+	reps, maxEvents := preset.Reps, *fl.n
+	if which == "shuttle" && maxEvents == 0 {
+		maxEvents = experiment.MT14Fig2ShuttleRows(scale)
 	}
 	if *fl.runs > 0 {
 		reps = *fl.runs

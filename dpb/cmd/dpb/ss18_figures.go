@@ -46,6 +46,9 @@ func (c *ss18Common) bind(fs *flag.FlagSet) {
 	c.jobs.bind(fs)
 }
 
+// scale is the preset -short or -paper selects (-paper wins).
+func (c *ss18Common) scale() experiment.Scale { return experiment.ScaleOf(c.short, c.paper) }
+
 func (c *ss18Common) progressW() io.Writer {
 	if c.progress {
 		return os.Stderr
@@ -129,14 +132,7 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 		return nil, nil, err
 	}
 	cfg := experiment.SS18Exp1Config{Horizon: c.n, Reps: c.runs, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
-	switch {
-	case c.paper:
-		cfg.Dims = experiment.LogDims(4, 64, 17)
-		cfg.Horizon, cfg.Reps = 100000, 100
-	case c.short:
-		cfg.Dims = []int{4, 6, 8}
-		cfg.Horizon, cfg.Reps = 2000, 3
-	}
+	cfg.ApplyScale(c.scale())
 	if c.n > 0 {
 		cfg.Horizon = c.n
 	}
@@ -250,14 +246,9 @@ func runSS18Fig4(name, out string, args []string) error {
 		return err
 	}
 	cfg := experiment.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
-	switch {
-	case c.paper:
-		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 1000
-		if *plotTo == 0 {
-			*plotTo = 20000000
-		}
-	case c.short:
-		cfg.Horizon, cfg.Reps = 20000, 2
+	cfg.ApplyScale(c.scale())
+	if c.scale() == experiment.ScalePaper && *plotTo == 0 {
+		*plotTo = 20000000 // Figure 4 plots the first 2·10⁷ rounds
 	}
 	if c.n > 0 {
 		cfg.Horizon = c.n
@@ -322,14 +313,7 @@ func runSS18Fig5(name, out string, args []string) error {
 		return err
 	}
 	cfg := experiment.SS18Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
-	switch {
-	case c.paper:
-		cfg.Horizon, cfg.Reps, cfg.RhoMins = 50000000, 35, 8
-		cfg.Gaps = []float64{0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125, 0.0015625, 0}
-	case c.short:
-		cfg.Horizon, cfg.Reps, cfg.RhoMins = 10000, 2, 4
-		cfg.Gaps = []float64{0.1, 0.025, 0}
-	}
+	cfg.ApplyScale(c.scale())
 	if c.n > 0 {
 		cfg.Horizon = c.n
 	}
