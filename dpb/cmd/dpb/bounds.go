@@ -7,8 +7,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/dpbandits/dpbandits/dpb"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -117,7 +115,7 @@ func runBounds(w io.Writer, args []string) error {
 		out.Calibrated.Gaussian = append(out.Calibrated.Gaussian, calibratedGaussian{cal, dpb.BetaBar(cp, cal.Bounds, s.N)})
 	}
 	if *asJSON {
-		return experiment.WriteJSON(w, out)
+		return writeSnakeJSON(w, out)
 	}
 
 	// Alternatives shown beside the printed values.

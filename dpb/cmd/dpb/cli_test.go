@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -141,5 +142,53 @@ func TestCodeVersionNeverAsksGit(t *testing.T) {
 	// git state of the working directory (what the old fallback returned).
 	if v := codeVersion(); v != "unknown" {
 		t.Errorf("codeVersion() = %q", v)
+	}
+}
+
+// TestJSONKeysSnakeCase: every object key of bounds, bench, check and figure
+// metadata JSON is snake_case (the issue found RhoMin beside wishart_k).
+func TestJSONKeysSnakeCase(t *testing.T) {
+	dir := t.TempDir()
+	var outs [][]byte
+	var b bytes.Buffer
+	if err := runBounds(&b, []string{"-json"}); err != nil {
+		t.Fatal(err)
+	}
+	outs = append(outs, append([]byte(nil), b.Bytes()...))
+	b.Reset()
+	if err := runCheck(&b, []string{"ss18", "-short", "-json", "-n", "64", "-reps", "4", "-trials", "200"}); err != nil {
+		t.Fatal(err)
+	}
+	outs = append(outs, append([]byte(nil), b.Bytes()...))
+	f, err := os.Create(filepath.Join(dir, "bench.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	stdout := os.Stdout
+	os.Stdout = f
+	err = runBench([]string{"-rounds", "200", "-json"})
+	os.Stdout = stdout
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bench, _ := os.ReadFile(filepath.Join(dir, "bench.json"))
+	outs = append(outs, bench)
+	if code := runMain([]string{"reproduce", "mt14-fig1-k5", "-short", "-n", "2e3", "-runs", "2", "-out", dir}, &b); code != 0 {
+		t.Fatalf("reproduce: exit %d: %s", code, b.String())
+	}
+	meta, _ := os.ReadFile(filepath.Join(dir, "mt14-fig1-k5.json"))
+	outs = append(outs, meta)
+	key := regexp.MustCompile(`"([^"]+)":`)
+	snake := regexp.MustCompile(`^[a-z0-9_]+$`)
+	for i, o := range outs {
+		if len(o) == 0 {
+			t.Fatalf("output %d empty", i)
+		}
+		for _, m := range key.FindAllSubmatch(o, -1) {
+			if k := string(m[1]); !snake.MatchString(k) {
+				t.Errorf("output %d (bounds, check, bench, metadata): key %q is not snake_case", i, k)
+			}
+		}
 	}
 }
