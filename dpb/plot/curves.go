@@ -187,14 +187,17 @@ var (
 )
 
 // Save writes p as base.svg and base.png (base without extension) at the
-// default size, creating the folder if needed (see [SaveSized]).
+// default size (taller by the legend band of [LegendAbove], see [Size]),
+// creating the folder if needed (see [SaveSized]).
 func Save(p *plot.Plot, base string) error {
-	return SaveSized(p, base, Width, Height)
+	w, h := Size(p)
+	return SaveSized(p, base, w, h)
 }
 
-// Render returns p rendered in format "svg" or "png".
+// Render returns p rendered in format "svg" or "png" at [Size].
 func Render(p *plot.Plot, format string) ([]byte, error) {
-	w, err := p.WriterTo(Width, Height, format)
+	wd, ht := Size(p)
+	w, err := p.WriterTo(wd, ht, format)
 	if err != nil {
 		return nil, err
 	}
