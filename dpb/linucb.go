@@ -167,6 +167,9 @@ func (p *LinUCB) Choose(r *Round) int {
 	if r.K < 1 {
 		panic(param.BadArm)
 	}
+	if len(r.Actions) < r.K*r.Dim {
+		panic(shortActions(r))
+	}
 	p.ensure()
 	return p.chooseBlocked(r)
 }

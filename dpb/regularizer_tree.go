@@ -88,6 +88,7 @@ type TreeRegularizer struct {
 	bounds  RegBounds
 	k       int
 	upsilon float64
+	cal     *GaussianCounterCal // the exact calibration of NewGaussianCounterReg, else nil
 	adds    int
 	z, buf  []float64
 }

@@ -111,7 +111,7 @@ func NewGaussianCounterReg(s SS18Setting, kind CounterKind, rng *rand.Rand) (*Tr
 	}
 	r := &TreeRegularizer{
 		kind: "Gaussian", d: s.D, setting: s, ctr: ctr, diag: cal.Bounds.Shift, bounds: cal.Bounds,
-		upsilon: cal.Upsilon, z: make([]float64, n1), buf: make([]float64, PackedLen(n1)),
+		upsilon: cal.Upsilon, z: make([]float64, n1), buf: make([]float64, PackedLen(n1)), cal: &cal,
 	}
 	if ts, ok := ctr.(*TreeSum); ok {
 		r.tree = ts
