@@ -143,7 +143,11 @@ func runBeyondSS18(name, out string, args []string) error {
 	cals := map[string]any{}
 	for _, a := range cfg.Algs {
 		if kind, ok := a.GaussianCounter(dpb.Padded); ok {
-			cal, err := dpb.GaussianCounterCalibration(st, kind)
+			calibrate := dpb.GaussianCounterCalibration
+			if a == dpb.SS18GaussianBLTSharp {
+				calibrate = dpb.GaussianCounterCalibrationSharp
+			}
+			cal, err := calibrate(st, kind)
 			if err != nil {
 				return err
 			}
