@@ -235,7 +235,14 @@ func (c SS18PolicyConfig) appendState(e *enc) {
 // symmetrised Gaussian's generator). A policy restored from it with
 // [AnytimeSS18.UnmarshalBinary] continues bit-identically. Call it between
 // rounds (after Update, before the next Choose).
+//
+// A secure-mode policy (Noise: NoiseSecure) cannot be saved: its noise comes
+// from crypto/rand, which has no state to save, and a snapshot of its tree
+// would let a restored copy re-release noise it already used.
 func (p *AnytimeSS18) MarshalBinary() ([]byte, error) {
+	if err := secureSnapshot(p.cfg.Noise); err != nil {
+		return nil, err
+	}
 	var e enc
 	e.header(anytimeSS18Tag)
 	p.cfg.appendState(&e)
@@ -255,6 +262,9 @@ func (p *AnytimeSS18) MarshalBinary() ([]byte, error) {
 // built by NewAnytimeSS18 with the same configuration (any source: its state
 // is overwritten). On error the policy must not be used.
 func (p *AnytimeSS18) UnmarshalBinary(data []byte) error {
+	if err := secureSnapshot(p.cfg.Noise); err != nil {
+		return err
+	}
 	d := &dec{b: data}
 	d.header(anytimeSS18Tag)
 	var want enc
@@ -393,7 +403,12 @@ func (c DPUCBConfig) appendState(e *enc) {
 }
 
 // MarshalBinary saves the policy between rounds, random state included.
+// A secure-mode policy (Noise: NoiseSecure) cannot be saved (see
+// [AnytimeSS18.MarshalBinary]).
 func (p *AnytimeDPUCB) MarshalBinary() ([]byte, error) {
+	if err := secureSnapshot(p.cfg.Noise); err != nil {
+		return nil, err
+	}
 	var e enc
 	e.header(anytimeDPUCBTag)
 	p.cfg.appendState(&e)
@@ -410,6 +425,9 @@ func (p *AnytimeDPUCB) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
 // built by NewAnytimeDPUCB with the same configuration.
 func (p *AnytimeDPUCB) UnmarshalBinary(data []byte) error {
+	if err := secureSnapshot(p.cfg.Noise); err != nil {
+		return err
+	}
 	d := &dec{b: data}
 	d.header(anytimeDPUCBTag)
 	var want enc

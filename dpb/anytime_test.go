@@ -47,8 +47,16 @@ func snapshotCases() []snapshotCase {
 		}
 		return env
 	}
+	karmed := func() Environment {
+		env, err := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5, 0.4}, Noise: Bernoulli}, Stream(7, StreamID(0, 0)))
+		if err != nil {
+			panic(err)
+		}
+		return env
+	}
 	var cases []snapshotCase
-	for _, alg := range SS18Algs {
+	algs := append(append([]SS18Alg(nil), SS18Algs...), SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT, SS18WishartTight)
+	for _, alg := range algs {
 		for _, mode := range []ReleaseMode{Plain, Padded} {
 			cases = append(cases, snapshotCase{
 				name:   fmt.Sprintf("SS18/%v/%v", alg, mode),
@@ -62,16 +70,19 @@ func snapshotCases() []snapshotCase {
 	}
 	for _, mode := range []ReleaseMode{Plain, Padded} {
 		cases = append(cases, snapshotCase{
-			name: fmt.Sprintf("DPUCB/%v", mode),
-			newEnv: func() Environment {
-				env, err := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5, 0.4}, Noise: Bernoulli}, Stream(7, StreamID(0, 0)))
-				if err != nil {
-					panic(err)
-				}
-				return env
-			},
+			name:   fmt.Sprintf("DPUCB/%v", mode),
+			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
 				return NewAnytimeDPUCB(DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Mode: mode}, src)
+			},
+		})
+	}
+	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth} {
+		cases = append(cases, snapshotCase{
+			name:   fmt.Sprintf("DPUCB/%v", kind),
+			newEnv: karmed,
+			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
+				return NewAnytimeDPUCB(DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind}, src)
 			},
 		})
 	}
@@ -287,4 +298,75 @@ func TestPrivacyReports(t *testing.T) {
 	if z.Privacy().Private {
 		t.Errorf("DP-UCB without noise reported private")
 	}
+}
+
+func TestContextualUCBPrivacy(t *testing.T) {
+	for _, m := range []ContextMechanism{ContextNonPrivate, ContextEntryTrees, ContextSS18Tree} {
+		p, err := NewContextualUCB(ContextualUCBConfig{Dim: 3, Arms: 2, Horizon: 100, Mechanism: m, Epsilon: 0.7}, Stream(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr := p.Privacy()
+		if private := m != ContextNonPrivate; pr.Private != private || (private && (pr.Epsilon != 0.7 || pr.Delta != 0)) {
+			t.Errorf("%v: %v", m, pr)
+		}
+	}
+}
+
+// A round of the anytime policies allocates nothing within an epoch (a new
+// epoch builds a new policy, once per doubling).
+func TestAnytimeRoundAllocs(t *testing.T) {
+	p, _ := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Mode: Padded, Setting: SS18Setting{D: 3, N: 1 << 12, Epsilon: 1, Delta: 0.1, Lt2: 2}}, StreamSource(1, 1))
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, Stream(1, 0))
+	r := NewRound(env)
+	tt := 0
+	step := func() {
+		tt++
+		env.Next(r, tt)
+		a := p.Choose(r)
+		p.Update(r, a, env.Reward(r, a))
+	}
+	step()
+	if n := testing.AllocsPerRun(200, step); n != 0 {
+		t.Errorf("AnytimeSS18 round: %v allocations", n)
+	}
+	u, _ := NewAnytimeDPUCB(DPUCBConfig{Arms: 3, Horizon: 1 << 12, Epsilon: 1}, StreamSource(1, 1))
+	kr := &Round{K: 3}
+	ustep := func() {
+		kr.T++
+		u.Update(kr, u.Choose(kr), 0.5)
+	}
+	ustep()
+	if n := testing.AllocsPerRun(200, ustep); n != 0 {
+		t.Errorf("AnytimeDPUCB round: %v allocations", n)
+	}
+}
+
+// BenchmarkAnytimeSS18Snapshot: saving and restoring the Gaussian variant at
+// d = 5, padded tree of 2^20 rounds (m = 21 levels of 21-entry packed node
+// noise), the cost a service pays per checkpoint.
+func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
+	cfg := SS18PolicyConfig{Alg: SS18Gaussian, Mode: Padded, Setting: SS18Setting{D: 5, N: 1 << 20, Epsilon: 1, Delta: 0.1, Lt2: 2}}
+	p, _ := NewAnytimeSS18(cfg, StreamSource(1, 1))
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, Stream(1, 0))
+	r := NewRound(env)
+	for t := 1; t <= 1000; t++ {
+		env.Next(r, t)
+		a := p.Choose(r)
+		p.Update(r, a, env.Reward(r, a))
+	}
+	q, _ := NewAnytimeSS18(cfg, StreamSource(2, 2))
+	b.ReportAllocs()
+	var size int
+	for b.Loop() {
+		snap, err := p.MarshalBinary()
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := q.UnmarshalBinary(snap); err != nil {
+			b.Fatal(err)
+		}
+		size = len(snap)
+	}
+	b.ReportMetric(float64(size), "bytes/snapshot")
 }

@@ -137,8 +137,9 @@ func NewCounter(kind CounterKind, dim, horizon int, noise Noise) (Counter, error
 	return nil, fmt.Errorf("dpb: unknown counter kind %d", int(kind))
 }
 
-// checkCounterArgs validates the arguments every counter constructor takes.
-func checkCounterArgs(dim, horizon int, noise Noise) error {
+// checkCounterArgs validates the arguments every counter constructor but
+// TreeSum's takes; those counters reject secure (gridded) noise.
+func checkCounterArgs(kind string, dim, horizon int, noise Noise) error {
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return err
 	}
@@ -151,7 +152,7 @@ func checkCounterArgs(dim, horizon int, noise Noise) error {
 	if noise.Dim() != dim {
 		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", noise.Dim(), dim)
 	}
-	return nil
+	return rejectGridded(kind, noise)
 }
 
 // MeanVariance returns the mean of c.VarianceAt(t) over t = 1..Horizon().

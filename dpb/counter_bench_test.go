@@ -1,6 +1,7 @@
 package dpb
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"testing"
 )
@@ -42,5 +43,46 @@ func BenchmarkCounterStep(b *testing.B) {
 				c.SumTo(dst)
 			}
 		})
+	}
+}
+
+// BenchmarkLinUCBCounterStep times one step of private LinUCB with the
+// exactly calibrated Gaussian regularizer on each counter, d = 5, K = 25
+// (pre-drawn decision sets, as BenchmarkLinUCBPrivateStep). The exact
+// square root is left out: its round costs O(t·dim) and its horizon is
+// capped at MaxSqrtHorizon (the BLT stands in for it).
+func BenchmarkLinUCBCounterStep(b *testing.B) {
+	s := SS18Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	for _, kind := range CounterKinds {
+		if kind == CounterSqrt {
+			continue
+		}
+		b.Run(fmt.Sprintf("counter=%v/d=5/K=25", kind), func(b *testing.B) {
+			reg, err := NewGaussianCounterReg(s, kind, Stream(1, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			benchStep(b, reg, 5, 25)
+		})
+	}
+}
+
+// TestCounterRegularizerNoAllocs: streaming a round into the calibrated
+// regularizer and reading the statistics allocate nothing, on every counter.
+func TestCounterRegularizerNoAllocs(t *testing.T) {
+	s := SS18Setting{D: 5, N: 4096, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	x := []float64{0.1, 0.2, 0.3, 0.4, 0.5}
+	v, u := make([]float64, 25), make([]float64, 5)
+	for _, kind := range CounterKinds {
+		reg, err := NewGaussianCounterReg(s, kind, Stream(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a := testing.AllocsPerRun(500, func() {
+			reg.Add(x, 0.5)
+			reg.StatsTo(v, u)
+		}); a != 0 {
+			t.Errorf("%v: %v allocations per round", kind, a)
+		}
 	}
 }

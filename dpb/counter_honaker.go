@@ -43,7 +43,7 @@ type HonakerTree struct {
 
 // NewHonakerTree returns a Honaker-estimator tree counter.
 func NewHonakerTree(dim, horizon int, noise Noise) (*HonakerTree, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("honaker", dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	m := TreeLevels(horizon)

@@ -46,30 +46,25 @@ type SmoothBinary struct {
 func SmoothBinaryParams(n int) (h, k int) {
 	best := -1.0
 	for hh := 1; hh <= 62; hh++ {
+		// binom is C(hh, kk), updated in place: accurate to a few ulps,
+		// far inside the half-unit margin of the test against n − ½.
+		binom := 1.0
 		for kk := 0; kk <= hh; kk++ {
-			if binomAtLeast(hh, kk, n) {
+			if binom >= float64(n)-0.5 {
 				c := float64(kk+1) * float64(hh-kk+1)
 				if best < 0 || c < best {
 					best, h, k = c, hh, kk
 				}
 			}
+			binom = binom * float64(hh-kk) / float64(kk+1)
 		}
 	}
 	return h, k
 }
 
-// binomAtLeast reports C(h, k) ≥ n without overflow.
-func binomAtLeast(h, k, n int) bool {
-	c := 1.0
-	for i := 1; i <= k; i++ {
-		c = c * float64(h-k+i) / float64(i)
-	}
-	return c >= float64(n)-0.5
-}
-
 // NewSmoothBinary returns a smooth binary mechanism for horizon rounds.
 func NewSmoothBinary(dim, horizon int, noise Noise) (*SmoothBinary, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("smooth binary", dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	h, k := SmoothBinaryParams(horizon)

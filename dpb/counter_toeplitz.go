@@ -78,7 +78,7 @@ const MaxSqrtHorizon = 1 << 17
 
 // NewSqrtCounter returns the exact square-root factorisation counter.
 func NewSqrtCounter(dim, horizon int, noise Noise) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("square-root", dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	if horizon > MaxSqrtHorizon {
@@ -127,7 +127,7 @@ func NewBLTCounter(dim, horizon int, noise Noise) (*ToeplitzCounter, error) {
 // NewBLTCounterWith returns a BLT counter with b_j = Σ_i ω_i λ_i^j (j ≥ 1):
 // every λ_i must be in [0, 1) and every ω_i finite.
 func NewBLTCounterWith(dim, horizon int, noise Noise, omega, lambda []float64) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("BLT", dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	if len(omega) != len(lambda) || len(omega) == 0 {

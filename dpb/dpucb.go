@@ -37,6 +37,11 @@ type DPUCBConfig struct {
 	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
 	// crypto/rand: no seed, not reproducible; see [NoiseMode]).
 	Noise NoiseMode
+	// Counter is each arm's continual counter. Defaults to CounterTree (the
+	// binary mechanism in release mode Mode, as MT14); CounterHonaker and
+	// CounterSmooth are pure-DP alternatives (issue 10) whose node scale is
+	// b = Cost().L1/ε₀ (see [DPUCB]); Mode must then be Plain.
+	Counter CounterKind
 }
 
 // DPUCB is differentially private UCB sampling, MT14 Algorithm 1.
@@ -62,11 +67,25 @@ type DPUCBConfig struct {
 // where r̃_a is the private total from arm a's tree (it changes only when arm
 // a is pulled, so it is cached). Choose is O(k), Update one Laplace draw;
 // nothing allocates after construction.
+//
+// Other counters (Config.Counter, issue 10). Any [Counter] whose record
+// enters node sums with coefficients of total ℓ1 norm Cost().L1 is ε₀-DP
+// with Lap(Cost().L1/ε₀) node noise (the Laplace mechanism on the node
+// sums; releases are post-processing), so b = Cost().L1/ε₀. Honaker's
+// estimator keeps the tree (b = m/ε₀) and lowers the variance; the smooth
+// binary mechanism lowers both b (h − k + 1 < m nodes per record) and the
+// worst round's variance. Γ stays MT14's: it bounds the tree's release
+// noise through the Laplace-sum tail (Chan, Shi & Song 2011, Lemma 2.8:
+// a sum Σ_i γ_i, γ_i ~ Lap(b_i), exceeds ν√(8 ln(2/δ)) with probability
+// ≤ δ for any ν ≥ √Σ b_i² and ν ≥ max b_i). A release of these counters is
+// such a sum with b_i = |w_i| b_c, |w_i| ≤ 1, Σ w_i² = VarianceAt(t); the
+// constructor checks b_c ≤ b and b_c² MaxVariance() ≤ b² m, so every ν that
+// serves the tree serves the counter and Γ remains a valid relaxation.
 type DPUCB struct {
 	cfg   DPUCBConfig
 	gamma float64 // Γ·RelaxationScale
 	scale float64 // Laplace scale per node (0 without noise)
-	trees []*TreeSum
+	trees []Counter
 	n     []int
 	r     []float64 // released private totals r̃_a
 	z     [1]float64
@@ -106,7 +125,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	p := &DPUCB{
 		cfg:   cfg,
 		gamma: cfg.RelaxationScale * MT14Gamma(cfg.Arms, cfg.Horizon, cfg.Epsilon, cfg.Gamma),
-		trees: make([]*TreeSum, cfg.Arms),
+		trees: make([]Counter, cfg.Arms),
 		n:     make([]int, cfg.Arms),
 		r:     make([]float64, cfg.Arms),
 	}
@@ -114,8 +133,26 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 		p.gamma = 0
 	}
 	eps0 := cfg.Epsilon / float64(cfg.Arms)
+	kind := cfg.Counter
+	switch {
+	case kind == CounterTree && cfg.Mode == Padded:
+		kind = CounterTreePadded
+	case kind != CounterTree && cfg.Mode != Plain:
+		return nil, fmt.Errorf("dpb: release mode %v applies to the binary tree only, counter is %v", cfg.Mode, kind)
+	}
 	if !cfg.NoNoise {
 		p.scale = TreeCounterScale(cfg.Horizon, 1, eps0)
+		if kind != CounterTree && kind != CounterTreePadded {
+			probe, err := NewCounter(kind, 1, cfg.Horizon, ZeroNoise{N: 1})
+			if err != nil {
+				return nil, err
+			}
+			b := probe.Cost().L1 / eps0
+			if !cfg.NoRelaxation && !(b <= p.scale && b*b*probe.MaxVariance() <= p.scale*p.scale*float64(TreeLevels(cfg.Horizon))) {
+				return nil, fmt.Errorf("dpb: MT14's Γ does not cover the %v counter's noise (node scale %g, max variance %g; tree: %g, %d): set NoRelaxation", kind, b, probe.MaxVariance(), p.scale, TreeLevels(cfg.Horizon))
+			}
+			p.scale = b
+		}
 	}
 	for a := range p.trees {
 		var noise Noise = ZeroNoise{N: 1}
@@ -126,7 +163,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 			}
 			noise = lap
 		}
-		t, err := NewTreeSum(1, cfg.Horizon, noise, cfg.Mode)
+		t, err := NewCounter(kind, 1, cfg.Horizon, noise)
 		if err != nil {
 			return nil, err
 		}
@@ -141,7 +178,8 @@ func (p *DPUCB) Config() DPUCBConfig { return p.cfg }
 // Relaxation returns the Γ in use (times RelaxationScale; 0 with NoRelaxation).
 func (p *DPUCB) Relaxation() float64 { return p.gamma }
 
-// NodeScale returns the Laplace scale b = m·k/ε of every tree node (0 with NoNoise).
+// NodeScale returns the Laplace scale of every node: b = m·k/ε on the tree,
+// Cost().L1·k/ε on another counter (0 with NoNoise).
 func (p *DPUCB) NodeScale() float64 { return p.scale }
 
 // Pulls returns n_a (a view; do not modify).
@@ -150,8 +188,15 @@ func (p *DPUCB) Pulls() []int { return p.n }
 // PrivateTotals returns r̃_a, the released totals (a view; do not modify).
 func (p *DPUCB) PrivateTotals() []float64 { return p.r }
 
-// Tree returns arm a's counter (for checks).
-func (p *DPUCB) Tree(a int) *TreeSum { return p.trees[a] }
+// Tree returns arm a's tree (for checks), or nil when the arms run another
+// counter (see Counter).
+func (p *DPUCB) Tree(a int) *TreeSum {
+	t, _ := p.trees[a].(*TreeSum)
+	return t
+}
+
+// Counter returns arm a's counter.
+func (p *DPUCB) Counter(a int) Counter { return p.trees[a] }
 
 // Choose returns the arm of MT14 Algorithm 1, line 10.
 func (p *DPUCB) Choose(r *Round) int {

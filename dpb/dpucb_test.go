@@ -227,3 +227,61 @@ func BenchmarkDPUCBRound(b *testing.B) {
 		})
 	}
 }
+
+// TestDPUCBCounters: the pure-DP counters of issue 10 in DP-UCB. Honaker
+// keeps the tree's node scale m·k/ε; the smooth binary mechanism's is its
+// per-record node count (h − k + 1)·k/ε, smaller; both leave MT14's Γ valid
+// (the constructor's check), the square root and BLT do not (error unless
+// NoRelaxation); without noise every counter releases the exact totals.
+func TestDPUCBCounters(t *testing.T) {
+	const arms, T, eps = 3, 1000, 1.0
+	tree, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps}, Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	h, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: CounterHonaker}, Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h.NodeScale() != tree.NodeScale() || h.Tree(0) != nil || h.Counter(0) == nil {
+		t.Errorf("honaker: scale %v (tree %v)", h.NodeScale(), tree.NodeScale())
+	}
+	sm, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: CounterSmooth}, Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hh, kk := SmoothBinaryParams(T)
+	if want := float64(hh-kk+1) * arms / eps; math.Abs(sm.NodeScale()-want) > 1e-12 || !(want < tree.NodeScale()) {
+		t.Errorf("smooth: scale %v, want %v below the tree's %v", sm.NodeScale(), want, tree.NodeScale())
+	}
+	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: CounterBLT}, Stream(1, 1)); err == nil {
+		t.Error("BLT accepted with MT14's Γ")
+	}
+	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: CounterBLT, NoRelaxation: true}, Stream(1, 1)); err != nil {
+		t.Errorf("BLT without Γ: %v", err)
+	}
+	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: CounterHonaker, Mode: Padded}, Stream(1, 1)); err == nil {
+		t.Error("a release mode accepted for the Honaker counter")
+	}
+	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT} {
+		p, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: kind, NoNoise: true}, Stream(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, _ := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.5, 0.2}, Noise: Bernoulli}, Stream(2, 2))
+		r := NewRound(env)
+		sums := make([]float64, arms)
+		for s := 1; s <= 200; s++ {
+			env.Next(r, s)
+			a := p.Choose(r)
+			y := env.Reward(r, a)
+			p.Update(r, a, y)
+			sums[a] += y
+		}
+		for a := range sums {
+			if math.Abs(p.PrivateTotals()[a]-sums[a]) > 1e-9 {
+				t.Errorf("%v arm %d: total %v, exact %v", kind, a, p.PrivateTotals()[a], sums[a])
+			}
+		}
+	}
+}

@@ -27,6 +27,11 @@ type FTPLConfig struct {
 	Clip bool
 	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
 	Plain bool
+	// Noise selects the sampler: NoiseSimulated (the default, seeded and
+	// reproducible) or NoiseSecure (exact discrete Gaussian on a grid from
+	// crypto/rand, calibrated to the ℓ2 sensitivity 2‖𝒴‖₂ of a replaced loss;
+	// no seed, not reproducible; see [NoiseMode]).
+	Noise NoiseMode
 }
 
 // FTPL is DP-FTPL, AS17 Algorithm 3: follow the perturbed leader on the
@@ -63,7 +68,20 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 	if cfg.Sigma == 0 {
 		cfg.Sigma = FTPLSigma(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon, cfg.Delta)
 	}
-	noise, err := NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
+	if err := checkNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
+	var noise Noise
+	var err error
+	if cfg.Noise == NoiseSecure {
+		sigmas := make([]float64, cfg.Dim)
+		for i := range sigmas {
+			sigmas[i] = cfg.Sigma
+		}
+		noise, err = NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim))
+	} else {
+		noise, err = NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
+	}
 	if err != nil {
 		return nil, err
 	}

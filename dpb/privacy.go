@@ -89,3 +89,24 @@ func (p *DPUCB) Privacy() Privacy {
 		"MT14 Alg. 1: %d arm trees of T = %d leaves, Lap(b = m·k/ε = %.4g) per node, m = %d levels; each tree ε/k-DP (Laplace mechanism, ℓ1 sensitivity m), basic composition over the k trees",
 		p.cfg.Arms, p.cfg.Horizon, p.scale, TreeLevels(p.cfg.Horizon))}
 }
+
+// Privacy reports the ε of private contextual UCB (MT14 Algorithm 2, δ = 0;
+// neighbours differ in one round's contexts and reward, all in [0, 1]): the
+// entry trees, (d² + 3d)/2 counters with Lap(m/ε₀) per node, ε₀ = 2ε/(d² + 3d),
+// compose to ε; the single SS18-style tree has ℓ1 sensitivity m·P per round,
+// P = (d+1)(d+2)/2, and Lap(m·P/ε) per entry. The non-private mechanism is not.
+func (p *ContextualUCB) Privacy() Privacy {
+	c := p.cfg
+	m := TreeLevels(c.Horizon)
+	switch c.Mechanism {
+	case ContextEntryTrees:
+		return Privacy{Private: true, Epsilon: c.Epsilon, Accounting: fmt.Sprintf(
+			"MT14 Alg. 2: %d entry counters over T = %d leaves, Lap(m/ε₀ = %.4g) per node, m = %d, ε₀ = 2ε/(d² + 3d) = %.4g; basic composition over the counters",
+			(p.d*p.d+3*p.d)/2, c.Horizon, p.scale, m, MT14Epsilon0(c.Epsilon, p.d))}
+	case ContextSS18Tree:
+		return Privacy{Private: true, Epsilon: c.Epsilon, Accounting: fmt.Sprintf(
+			"one tree of the packed [z; y][z; y]ᵀ over T = %d leaves, ℓ1 sensitivity m·P per round (m = %d, P = %d), Lap(m·P/ε = %.4g) per entry",
+			c.Horizon, m, (p.d+1)*(p.d+2)/2, p.scale)}
+	}
+	return nonPrivate("contextual UCB with exact sums (LinUCB)")
+}

@@ -82,8 +82,9 @@ type TreeRegularizer struct {
 	kind    string
 	d       int
 	setting SS18Setting
-	tree    *TreeSum
-	diag    float64 // added to the diagonal of the noise block: −c or +c
+	ctr     Counter  // the continual counter releasing M_t + N_t
+	tree    *TreeSum // ctr when it is a TreeSum (for Tree()), else nil
+	diag    float64  // added to the diagonal of the noise block: −c or +c
 	bounds  RegBounds
 	k       int
 	upsilon float64
@@ -208,7 +209,7 @@ func newTreeReg(kind string, s SS18Setting, noise Noise, mode ReleaseMode, diag 
 		return nil, err
 	}
 	r := &TreeRegularizer{
-		kind: kind, d: s.D, setting: s, tree: tree, diag: diag, bounds: b,
+		kind: kind, d: s.D, setting: s, ctr: tree, tree: tree, diag: diag, bounds: b,
 		z: make([]float64, n1), buf: make([]float64, PackedLen(n1)),
 	}
 	tree.Add(r.buf) // the data-independent zero item: round 1's release is pure noise
@@ -230,24 +231,24 @@ func (r *TreeRegularizer) Add(x []float64, y float64) {
 	if r.adds > r.setting.N {
 		panic(param.PastHorizon)
 	}
-	if r.tree.Rounds() == r.tree.Horizon() {
+	if r.ctr.Rounds() == r.ctr.Horizon() {
 		return // round n's data: no later round uses it
 	}
 	copy(r.z, x)
 	r.z[r.d] = y
 	packOuterTo(r.buf, r.z)
-	r.tree.Add(r.buf)
+	r.ctr.Add(r.buf)
 }
 
 // StatsTo writes V_t and ũ_t from the tree's current release.
 func (r *TreeRegularizer) StatsTo(v, u []float64) {
-	r.tree.SumTo(r.buf)
+	r.ctr.SumTo(r.buf)
 	r.unpack(v, u)
 }
 
 // PerturbationTo writes H_t (the noise block plus the shift) and h_t.
 func (r *TreeRegularizer) PerturbationTo(h, hv []float64) {
-	r.tree.NoiseTo(r.buf)
+	r.ctr.NoiseTo(r.buf)
 	r.unpack(h, hv)
 }
 
@@ -274,8 +275,12 @@ func (r *TreeRegularizer) Bounds() RegBounds { return r.bounds }
 // DataBound returns L̃².
 func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }
 
-// Tree returns the underlying tree (for checks: NodesInRelease, Levels).
+// Tree returns the underlying tree (for checks: NodesInRelease, Levels),
+// or nil when the regularizer runs another counter ([NewGaussianCounterReg]).
 func (r *TreeRegularizer) Tree() *TreeSum { return r.tree }
+
+// Counter returns the continual counter that releases the statistics.
+func (r *TreeRegularizer) Counter() Counter { return r.ctr }
 
 // K returns the Wishart degrees of freedom per node (0 for Gaussian).
 func (r *TreeRegularizer) K() int { return r.k }
@@ -285,5 +290,8 @@ func (r *TreeRegularizer) Upsilon() float64 { return r.upsilon }
 
 // String describes the regularizer.
 func (r *TreeRegularizer) String() string {
+	if r.tree == nil {
+		return fmt.Sprintf("%sCounter(d=%d, n=%d, ε=%g, δ=%g, %v, shift %g)", r.kind, r.d, r.setting.N, r.setting.Epsilon, r.setting.Delta, r.ctr, r.bounds.Shift)
+	}
 	return fmt.Sprintf("%sTree(d=%d, n=%d, ε=%g, δ=%g, %v, shift %g)", r.kind, r.d, r.setting.N, r.setting.Epsilon, r.setting.Delta, r.tree.Mode(), r.bounds.Shift)
 }

@@ -58,6 +58,24 @@ func checkNoiseMode(m NoiseMode) error {
 	return nil
 }
 
+// secureSnapshot is the error of saving or restoring a secure-mode policy.
+func secureSnapshot(mode NoiseMode) error {
+	if mode == NoiseSecure {
+		return fmt.Errorf("dpb: a secure-mode policy (NoiseSecure) cannot be saved or restored: its noise comes from crypto/rand, which has no state to save")
+	}
+	return nil
+}
+
+// rejectGridded is the error of a counter that cannot run on secure noise:
+// only TreeSum rounds its data to the grid and adds node draws with integer
+// coefficients, so that its releases are exactly grid multiples.
+func rejectGridded(kind string, noise Noise) error {
+	if _, ok := noise.(Gridded); ok {
+		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its releases weight node draws by non-integer coefficients, so they would not follow the discrete law (use the tree counter)", kind)
+	}
+	return nil
+}
+
 // newLaplaceNoise returns Lap(scale) node noise of the given mode: the
 // seeded [LaplaceNoise], or [NewSecureLaplaceNoise] for ℓ1 sensitivity sens.
 func newLaplaceNoise(mode NoiseMode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
@@ -389,28 +407,118 @@ func (c *cryptoSource) discreteLaplace(tau uint64) int64 {
 // P(k) ∝ exp(−k²/(2σ²)) on the integers (CKS20 Algorithm 3): with
 // t = σ + 1 (⌊σ⌋ + 1 for integer σ), Y ~ discrete Laplace(t) kept with
 // probability exp(−(|Y| − σ²/t)²/(2σ²)) = exp(−(|Y|t − σ²)²/(2σ²t²)).
+// The acceptance test runs in 128-bit integers (σ < 2³² makes 2σ²t² < 2¹²⁸);
+// a |Y|t − σ² beyond 64 bits (|Y| > 2³¹ for σ ≈ 2²¹, never seen in
+// practice) takes the exact big-integer path.
 func (s *SecureNoise) discreteGaussian(sigma uint64) int64 {
+	if sigma >= 1<<31 {
+		panic("dpb: discrete Gaussian σ must be below 2^31 grid steps")
+	}
 	t := sigma + 1
-	sig2 := new(big.Int).Mul(new(big.Int).SetUint64(sigma), new(big.Int).SetUint64(sigma))
-	// den = 2σ²t²
-	s.den.SetUint64(t)
-	s.den.Mul(&s.den, &s.den)
-	s.den.Mul(&s.den, sig2)
-	s.den.Lsh(&s.den, 1)
+	sig2 := sigma * sigma
+	d := mul128(sig2, t*t)
+	d = u128{d.hi<<1 | d.lo>>63, d.lo << 1} // 2σ²t² < 2¹²⁷
 	for {
 		y := s.src.discreteLaplace(t)
-		ay := y
-		if ay < 0 {
-			ay = -ay
+		ay := uint64(y)
+		if y < 0 {
+			ay = uint64(-y)
 		}
-		// num = (|Y|t − σ²)²
-		s.num.SetUint64(uint64(ay))
-		s.tmp.SetUint64(t)
-		s.num.Mul(&s.num, &s.tmp)
-		s.num.Sub(&s.num, sig2)
-		s.num.Mul(&s.num, &s.num)
-		if s.src.bernoulliExpBig(&s.num, &s.den) {
+		hi, lo := bits.Mul64(ay, t)
+		var x u128 // |ay·t − σ²|
+		if hi > 0 || lo >= sig2 {
+			b, borrow := bits.Sub64(lo, sig2, 0)
+			x = u128{hi - borrow, b}
+		} else {
+			x = u128{0, sig2 - lo}
+		}
+		var ok bool
+		if x.hi == 0 {
+			ok = s.src.bernoulliExp128(mul128(x.lo, x.lo), d)
+		} else {
+			ok = s.discreteGaussianAcceptBig(ay, t, sig2)
+		}
+		if ok {
 			return y
+		}
+	}
+}
+
+// discreteGaussianAcceptBig is the acceptance test of discreteGaussian in
+// big integers.
+func (s *SecureNoise) discreteGaussianAcceptBig(ay, t, sig2 uint64) bool {
+	bt := new(big.Int).SetUint64(t)
+	s.den.SetUint64(sig2)
+	s.den.Mul(&s.den, bt)
+	s.den.Mul(&s.den, bt)
+	s.den.Lsh(&s.den, 1)
+	s.num.SetUint64(ay)
+	s.num.Mul(&s.num, bt)
+	s.num.Sub(&s.num, s.tmp.SetUint64(sig2))
+	s.num.Mul(&s.num, &s.num)
+	return s.src.bernoulliExpBig(&s.num, &s.den)
+}
+
+// u128 is an unsigned 128-bit integer.
+type u128 struct{ hi, lo uint64 }
+
+func mul128(a, b uint64) u128 {
+	hi, lo := bits.Mul64(a, b)
+	return u128{hi, lo}
+}
+
+func (a u128) less(b u128) bool { return a.hi < b.hi || (a.hi == b.hi && a.lo < b.lo) }
+
+func (a u128) sub(b u128) u128 {
+	lo, borrow := bits.Sub64(a.lo, b.lo, 0)
+	return u128{a.hi - b.hi - borrow, lo}
+}
+
+// times returns a·k and whether it overflowed 128 bits.
+func (a u128) times(k uint64) (u128, bool) {
+	h1, l1 := bits.Mul64(a.lo, k)
+	h2, l2 := bits.Mul64(a.hi, k)
+	hi, carry := bits.Add64(h1, l2, 0)
+	return u128{hi, l1}, h2 != 0 || carry != 0
+}
+
+// below128 returns a uniform integer in [0, m), m > 0, by rejection from
+// uniform bit strings of m's length (exact; fewer than two tries on average).
+func (c *cryptoSource) below128(m u128) u128 {
+	if m.hi == 0 {
+		return u128{0, c.r.Uint64N(m.lo)}
+	}
+	mask := uint64(1)<<bits.Len64(m.hi) - 1
+	if bits.Len64(m.hi) == 64 {
+		mask = ^uint64(0)
+	}
+	for {
+		v := u128{c.Uint64() & mask, c.Uint64()}
+		if v.less(m) {
+			return v
+		}
+	}
+}
+
+// bernoulliExp128 is [cryptoSource.bernoulliExp] for γ = n/d in 128-bit
+// integers (d > 0).
+func (c *cryptoSource) bernoulliExp128(n, d u128) bool {
+	for d.less(n) { // γ > 1
+		if !c.bernoulliExp1(1, 1) {
+			return false
+		}
+		n = n.sub(d)
+	}
+	for k := uint64(1); ; k++ {
+		m, over := d.times(k)
+		if over {
+			// k ≥ 2 requires k−1 successive successes of probability
+			// ≤ 1/(k−1); reaching 2¹²⁸/d ≥ 2 is impossible in practice,
+			// and drawing again would bias the law.
+			panic("dpb: Bernoulli(exp(-γ)) sampler: 128-bit overflow")
+		}
+		if !c.below128(m).less(n) {
+			return k%2 == 1
 		}
 	}
 }

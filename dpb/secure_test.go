@@ -3,6 +3,7 @@ package dpb
 import (
 	"math"
 	"math/big"
+	"math/rand/v2"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -97,7 +98,7 @@ func TestSecureDiscreteGaussianLaw(t *testing.T) {
 // binomial test at level 10⁻⁶ (|z| > 4.9).
 func TestBernoulliExp(t *testing.T) {
 	c := newCryptoSource()
-	const n = 40000
+	const n, n_ = 40000, 40000
 	for _, g := range [][2]uint64{{0, 1}, {1, 3}, {1, 1}, {7, 2}, {5, 1}} {
 		for _, big_ := range []bool{false, true} {
 			hits := 0
@@ -113,6 +114,20 @@ func TestBernoulliExp(t *testing.T) {
 				}
 			}
 			p := math.Exp(-float64(g[0]) / float64(g[1]))
+			// The 128-bit path with γ = n/d beyond 64 bits: d = g₁·2¹⁰⁰.
+			if !big_ {
+				d := u128{g[1] << 36, 0}
+				n := u128{g[0] << 36, 0}
+				h128 := 0
+				for range n_ {
+					if c.bernoulliExp128(n, d) {
+						h128++
+					}
+				}
+				if z := (float64(h128)/n_ - p) / math.Sqrt(p*(1-p)/n_+1e-300); p < 1 && !(math.Abs(z) <= 4.9) {
+					t.Errorf("128-bit γ=%d/%d: frequency %.4f, want %.4f", g[0], g[1], float64(h128)/n_, p)
+				}
+			}
 			sd := math.Sqrt(p * (1 - p) / n)
 			got := float64(hits) / n
 			if p == 1 {
@@ -191,6 +206,22 @@ func TestSecureNoiseScale(t *testing.T) {
 	if se := math.Sqrt(20 * b * b * b * b / n); !(math.Abs(v-want) <= 6*se) {
 		t.Errorf("variance %.4f, want %.4f ± %.4f", v, want, 6*se)
 	}
+	// The discrete Gaussian at its real grid (σ ≈ 2²⁰ steps): variance σ²
+	// within 6 standard errors (√(2/n)σ²).
+	gn, err := NewSecureGaussianNoise([]float64{1.5}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s2 = 0
+	for range n {
+		gn.Sample(x)
+		s2 += x[0] * x[0]
+	}
+	sg2 := float64(gn.Sigmas()[0]) * gn.Grid()
+	sg2 *= sg2
+	if v := s2 / n; !(math.Abs(v-sg2) <= 6*math.Sqrt(2.0/n)*sg2) {
+		t.Errorf("discrete Gaussian variance %.4f, want %.4f", v, sg2)
+	}
 	sg, err := NewSecureSymGaussianNoise(3, 5, math.Sqrt2)
 	if err != nil {
 		t.Fatal(err)
@@ -254,6 +285,13 @@ func TestSecurePolicies(t *testing.T) {
 	if err := f.Observe([]float64{0.2, 0.5, 1}); err != nil {
 		t.Fatal(err)
 	}
+	fp, err := NewFTPL(FTPLConfig{Dim: 3, Horizon: 16, Epsilon: 1, Delta: 0.1, Noise: NoiseSecure}, rng)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fp.Observe([]float64{0.2, 0.5, 1}); err != nil {
+		t.Fatal(err)
+	}
 	s := SS18Setting{D: 2, N: 16, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	if _, err := NewSS18Policy(SS18PolicyConfig{Alg: SS18Gaussian, Setting: s, Noise: NoiseSecure}, rng); err != nil {
 		t.Errorf("secure Gaussian tree: %v", err)
@@ -263,5 +301,43 @@ func TestSecurePolicies(t *testing.T) {
 	}
 	if _, err := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 64, Epsilon: 1, Noise: NoiseMode(7)}, rng); err == nil {
 		t.Error("unknown noise mode accepted")
+	}
+}
+
+// TestSecureOnlyOnTrees: the counters that weight node draws by
+// non-integer coefficients reject secure noise, the tree counters take it,
+// and a secure own-stream policy refuses to be saved or restored.
+func TestSecureOnlyOnTrees(t *testing.T) {
+	nz, err := NewSecureLaplaceNoise(1, 2, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range CounterKinds {
+		_, err := NewCounter(k, 1, 16, nz)
+		tree := k == CounterTree || k == CounterTreePadded
+		if tree && err != nil {
+			t.Errorf("%v counter rejected secure noise: %v", k, err)
+		}
+		if !tree && err == nil {
+			t.Errorf("%v counter accepted secure noise", k)
+		}
+	}
+	p, err := NewAnytimeDPUCB(DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: NoiseSecure}, rand.NewChaCha8([32]byte{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.MarshalBinary(); err == nil {
+		t.Error("a secure AnytimeDPUCB was saved")
+	}
+	if err := p.UnmarshalBinary(nil); err == nil {
+		t.Error("a secure AnytimeDPUCB was restored")
+	}
+	s := SS18Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	q, err := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: s, Noise: NoiseSecure}, rand.NewChaCha8([32]byte{}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := q.MarshalBinary(); err == nil {
+		t.Error("a secure AnytimeSS18 was saved")
 	}
 }

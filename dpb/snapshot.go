@@ -196,8 +196,9 @@ func appendRegState(e *enc, r Regularizer) error {
 		e.f64s(r.u)
 	case *TreeRegularizer:
 		e.int(r.adds)
-		r.tree.appendState(e)
-		appendNoiseState(e, r.tree.noise)
+		c := r.ctr.(counterState)
+		c.appendState(e)
+		appendNoiseState(e, c.nodeNoise())
 	default:
 		return fmt.Errorf("dpb: cannot snapshot a regularizer of type %T", r)
 	}
@@ -211,8 +212,9 @@ func readRegState(d *dec, r Regularizer) {
 		d.f64sTo("ridge u", r.u)
 	case *TreeRegularizer:
 		r.adds = d.int()
-		r.tree.readState(d)
-		readNoiseState(d, r.tree.noise)
+		c := r.ctr.(counterState)
+		c.readState(d)
+		readNoiseState(d, c.nodeNoise())
 	default:
 		d.fail(fmt.Errorf("dpb: cannot restore a regularizer of type %T", r))
 	}
@@ -261,7 +263,7 @@ func (p *DPUCB) appendState(e *enc) {
 	e.ints(p.n)
 	e.f64s(p.r)
 	for _, t := range p.trees {
-		t.appendState(e)
+		t.(counterState).appendState(e)
 	}
 }
 
@@ -269,6 +271,6 @@ func (p *DPUCB) readState(d *dec) {
 	d.intsTo("pull counts", p.n)
 	d.f64sTo("private totals", p.r)
 	for _, t := range p.trees {
-		t.readState(d)
+		t.(counterState).readState(d)
 	}
 }

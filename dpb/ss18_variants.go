@@ -20,7 +20,50 @@ const (
 	SS18Wishart
 	// SS18WishartUnshifted is the Wishart tree regularizer without the shift.
 	SS18WishartUnshifted
+	// SS18GaussianExact is the Gaussian regularizer on the same tree (the
+	// configured release mode) with σ calibrated exactly and the sharp Υ
+	// ([NewGaussianCounterReg]); issue 10.
+	SS18GaussianExact
+	// SS18GaussianHonaker is SS18GaussianExact on Honaker's tree estimator.
+	SS18GaussianHonaker
+	// SS18GaussianSmooth is SS18GaussianExact on the smooth binary mechanism.
+	SS18GaussianSmooth
+	// SS18GaussianSqrt is SS18GaussianExact on the exact square-root
+	// factorisation (n ≤ MaxSqrtHorizon).
+	SS18GaussianSqrt
+	// SS18GaussianBLT is SS18GaussianExact on the streaming BLT counter.
+	SS18GaussianBLT
+	// SS18WishartTight is SS18Wishart with the smallest k that Theorem 8 and
+	// the optimal composition theorem certify ([SS18Setting.WishartKTight]).
+	SS18WishartTight
 )
+
+// SS18BeyondAlgs lists the variants of the beyond-ss18 figure: the paper's
+// Gaussian and Wishart beside the exactly calibrated ones (issue 10).
+var SS18BeyondAlgs = []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18GaussianExact, SS18GaussianHonaker,
+	SS18GaussianSmooth, SS18GaussianBLT, SS18Wishart, SS18WishartTight}
+
+// GaussianCounter returns the counter an exactly calibrated Gaussian variant
+// runs on (mode picks the tree for SS18GaussianExact), and false for the
+// other variants.
+func (a SS18Alg) GaussianCounter(mode ReleaseMode) (CounterKind, bool) {
+	switch a {
+	case SS18GaussianExact:
+		if mode == Plain {
+			return CounterTree, true
+		}
+		return CounterTreePadded, true
+	case SS18GaussianHonaker:
+		return CounterHonaker, true
+	case SS18GaussianSmooth:
+		return CounterSmooth, true
+	case SS18GaussianSqrt:
+		return CounterSqrt, true
+	case SS18GaussianBLT:
+		return CounterBLT, true
+	}
+	return 0, false
+}
 
 // SS18Algs lists the variants in the order of the paper's Figure 4.
 var SS18Algs = []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18Wishart, SS18WishartUnshifted}
@@ -35,6 +78,18 @@ func (a SS18Alg) String() string {
 		return "Wishart"
 	case SS18WishartUnshifted:
 		return "WishartUnshifted"
+	case SS18GaussianExact:
+		return "GaussianExact"
+	case SS18GaussianHonaker:
+		return "GaussianHonaker"
+	case SS18GaussianSmooth:
+		return "GaussianSmooth"
+	case SS18GaussianSqrt:
+		return "GaussianSqrt"
+	case SS18GaussianBLT:
+		return "GaussianBLT"
+	case SS18WishartTight:
+		return "WishartTight"
 	}
 	return fmt.Sprintf("SS18Alg(%d)", int(a))
 }
@@ -52,7 +107,15 @@ func ParseSS18Alg(s string) (SS18Alg, error) {
 	case "wishartunshifted":
 		return SS18WishartUnshifted, nil
 	}
-	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted)", s)
+	for _, a := range SS18BeyondAlgs {
+		if strings.EqualFold(a.String(), strings.ReplaceAll(s, "-", "")) {
+			return a, nil
+		}
+	}
+	if strings.EqualFold(strings.ReplaceAll(s, "-", ""), SS18GaussianSqrt.String()) {
+		return SS18GaussianSqrt, nil
+	}
+	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
@@ -99,6 +162,21 @@ func NewSS18Policy(cfg SS18PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		reg, err = NewRidge(s.D, lambda)
 	case SS18Gaussian:
 		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
+	case SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT:
+		if cfg.Shift != ShiftPaper {
+			return nil, fmt.Errorf("dpb: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
+		}
+		if cfg.Noise != NoiseSimulated {
+			return nil, fmt.Errorf("dpb: %v runs on simulated noise only (Noise must be NoiseSimulated)", cfg.Alg)
+		}
+		kind, _ := cfg.Alg.GaussianCounter(cfg.Mode)
+		reg, err = NewGaussianCounterReg(s, kind, rng)
+	case SS18WishartTight:
+		k, kerr := s.WishartKTight()
+		if kerr != nil {
+			return nil, kerr
+		}
+		reg, err = NewWishartTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, K: k, Noise: cfg.Noise}, rng)
 	case SS18Wishart, SS18WishartUnshifted:
 		shift := cfg.Shift
 		if cfg.Alg == SS18WishartUnshifted && shift == ShiftPaper {

@@ -42,6 +42,7 @@ import (
 	"math/rand/v2"
 	"runtime"
 	"sort"
+	"strings"
 	"sync"
 
 	"github.com/dpbandits/dpbandits/dpb"
@@ -72,12 +73,23 @@ type Mechanism struct {
 	Categorical bool
 	// NoSecureSampler notes a mechanism that has no secure-mode sampler.
 	NoSecureSampler bool
+	// Note is a remark carried into the result.
+	Note string
 	// New returns a fresh trial function; each worker calls it once and then
 	// calls the trial with its own generators, so the trial may keep scratch
 	// space. The trial runs the mechanism once on input which (0 = D,
 	// 1 = D′) with randomness from rng only and returns the test statistic of
 	// the release; larger values must point to D′ (or be labels if Categorical).
 	New func() func(rng *rand.Rand, which int) float64
+}
+
+// describe appends ", secure sampler" to a mechanism's description in
+// secure mode.
+func describe(desc string, noise dpb.NoiseMode) string {
+	if noise == dpb.NoiseSecure {
+		return desc + ", secure sampler"
+	}
+	return desc
 }
 
 // Options sets the size and seed of an audit.
@@ -118,6 +130,8 @@ type Result struct {
 	// Tightness is Lower / Epsilon.
 	Tightness     float64 `json:"tightness"`
 	Demonstration bool    `json:"demonstration,omitempty"`
+	// Categorical says the statistic is an output label.
+	Categorical bool `json:"categorical,omitempty"`
 	// Verdict is "ok" (Lower <= Epsilon), "VIOLATION", or for a declared
 	// demonstration "attack shown" / "attack not shown".
 	Verdict string `json:"verdict"`
@@ -178,8 +192,22 @@ func CheckDelta(delta float64) error {
 // opt.Trials runs on each input, picks the region on the first half and
 // bounds ε on the second.
 func Run(m *Mechanism, opt Options) (Result, error) {
+	r, _, err := RunScores(m, opt)
+	return r, err
+}
+
+// Scores are the statistics of an audit's evaluation half, for plots:
+// D[i] and DPrime[i] are run i's score on D and on D′, and In reports
+// whether a score lies in the chosen region (the one that points to D′).
+type Scores struct {
+	D, DPrime []float64
+	In        func(score float64) bool
+}
+
+// RunScores is [Run] that also returns the evaluation half's scores.
+func RunScores(m *Mechanism, opt Options) (Result, Scores, error) {
 	if err := m.Validate(); err != nil {
-		return Result{}, err
+		return Result{}, Scores{}, err
 	}
 	n := opt.Trials
 	if n == 0 {
@@ -189,13 +217,13 @@ func Run(m *Mechanism, opt Options) (Result, error) {
 		}
 	}
 	if n <= 0 {
-		return Result{}, fmt.Errorf("audit: %s: trials is %d, must be > 0", m.Name, n)
+		return Result{}, Scores{}, fmt.Errorf("audit: %s: trials is %d, must be > 0", m.Name, n)
 	}
 	if n < 2 {
-		return Result{}, fmt.Errorf("audit: %s: trials is %d, must be >= 2 (half select, half evaluate)", m.Name, n)
+		return Result{}, Scores{}, fmt.Errorf("audit: %s: trials is %d, must be >= 2 (half select, half evaluate)", m.Name, n)
 	}
 	if opt.Workers < 0 {
-		return Result{}, fmt.Errorf("audit: workers is %d, must be >= 0", opt.Workers)
+		return Result{}, Scores{}, fmt.Errorf("audit: workers is %d, must be >= 0", opt.Workers)
 	}
 	scores := [2][]float64{make([]float64, n), make([]float64, n)}
 	runAll(m, opt, scores)
@@ -206,7 +234,7 @@ func Run(m *Mechanism, opt Options) (Result, error) {
 	res := Result{
 		Name: m.Name, Mechanism: m.Mechanism, Neighbours: m.Neighbours, Test: m.Test,
 		Epsilon: m.Epsilon, Delta: m.Delta, Trials: n, Seed: opt.Seed,
-		Demonstration: m.Demonstration, Region: in.String(),
+		Demonstration: m.Demonstration, Categorical: m.Categorical, Region: in.String(),
 	}
 	res.Eval = len(ev[0])
 	for _, s := range ev[0] {
@@ -233,10 +261,11 @@ func Run(m *Mechanism, opt Options) (Result, error) {
 	default:
 		res.Verdict = "ok"
 	}
+	res.Note = m.Note
 	if m.NoSecureSampler {
-		res.Note = "no secure sampler exists for this noise"
+		res.Note = strings.TrimPrefix(res.Note+"; no secure sampler exists for this noise", "; ")
 	}
-	return res, nil
+	return res, Scores{D: ev[0], DPrime: ev[1], In: in.contains}, nil
 }
 
 // runAll fills scores[s][i] with the statistic of run i on input s.
@@ -385,12 +414,10 @@ func labelRegion(m *Mechanism, sel [2][]float64) region {
 		}
 		return bv, bj
 	}
-	v1, j1 := best(func(c cnt) float64 { return float64(c.c1+1) / float64(c.c0+1) })
-	top := append([]cnt(nil), cs[:j1]...)
+	_, j1 := best(func(c cnt) float64 { return float64(c.c1+1) / float64(c.c0+1) })
 	r := region{labels: map[float64]bool{}, nlabels: j1}
-	for _, c := range top {
+	for _, c := range cs[:j1] {
 		r.labels[c.label] = true
 	}
-	_ = v1
 	return r
 }

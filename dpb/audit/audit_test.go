@@ -5,6 +5,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 )
 
 func TestBadInput(t *testing.T) {
@@ -113,11 +116,13 @@ func TestDeterministicAcrossWorkers(t *testing.T) {
 	}
 }
 
-// TestZigguratTable checks the copied table: every ExpFloat64 draw that
-// is not from the ziggurat's tail lies on the grid (the tail has
-// probability about 1.5·10⁻⁴ per draw; we allow 5 in 10000, a false failure
-// having probability below 10⁻³ by the Poisson tail) and the grid test
-// rejects the neighbour 1 + draw almost always.
+// TestZigguratTable checks the copied tables: every ExpFloat64 (NormFloat64)
+// draw that is not from the ziggurat's tail lies on the grid — the tail has
+// probability (1 − ke[0]/2³²)/256 = 4.5·10⁻⁴ ((1 − kn[0]/2³¹)/128 =
+// 5.7·10⁻⁴) per draw, and we allow 18 (22) in 10000, a correct table failing
+// with probability below 10⁻⁶ by the Poisson tail — and the grid test
+// rejects the neighbour 1 + draw almost always (a wrong table would put
+// nearly every draw off the grid).
 func TestZigguratTable(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	off, shifted := 0, 0
@@ -130,11 +135,28 @@ func TestZigguratTable(t *testing.T) {
 			shifted++
 		}
 	}
-	if off > 5 {
+	if off > 18 {
 		t.Errorf("%d of 10000 draws off the grid: the table is not Go's", off)
 	}
 	if shifted > 100 {
 		t.Errorf("%d of 10000 shifted draws on the grid", shifted)
+	}
+	// The normal table.
+	off, shifted = 0, 0
+	for range 10000 {
+		v := 3 * rng.NormFloat64()
+		if !onNormalGrid(math.Abs(v), 3) {
+			off++
+		}
+		if onNormalGrid(math.Abs(1+v), 3) {
+			shifted++
+		}
+	}
+	if off > 22 {
+		t.Errorf("%d of 10000 normal draws off the grid: the table is not Go's", off)
+	}
+	if shifted > 100 {
+		t.Errorf("%d of 10000 shifted normal draws on the grid", shifted)
 	}
 }
 
@@ -161,13 +183,67 @@ func TestShortAudit(t *testing.T) {
 			t.Errorf("%s: lower bound %.3f above the claim %.3g (%s)", r.Name, r.Lower, r.Epsilon, r.Region)
 		}
 	}
+	if r := byName["gaussian-counter-tree"]; !(r.Tightness >= 0.5) {
+		t.Errorf("calibrated Gaussian tree counter audit tightness %.3f at short size, want >= 0.5", r.Tightness)
+	}
 	if r := byName["laplace-tree-plain"]; !(r.Tightness >= 0.5) {
 		t.Errorf("plain Laplace counter audit tightness %.3f at short size, want >= 0.5", r.Tightness)
 	}
 	if r := byName["fp-attack-default"]; !(r.Lower > 3*r.Epsilon) || r.Verdict != "attack shown" {
 		t.Errorf("floating-point attack on the default sampler: lower %.3f, verdict %q; want far above %g", r.Lower, r.Verdict, r.Epsilon)
 	}
+	if r := byName["fp-attack-gaussian-default"]; !(r.Lower > 3*r.Epsilon) || r.Verdict != "attack shown" {
+		t.Errorf("floating-point attack on the default Gaussian sampler: lower %.3f, verdict %q", r.Lower, r.Verdict)
+	}
+	if r := byName["fp-attack-gaussian-secure"]; !(r.Lower <= r.Epsilon) {
+		t.Errorf("floating-point attack on the secure Gaussian sampler: lower %.3f above %g", r.Lower, r.Epsilon)
+	}
 	if r := byName["fp-attack-secure"]; !(r.Lower <= r.Epsilon) {
 		t.Errorf("floating-point attack on the secure sampler: lower %.3f above %g", r.Lower, r.Epsilon)
+	}
+}
+
+// TestNoiseMatrix checks B of the plain tree at T = 4 against the binary
+// mechanism's definition: release t sums the nodes of t's set bits, one
+// node drawn per round (draw k at round k+1).
+func TestNoiseMatrix(t *testing.T) {
+	b := noiseMatrix(dpb.CounterTree, 4)
+	want := [][]float64{
+		{1, 0, 0, 0}, // t=1: node [1]
+		{0, 1, 0, 0}, // t=2: node [1,2]
+		{0, 1, 1, 0}, // t=3: [1,2] + [3]
+		{0, 0, 0, 1}, // t=4: [1,4]
+	}
+	r, c := b.Dims()
+	if r != 4 || c != 4 {
+		t.Fatalf("B is %d×%d, want 4×4", r, c)
+	}
+	for i := range want {
+		for j := range want[i] {
+			if b.At(i, j) != want[i][j] {
+				t.Fatalf("B[%d][%d] = %v, want %v", i, j, b.At(i, j), want[i][j])
+			}
+		}
+	}
+}
+
+// TestGaussianCounterCalibration: for every counter the exact Gaussian-DP
+// parameter of the worst record pair is at most the calibrated μ, and equal
+// to it (the claim is tight) for the plain tree.
+func TestGaussianCounterCalibration(t *testing.T) {
+	mu := accounting.GDPMu(gaussEps, gaussDelta)
+	for _, k := range dpb.CounterKinds {
+		m := gaussianCounter(k)
+		if m.Note != "" {
+			t.Errorf("%v: %s", k, m.Note)
+		}
+		if k == dpb.CounterTree {
+			probe, _ := dpb.NewCounter(k, 1, gaussT, dpb.ZeroNoise{N: 1})
+			sigma, _ := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
+			s, _, muPair := pairWeights(noiseMatrix(k, gaussT), sigma)
+			if s != 1 || math.Abs(muPair-mu) > 1e-9*mu {
+				t.Errorf("plain tree: worst record %d with μ = %v, want record 1 with the calibrated μ = %v", s, muPair, mu)
+			}
+		}
 	}
 }

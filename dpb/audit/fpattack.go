@@ -5,21 +5,30 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 )
 
 // onZigguratGrid reports whether v ≥ 0 equals b·(float64(j)·float64(we[i]))
 // for some 32-bit j and 8-bit i: the values b·ExpFloat64() takes on every
-// path of Go's exponential ziggurat but its tail. For each i the candidate
-// j are the integers next to v/(b·we[i]).
-func onZigguratGrid(v, b float64) bool {
+// path of Go's exponential ziggurat but its tail.
+func onZigguratGrid(v, b float64) bool { return onGrid(v, b, zigguratWE[:], 1<<32) }
+
+// onNormalGrid reports whether v ≥ 0 equals σ·(float64(j)·float64(wn[i]))
+// for some |j| < 2³¹ and 7-bit i: the magnitudes σ·NormFloat64() takes on
+// every path of Go's normal ziggurat but the base strip's tail.
+func onNormalGrid(v, sigma float64) bool { return onGrid(v, sigma, zigguratWN[:], 1<<31) }
+
+// onGrid reports whether v = b·(j·w) for some table entry w and integer
+// 0 ≤ j < jmax (the candidates are the integers next to v/(b·w)).
+func onGrid(v, b float64, table []float32, jmax float64) bool {
 	if v == 0 {
 		return true
 	}
-	for _, w32 := range zigguratWE {
+	for _, w32 := range table {
 		w := float64(w32)
 		j0 := math.Round(v / b / w)
 		for j := j0 - 2; j <= j0+2; j++ {
-			if j < 0 || j >= 1<<32 {
+			if j < 0 || j >= jmax {
 				continue
 			}
 			if b*(j*w) == v {
@@ -48,33 +57,80 @@ func onZigguratGrid(v, b float64) bool {
 func fpAttack(name string, noise dpb.NoiseMode) *Mechanism {
 	const eps = 1.0
 	b := dpb.TreeCounterScale(counterT, 1, eps)
-	m := &Mechanism{
-		Name:        name,
-		Mechanism:   "MT14 Laplace tree counter (T = 16, ε = 1), release at round 1, default sampler",
-		Neighbours:  "D = 0^16, D′ = (1, 0, …, 0)",
-		Test:        "floating-point attack: is |release| off the grid ±b·j·we[i] of Go's ziggurat?",
-		Epsilon:     eps,
-		Trials:      100000,
-		ShortTrials: 10000,
+	newNoise := func(rng *rand.Rand) (dpb.Noise, error) {
+		if noise == dpb.NoiseSecure {
+			return dpb.NewSecureLaplaceNoise(1, b, 1)
+		}
+		return dpb.NewLaplaceNoise(1, b, rng)
+	}
+	return fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", noise),
+		"floating-point attack: is |release| off the grid ±b·j·we[i] of Go's exponential ziggurat?",
+		eps, 0, noise, newNoise, func(v float64) bool { return onZigguratGrid(v, b) })
+}
+
+// fpAttackGaussian is the floating-point attack on the first release of
+// the exactly calibrated Gaussian tree counter ([gaussianCounter], T = 16,
+// (ε, δ) = (1, 0.01)): D = 0^16, D′ = e₁. The default node noise is
+// σ·NormFloat64() = σ·(j·wn[i]), so under D the release is on that grid and
+// under D′ (1 + noise, rounded) almost never: a declared demonstration. With
+// secure noise ([dpb.NewSecureGaussianNoise], exact discrete Gaussian on a
+// grid) the same test is run and the bound must stay at or below ε.
+func fpAttackGaussian(name string, noise dpb.NoiseMode) *Mechanism {
+	probe, err := dpb.NewCounter(dpb.CounterTree, 1, gaussT, dpb.ZeroNoise{N: 1})
+	if err != nil {
+		panic(err)
+	}
+	sigma, err := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
+	if err != nil {
+		panic(err)
+	}
+	newNoise := func(rng *rand.Rand) (dpb.Noise, error) {
+		if noise == dpb.NoiseSecure {
+			return dpb.NewSecureGaussianNoise([]float64{sigma}, 1)
+		}
+		return dpb.NewGaussianNoise(1, sigma, rng)
+	}
+	return fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", noise),
+		"floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
+		gaussEps, gaussDelta, noise, newNoise, func(v float64) bool { return onNormalGrid(v, sigma) })
+}
+
+// fpAttackOn is the attack on the first release of a plain tree counter
+// over T = 16 rounds with the given node noise: the statistic is 1 when
+// |release| is off the sampler's grid (points to D′ = (1, 0, …, 0)), 0 on
+// it. It is a declared demonstration on the default sampler.
+func fpAttackOn(name, mech, test string, eps, delta float64, noise dpb.NoiseMode,
+	newNoise func(*rand.Rand) (dpb.Noise, error), onGrid func(float64) bool) *Mechanism {
+	return &Mechanism{
+		Name:          name,
+		Mechanism:     mech,
+		Neighbours:    "D = 0^16, D′ = (1, 0, …, 0)",
+		Test:          test,
+		Epsilon:       eps,
+		Delta:         delta,
+		Trials:        100000,
+		ShortTrials:   10000,
+		Demonstration: noise != dpb.NoiseSecure,
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
 			return func(rng *rand.Rand, which int) float64 {
-				tree := newCounter(rng, dpb.Plain, noise, b)
+				nz, err := newNoise(rng)
+				if err != nil {
+					panic(err)
+				}
+				tree, err := dpb.NewTreeSum(1, counterT, nz, dpb.Plain)
+				if err != nil {
+					panic(err)
+				}
 				z[0] = float64(which)
 				tree.Add(z)
 				tree.SumTo(rel)
-				if onZigguratGrid(math.Abs(rel[0]), b) {
+				if onGrid(math.Abs(rel[0])) {
 					return 0
 				}
 				return 1
 			}
 		},
 	}
-	if noise == dpb.NoiseSecure {
-		m.Mechanism = "MT14 Laplace tree counter (T = 16, ε = 1), release at round 1, secure sampler"
-	} else {
-		m.Demonstration = true
-	}
-	return m
 }

@@ -2,19 +2,45 @@ package audit
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
 )
 
 // All returns every audit, in table order.
 func All() []*Mechanism {
-	return []*Mechanism{
+	ms := []*Mechanism{
 		laplaceCounter("laplace-tree-plain", dpb.Plain, dpb.NoiseSimulated),
 		laplaceCounter("laplace-tree-padded", dpb.Padded, dpb.NoiseSimulated),
 		laplaceCounter("laplace-tree-plain-secure", dpb.Plain, dpb.NoiseSecure),
 		fpAttack("fp-attack-default", dpb.NoiseSimulated),
 		fpAttack("fp-attack-secure", dpb.NoiseSecure),
+		gaussianTree("ss18-gaussian-tree", dpb.NoiseSimulated),
+		gaussianTree("ss18-gaussian-tree-secure", dpb.NoiseSecure),
+		wishartTree("ss18-wishart-tree"),
+		dpucb("mt14-dpucb-arms", dpb.NoiseSimulated),
+		dpucb("mt14-dpucb-arms-secure", dpb.NoiseSecure),
+		ftrl("as17-ftrl-predictions", dpb.NoiseSimulated),
+		ftrl("as17-ftrl-predictions-secure", dpb.NoiseSecure),
+		linUCB("ss18-linucb-joint", dpb.NoiseSimulated),
+		linUCB("ss18-linucb-joint-secure", dpb.NoiseSecure),
 	}
+	for _, k := range dpb.CounterKinds {
+		ms = append(ms, gaussianCounter(k))
+	}
+	ms = append(ms,
+		fpAttackGaussian("fp-attack-gaussian-default", dpb.NoiseSimulated),
+		fpAttackGaussian("fp-attack-gaussian-secure", dpb.NoiseSecure))
+	ms = append(ms, privMABAudits()...)
+	for _, m := range ms {
+		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
+			// The exact samplers cost microseconds a draw (big-integer
+			// arithmetic for the Gaussian): a quarter of the runs.
+			m.Trials /= 4
+			m.ShortTrials /= 2
+		}
+	}
+	return ms
 }
 
 // Names returns the names of every audit, in table order.

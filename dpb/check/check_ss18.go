@@ -3,8 +3,10 @@ package check
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // SS18CheckConfig sizes the SS18 proof-check suite ([CheckSS18]).
@@ -24,6 +26,9 @@ type SS18CheckConfig struct {
 	Trials int
 	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
 	Workers int
+	// Plan, if set, keeps the tree checks' runs in a job store and selects
+	// a shard (see experiment.Plan and [CheckSS18Trees]).
+	Plan *experiment.Plan `json:"-"`
 }
 
 // WithDefaults returns c with every unset field at its default.
@@ -58,8 +63,11 @@ var SS18PaperSetting = dpb.SS18Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0
 // CheckSS18 runs the proof checks of SS18, in this order: [CheckSS18Facts]
 // (Claims 17–20, Υ, Lemma 22), [CheckTreeRegularizers] (Propositions 9 and
 // 11 per round, plain and padded trees, at [SS18CheckConfig.SS18CheckSetting]),
-// [CheckSS18Privacy] (calibration at [SS18PaperSetting]), then the checks
-// that run Algorithm 1 (Proposition 4, Theorems 5 and 6, Claim 13). The run
+// [CheckCounterRegularizers] (Proposition 11 for the Gaussian regularizer
+// on every counter, exactly calibrated), [CheckSS18Privacy] (calibration at
+// [SS18PaperSetting]) and [CheckCalibratedPrivacy] (the exactly calibrated
+// variants there), then the checks that run Algorithm 1 (Proposition 4 for
+// the paper's and the calibrated variants, Theorems 5 and 6, Claim 13). The run
 // is deterministic given the config.
 func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 	vs, err := CheckSS18Facts(cfg)
@@ -67,21 +75,55 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	c := cfg.WithDefaults()
-	tv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
+	tv, err := CheckSS18Trees(c)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, tv...)
+	// Proposition 9 with the tight k of optimal composition (WishartTight).
+	kt, err := c.SS18CheckSetting().WishartKTight()
+	if err != nil {
+		return nil, err
+	}
+	wv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, K: kt})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range wv {
+		if strings.HasPrefix(v.Name, "wishart/") {
+			v.Name = "wishart-tight-k/" + strings.TrimPrefix(v.Name, "wishart/")
+			vs = append(vs, v)
+		}
+	}
+	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, cv...)
 	pv, err := CheckSS18Privacy(cfg)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, pv...)
+	qv, err := CheckCalibratedPrivacy(SS18PaperSetting)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, qv...)
 	lv, err := checkSS18Policies(c)
 	if err != nil {
 		return nil, err
 	}
 	return append(vs, lv...), nil
+}
+
+// CheckSS18Trees runs the tree checks of [CheckSS18] alone
+// ([CheckTreeRegularizers] at [SS18CheckConfig.SS18CheckSetting], under
+// cfg.Plan): the part that grows with n and that a cluster runs in shards.
+func CheckSS18Trees(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	vs, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan})
+	return vs, err
 }
 
 func (c SS18CheckConfig) validate() error {
@@ -166,6 +208,15 @@ func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
 		pv[i].Name += "-plain"
 	}
 	vs = append(vs, pv...)
+	// The exactly calibrated variants of issue 10 (padded tree for the
+	// tree-based ones), Proposition 4 with their derived bounds.
+	nc := base
+	nc.Algs = append(append([]dpb.SS18Alg(nil), counterVariants...), dpb.SS18WishartTight)
+	nv, err := CheckProp4(nc)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, nv...)
 	rc := base
 	rc.Alpha, rc.Reps = 0, reps/2
 	rv, err := CheckRegretBounds(rc)

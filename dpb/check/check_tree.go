@@ -35,7 +35,22 @@ type TreeCheckConfig struct {
 	WishartScale float64
 	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
 	Workers int
+	// Plan, if set, keeps the runs in a job store and selects a shard (see
+	// experiment.Plan): the check at the paper's n runs in pieces.
+	Plan *experiment.Plan
+	// PerRun selects the per-run test (see CheckTreeRegularizers); it is
+	// forced for n > TreeDenseMaxN.
+	PerRun bool
 }
+
+// TreeDenseMaxN is the largest n at which [CheckTreeRegularizers] keeps
+// every round's ratios (n·36 values per run); above it each run keeps, per
+// bound, its number of failing rounds, the first, the largest ratio and the
+// ratios at TreeSampleRounds log-spaced rounds.
+const TreeDenseMaxN = 1 << 16
+
+// TreeSampleRounds is the number of rounds whose ratios the per-run test keeps.
+const TreeSampleRounds = 64
 
 // TreeRounds holds the per-round outcome of [CheckTreeRegularizers]: for
 // each bound (Names[b], e.g. "wishart/plain/shifted/ρ_min") and round t
@@ -85,7 +100,19 @@ var treeBoundNames = [9]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ
 // A verdict counts failures over Reps × n (run, round) pairs; its p-value is
 // the Bonferroni-corrected minimum over rounds of the per-round binomial
 // tail P[Bin(Reps, α/2n) ≥ failures_t] (rounds of one run are dependent, runs
-// are independent). The plain-tree Wishart verdicts are marked as errata:
+// are independent).
+//
+// Per-run test (cfg.PerRun, or n > TreeDenseMaxN, where the per-round
+// counts would not fit in memory): by the union bound a run fails in some
+// round with probability at most n·α/(2n) = α/2, so a verdict counts the
+// runs with at least one failing round against Bin(Reps, α/2). One failing
+// run already rejects when Reps·α/2 is small (α = 1/n at the paper's n), so
+// a bound that fails in a run with probability q is caught with probability
+// 1 − (1 − q)^Reps (at 10 runs: q ≥ 0.26 with probability ≥ 0.95). Slack is
+// the median ratio over the runs × TreeSampleRounds log-spaced rounds and
+// Tail the largest ratio; TreeRounds is nil.
+//
+// The plain-tree Wishart verdicts are marked as errata:
 // Proposition 9 assumes every release sums exactly m node noises, which only
 // the padded tree does.
 func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
@@ -143,8 +170,34 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 	gaussVariants := [3]variant{{2 * ups, gp, "printed Υ", nil}, {2 * upsC, gc, "corrected Υ_c", nil}, {2 * upsS, gs, "sharp Υ_s", nil}}
 
 	const nb = 9
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(treeSeries), Points: n * nb, Workers: cfg.Workers},
+	perRun := cfg.PerRun || n > TreeDenseMaxN
+	// One job is one run of one tree. Dense: out[t·nb+b] is bound b's ratio
+	// in round t+1. Per run: out[b·w+·] is (failing rounds, first failing
+	// round, largest ratio, the ratios at the sample rounds).
+	grid := experiment.LogGrid(n, TreeSampleRounds)
+	w := 3 + len(grid)
+	points := n * nb
+	if perRun {
+		points = nb * w
+	}
+	key := struct {
+		Setting      dpb.SS18Setting
+		K            int
+		WishartScale float64
+		Seed         uint64
+		PerRun       bool
+	}{s, k, scaleW, cfg.Seed, perRun}
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(treeSeries), Points: points, Workers: cfg.Workers,
+		Plan: cfg.Plan, Label: "ss18-check-tree", Key: key, Rounds: n},
 		func(job experiment.Job, out []float64) error {
+			ratios := out
+			if perRun {
+				ratios = make([]float64, nb)
+				for b := range nb {
+					out[b*w], out[b*w+1], out[b*w+2] = 0, 0, 0
+				}
+			}
+			next := 0 // the next sample round's index in grid
 			ser := treeSeries[job.Series]
 			rng := dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1+job.Series))
 			var noise dpb.Noise
@@ -174,21 +227,44 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 				ts.NoiseTo(nz)
 				topLeftPacked(block, nz, d)
 				lastColumnPacked(h, nz, d)
-				r := out[t*nb : (t+1)*nb]
+				r := ratios
+				if !perRun {
+					r = out[t*nb : (t+1)*nb]
+				}
 				if !e.factor(block, true, true) {
 					for i := range r {
 						r[i] = maxRatio
 					}
+				} else {
+					lmin, lmax := e.vals[0], e.vals[d-1]
+					for v, vr := range variants {
+						if vr.perRound != nil {
+							vr = vr.perRound[ts.NodesInRelease()]
+						}
+						r[3*v+0] = upperRatio(lmax+vr.shift, vr.b.RhoMax)
+						r[3*v+1] = lowerRatio(lmin+vr.shift, vr.b.RhoMin)
+						r[3*v+2] = upperRatio(math.Sqrt(e.quadInv(h, vr.shift)), vr.b.Gamma)
+					}
+				}
+				if !perRun {
 					continue
 				}
-				lmin, lmax := e.vals[0], e.vals[d-1]
-				for v, vr := range variants {
-					if vr.perRound != nil {
-						vr = vr.perRound[ts.NodesInRelease()]
+				sample := next < len(grid) && grid[next] == t+1
+				for b, x := range r {
+					o := out[b*w : (b+1)*w]
+					if x > 1 {
+						if o[0] == 0 {
+							o[1] = float64(t + 1)
+						}
+						o[0]++
 					}
-					r[3*v+0] = upperRatio(lmax+vr.shift, vr.b.RhoMax)
-					r[3*v+1] = lowerRatio(lmin+vr.shift, vr.b.RhoMin)
-					r[3*v+2] = upperRatio(math.Sqrt(e.quadInv(h, vr.shift)), vr.b.Gamma)
+					o[2] = math.Max(o[2], x)
+					if sample {
+						o[3+next] = x
+					}
+				}
+				if sample {
+					next++
 				}
 			}
 			return nil
@@ -197,6 +273,20 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 		return nil, nil, err
 	}
 
+	if perRun {
+		var vs Verdicts
+		for si, ser := range treeSeries {
+			variants := gaussVariants
+			if ser.wishart {
+				variants = wishartVariants
+			}
+			for b := range nb {
+				vr := variants[b/3]
+				vs = append(vs, perRunVerdict(cfg, out[si], s, k, w, b, ser.wishart, ser.mode, vr.name, vr.perRound == nil))
+			}
+		}
+		return vs, nil, nil
+	}
 	alpha := s.AlphaOrDefault() / (2 * float64(n))
 	rounds := &TreeRounds{Reps: cfg.Reps, N: n, AllowedPerRound: alpha}
 	var vs Verdicts
@@ -260,6 +350,45 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 		}
 	}
 	return vs, rounds, nil
+}
+
+// perRunVerdict is the per-run test of bound b of one tree (see
+// CheckTreeRegularizers): runs[rep] holds, per bound, the failing rounds,
+// the first, the largest ratio and the sampled ratios (w values).
+func perRunVerdict(cfg TreeCheckConfig, runs [][]float64, s dpb.SS18Setting, k, w, b int, wishart bool, mode dpb.ReleaseMode, variant string, fixed bool) Verdict {
+	n := s.N
+	kind, ref := "gaussian", "SS18 Prop. 11 (§4.2)"
+	if wishart {
+		kind, ref = "wishart", "SS18 Prop. 9 (§4.1, Eq. 4)"
+	}
+	name := fmt.Sprintf("%s/%s/%s/%s", kind, mode, variant, treeBoundNames[b])
+	failedRuns, rounds, firstBad := 0, 0, 0
+	var sampled []float64
+	tail := 0.0
+	for _, run := range runs {
+		o := run[b*w : (b+1)*w]
+		if o[0] > 0 {
+			failedRuns++
+			rounds += int(o[0])
+			if firstBad == 0 || int(o[1]) < firstBad {
+				firstBad = int(o[1])
+			}
+		}
+		tail = math.Max(tail, o[2])
+		sampled = append(sampled, o[3:]...)
+	}
+	alpha := s.AlphaOrDefault() / 2 // a run fails in some round with probability ≤ n·α/(2n)
+	note := fmt.Sprintf("per-run test: failed in %d of %d runs, %d of %d run-rounds", failedRuns, cfg.Reps, rounds, n*cfg.Reps)
+	if firstBad > 0 {
+		note += fmt.Sprintf(" (first t=%d)", firstBad)
+	}
+	v := NewVerdict(name, treeClaim(b, wishart, variant, mode, s.D, n, k), ref, alpha, cfg.Reps, failedRuns, median(sampled), note)
+	v.Tail = finiteOr0(tail)
+	if wishart && mode == dpb.Plain && fixed {
+		v.Erratum = true
+		v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
+	}
+	return v
 }
 
 func popcount(t int) int {

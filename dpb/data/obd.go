@@ -39,8 +39,13 @@ const OBDDim = 6
 //	        c3(a)                  1 if item_feature_3 is the items' most common level,
 //	        g(u)·f0(a) ]           g(u) = 1 if user_feature_0 is the rows' most common level.
 //
-// The loader checks that every propensity_score equals 1/K, the condition
-// under which [Replay] is unbiased.
+// [LoadOBD] checks that every propensity_score equals 1/K, the condition
+// under which [ope.Replay] is unbiased. [LoadOBDWith] with AnyPropensity
+// reads logs of any logging policy, such as the Bernoulli Thompson Sampling
+// logs bts/{men,women}, for the estimators of package ope that weight by the
+// propensities (IPS, SNIPS, DR, PropensityReplay). A row's propensity is the
+// probability the logger gave that item at that row's position; the
+// position itself is ignored.
 //
 // The data are not part of this repository: the small sample ships with the
 // Open Bandit Pipeline (github.com/st-tech/zr-obp, obd/random/{men,women}),
@@ -62,19 +67,37 @@ var _ ope.Log = (*OBDLog)(nil)
 // item_context.csv in the same folder. Bad files and bad rows give errors
 // naming the file and line.
 func LoadOBD(path string) (*OBDLog, error) {
-	return LoadOBDFiles(path, filepath.Join(filepath.Dir(path), "item_context.csv"))
+	return LoadOBDWith(path, OBDOptions{})
+}
+
+// OBDOptions configures [LoadOBDWith].
+type OBDOptions struct {
+	// ItemPath is the item context file. Defaults to item_context.csv in the
+	// log's folder.
+	ItemPath string
+	// AnyPropensity accepts any propensity_score in (0, 1] (a non-uniform
+	// logger); without it every score must be 1/K.
+	AnyPropensity bool
+}
+
+// LoadOBDWith reads an OBD campaign CSV with options.
+func LoadOBDWith(path string, opt OBDOptions) (*OBDLog, error) {
+	if opt.ItemPath == "" {
+		opt.ItemPath = filepath.Join(filepath.Dir(path), "item_context.csv")
+	}
+	l := &OBDLog{}
+	if err := l.readItems(opt.ItemPath); err != nil {
+		return nil, err
+	}
+	if err := l.readLog(path, !opt.AnyPropensity); err != nil {
+		return nil, err
+	}
+	return l, nil
 }
 
 // LoadOBDFiles is [LoadOBD] with the item context file named explicitly.
 func LoadOBDFiles(logPath, itemPath string) (*OBDLog, error) {
-	l := &OBDLog{}
-	if err := l.readItems(itemPath); err != nil {
-		return nil, err
-	}
-	if err := l.readLog(logPath); err != nil {
-		return nil, err
-	}
-	return l, nil
+	return LoadOBDWith(logPath, OBDOptions{ItemPath: itemPath})
 }
 
 func openCSV(path string) (*os.File, *csv.Reader, map[string]int, error) {
@@ -179,7 +202,7 @@ func mostCommon(n map[string]int) string {
 	return best
 }
 
-func (l *OBDLog) readLog(path string) error {
+func (l *OBDLog) readLog(path string, uniform bool) error {
 	f, cr, cols, err := openCSV(path)
 	if err != nil {
 		return err
@@ -213,7 +236,11 @@ func (l *OBDLog) readLog(path string) error {
 			return fmt.Errorf("dpb: %s:%d: click is %q, want 0 or 1", path, line, c)
 		}
 		p, err := strconv.ParseFloat(rec[cols["propensity_score"]], 64)
-		if err != nil || math.Abs(p-want) > 1e-9*want {
+		if !uniform {
+			if err != nil || !(p > 0 && p <= 1) {
+				return fmt.Errorf("dpb: %s:%d: propensity_score is %q, want a probability in (0, 1]", path, line, rec[cols["propensity_score"]])
+			}
+		} else if err != nil || math.Abs(p-want) > 1e-9*want {
 			return fmt.Errorf("dpb: %s:%d: propensity_score is %q, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, rec[cols["propensity_score"]], l.k, want)
 		}
 		for a, ci := range affCol {

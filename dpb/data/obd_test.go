@@ -13,10 +13,15 @@ import (
 )
 
 // sharedData returns ../shared/data seen from the repository root (this
-// package lives in dpb/), skipping the test when it is absent.
+// package lives in dpb/data/), or $DPB_DATA when set, skipping the test when
+// it is absent.
 func sharedData(t testing.TB, rel string) string {
 	t.Helper()
-	p := filepath.Join("..", "..", "shared", "data", rel)
+	root := filepath.Join("..", "..", "..", "shared", "data")
+	if env := os.Getenv("DPB_DATA"); env != "" {
+		root = env
+	}
+	p := filepath.Join(root, rel)
 	if _, err := os.Stat(p); err != nil {
 		t.Skipf("shared data %s not found (expected ../shared/data beside the repository): %v", rel, err)
 	}

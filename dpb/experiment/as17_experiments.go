@@ -119,67 +119,6 @@ func AS17Table2Rows(dim int, kind dpb.LossKind) []AS17Row {
 	}
 }
 
-// Fit is a least-squares line log y = Intercept + Slope·log x.
-type Fit struct {
-	Slope, Intercept, SlopeSE float64
-	Points                    int
-}
-
-// MarshalJSON writes NaN fields (fits with too few points) as null.
-func (f Fit) MarshalJSON() ([]byte, error) {
-	num := func(v float64) string {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return "null"
-		}
-		return strconv.FormatFloat(v, 'g', 6, 64)
-	}
-	return []byte(fmt.Sprintf(`{"slope":%s,"intercept":%s,"slope_se":%s,"points":%d}`, num(f.Slope), num(f.Intercept), num(f.SlopeSE), f.Points)), nil
-}
-
-// FitLogLog fits log y against log x by ordinary least squares over the
-// points with x > 0 and y > 0, and returns the slope with its standard
-// error (NaN fields when fewer than two usable points; SE NaN with two).
-func FitLogLog(x, y []float64) Fit {
-	var lx, ly []float64
-	for i := range x {
-		if x[i] > 0 && y[i] > 0 && !math.IsInf(y[i], 0) {
-			lx = append(lx, math.Log(x[i]))
-			ly = append(ly, math.Log(y[i]))
-		}
-	}
-	n := float64(len(lx))
-	f := Fit{Slope: math.NaN(), Intercept: math.NaN(), SlopeSE: math.NaN(), Points: len(lx)}
-	if len(lx) < 2 {
-		return f
-	}
-	var mx, my float64
-	for i := range lx {
-		mx += lx[i]
-		my += ly[i]
-	}
-	mx /= n
-	my /= n
-	var sxx, sxy float64
-	for i := range lx {
-		sxx += (lx[i] - mx) * (lx[i] - mx)
-		sxy += (lx[i] - mx) * (ly[i] - my)
-	}
-	if sxx == 0 {
-		return f
-	}
-	f.Slope = sxy / sxx
-	f.Intercept = my - f.Slope*mx
-	if len(lx) > 2 {
-		var rss float64
-		for i := range lx {
-			r := ly[i] - f.Intercept - f.Slope*lx[i]
-			rss += r * r
-		}
-		f.SlopeSE = math.Sqrt(rss / (n - 2) / sxx)
-	}
-	return f
-}
-
 // AS17Sweep measures one row's final regret at every (ε, T) pair.
 type AS17Sweep struct {
 	Row AS17Row
@@ -195,6 +134,8 @@ type AS17Sweep struct {
 	Seed     uint64
 	Workers  int
 	Progress io.Writer
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan
 }
 
 // AS17Result is the outcome of an [AS17Sweep].
@@ -315,7 +256,26 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 		}
 	}
 	start := time.Now()
-	out, err := RunTrials(TrialConfig{Reps: s.Reps, Series: len(s.Epsilons), Points: len(s.Horizons), Workers: s.Workers, Progress: s.Progress},
+	// The row's learners and bounds are functions: its name, table,
+	// decision set, dimension and loss sequence determine them.
+	epsKey := make([]string, len(s.Epsilons))
+	for i, e := range s.Epsilons {
+		epsKey[i] = strconv.FormatFloat(e, 'g', -1, 64) // +Inf has no JSON number
+	}
+	key := struct {
+		Row, Set   string
+		Table, Dim int
+		Loss       dpb.LossConfig
+		Horizons   []int
+		Epsilons   []string
+		Seed       uint64
+	}{row.Name, row.Set.String(), row.Table, row.Dim, row.Loss, s.Horizons, epsKey, s.Seed}
+	rounds := 0
+	for _, T := range s.Horizons {
+		rounds += T
+	}
+	out, err := RunTrials(TrialConfig{Reps: s.Reps, Series: len(s.Epsilons), Points: len(s.Horizons), Workers: s.Workers, Progress: s.Progress,
+		Plan: s.Plan, Label: "as17-" + row.Name, Key: key, Rounds: rounds},
 		func(job Job, out []float64) error {
 			eps := s.Epsilons[job.Series]
 			for h, T := range s.Horizons {
@@ -573,6 +533,8 @@ type AS17TableConfig struct {
 	// Workers and Progress as in TrialConfig.
 	Workers  int       `json:"-"`
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
 }
 
 // AS17TableResult holds, per row, the T sweep and (if asked) the ε sweep.
@@ -604,7 +566,7 @@ func AS17Table(cfg AS17TableConfig) (*AS17TableResult, error) {
 	res := &AS17TableResult{Config: cfg}
 	for i, row := range rows {
 		s := AS17Sweep{Row: row, Horizons: cfg.Horizons, Epsilons: withBase(cfg.Epsilons), Reps: cfg.Reps,
-			Seed: cfg.Seed + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress}
+			Seed: cfg.Seed + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress, Plan: cfg.Plan}
 		r, err := s.Run()
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", row.Name, err)
@@ -612,7 +574,7 @@ func AS17Table(cfg AS17TableConfig) (*AS17TableResult, error) {
 		res.T = append(res.T, r)
 		if cfg.EpsHorizon > 0 {
 			s := AS17Sweep{Row: row, Horizons: []int{cfg.EpsHorizon}, Epsilons: withBase(cfg.SweepEpsilons), Reps: cfg.Reps,
-				Seed: cfg.Seed + 1000 + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress}
+				Seed: cfg.Seed + 1000 + uint64(i), Workers: cfg.Workers, Progress: cfg.Progress, Plan: cfg.Plan}
 			r, err := s.Run()
 			if err != nil {
 				return nil, fmt.Errorf("%s ε sweep: %w", row.Name, err)

@@ -42,9 +42,15 @@ type MT14Fig1Config struct {
 	RelaxationScale float64
 	// Points is the number of log-spaced record rounds. Defaults to 60.
 	Points int
+	// Counters adds, after the series above, DP-UCB on each of these
+	// per-arm counters (DPUCBConfig.Counter; issue 10) at every ε of
+	// Epsilons, and with Γ = 0 at every ε of NoRelaxation. Defaults to none.
+	Counters []dpb.CounterKind `json:"counters,omitempty"`
 	// Workers and Progress as in TrialConfig.
 	Workers  int
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
 }
 
 func (c *MT14Fig1Config) defaults() error {
@@ -99,6 +105,18 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 			return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
 		}})
 	}
+	for _, kind := range cfg.Counters {
+		for _, eps := range cfg.Epsilons {
+			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (dpb.Policy, error) {
+				return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind}, rng)
+			}})
+		}
+		for _, eps := range cfg.NoRelaxation {
+			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (dpb.Policy, error) {
+				return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind}, rng)
+			}})
+		}
+	}
 	if cfg.Delay < 0 {
 		return nil, fmt.Errorf("dpb: delay is %d, must be >= 0", cfg.Delay)
 	}
@@ -115,9 +133,12 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 			}
 		}
 	}
+	key := cfg
+	key.Workers = 0 // the results do not depend on it
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
+		Plan: cfg.Plan, Label: "mt14-fig1", Key: key,
 		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) {
 			m := make([]float64, cfg.Arms)
 			for a := range m {
@@ -154,6 +175,13 @@ type MT14Fig2Config struct {
 	// Workers and Progress as in TrialConfig.
 	Workers  int
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see
+	// Plan); with a store, DataKey is required.
+	Plan *Plan `json:"-"`
+	// DataKey identifies what NewLog returns (the data file's content hash
+	// and the loader's options) in the store key: NewLog is a function the
+	// store cannot see.
+	DataKey string `json:"-"`
 }
 
 // MT14Fig2Row is one bar of MT14 Fig. 2: a policy at one delay.
@@ -235,7 +263,19 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 			}
 		}
 	}
-	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: len(rows), Points: 3, Workers: cfg.Workers, Progress: cfg.Progress},
+	if cfg.Plan != nil && cfg.Plan.Store != nil && cfg.DataKey == "" {
+		return nil, fmt.Errorf("dpb: MT14Fig2Config.DataKey is required with a store")
+	}
+	key := cfg
+	key.Workers = 0
+	// A job records the normalised CTR, the CTR and the matched events, then
+	// the replay of its repetition (the Wilson interval of rep 0 is plotted).
+	const points = 3 + 6
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: len(rows), Points: points, Workers: cfg.Workers, Progress: cfg.Progress,
+		Plan: cfg.Plan, Label: "mt14-fig2", Key: struct {
+			Config MT14Fig2Config
+			Data   string
+		}{key, cfg.DataKey}, Rounds: l0.Len()},
 		func(job Job, out []float64) error {
 			lg, err := getLog(job.Rep)
 			if err != nil {
@@ -260,20 +300,30 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 			out[0] = res.CTR / uni[job.Rep].CTR
 			out[1] = res.CTR
 			out[2] = float64(res.Matched)
-			if job.Rep == 0 {
-				rows[job.Series].First = res // each series' rep 0 runs in one job
-			}
+			out[3], out[4], out[5] = float64(res.Events), float64(res.Matched), res.Reward
+			out[6], out[7], out[8] = res.CTR, res.Lo, res.Hi
 			return nil
 		})
 	if err != nil {
 		return nil, err
+	}
+	for s := range rows {
+		v := out[s][0]
+		rows[s].First = ope.ReplayResult{Events: int(v[3]), Matched: int(v[4]), Reward: v[5], CTR: v[6], Lo: v[7], Hi: v[8]}
+	}
+	// The uniform policy's value of every repetition's log (jobs loaded
+	// from a store did not load their logs).
+	for rep := range cfg.Reps {
+		if _, err := getLog(rep); err != nil {
+			return nil, err
+		}
 	}
 	res := &MT14Fig2Result{Events: l0.Len(), Dim: d, Arms: k, Reps: cfg.Reps, Random: uni[0]}
 	for _, r := range uni {
 		res.RandomCTR += r.CTR / float64(cfg.Reps)
 	}
 	for s := range rows {
-		c := Summarise(nil, nil, out[s:s+1])
+		c := Summarise(nil, nil, [][][]float64{trimPoints(out[s], 3)})
 		rows[s].NormCTR, rows[s].NormSE = c.Mean[0][0], c.StdErr[0][0]
 		rows[s].CTR, rows[s].CTRSE = c.Mean[0][1], c.StdErr[0][1]
 		rows[s].Matched = c.Mean[0][2]
@@ -377,4 +427,13 @@ func (r *MT14Fig2Result) Markdown() string {
 			w.Delay, w.Name, w.NormCTR, w.NormSE, w.CTR, w.Matched, w.First.CTR, w.First.Lo, w.First.Hi, w.First.Matched)
 	}
 	return b.String()
+}
+
+// trimPoints returns reps with only the first n points of each repetition.
+func trimPoints(reps [][]float64, n int) [][]float64 {
+	t := make([][]float64, len(reps))
+	for r, v := range reps {
+		t[r] = v[:n]
+	}
+	return t
 }

@@ -108,3 +108,25 @@ func (c *contextLog) Event(r *dpb.Round, i int) (int, float64, float64) {
 	}
 	return c.Logged[i], c.Rew[i], c.Prob
 }
+
+// The Counters series come after the paper's, one per counter × ε, and do
+// not change the paper's series.
+func TestMT14Fig1Counters(t *testing.T) {
+	base := MT14Fig1Config{Arms: 3, Horizon: 1000, Reps: 2, Seed: 7, Epsilons: []float64{1}, NoRelaxation: []float64{1}, Points: 5}
+	a, err := RunMT14Fig1(base)
+	if err != nil {
+		t.Fatal(err)
+	}
+	withC := base
+	withC.Counters = []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth}
+	b, err := RunMT14Fig1(withC)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(b.Names) != len(a.Names)+4 || b.Names[len(a.Names)] != "DP-UCB ε=1, honaker" {
+		t.Fatalf("names %v", b.Names)
+	}
+	if !reflect.DeepEqual(b.Mean[:len(a.Names)], a.Mean) {
+		t.Error("adding counters changed the paper's series")
+	}
+}

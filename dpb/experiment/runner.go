@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"context"
 	"encoding/csv"
 	"encoding/json"
 	"fmt"
@@ -39,11 +40,31 @@ type TrialConfig struct {
 	Workers int
 	// Progress, if non-nil, receives a one-line progress bar.
 	Progress io.Writer
+	// Plan, if non-nil, says where finished jobs are stored and which jobs
+	// to run (see [Plan]). With a store, Label and Key are required.
+	Plan *Plan
+	// Label names the job list in the store (lower case, e.g. "ss18-exp2").
+	Label string
+	// Key is everything that determines the jobs' results besides the
+	// shape (the configuration with its seed; not worker counts); the
+	// store keys the list by its hash with [dpb.StreamVersion].
+	Key any
+	// Rounds is how many rounds one job simulates and RoundCost the cost
+	// of one round relative to the label's unit (0 means 1), for cost
+	// estimates (see Plan.Estimate); neither changes results.
+	Rounds    int
+	RoundCost float64
 }
 
 // RunTrials runs Reps × Series jobs on Workers goroutines and returns
 // out[series][rep][point]. The result is identical whatever the number of
 // workers. The first error stops the remaining jobs and is returned.
+//
+// With cfg.Plan it follows the plan (see [Plan]): jobs in the plan's store
+// are loaded instead of run, every finished job is saved at once under
+// cfg.Label and cfg.Key, only the plan's shard is run, and a cancelled
+// context stops the run. The trial function itself is untouched: a job runs
+// exactly as without a store.
 func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 	if cfg.Reps < 1 || cfg.Series < 1 || cfg.Points < 0 {
 		return nil, fmt.Errorf("dpb: bad trial shape reps=%d series=%d points=%d", cfg.Reps, cfg.Series, cfg.Points)
@@ -59,37 +80,86 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 			out[s][r] = make([]float64, cfg.Points)
 		}
 	}
-	total := int64(cfg.Reps * cfg.Series)
+	shape := Shape{Reps: cfg.Reps, Series: cfg.Series, Points: cfg.Points}
+	todo, bin, err := cfg.Plan.prepare(cfg, shape, out)
+	if err != nil {
+		return nil, err
+	}
+	ctx := cfg.Plan.ctx()
+	total := int64(len(todo))
 	var next, done atomic.Int64
 	var failed atomic.Bool
-	var errOnce sync.Once
+	var errMu sync.Mutex // workers may still fail after a cancelled run returned
 	var firstErr error
-	bar := newProgress(cfg.Progress, total)
+	fail := func(job Job, err error) {
+		errMu.Lock()
+		if firstErr == nil {
+			firstErr = fmt.Errorf("rep %d series %d: %w", job.Rep, job.Series, err)
+		}
+		errMu.Unlock()
+		failed.Store(true)
+	}
+	// saveMu lets a cancelled run return only when no save is under way, and
+	// stops every later one: a job is saved whole or not at all.
+	var saveMu sync.Mutex
+	stopped := false
+	pw := cfg.Progress
+	if total == 0 {
+		pw = nil // everything came from the store
+	}
+	bar := newProgress(pw, total)
 	var wg sync.WaitGroup
 	for range w {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for !failed.Load() {
+			for !failed.Load() && ctx.Err() == nil {
 				i := next.Add(1) - 1
 				if i >= total {
 					return
 				}
-				// Repetition-major order: all series of rep 0 first.
-				job := Job{Rep: int(i) / cfg.Series, Series: int(i) % cfg.Series}
+				job := todo[i]
 				if err := trial(job, out[job.Series][job.Rep]); err != nil {
-					errOnce.Do(func() { firstErr = fmt.Errorf("rep %d series %d: %w", job.Rep, job.Series, err) })
-					failed.Store(true)
+					fail(job, err)
 					return
+				}
+				if bin != nil {
+					var err error
+					saveMu.Lock()
+					if !stopped {
+						err = bin.Save(job, out[job.Series][job.Rep])
+					}
+					saveMu.Unlock()
+					if err != nil {
+						fail(job, err)
+						return
+					}
 				}
 				bar.set(done.Add(1))
 			}
 		}()
 	}
-	wg.Wait()
+	finished := make(chan struct{})
+	go func() { wg.Wait(); close(finished) }()
+	select {
+	case <-finished:
+	case <-ctx.Done():
+		// Jobs in flight are discarded: their goroutines finish in the
+		// background (a process that exits simply drops them) and save nothing.
+		saveMu.Lock()
+		stopped = true
+		saveMu.Unlock()
+	}
 	bar.finish()
-	if firstErr != nil {
-		return nil, firstErr
+	cfg.Plan.note(int(done.Load()), 0, 0, nil)
+	errMu.Lock()
+	err = firstErr
+	errMu.Unlock()
+	if err != nil {
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil && done.Load() < total {
+		return nil, fmt.Errorf("interrupted after %d of %d jobs: %w", done.Load(), total, context.Cause(ctx))
 	}
 	return out, nil
 }
@@ -108,11 +178,11 @@ func newProgress(w io.Writer, total int64) *progress {
 }
 
 func (p *progress) set(done int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.w == nil {
 		return
 	}
-	p.mu.Lock()
-	defer p.mu.Unlock()
 	now := time.Now()
 	if done < p.total && now.Sub(p.last) < 200*time.Millisecond {
 		return
@@ -136,9 +206,14 @@ func (p *progress) set(done int64) {
 	fmt.Fprintf(p.w, "\r[%s] %d/%d jobs, %s elapsed, ~%s left ", bar, done, p.total, el.Round(time.Second), left.Round(time.Second))
 }
 
+// finish ends the bar's line; later set calls (workers of a cancelled run
+// that finish after it) draw nothing.
 func (p *progress) finish() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
 	if p.w != nil {
 		fmt.Fprintln(p.w)
+		p.w = nil
 	}
 }
 
@@ -263,6 +338,11 @@ type BanditExperiment struct {
 	// Workers and Progress as in TrialConfig.
 	Workers  int
 	Progress io.Writer
+	// Plan, Label and Key as in TrialConfig: Key must determine NewEnv and
+	// Policies (they are functions the store cannot see).
+	Plan  *Plan
+	Label string
+	Key   any
 }
 
 // Run runs the experiment and returns regret curves over Record.
@@ -289,7 +369,13 @@ func (e *BanditExperiment) Run() (*Curves, error) {
 	for i, p := range e.Policies {
 		names[i] = p.Name
 	}
-	out, err := RunTrials(TrialConfig{Reps: e.Reps, Series: len(e.Policies), Points: len(rec), Workers: e.Workers, Progress: e.Progress},
+	out, err := RunTrials(TrialConfig{Reps: e.Reps, Series: len(e.Policies), Points: len(rec), Workers: e.Workers, Progress: e.Progress,
+		Plan: e.Plan, Label: e.Label, Key: struct {
+			Key     any
+			Horizon int
+			Record  []int
+			Seed    uint64
+		}{e.Key, e.Horizon, rec, e.Seed}, Rounds: e.Horizon},
 		func(job Job, out []float64) error {
 			env, err := e.NewEnv(dpb.Stream(e.Seed, dpb.StreamID(job.Rep, 0)))
 			if err != nil {

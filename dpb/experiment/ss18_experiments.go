@@ -90,6 +90,8 @@ type SS18Exp1Config struct {
 	// Workers and Progress as in TrialConfig.
 	Workers  int       `json:"-"`
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
 }
 
 // SS18Exp1Result holds Experiment 1's curves and the log–log fits.
@@ -146,7 +148,8 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 			return nil, err
 		}
 	}
-	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: cells, Points: len(rec), Workers: cfg.Workers, Progress: cfg.Progress},
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: cells, Points: len(rec), Workers: cfg.Workers, Progress: cfg.Progress,
+		Plan: cfg.Plan, Label: "ss18-exp1", Key: cfg, Rounds: cfg.Horizon, RoundCost: exp1RoundCost(cfg.Dims)},
 		func(job Job, out []float64) error {
 			env, pol, err := exp1Cell(cfg, job.Series, job.Rep)
 			if err != nil {
@@ -182,9 +185,9 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 		}
 		tc := Summarise([]string{noise.String()}, dx, tot)
 		res.Total = append(res.Total, tc)
-		slope, icept := LogLogFit(dx, tc.Mean[0])
-		res.Slope = append(res.Slope, slope)
-		res.Intercept = append(res.Intercept, icept)
+		f := FitLogLog(dx, tc.Mean[0])
+		res.Slope = append(res.Slope, f.Slope)
+		res.Intercept = append(res.Intercept, f.Intercept)
 	}
 	return res, nil
 }
@@ -207,28 +210,6 @@ func exp1Cell(cfg SS18Exp1Config, c, rep int) (dpb.Environment, *dpb.LinUCB, err
 		return nil, nil, err
 	}
 	return env, pol, nil
-}
-
-// LogLogFit returns the least-squares line ln y = b + a ln x over the points
-// with x, y > 0 (a = slope, b = intercept); NaN when fewer than two.
-func LogLogFit(x, y []float64) (slope, intercept float64) {
-	var n, sx, sy, sxx, sxy float64
-	for i := range x {
-		if x[i] <= 0 || y[i] <= 0 {
-			continue
-		}
-		lx, ly := math.Log(x[i]), math.Log(y[i])
-		n++
-		sx += lx
-		sy += ly
-		sxx += lx * lx
-		sxy += lx * ly
-	}
-	if n < 2 {
-		return math.NaN(), math.NaN()
-	}
-	slope = (n*sxy - sx*sy) / (n*sxx - sx*sx)
-	return slope, (sy - slope*sx) / n
 }
 
 // RegretLockstep runs every policy of pols against env for n rounds in
@@ -301,6 +282,8 @@ type SS18Exp2Config struct {
 	Seed     uint64    `json:"seed"`
 	Workers  int       `json:"-"`
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
 }
 
 func (cfg *SS18Exp2Config) defaults() error {
@@ -370,7 +353,7 @@ func SS18Experiment2(cfg SS18Exp2Config) (*SS18Exp2Result, error) {
 		specs[i] = dpb.SS18PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode()}
 		names[i] = a.String()
 	}
-	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress)
+	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp2")
 	if err != nil {
 		return nil, err
 	}
@@ -391,8 +374,10 @@ func recX(rec []int) []float64 {
 
 // runLockstepCells runs, for every gap and repetition, all policies of specs
 // in lockstep on one Appendix D environment (Rademacher rewards) and returns
-// out[gap][policy][rep][point]. Gap g uses seed mixSeed(seed, g).
-func runLockstepCells(d, k int, gaps []float64, specs []dpb.SS18PolicyConfig, n, reps int, rec []int, seed uint64, workers int, progress io.Writer) ([][][][]float64, error) {
+// out[gap][policy][rep][point]. Gap g uses seed mixSeed(seed, g). One job
+// is one (repetition, gap) with all policies in lockstep; under plan the
+// jobs are stored as label, keyed by everything the jobs depend on.
+func runLockstepCells(d, k int, gaps []float64, specs []dpb.SS18PolicyConfig, n, reps int, rec []int, seed uint64, workers int, progress io.Writer, plan *Plan, label string) ([][][][]float64, error) {
 	build := func(g, rep int) (dpb.Environment, []dpb.Policy, error) {
 		s := mixSeed(seed, g)
 		env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: d, K: k, Gap: gaps[g]}, dpb.Stream(s, dpb.StreamID(rep, 0)))
@@ -414,7 +399,16 @@ func runLockstepCells(d, k int, gaps []float64, specs []dpb.SS18PolicyConfig, n,
 			return nil, err
 		}
 	}
-	raw, err := RunTrials(TrialConfig{Reps: reps, Series: len(gaps), Points: len(specs) * len(rec), Workers: workers, Progress: progress},
+	key := struct {
+		Dim, K  int
+		Gaps    []float64
+		Specs   []dpb.SS18PolicyConfig
+		Horizon int
+		Record  []int
+		Seed    uint64
+	}{d, k, gaps, specs, n, rec, seed}
+	raw, err := RunTrials(TrialConfig{Reps: reps, Series: len(gaps), Points: len(specs) * len(rec), Workers: workers, Progress: progress,
+		Plan: plan, Label: label, Key: key, Rounds: n, RoundCost: float64(len(specs))},
 		func(job Job, out []float64) error {
 			env, pols, err := build(job.Series, job.Rep)
 			if err != nil {
@@ -461,6 +455,8 @@ type SS18Exp3Config struct {
 	Seed     uint64    `json:"seed"`
 	Workers  int       `json:"-"`
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
 }
 
 // SS18Exp3Result holds total regret against ρ_min, one Curves per mechanism
@@ -528,7 +524,7 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 		}
 	}
 	rec := []int{cfg.Horizon}
-	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress)
+	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp3")
 	if err != nil {
 		return nil, err
 	}
@@ -552,4 +548,14 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 		res.Curves = append(res.Curves, Summarise(gapNames, res.RhoMin, tab))
 	}
 	return res, nil
+}
+
+// exp1RoundCost is the mean cost of one LinUCB round over the dimensions,
+// relative to d = 32 (K = d² actions: the cost grows about as d³ here).
+func exp1RoundCost(dims []int) float64 {
+	var c float64
+	for _, d := range dims {
+		c += math.Pow(float64(d)/32, 3)
+	}
+	return c / float64(max(len(dims), 1))
 }

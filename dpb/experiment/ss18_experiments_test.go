@@ -40,7 +40,8 @@ func TestLogLogFit(t *testing.T) {
 	for i := range x {
 		y[i] = 3 * math.Pow(x[i], 2.2)
 	}
-	a, b := LogLogFit(x, y)
+	f := FitLogLog(x, y)
+	a, b := f.Slope, f.Intercept
 	if math.Abs(a-2.2) > 1e-12 || math.Abs(b-math.Log(3)) > 1e-12 {
 		t.Errorf("fit slope %v intercept %v, want 2.2, ln 3", a, b)
 	}

@@ -5,10 +5,7 @@ package plot
 
 import (
 	"bytes"
-	"fmt"
 	"image/color"
-	"os"
-	"path/filepath"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -189,18 +186,10 @@ var (
 	Height = 4.5 * vg.Inch
 )
 
-// Save writes p as base.svg and base.png (base without extension), creating
-// the folder if needed.
+// Save writes p as base.svg and base.png (base without extension) at the
+// default size, creating the folder if needed (see [SaveSized]).
 func Save(p *plot.Plot, base string) error {
-	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
-		return err
-	}
-	for _, ext := range []string{"svg", "png"} {
-		if err := p.Save(Width, Height, base+"."+ext); err != nil {
-			return fmt.Errorf("plot: saving %s.%s: %w", base, ext, err)
-		}
-	}
-	return nil
+	return SaveSized(p, base, Width, Height)
 }
 
 // Render returns p rendered in format "svg" or "png".

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
@@ -50,16 +51,18 @@ func SaveGrid(plots [][]*plot.Plot, base string, w, h vg.Length) error {
 	return writeFile(base+".png", vgimg.PngCanvas{Canvas: img})
 }
 
+// writeFile writes the file name from w atomically: a reader (or a run
+// killed while writing) sees the old complete file or the new complete one,
+// never a part (see package atomicfile). Every save function uses it.
 func writeFile(name string, w io.WriterTo) error {
-	f, err := os.Create(name)
-	if err != nil {
+	err := atomicfile.WriteFile(name, 0o644, func(f io.Writer) error {
+		_, err := w.WriteTo(f)
 		return err
+	})
+	if err != nil {
+		return fmt.Errorf("plot: %w", err)
 	}
-	if _, err := w.WriteTo(f); err != nil {
-		f.Close()
-		return fmt.Errorf("plot: writing %s: %w", name, err)
-	}
-	return f.Close()
+	return nil
 }
 
 // Gradient returns colour i of n along a dark-blue → orange → red ramp

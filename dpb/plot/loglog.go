@@ -156,7 +156,7 @@ func SaveTiled(plots [][]*plot.Plot, w, h vg.Length, base string) error {
 		if err := WriteTiled(&buf, plots, w, h, ext); err != nil {
 			return err
 		}
-		if err := os.WriteFile(base+"."+ext, buf.Bytes(), 0o644); err != nil {
+		if err := writeFile(base+"."+ext, &buf); err != nil {
 			return err
 		}
 	}

@@ -325,14 +325,18 @@ func SliceCircle(theta [3]float64, c float64, n int) [][3]float64 {
 }
 
 // SaveSized writes p as base.svg and base.png at the given size, creating
-// the folder if needed.
+// the folder if needed. Each file is written atomically (see writeFile).
 func SaveSized(p *plot.Plot, base string, w, h vg.Length) error {
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return err
 	}
 	for _, ext := range []string{"svg", "png"} {
-		if err := p.Save(w, h, base+"."+ext); err != nil {
+		wt, err := p.WriterTo(w, h, ext)
+		if err != nil {
 			return fmt.Errorf("plot: saving %s.%s: %w", base, ext, err)
+		}
+		if err := writeFile(base+"."+ext, wt); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -63,6 +63,8 @@ func runAS17Table(name, out string, args []string, table int) error {
 	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
 	progress := fs.Bool("progress", true, "show a progress bar on stderr")
+	var jobs jobFlags
+	jobs.bind(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -101,8 +103,13 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
-	res, err := experiment.AS17Table(cfg)
+	plan, err := jobs.plan(name)
 	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	res, err := experiment.AS17Table(cfg)
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	base := filepath.Join(out, name)

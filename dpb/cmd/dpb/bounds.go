@@ -26,6 +26,21 @@ type boundsJSON struct {
 	M        int                `json:"m"`
 	Wishart  wishartBoundsJSON  `json:"wishart"`
 	Gaussian gaussianBoundsJSON `json:"gaussian"`
+	// Calibrated holds the exactly calibrated alternatives (issue 10).
+	Calibrated calibratedJSON `json:"calibrated"`
+}
+
+// calibratedJSON is the exact calibration: the smallest Wishart k by
+// Theorem 8 and optimal composition, and σ and the Prop. 11 bounds of the
+// Gaussian regularizer on each continual counter.
+type calibratedJSON struct {
+	WishartK int                  `json:"wishart_k"`
+	Gaussian []calibratedGaussian `json:"gaussian"`
+}
+
+type calibratedGaussian struct {
+	dpb.GaussianCounterCal
+	BetaBarN float64 `json:"beta_bar_n"`
 }
 
 type wishartBoundsJSON struct {
@@ -97,6 +112,21 @@ func runBounds(w io.Writer, args []string) error {
 			BetaBarN: dpb.BetaBar(cp, gb, s.N),
 		},
 	}
+	kt, err := s.WishartKTight()
+	if err != nil {
+		return err
+	}
+	out.Calibrated.WishartK = kt
+	for _, kind := range dpb.CounterKinds {
+		if kind == dpb.CounterSqrt && s.N > dpb.MaxSqrtHorizon {
+			continue // the BLT stands in for it
+		}
+		cal, err := dpb.GaussianCounterCalibration(s, kind)
+		if err != nil {
+			return err
+		}
+		out.Calibrated.Gaussian = append(out.Calibrated.Gaussian, calibratedGaussian{cal, dpb.BetaBar(cp, cal.Bounds, s.N)})
+	}
 	if *asJSON {
 		return experiment.WriteJSON(w, out)
 	}
@@ -144,9 +174,16 @@ func runBounds(w io.Writer, args []string) error {
 	row("γ", gb.Gamma, gc.Gamma, "with Υ corrected")
 	row("βbar_n", out.Gaussian.BetaBarN, dpb.BetaBar(cp, gc, s.N), "with Υ corrected")
 	row("Thm 5 bound", dpb.Theorem5Bound(cp, gb, s.N, 1), dpb.Theorem5Bound(cp, gc, s.N, 1), "with Υ corrected")
+	fmt.Fprintf(tw, "\t\t\t\n")
+	fmt.Fprintf(tw, "Exact calibration (dpb/accounting)\tprinted\tcalibrated\thow\n")
+	fmt.Fprintf(tw, "Wishart k\t%d\t%d\tThm 8 + optimal composition (Kairouz–Oh–Viswanath)\n", k, kt)
+	for _, c := range out.Calibrated.Gaussian {
+		fmt.Fprintf(tw, "Gaussian on %v: σ / Υ / βbar_n\t%.4g / %.4g / %.4g\t%.4g / %.4g / %.4g\texact GDP, cost %.3g, max var %.3g\n",
+			c.Kind, out.Gaussian.SigmaNoise, out.Gaussian.Upsilon, out.Gaussian.BetaBarN, c.Sigma, c.Upsilon, c.BetaBarN, c.Cost.L2Sq, c.MaxVar)
+	}
 	if err := tw.Flush(); err != nil {
 		return err
 	}
-	_, err := fmt.Fprintf(w, "\n(the trivial regret bound is n = %d)\n", s.N)
+	_, err = fmt.Fprintf(w, "\n(the trivial regret bound is n = %d)\n", s.N)
 	return err
 }

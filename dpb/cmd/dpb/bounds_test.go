@@ -26,7 +26,7 @@ func TestBoundsJSON(t *testing.T) {
 		slices.Sort(k)
 		return k
 	}
-	if got, want := keys(raw), []string{"gaussian", "m", "wishart"}; !slices.Equal(got, want) {
+	if got, want := keys(raw), []string{"calibrated", "gaussian", "m", "wishart"}; !slices.Equal(got, want) {
 		t.Errorf("top-level keys %v, want %v", got, want)
 	}
 	var wish, gauss map[string]json.RawMessage

@@ -3,13 +3,13 @@ package main
 import (
 	"encoding/csv"
 	"io"
-	"os"
 	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
 
 // codeVersion returns the VCS revision the binary was built from, if known.
@@ -46,18 +46,12 @@ func writeMeta(base string, m experiment.Meta) error {
 	return createWith(base+".json", func(w io.Writer) error { return experiment.WriteJSON(w, m) })
 }
 
-// createWith creates the file at path, fills it with write and closes it,
-// returning the first error of the three.
+// createWith writes the file at path with write, atomically: a reader, or a
+// run killed while writing, sees the old complete file or the new complete
+// one, never a part (see package atomicfile). Every file the CLI writes goes
+// through it or through dpb/plot's save functions, which are atomic too.
 func createWith(path string, write func(io.Writer) error) error {
-	f, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := write(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
+	return atomicfile.WriteFile(path, 0o644, write)
 }
 
 // writeTable writes rows (the header first) as a CSV file at path.
@@ -86,5 +80,5 @@ func writeCurvesCSV(path, xName string, parts []*experiment.Curves, prefixes []s
 		}
 		b.WriteString(rows)
 	}
-	return os.WriteFile(path, []byte(b.String()), 0o644)
+	return atomicfile.WriteBytes(path, []byte(b.String()), 0o644)
 }

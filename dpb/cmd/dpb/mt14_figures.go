@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"io"
@@ -39,11 +41,12 @@ type mt14Flags struct {
 	eps, delays, dataDir, campaign *string
 	alpha                          *float64
 	delay                          *int
+	jobs                           jobFlags
 }
 
 func newMT14Flags(name string) *mt14Flags {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	return &mt14Flags{
+	fl := &mt14Flags{
 		fs:       fs,
 		n:        fs.Int("n", 0, "horizon T (fig1) or events kept from the log (fig2; 0 = all)"),
 		runs:     fs.Int("runs", 0, "repetitions (0 = the figure's default)"),
@@ -57,6 +60,8 @@ func newMT14Flags(name string) *mt14Flags {
 		alpha:    fs.Float64("alpha", 1, "exploration α of contextual UCB (fig2)"),
 		delay:    fs.Int("delay", 0, "feedback delay τ for every policy (fig1)"),
 	}
+	fl.jobs.bind(fs)
+	return fl
 }
 
 func floats(s string) ([]float64, error) {
@@ -94,9 +99,14 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if *fl.runs > 0 {
 		cfg.Reps = *fl.runs
 	}
+	plan, err := fl.jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
 	start := time.Now()
 	c, err := experiment.RunMT14Fig1(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	took := time.Since(start)
@@ -178,9 +188,24 @@ func mt14Fig2(name, out, which string, args []string) error {
 	cfg := experiment.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
 		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: os.Stderr,
 		Mechanisms: []dpb.ContextMechanism{dpb.ContextEntryTrees, dpb.ContextSS18Tree}}
+	plan, err := fl.jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	if plan.Store != nil {
+		sum, err := fileSHA256(path)
+		if err != nil {
+			return err
+		}
+		cfg.Plan = plan.Plan
+		cfg.DataKey = fmt.Sprintf("%s sha256=%s events=%d campaign=%s", which, sum, maxEvents, *fl.campaign)
+	}
+	if plan.Estimate {
+		cfg.Plan = plan.Plan
+	}
 	start := time.Now()
 	res, err := experiment.RunMT14Fig2(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	took := time.Since(start)
@@ -217,4 +242,19 @@ func mt14Fig2(name, out, which string, args []string) error {
 	cfg.NewLog, cfg.Progress = nil, nil
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events,
 		Config: map[string]any{"fig2": cfg, "data": path, "dim": res.Dim, "arms": res.Arms, "random": res.Random, "rows": res.Rows, "seconds": took.Seconds()}})
+}
+
+// fileSHA256 returns the hex SHA-256 of the file at path (a data set's
+// identity in the job store key).
+func fileSHA256(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
+	"syscall"
 )
 
 // figure is one reproducible figure: "dpb reproduce NAME" runs it. Each
@@ -49,6 +52,13 @@ func runReproduce(args []string) error {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return err
 	}
+	// SIGINT and SIGTERM stop the experiments cleanly (see jobPlan.done);
+	// a second signal kills as usual.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	go func() { <-ctx.Done(); stop() }()
+	runCtx, runCmdline = ctx, append([]string{"reproduce"}, args...)
+	defer func() { runCtx = context.Background() }()
 	if f, ok := figures[name]; ok {
 		return f.run(name, out, rest)
 	}

@@ -32,6 +32,7 @@ type ss18Common struct {
 	seed             uint64
 	short, paper     bool
 	progress         bool
+	jobs             jobFlags
 }
 
 func (c *ss18Common) bind(fs *flag.FlagSet) {
@@ -42,6 +43,7 @@ func (c *ss18Common) bind(fs *flag.FlagSet) {
 	fs.BoolVar(&c.short, "short", false, "small quick run")
 	fs.BoolVar(&c.paper, "paper", false, "the paper's scale (slow)")
 	fs.BoolVar(&c.progress, "progress", true, "progress bar on stderr")
+	c.jobs.bind(fs)
 }
 
 func (c *ss18Common) progressW() io.Writer {
@@ -66,11 +68,15 @@ func runSS18Fig1(name, out string, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	plan, err := c.jobs.plan(name)
+	if err != nil {
+		return err
+	}
 	start := time.Now()
 	cfg := dpb.LinearEnvConfig{Dim: 3, K: *k, Gap: *gap}
 	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
-	if err != nil {
-		return err
+	if stop, err := plan.done(err); stop {
+		return err // one cheap draw, not a job: a shard writes nothing
 	}
 	base := filepath.Join(out, name)
 	p, err := dpbplot.SS18Fig1(ds, dpbplot.View{Azimuth: *az, Elevation: *el})
@@ -105,6 +111,8 @@ type exp1Run struct {
 	wall float64
 }
 
+// runExp1 runs (or recalls) Experiment 1; a nil result without error means
+// the figure is not to be written (a shard).
 func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	fs := flag.NewFlagSet(name, flag.ContinueOnError)
 	var c ss18Common
@@ -138,13 +146,18 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 			cfg.Dims = append(cfg.Dims, d)
 		}
 	}
+	plan, err := c.jobs.plan(name)
+	if err != nil {
+		return nil, nil, err
+	}
 	key, _ := json.Marshal(cfg)
-	if r, ok := exp1Cache[string(key)]; ok {
+	if r, ok := exp1Cache[string(key)]; ok && plan.Shard.N == 0 && !plan.Estimate {
 		return r, &c, nil
 	}
+	cfg.Plan = plan.Plan
 	start := time.Now()
 	res, err := experiment.SS18Experiment1(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return nil, nil, err
 	}
 	r := &exp1Run{res: res, wall: time.Since(start).Seconds()}
@@ -163,7 +176,7 @@ func exp1Meta(name string, r *exp1Run) experiment.Meta {
 
 func runSS18Fig2(name, out string, args []string) error {
 	r, _, err := runExp1(name, args)
-	if err != nil {
+	if err != nil || r == nil {
 		return err
 	}
 	res := r.res
@@ -187,7 +200,7 @@ func runSS18Fig2(name, out string, args []string) error {
 
 func runSS18Fig3(name, out string, args []string) error {
 	r, _, err := runExp1(name, args)
-	if err != nil {
+	if err != nil || r == nil {
 		return err
 	}
 	res := r.res
@@ -239,9 +252,14 @@ func runSS18Fig4(name, out string, args []string) error {
 	if c.runs > 0 {
 		cfg.Reps = c.runs
 	}
+	plan, err := c.jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
 	start := time.Now()
 	res, err := experiment.SS18Experiment2(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	wall := time.Since(start).Seconds()
@@ -303,9 +321,14 @@ func runSS18Fig5(name, out string, args []string) error {
 	if *rhos > 0 {
 		cfg.RhoMins = *rhos
 	}
+	plan, err := c.jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
 	start := time.Now()
 	res, err := experiment.SS18Experiment3(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	wall := time.Since(start).Seconds()

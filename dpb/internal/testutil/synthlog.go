@@ -19,6 +19,9 @@ type SynthLog struct {
 	Logged []int
 	Rew    []float64
 	Prob   float64
+	// Logging, when set, is the logging policy: arm a is logged in context c
+	// with probability Logging[c][a] (NewSynthLogLogged); Event returns it.
+	Logging [][]float64
 }
 
 func NewSynthLog(n, k, m int, prob float64, rng *rand.Rand) *SynthLog {
@@ -41,6 +44,27 @@ func NewSynthLog(n, k, m int, prob float64, rng *rand.Rand) *SynthLog {
 	return l
 }
 
+// NewSynthLogLogged is NewSynthLog with a known, non-uniform logging policy:
+// in context c (uniform over the M types) arm a is logged with probability
+// logging[c][a] (rows sum to 1).
+func NewSynthLogLogged(n int, mu, logging [][]float64, rng *rand.Rand) *SynthLog {
+	l := &SynthLog{K: len(mu[0]), M: len(mu), Mu: mu, Logging: logging}
+	for i := 0; i < n; i++ {
+		c := rng.IntN(l.M)
+		u, a := rng.Float64(), 0
+		for a < l.K-1 && u >= logging[c][a] {
+			u -= logging[c][a]
+			a++
+		}
+		var y float64
+		if rng.Float64() < mu[c][a] {
+			y = 1
+		}
+		l.Ctx, l.Logged, l.Rew = append(l.Ctx, c), append(l.Logged, a), append(l.Rew, y)
+	}
+	return l
+}
+
 func (l *SynthLog) Arms() int { return l.K }
 func (l *SynthLog) Dim() int  { return 1 }
 func (l *SynthLog) Len() int  { return len(l.Ctx) }
@@ -49,6 +73,9 @@ func (l *SynthLog) Event(r *dpb.Round, i int) (int, float64, float64) {
 		r.Actions[a] = 0
 	}
 	r.Actions[0] = float64(l.Ctx[i])
+	if l.Logging != nil {
+		return l.Logged[i], l.Rew[i], l.Logging[l.Ctx[i]][l.Logged[i]]
+	}
 	return l.Logged[i], l.Rew[i], l.Prob
 }
 

@@ -1,0 +1,120 @@
+package audit
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb"
+)
+
+// privMABAudits returns the audits of the optimal ε-DP K-armed algorithms
+// (dpb.DPSE, dpb.AdaP, dpb.DPKL, dpb.LazyDPTS) at ε = 1 with k = 2 arms. Each
+// runs the policy itself and labels its output, the whole arm sequence
+// (Categorical). They share one mechanism — every batch's reward sum released
+// once with Lap(1/ε), disjoint batches — and D, D′ differ in one round's
+// reward by the full range 1, which moves one batch sum by 1: the
+// sensitivity the calibration is made for.
+func privMABAudits() []*Mechanism {
+	const eps, T = 1.0, 16
+	doubling := func(name, alg string, build func(rng *rand.Rand) (dpb.Policy, error)) *Mechanism {
+		return &Mechanism{
+			Name:        name,
+			Mechanism:   alg + ", k = 2, ε = 1, T = 16: the arm sequence",
+			Neighbours:  "D: every reward 0; D′: round 1's reward (arm 0, its first one-reward episode) is 1",
+			Test:        "the arm sequence as a label, likelihood ratio estimated on the selection half",
+			Epsilon:     eps,
+			Categorical: true,
+			Trials:      200000,
+			ShortTrials: 10000,
+			New: func() func(*rand.Rand, int) float64 {
+				return func(rng *rand.Rand, which int) float64 {
+					p, err := build(rng)
+					if err != nil {
+						panic(err)
+					}
+					return playLabel(p, 2, T, func(t, arm int) float64 {
+						if t == 1 && arm == 0 && which == 1 {
+							return 1
+						}
+						return 0
+					})
+				}
+			},
+		}
+	}
+	return []*Mechanism{
+		dpseAudit(eps),
+		doubling("privmab-adap-ucb", "AdaP-UCB (Azize & Basu 2022)", func(rng *rand.Rand) (dpb.Policy, error) {
+			return dpb.NewAdaP(dpb.AdaPConfig{Arms: 2, Epsilon: eps}, rng)
+		}),
+		doubling("privmab-adap-klucb", "AdaP-KLUCB (Azize & Basu 2022)", func(rng *rand.Rand) (dpb.Policy, error) {
+			return dpb.NewAdaP(dpb.AdaPConfig{Arms: 2, Epsilon: eps, KL: true}, rng)
+		}),
+		doubling("privmab-dp-klucb", "DP-KLUCB (Azize et al. 2025)", func(rng *rand.Rand) (dpb.Policy, error) {
+			return dpb.NewDPKL(dpb.DPKLConfig{Arms: 2, Epsilon: eps}, rng)
+		}),
+		doubling("privmab-dp-imed", "DP-IMED (Azize et al. 2025)", func(rng *rand.Rand) (dpb.Policy, error) {
+			return dpb.NewDPKL(dpb.DPKLConfig{Arms: 2, Epsilon: eps, IMED: true}, rng)
+		}),
+		doubling("privmab-lazy-dp-ts", "Lazy-DP-TS (Hu & Hegde 2022)", func(rng *rand.Rand) (dpb.Policy, error) {
+			return dpb.NewLazyDPTS(dpb.LazyDPTSConfig{Arms: 2, Epsilon: eps}, rng)
+		}),
+	}
+}
+
+// dpseAudit audits DP-SE (Sajed & Sheffet 2019, Alg. 1) at β = ½ over its
+// first epoch and 16 more rounds. D gives arm 1 rewards whose sum S puts the
+// epoch-1 gap μ̂₁ − μ̂₀ = S/R₁ at the elimination threshold 2(h₁ + c₁), so
+// whether arm 0 is eliminated is a coin the Laplace noise tosses (and shows
+// at once: the next rounds play arm 1 alone, or epoch 2's block of arm 0);
+// D′ adds one more reward 1 to arm 1's block, moving its released sum by 1.
+func dpseAudit(eps float64) *Mechanism {
+	cfg := dpb.DPSEConfig{Arms: 2, Horizon: 2, Epsilon: eps, Beta: 0.5}
+	probe, err := dpb.NewDPSE(cfg, dpb.Stream(0, 0))
+	if err != nil {
+		panic(err)
+	}
+	_, r1 := probe.Epoch()
+	s := int(math.Round(probe.Threshold() * float64(r1)))
+	T := 2*r1 + 16
+	return &Mechanism{
+		Name:        "privmab-dp-se",
+		Mechanism:   fmt.Sprintf("DP-SE (Sajed & Sheffet 2019, Alg. 1), k = 2, ε = 1, β = ½: R₁ = %d, T = %d, the arm sequence", r1, T),
+		Neighbours:  fmt.Sprintf("D: arm 1's first %d rewards 1, all others 0 (the gap at the threshold); D′: arm 1's reward %d is 1 too", s, s+1),
+		Test:        "the arm sequence as a label (eliminated or not), likelihood ratio estimated on the selection half",
+		Epsilon:     eps,
+		Categorical: true,
+		Trials:      100000,
+		ShortTrials: 10000,
+		New: func() func(*rand.Rand, int) float64 {
+			return func(rng *rand.Rand, which int) float64 {
+				p, err := dpb.NewDPSE(cfg, rng)
+				if err != nil {
+					panic(err)
+				}
+				return playLabel(p, 2, T, func(t, arm int) float64 {
+					if i := t - r1; arm == 1 && (i <= s || (which == 1 && i == s+1)) {
+						return 1
+					}
+					return 0
+				})
+			}
+		},
+	}
+}
+
+// playLabel runs p for T rounds with rewards reward(t, arm) and returns a
+// label of the arm sequence: its 64-bit FNV-1a hash cut to 53 bits, exact as
+// a float64.
+func playLabel(p dpb.Policy, k, T int, reward func(t, arm int) float64) float64 {
+	r := &dpb.Round{K: k}
+	h := uint64(14695981039346656037)
+	for t := 1; t <= T; t++ {
+		r.T = t
+		a := p.Choose(r)
+		p.Update(r, a, reward(t, a))
+		h = (h ^ uint64(a)) * 1099511628211
+	}
+	return float64(h >> 11)
+}

@@ -1,0 +1,310 @@
+package check
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+)
+
+// MT14CheckConfig sizes the MT14 proof-check suite ([CheckMT14]).
+type MT14CheckConfig struct {
+	// Seed seeds every check.
+	Seed uint64
+	// Short shrinks every default below to a run of about a second.
+	Short bool
+	// Trials is the number of independent trees of each counter check.
+	// Defaults to 2000 (short: 300).
+	Trials int
+	// Reps is the number of runs behind each regret mean. Defaults to 20
+	// (short: 6).
+	Reps int
+	// Horizons of the regret checks. Defaults to {10⁴, 10⁵} (short: {10⁴}).
+	Horizons []int
+	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
+	Workers int
+}
+
+// WithDefaults returns c with every unset field at its default.
+func (c MT14CheckConfig) WithDefaults() MT14CheckConfig {
+	if c.Trials == 0 {
+		c.Trials = 2000
+		if c.Short {
+			c.Trials = 300
+		}
+	}
+	if c.Reps == 0 {
+		c.Reps = 20
+		if c.Short {
+			c.Reps = 6
+		}
+	}
+	if c.Horizons == nil {
+		c.Horizons = []int{10_000, 100_000}
+		if c.Short {
+			c.Horizons = []int{10_000}
+		}
+	}
+	return c
+}
+
+func (c MT14CheckConfig) stream(i uint64) *rand.Rand { return dpb.Stream(c.Seed, 2<<40|i) }
+
+// zMean is the one-sided normal quantile of the pass threshold: P[Z > 4.27]
+// = 1e-5 (see [PassPValue]).
+const zMean = 4.27
+
+// meanCell is one (setting, horizon, ε) cell of an expected-value check.
+type meanCell struct {
+	label            string
+	mean, se, bound  float64
+	lower            bool // the bound is a lower bound
+	explicitConstant bool
+}
+
+// meanVerdict checks expected-value statements "E[X] ≤ bound" (or ≥ for
+// lower bounds) cell by cell: a cell fails when its mean is beyond the bound
+// by more than zMean standard errors (false-failure probability ≤ 1e-5 per
+// cell). Alpha is 0 (any failing cell fails the statement); the slack is the
+// median over cells of mean/bound (bound/mean for a lower bound), the tail
+// their maximum.
+func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict {
+	fail := 0
+	var ratios []float64
+	var parts []string
+	for _, c := range cells {
+		r := upperRatio(c.mean, c.bound)
+		bad := c.mean > c.bound+zMean*c.se
+		if c.lower {
+			r = lowerRatio(c.mean, c.bound)
+			bad = c.mean < c.bound-zMean*c.se
+		}
+		if bad {
+			fail++
+		}
+		ratios = append(ratios, r)
+		parts = append(parts, fmt.Sprintf("%s: %.4g ± %.2g vs %.4g", c.label, c.mean, c.se, c.bound))
+	}
+	if note != "" {
+		note += "; "
+	}
+	v := NewVerdict(name, claim, ref, 0, len(cells), fail, median(ratios), note+strings.Join(parts, "; "))
+	v.Tail = finiteOr0(quantile(ratios, 1))
+	return v
+}
+
+// CheckMT14 runs the proof checks of Mishra & Thakurta, in this order:
+//
+//   - §2.1 counter error: the binary mechanism's error at one query and
+//     uniformly over t (Chan, Shi & Song 2011, Lemma 2.8, the explicit form
+//     of MT14's O(log^{1.5} T/ε));
+//   - Theorem 3 privacy of Algorithm 1 and the ε₀ calibration of Algorithm 2
+//     (exact, on the constructed policies' node scales);
+//   - the event behind Theorem 4: every arm's private total stays within Γ
+//     of the true total (the Γ relaxation of Algorithm 1, line 7);
+//   - Theorem 4 (DP-UCB's regret, O(·) with constant 1) and Theorem 2 (UCB1,
+//     Auer et al.'s explicit constants) on Fig. 1's arms; SS18's Corollary 15
+//     lower bound on DP-UCB.
+//
+// MT14 Algorithm 2 (private contextual UCB) comes with no utility bound
+// ("we do not provide any formal utility analysis", Section 4), so only its
+// privacy calibration is checked. The run is deterministic given the config.
+func CheckMT14(cfg MT14CheckConfig) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	if c.Trials < 10 || c.Reps < 2 || len(c.Horizons) == 0 {
+		return nil, fmt.Errorf("dpb: MT14 check config %+v: trials >= 10, reps >= 2 and a horizon needed", c)
+	}
+	vs, err := CheckTreeCounter(c.stream(1), 1024, 1, 0.05, c.Trials)
+	if err != nil {
+		return nil, err
+	}
+	pv, err := CheckMT14Privacy(1_000_000, 1, 5, 6)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, pv...)
+	gv, err := CheckGammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, gv)
+	rv, err := checkMT14Regret(c)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, rv...), nil
+}
+
+// counterBound is the explicit error bound of a sum of at most n Lap(b)
+// draws at failure probability alpha (two-sided Chan–Shi–Song Lemma 2.8 with
+// ν = b√n): b·√(8 n ln(2/α)). The lemma needs ln(2/α) < n.
+func counterBound(b float64, n int, alpha float64) float64 {
+	return b * math.Sqrt(8*float64(n)*math.Log(2/alpha))
+}
+
+// CheckTreeCounter checks MT14 Section 2.1's counter (the binary mechanism
+// over T leaves with Lap(m/ε) per node, m = TreeLevels(T); the tree of
+// Algorithm 1 with ε₀ in place of ε) on Bernoulli(½) streams:
+//
+//   - "mt14-counter-query": at one query round t (uniform in [1, T], a fresh
+//     tree per trial), |r̃_t − r_t| ≤ (m/ε)√(8m ln(2/α)) w.p. ≥ 1 − α;
+//   - "mt14-counter-uniform": max_t |r̃_t − r_t| ≤ (m/ε)√(8m ln(2T/α)) w.p.
+//     ≥ 1 − α (union bound over the T releases).
+//
+// Both are Chan, Shi & Song's Lemma 2.8 (ν = (m/ε)√m ≥ √(popcount(t))·m/ε)
+// made explicit; MT14 prints only the order O(log^{1.5} T/ε).
+func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Verdicts, error) {
+	m := dpb.TreeLevels(T)
+	b := dpb.TreeCounterScale(T, 1, eps)
+	if !(math.Log(2*float64(T)/alpha) < float64(m)) {
+		return nil, fmt.Errorf("dpb: counter check needs ln(2T/α) < m: T=%d α=%v", T, alpha)
+	}
+	bq, bu := counterBound(b, m, alpha), counterBound(b, m, alpha/float64(T))
+	lap, err := dpb.NewLaplaceNoise(1, b, rng)
+	if err != nil {
+		return nil, err
+	}
+	var rq, ru []float64
+	z, s := make([]float64, 1), make([]float64, 1)
+	for range trials {
+		tree, err := dpb.NewTreeSum(1, T, lap, dpb.Plain)
+		if err != nil {
+			return nil, err
+		}
+		q := 1 + rng.IntN(T)
+		worst := 0.0
+		for t := 1; t <= T; t++ {
+			z[0] = float64(rng.Uint64() >> 63)
+			tree.Add(z)
+			tree.SumTo(s)
+			e := math.Abs(s[0] - tree.Exact()[0])
+			worst = math.Max(worst, e)
+			if t == q {
+				rq = append(rq, upperRatio(e, bq))
+			}
+		}
+		ru = append(ru, upperRatio(worst, bu))
+	}
+	note := fmt.Sprintf("T=%d, m=%d, ε=%g, node scale m/ε=%g; MT14 prints O(log^1.5 T/ε); bound %.4g (query), %.4g (uniform)", T, m, eps, b, bq, bu)
+	return Verdicts{
+		ratioVerdict("mt14-counter-query", "|r̃_t − r_t| ≤ (m/ε)√(8m ln(2/α)) at one round t, w.p. ≥ 1 − α",
+			"MT14 §2.1 (Chan–Shi–Song 2011, Lemma 2.8)", alpha, rq, note),
+		ratioVerdict("mt14-counter-uniform", "max_t |r̃_t − r_t| ≤ (m/ε)√(8m ln(2T/α)) w.p. ≥ 1 − α",
+			"MT14 §2.1 (Chan–Shi–Song 2011, Lemma 2.8 + union bound)", alpha, ru, note),
+	}, nil
+}
+
+// CheckMT14Privacy checks the calibration behind MT14 Theorem 3 and
+// Algorithm 2 exactly, on the node scales of the constructed policies at
+// horizon T, privacy eps, k arms and context dimension d:
+//
+//   - "mt14-thm3-privacy": one round's reward (in [0, 1]) enters the m nodes
+//     of the pulled arm's tree only, so the privacy loss is m/b with b
+//     [dpb.DPUCB.NodeScale] — at most ε; it is ε/k, the printed ε₀ = ε/k
+//     being k times more than needed (slack 1/k);
+//   - "mt14-alg2-privacy": one round moves each of the (d² + 3d)/2 entry
+//     counters of the pulled model by at most 1 (contexts and rewards in
+//     [0, 1]), so the loss is m·(d² + 3d)/2 / b with b
+//     [dpb.ContextualUCB.NodeScale] — exactly ε by ε₀ = 2ε/(d² + 3d).
+func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
+	rng := dpb.Stream(0, 0)
+	m := float64(dpb.TreeLevels(T))
+	p, err := dpb.NewDPUCB(dpb.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+	if err != nil {
+		return nil, err
+	}
+	loss := m / p.NodeScale()
+	v1 := NewVerdict("mt14-thm3-privacy", "Algorithm 1 is ε-DP: a round's reward moves m nodes of one tree by ≤ 1; Lap(m k/ε) per node",
+		"MT14 Theorem 3, Alg. 1 line 1", 0, 0, boolFail(loss <= eps*(1+1e-12)), loss/eps,
+		fmt.Sprintf("T=%d, k=%d, ε=%g: privacy loss %.4g = ε/k (each round enters only the pulled arm's tree, so ε₀ = ε would do)", T, k, eps, loss))
+	cp, err := dpb.NewContextualUCB(dpb.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: dpb.ContextEntryTrees}, rng)
+	if err != nil {
+		return nil, err
+	}
+	entries := float64(d*d+3*d) / 2
+	loss2 := m * entries / cp.NodeScale()
+	v2 := NewVerdict("mt14-alg2-privacy", "Algorithm 2 is ε-DP: (d²+3d)/2 entry counters, each ε₀ = 2ε/(d²+3d)-DP",
+		"MT14 Alg. 2 line 2", 0, 0, boolFail(loss2 <= eps*(1+1e-12)), loss2/eps,
+		fmt.Sprintf("T=%d, d=%d, ε=%g: privacy loss %.4g; MT14 §5.2's ε₀ = 0.1 at d = 6 is ε = %g", T, d, eps, loss2, dpb.MT14EpsilonFromEpsilon0(0.1, 6)))
+	return Verdicts{v1, v2}, nil
+}
+
+func boolFail(ok bool) int {
+	if ok {
+		return 0
+	}
+	return 1
+}
+
+// CheckGammaEvent checks the event on which MT14 Theorem 4's analysis
+// rests: with probability ≥ 1 − γ, every arm's private total is within Γ of
+// its true total at every round, Γ = [dpb.MT14Gamma](k, T, ε, γ) (Algorithm
+// 1, line 7) — the confidence relaxation must cover the trees' noise. Each
+// trial fills k trees (Lap(m k/ε) per node) with T Bernoulli(½) rewards.
+func CheckGammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (Verdict, error) {
+	g := dpb.MT14Gamma(k, T, eps, gamma)
+	b := dpb.TreeCounterScale(T, 1, eps/float64(k))
+	lap, err := dpb.NewLaplaceNoise(1, b, rng)
+	if err != nil {
+		return Verdict{}, err
+	}
+	z, s := make([]float64, 1), make([]float64, 1)
+	var ratios []float64
+	for range trials {
+		worst := 0.0
+		for range k {
+			tree, err := dpb.NewTreeSum(1, T, lap, dpb.Plain)
+			if err != nil {
+				return Verdict{}, err
+			}
+			for range T {
+				z[0] = float64(rng.Uint64() >> 63)
+				tree.Add(z)
+				tree.SumTo(s)
+				worst = math.Max(worst, math.Abs(s[0]-tree.Exact()[0]))
+			}
+		}
+		ratios = append(ratios, upperRatio(worst, g))
+	}
+	return ratioVerdict("mt14-gamma-relaxation", "max_{a,t} |r̃_a(t) − r_a(t)| ≤ Γ = k log²T log(kT log T/γ)/ε w.p. ≥ 1 − γ",
+		"MT14 Alg. 1 line 7 (the noise event of Theorem 4's proof)", gamma, ratios,
+		fmt.Sprintf("k=%d, T=%d, ε=%g, γ=%g: Γ=%.4g, node scale %.4g", k, T, eps, gamma, g, b)), nil
+}
+
+// checkMT14Regret runs UCB1 and DP-UCB on MT14 Fig. 1's arms (best mean 0.9,
+// Δ = 0.5, k = 5) at every horizon and ε ∈ {1, 10} and checks Theorem 4
+// (constant 1, γ = 1/T), Theorem 2 (Auer et al.'s constants) and SS18's
+// Corollary 15 lower bound against the mean regret.
+func checkMT14Regret(c MT14CheckConfig) (Verdicts, error) {
+	const k, gap = 5, 0.5
+	epss := []float64{1, 10}
+	gaps := experiment.MT14Fig1Gaps(k, gap)
+	var thm4, thm2, cor15 []meanCell
+	for i, T := range c.Horizons {
+		curves, err := experiment.RunMT14Fig1(experiment.MT14Fig1Config{Arms: k, Horizon: T, Reps: c.Reps, Seed: c.Seed + uint64(i),
+			Gap: gap, Epsilons: epss, Points: 2, Workers: c.Workers})
+		if err != nil {
+			return nil, err
+		}
+		last := len(curves.X) - 1
+		thm2 = append(thm2, meanCell{label: fmt.Sprintf("T=%d", T), mean: curves.Mean[0][last], se: curves.StdErr[0][last], bound: dpb.UCB1Bound(gaps, T)})
+		for e, eps := range epss {
+			mean, se := curves.Mean[1+e][last], curves.StdErr[1+e][last]
+			lbl := fmt.Sprintf("T=%d ε=%g", T, eps)
+			thm4 = append(thm4, meanCell{label: lbl, mean: mean, se: se, bound: dpb.MT14Theorem4Bound(gaps, T, eps, 1/float64(T))})
+			cor15 = append(cor15, meanCell{label: lbl, mean: mean, se: se, bound: dpb.SS18PrivateMABLowerBound(gaps, T, eps), lower: true})
+		}
+	}
+	note := fmt.Sprintf("k=%d, means 0.9/0.4, %d runs per cell", k, c.Reps)
+	return Verdicts{
+		meanVerdict("mt14-thm4-regret", "E[R(T)] ≤ Σ_{Δ_a>0} k log²T log(kT/γ)/(εΔ_a) + Δ_a (O(·) with constant 1, γ = 1/T)",
+			"MT14 Theorem 4", thm4, note),
+		meanVerdict("mt14-thm2-ucb1", "E[R(T)] ≤ Σ_{Δ_a>0} 8 ln T/Δ_a + (1 + π²/3)Δ_a for UCB1",
+			"MT14 Theorem 2 (Auer et al. 2002, Thm. 1)", thm2, note),
+		meanVerdict("mt14-cor15-lower", "E[R(T)] ≥ (k−1) ln T/(200ε) for DP-UCB (an ε-DP algorithm)",
+			"SS18 Corollary 15 applied to MT14 Alg. 1", cor15, note),
+	}, nil
+}

@@ -1,0 +1,75 @@
+package check
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+)
+
+func TestCheckMT14Short(t *testing.T) {
+	vs, err := CheckMT14(MT14CheckConfig{Seed: 3, Short: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 8 || !vs.OK() {
+		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
+	}
+	for _, v := range vs {
+		if !strings.Contains(v.Reference, "MT14") && !strings.Contains(v.Reference, "SS18") {
+			t.Errorf("%s: reference %q names no statement", v.Name, v.Reference)
+		}
+	}
+}
+
+func TestCheckAS17Short(t *testing.T) {
+	vs, err := CheckAS17(AS17CheckConfig{Seed: 3, Short: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 17 || !vs.OK() {
+		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
+	}
+	errata := 0
+	for _, v := range vs {
+		if v.Erratum {
+			errata++
+		}
+	}
+	if errata != 3 {
+		t.Errorf("%d errata, want 3 (the printed λ of Thm 3.1, Lemma 4.2, Thm 4.5)", errata)
+	}
+}
+
+// TestChecksCanFail: the noise-law check rejects MT14's plain tree (its
+// releases carry popcount(t) ≤ m draws, too little noise at most t), and an
+// expected-value cell beyond its bound by many standard errors fails.
+func TestChecksCanFail(t *testing.T) {
+	vs, err := checkNoiseLaw(dpb.Stream(4, 1), 1024, 0.05, 1000, dpb.Plain)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if vs[1].Pass {
+		t.Errorf("plain tree passed the lower noise-law check: %+v", vs[1])
+	}
+	v := meanVerdict("x", "E[X] ≤ 1", "test", []meanCell{{label: "a", mean: 0.5, se: 0.1, bound: 1}, {label: "b", mean: 2, se: 0.1, bound: 1}}, "")
+	if v.Pass || v.Failures != 1 || v.Tail != 2 {
+		t.Errorf("mean verdict %+v", v)
+	}
+	v = meanVerdict("x", "E[X] ≥ 1", "test", []meanCell{{label: "a", mean: 1.2, se: 0.1, bound: 1, lower: true}}, "")
+	if !v.Pass {
+		t.Errorf("lower mean verdict %+v", v)
+	}
+}
+
+func TestPrivateMABVerdicts(t *testing.T) {
+	res, err := experiment.RunPrivateMAB(experiment.PrivateMABConfig{Arms: 5, Horizon: 20000, Reps: 4, Seed: 2, Epsilons: []float64{1, 10}, Points: 5})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vs := PrivateMABVerdicts(res)
+	if want := 2*len(experiment.PrivateMABAlgorithms) - 1; len(vs) != want || !vs.OK() {
+		t.Fatalf("%d verdicts (want %d); failed %+v", len(vs), want, vs.Failed())
+	}
+}

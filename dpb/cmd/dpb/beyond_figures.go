@@ -1,0 +1,236 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+)
+
+// Figures beyond the papers (issue 10): the continual counters at equal
+// privacy, and SS18's Figure 4 setting with exactly calibrated variants.
+
+func init() {
+	registerFigure("beyond-counters", "continual counters at equal (ε, δ): max and mean per-round noise s.d. vs n, exact", runBeyondCounters)
+	registerFigure("beyond-ss18", "SS18 Fig. 4's setting with exact calibration and modern counters, regret over time", runBeyondSS18)
+}
+
+func runBeyondCounters(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	eps := fs.Float64("eps", 1, "target ε")
+	delta := fs.Float64("delta", 0.1, "target δ")
+	maxLog := fs.Int("maxlog", 24, "largest horizon 2^maxlog (n = 2^10, 2^12, …)")
+	short := fs.Bool("short", false, "quick run (n up to 2^16)")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if *short {
+		*maxLog = 16
+	}
+	if *maxLog < 10 || *maxLog > 30 {
+		return fmt.Errorf("-maxlog is %d, must be in [10, 30]", *maxLog)
+	}
+	var ns []int
+	for e := 10; e <= *maxLog; e += 2 {
+		ns = append(ns, 1<<e)
+	}
+	start := time.Now()
+	res, err := experiment.CounterNoise(*eps, *delta, ns)
+	if err != nil {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	row, err := plotRow([]*experiment.Curves{res.MaxStd, res.MeanStd}, func(i int) dpbplot.CurveOptions {
+		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
+			Title:  fmt.Sprintf("%s per-round noise s.d. at (ε, δ) = (%g, %g)\nunit ℓ2 sensitivity, Gaussian noise calibrated exactly", [2]string{"largest", "mean"}[i], *eps, *delta),
+			XLabel: "horizon n (log scale)", YLabel: "noise standard deviation (log scale)"}
+	}, func(p *plot.Plot) {
+		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.Pow2Ticks{}, dpbplot.NiceLogTicks{}
+		p.Y.Min /= 6 // room for the legend (bottom right) below the curves
+	})
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
+		return err
+	}
+	rows := [][]string{{"counter", "n", "max_var", "mean_var", "cost_l2sq", "cost_l1", "max_std_at_privacy", "mean_std_at_privacy", "max_ratio_to_tree", "mean_ratio_to_tree"}}
+	for i, k := range res.Kinds {
+		for j, p := range res.Profiles[i] {
+			r := res.Ratio[k.String()][j]
+			rows = append(rows, []string{k.String(), strconv.Itoa(p.N), fmtF(p.MaxVar), fmtF(p.MeanVar), fmtF(p.Cost.L2Sq), fmtF(p.Cost.L1),
+				fmtF(res.MaxStd.Mean[i][j]), fmtF(res.MeanStd.Mean[i][j]), fmtF(r[0]), fmtF(r[1])})
+		}
+	}
+	if err := writeTable(base+".csv", rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%s: %d counters × %d horizons, exact, wall %.1fs\n", name, len(res.Kinds), len(ns), wall)
+	return writeMeta(base, experiment.Meta{Name: name, Reps: 0, Horizon: ns[len(ns)-1], Config: map[string]any{
+		"epsilon": *eps, "delta": *delta, "mu": res.Mu, "horizons": ns, "result": res, "wall_seconds": wall,
+		"stream_version": dpb.StreamVersion, "note": "exact computation, no randomness (seed unused)",
+	}})
+}
+
+func runBeyondSS18(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := experiment.SS18Exp2Config{Algs: dpb.SS18BeyondAlgs, Seed: c.seed, Workers: c.workers, Progress: c.progressW(), Points: 50}
+	switch {
+	case c.paper:
+		cfg.Horizon, cfg.Reps = 5000000, 10
+	case c.short:
+		cfg.Horizon, cfg.Reps = 20000, 2
+	default:
+		cfg.Horizon, cfg.Reps = 1000000, 10
+	}
+	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
+	start := time.Now()
+	res, err := experiment.SS18Experiment2(cfg)
+	wall := time.Since(start).Seconds()
+	if err != nil {
+		return err
+	}
+	cfg = res.Config
+	ratios, err := experiment.RegretRatios(res)
+	if err != nil {
+		return err
+	}
+	row, err := plotRow(res.Curves, func(g int) dpbplot.CurveOptions {
+		return dpbplot.CurveOptions{LogY: true, Band: 2, LegendBottom: true, LegendRight: true,
+			Title: fmt.Sprintf("SS18 Fig. 4's setting, exact accounting and counters, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs",
+				cfg.Gaps[g], cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
+			XLabel: "round t", YLabel: "pseudo-regret (mean ± 2 s.e., log)"}
+	}, func(p *plot.Plot) {
+		p.X.Min = 0
+		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
+		p.Y.Min /= 40 // room for the legend (bottom right) below the curves
+	})
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 6*vg.Inch); err != nil {
+		return err
+	}
+	prefixes := make([]string, len(cfg.Gaps))
+	for g, gap := range cfg.Gaps {
+		prefixes[g] = fmt.Sprintf("gap=%g", gap)
+	}
+	if err := writeCurvesCSV(base+".csv", "round", res.Curves, prefixes); err != nil {
+		return err
+	}
+	st := cfg.Setting()
+	cals := map[string]any{}
+	for _, a := range cfg.Algs {
+		if kind, ok := a.GaussianCounter(dpb.Padded); ok {
+			cal, err := dpb.GaussianCounterCalibration(st, kind)
+			if err != nil {
+				return err
+			}
+			cals[a.String()] = cal
+		}
+	}
+	kt, err := st.WishartKTight()
+	if err != nil {
+		return err
+	}
+	for _, r := range ratios {
+		fmt.Fprintf(os.Stderr, "  Δ=%-4g %-16s regret %9.0f ± %-7.0f ratio %7.2f ± %.2f\n", r.Gap, r.Alg, r.Regret, r.SE, r.Ratio, r.RatioSE)
+	}
+	fmt.Fprintf(os.Stderr, "%s: n = %d, %d runs × %d gaps × %d variants, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"experiment": cfg, "wall_seconds": wall, "ratios": ratios, "gaussian_calibrations": cals,
+		"wishart_k_printed": st.WishartK(), "wishart_k_tight": kt, "gaussian_sigma_printed": st.GaussianSigma(),
+		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": dpb.StreamVersion,
+	}})
+}
+
+// plotRow draws one panel per curve set with the options opt(i), then
+// applies adjust to each.
+func plotRow(cs []*experiment.Curves, opt func(i int) dpbplot.CurveOptions, adjust func(p *plot.Plot)) ([]*plot.Plot, error) {
+	row := make([]*plot.Plot, len(cs))
+	for i, c := range cs {
+		p, err := dpbplot.Curves(c, opt(i))
+		if err != nil {
+			return nil, err
+		}
+		adjust(p)
+		row[i] = p
+	}
+	return row, nil
+}
+
+// orPositive returns v if it is > 0, else def (a flag's 0 means "default").
+func orPositive(v, def int) int {
+	if v > 0 {
+		return v
+	}
+	return def
+}
+
+func init() {
+	registerFigure("beyond-mt14", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's and the smooth binary counters beside the tree", runBeyondMT14)
+}
+
+func runBeyondMT14(name, out string, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	var c ss18Common
+	c.bind(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	cfg := experiment.MT14Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, Workers: c.workers, Progress: c.progressW(),
+		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth}}
+	if c.short {
+		cfg.Horizon, cfg.Reps = 20_000, 4
+	}
+	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
+	start := time.Now()
+	cv, err := experiment.RunMT14Fig1(cfg)
+	wall := time.Since(start).Seconds()
+	if err != nil {
+		return err
+	}
+	row, err := plotRow([]*experiment.Curves{cv}, func(int) dpbplot.CurveOptions {
+		return dpbplot.CurveOptions{LogY: true, LegendBottom: true, LegendRight: true,
+			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
+			XLabel: "round t", YLabel: "pseudo-regret (log scale)"}
+	}, func(p *plot.Plot) {
+		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
+		p.Y.Min /= 100 // room for the legend (bottom right) below the curves
+	})
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 7*vg.Inch, 5*vg.Inch); err != nil {
+		return err
+	}
+	if err := writeCurvesCSV(base+".csv", "round", []*experiment.Curves{cv}, []string{"k=5"}); err != nil {
+		return err
+	}
+	last := len(cv.X) - 1
+	final := map[string][2]float64{}
+	for s, n := range cv.Names {
+		final[n] = [2]float64{cv.Mean[s][last], cv.StdErr[s][last]}
+		fmt.Fprintf(os.Stderr, "  %-34s regret %9.0f ± %.0f\n", n, cv.Mean[s][last], cv.StdErr[s][last])
+	}
+	cfg.Progress = nil
+	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, wall)
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": dpb.StreamVersion}})
+}

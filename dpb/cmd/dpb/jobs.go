@@ -1,0 +1,116 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+)
+
+// runCtx is cancelled by SIGINT or SIGTERM while "dpb reproduce" runs (see
+// runReproduce); experiments stop at it and say how to resume.
+var runCtx = context.Background()
+
+// runCmdline is the command line being run, for the resume hint.
+var runCmdline []string
+
+// jobFlags are the flags of every reproducible figure that say where its
+// finished jobs live and which it runs (see experiment.Plan).
+type jobFlags struct {
+	store, shard string
+	merge        bool
+}
+
+func (j *jobFlags) bind(fs *flag.FlagSet) {
+	fs.StringVar(&j.store, "store", "", "job store directory: finished jobs are saved there and not run again (resume)")
+	fs.StringVar(&j.shard, "shard", "", "run only shard I/N of the jobs into -store and write no figure; auto: from Slurm's array variables; auto/N: from JOB_COMPLETION_INDEX or Slurm's")
+	fs.BoolVar(&j.merge, "merge", false, "run no job: write the figure from -store alone (fails listing missing jobs)")
+}
+
+// jobPlan is the plan of one figure's run.
+type jobPlan struct {
+	*experiment.Plan
+	name string
+}
+
+// plan builds the figure's plan from the flags; environment variables are
+// read only for -shard auto.
+func (j *jobFlags) plan(name string) (*jobPlan, error) {
+	if runEstimate != nil {
+		return &jobPlan{Plan: runEstimate, name: name}, nil
+	}
+	p := &experiment.Plan{Ctx: runCtx, Merge: j.merge}
+	if j.store != "" {
+		st, err := experiment.OpenStore(j.store)
+		if err != nil {
+			return nil, err
+		}
+		p.Store = st
+	}
+	if j.shard != "" {
+		sh, err := experiment.ParseShard(j.shard, os.Getenv)
+		if err != nil {
+			return nil, fmt.Errorf("-shard: %w", err)
+		}
+		p.Shard = sh
+	}
+	if (j.merge || j.shard != "") && p.Store == nil {
+		return nil, errors.New("-shard and -merge need -store DIR")
+	}
+	if j.merge && j.shard != "" {
+		return nil, errors.New("-merge and -shard exclude each other: run the shards, then merge")
+	}
+	return &jobPlan{Plan: p, name: name}, nil
+}
+
+// done reports whether the figure must stop after its experiment returned
+// err, and with which error: on any error; after a shard (its jobs are in the
+// store; the figure is the merge's to write); and after a merge that found
+// jobs missing (an error naming them). Otherwise the figure is written.
+func (p *jobPlan) done(err error) (bool, error) {
+	if err != nil {
+		if errors.Is(err, context.Canceled) {
+			return true, p.interrupted(err)
+		}
+		return true, err
+	}
+	if p.Estimate {
+		return true, nil
+	}
+	ran, loaded, skipped := p.Counts()
+	if p.Shard.N > 0 {
+		fmt.Fprintf(os.Stderr, "%s: shard %v: %d jobs run, %d already in %s, %d left to other shards; -merge writes the result\n",
+			p.name, p.Shard, ran, loaded, p.Store.Dir(), skipped)
+		return true, nil
+	}
+	if miss := p.Missing(); len(miss) > 0 {
+		const show = 20
+		list := miss
+		if len(list) > show {
+			list = list[:show]
+		}
+		more := ""
+		if len(miss) > show {
+			more = fmt.Sprintf("\n  … and %d more", len(miss)-show)
+		}
+		return true, fmt.Errorf("%s: -merge: %d of %d jobs missing from %s (run their shards first):\n  %s%s",
+			p.name, len(miss), len(miss)+loaded, p.Store.Dir(), strings.Join(list, "\n  "), more)
+	}
+	if p.Store != nil {
+		fmt.Fprintf(os.Stderr, "%s: %d jobs run, %d read from %s\n", p.name, ran, loaded, p.Store.Dir())
+	}
+	return false, nil
+}
+
+func (p *jobPlan) interrupted(err error) error {
+	cmd := "dpb " + strings.Join(runCmdline, " ")
+	if p.Store == nil {
+		return fmt.Errorf("%s: %w\nnothing was saved: add -store DIR to make the run resumable", p.name, err)
+	}
+	ran, _, _ := p.Counts()
+	return fmt.Errorf("%s: %w\n%d finished jobs are saved in %s; resume with the same command:\n  %s", p.name, err, ran, p.Store.Dir(), cmd)
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"github.com/dpbandits/dpbandits/dpb/data"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+)
+
+func init() {
+	registerFigure("mt14-fig2-obd-bts", "MT14 Fig. 2 on OBD's Bernoulli-TS log: rejection replay and DR (with ESS) beside uniform-log replay",
+		mt14Fig2BTS)
+}
+
+func mt14Fig2BTS(name, out string, args []string) error {
+	fl := newMT14Flags(name)
+	pmin := fl.fs.Float64("pmin", 0, "rejection threshold PMin on the BTS log (0 = 1/K)")
+	if err := fl.fs.Parse(args); err != nil {
+		return err
+	}
+	eps, err := floats(*fl.eps)
+	if err != nil {
+		return err
+	}
+	reps := 20
+	if *fl.short {
+		reps = 3
+	}
+	if *fl.runs > 0 {
+		reps = *fl.runs
+	}
+	c := *fl.campaign
+	btsPath := filepath.Join(*fl.dataDir, "obd", "bts", c, c+".csv")
+	uniPath := filepath.Join(*fl.dataDir, "obd", "random", c, c+".csv")
+	logged, err := data.LoadOBDWith(btsPath, data.OBDOptions{AnyPropensity: true})
+	if err != nil {
+		return err
+	}
+	uniform, err := data.LoadOBD(uniPath)
+	if err != nil {
+		return err
+	}
+	cfg := experiment.MT14Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: eps, Alpha: *fl.alpha, PMin: *pmin,
+		Reps: reps, Seed: *fl.seed, Workers: *fl.workers, Progress: os.Stderr}
+	start := time.Now()
+	res, err := experiment.RunMT14Fig2BTS(cfg)
+	if err != nil {
+		return err
+	}
+	took := time.Since(start)
+	title := fmt.Sprintf("MT14 Fig. 2 on OBD %s, Bernoulli-TS log: d=%d, K=%d, %d runs (means; whiskers: mean 95%% interval)", c, res.Dim, res.Arms, reps)
+	p, err := dpbplot.MT14Fig2BTS(res, title)
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveSized(p, base, 10*72, 4.5*72); err != nil {
+		return err
+	}
+	g := func(v float64) string { return strconv.FormatFloat(v, 'g', 6, 64) }
+	rows := [][]string{{"series", "mechanism", "epsilon", "estimator", "log", "value", "se", "lo", "hi", "events", "ess", "clipped", "reps"}}
+	for _, r := range res.Rows {
+		for _, e := range []struct {
+			est, log string
+			v        experiment.OPEValue
+			clipped  float64
+		}{{"replay", "uniform", r.Replay, 0}, {"rejection", "bts", r.Rejection, r.Clipped}, {"dr", "bts", r.DR, 0}} {
+			rows = append(rows, []string{r.Name, r.Mech, g(r.Epsilon), e.est, e.log, g(e.v.Value), g(e.v.SE), g(e.v.Lo), g(e.v.Hi), g(e.v.Events), g(e.v.ESS), g(e.clipped), strconv.Itoa(reps)})
+		}
+	}
+	for _, e := range res.UniformPolicy {
+		rows = append(rows, []string{"uniform policy", "", "0", e.Estimator.String(), "bts", g(e.Value), g(e.SE), g(e.Lo), g(e.Hi), strconv.Itoa(e.Events), g(e.ESS), "0", "1"})
+	}
+	u := res.UniformOnUniform
+	rows = append(rows, []string{"uniform policy", "", "0", "on-policy", "uniform", g(u.CTR), "", g(u.Lo), g(u.Hi), strconv.Itoa(u.Events), "", "0", "1"})
+	lo := res.Logger
+	rows = append(rows, []string{"BTS logger", "", "0", "on-policy", "bts", g(lo.CTR), "", g(lo.Lo), g(lo.Hi), strconv.Itoa(lo.Events), "", "0", "1"})
+	if err := writeTable(base+".csv", rows); err != nil {
+		return err
+	}
+	fmt.Fprintf(os.Stderr, "%s: %d runs in %v\n%s", name, reps, took.Round(time.Millisecond), res.Markdown())
+	cfg.Logged, cfg.Uniform, cfg.Progress = nil, nil, nil
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events,
+		Config: map[string]any{"fig2_bts": cfg, "data": btsPath, "uniform_data": uniPath, "result": res, "seconds": took.Seconds()}})
+}

@@ -1,0 +1,91 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+)
+
+func init() {
+	for _, k := range []int{5, 10} {
+		registerFigure(fmt.Sprintf("private-mab-k%d", k),
+			fmt.Sprintf("DP-UCB vs the optimal ε-DP bandits (DP-SE, AdaP, DP-KLUCB, DP-IMED, Lazy-DP-TS) on MT14 Fig. 1's arms, k=%d, with lower bounds", k),
+			func(name, out string, args []string) error { return privateMAB(name, out, k, args) })
+	}
+}
+
+// privateMABPanels are the ε of the regret-over-time panels.
+var privateMABPanels = []float64{0.1, 1, 10}
+
+func privateMAB(name, out string, k int, args []string) error {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	n := fs.Int("n", 0, "horizon T (default 1e6)")
+	runs := fs.Int("runs", 0, "repetitions (default 20)")
+	workers := fs.Int("workers", 0, "goroutines (0 = GOMAXPROCS)")
+	seed := fs.Uint64("seed", 1, "experiment seed")
+	short := fs.Bool("short", false, "small quick run")
+	epsFlag := fs.String("eps", "", "comma-separated ε values (default 0.1,0.3,1,3,10; must include 0.1, 1 and 10)")
+	algs := fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(experiment.PrivateMABAlgorithms, ",")+")")
+	var jobs jobFlags
+	jobs.bind(fs)
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	eps, err := floats(*epsFlag)
+	if err != nil {
+		return err
+	}
+	cfg := experiment.PrivateMABConfig{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *seed, Epsilons: eps, Workers: *workers, Progress: os.Stderr}
+	if *algs != "" {
+		cfg.Algorithms = strings.Split(*algs, ",")
+	}
+	if *short {
+		cfg.Horizon, cfg.Reps = 20_000, 4
+	}
+	if *n > 0 {
+		cfg.Horizon = *n
+	}
+	if *runs > 0 {
+		cfg.Reps = *runs
+	}
+	plan, err := jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	start := time.Now()
+	res, err := experiment.RunPrivateMAB(cfg)
+	if stop, err := plan.done(err); stop {
+		return err
+	}
+	took := time.Since(start)
+	tiles, err := dpbplot.PrivateMAB(res, privateMABPanels, 3)
+	if err != nil {
+		return err
+	}
+	base := filepath.Join(out, name)
+	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base); err != nil {
+		return err
+	}
+	if err := createWith(base+".csv", func(w io.Writer) error { return res.Curves.WriteCSV(w, "round") }); err != nil {
+		return err
+	}
+	if err := createWith(base+".md", res.WriteTable); err != nil {
+		return err
+	}
+	if err := res.WriteTable(os.Stdout); err != nil {
+		return err
+	}
+	res.Config.Progress = nil
+	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, res.Config.Horizon, res.Config.Reps, took.Round(time.Millisecond))
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon,
+		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": dpb.StreamVersion, "seconds": took.Seconds()}})
+}

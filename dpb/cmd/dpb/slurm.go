@@ -1,0 +1,280 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+)
+
+func init() {
+	register("slurm", "print an sbatch script: a figure's shards as a job array plus the merge (dpb slurm -h)", runSlurm)
+}
+
+// slurmFlags are dpb slurm's own flags; every other flag is the figure's.
+type slurmFlags struct {
+	shards, cpus, memMB int
+	store, out, dpb     string
+	wall, partition     string
+	account             string
+}
+
+// roundNanos is the measured wall time of one simulated round of one job
+// (of RoundCost 1) on one core, per job list label or label prefix. Units:
+// ss18-exp1, a LinUCB round at d = 32 (K = 1024; cost ∝ d³); ss18-exp2/3,
+// one policy of a lockstep round (d = 5, K = 25); the others, one round of
+// one policy. ss18 and mt14 come from the quiet-machine wall times of the
+// README's figure table (AMD EPYC, 2 cores: Fig. 4 at n = 5·10⁶ × 10 runs in
+// 145 s; a d = 64 round in 1.4 ms; mt14-fig1 in 18 s; Shuttle in 9 s); as17
+// from one-worker runs on a busy machine (November 2026), divided by the
+// 2.5× slowdown the ss18 runs showed there. Labels not listed use
+// defaultRoundNanos.
+var roundNanos = map[string]float64{
+	"ss18-exp1": 175e3,
+	"ss18-exp2": 750,
+	"ss18-exp3": 750,
+	"mt14-fig1": 150,
+	"mt14-fig2": 750,
+	"as17-":     220,
+}
+
+const defaultRoundNanos = 5000
+
+// nanosPerRound returns the cost of one unit round of the job list label.
+func nanosPerRound(label string) float64 {
+	if ns, ok := roundNanos[label]; ok {
+		return ns
+	}
+	for prefix, ns := range roundNanos {
+		if strings.HasSuffix(prefix, "-") && strings.HasPrefix(label, prefix) {
+			return ns
+		}
+	}
+	return defaultRoundNanos
+}
+
+// estimateSafety multiplies the estimated time to absorb a slower node and
+// a busy filesystem; a shard that hits its limit is resumed by resubmitting.
+const estimateSafety = 2
+
+func runSlurm(args []string) error {
+	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
+		fmt.Fprintln(os.Stderr, `usage: dpb slurm NAME [figure flags] -shards N -store DIR [-out DIR] [-time D-HH:MM:SS] [-mem MB] [-cpus C] [-partition P] [-account A] [-dpb PATH]
+
+Prints a bash script that submits figure NAME's jobs to Slurm as an array of N
+shards ("dpb reproduce NAME ... -store DIR -shard auto") and a merge job that
+runs after all of them succeeded (--dependency=afterok) and writes the figure
+into -out. Time and memory per shard are estimated from the figure's job
+lists and measured per-round costs; -time and -mem override them. Run the
+script again after a failure: finished jobs are in DIR and are not rerun.`)
+		if len(args) == 0 {
+			return errors.New("slurm: no figure named")
+		}
+		return nil
+	}
+	name, rest := args[0], args[1:]
+	sf := slurmFlags{out: "figures", cpus: 1}
+	fs := flag.NewFlagSet("slurm", flag.ContinueOnError)
+	fs.IntVar(&sf.shards, "shards", 0, "number of shards (array tasks)")
+	fs.StringVar(&sf.store, "store", "", "job store directory on a filesystem every node sees")
+	fs.StringVar(&sf.out, "out", sf.out, "where the merge job writes the figure")
+	fs.IntVar(&sf.cpus, "cpus", sf.cpus, "CPUs per shard (its -workers)")
+	fs.IntVar(&sf.memMB, "mem", 0, "memory per job in MB (0: estimated)")
+	fs.StringVar(&sf.wall, "time", "", "time limit per shard, Slurm syntax (default: estimated)")
+	fs.StringVar(&sf.partition, "partition", "", "partition (default: the cluster's)")
+	fs.StringVar(&sf.account, "account", "", "account to charge")
+	fs.StringVar(&sf.dpb, "dpb", "", "path of the dpb binary on the nodes (default: this one)")
+	own, figArgs := splitFlags(fs, rest)
+	if err := fs.Parse(own); err != nil {
+		return err
+	}
+	if fs.NArg() > 0 {
+		return fmt.Errorf("slurm: unexpected argument %q", fs.Arg(0))
+	}
+	if sf.shards < 1 {
+		return errors.New("slurm: -shards N (>= 1) is required")
+	}
+	if sf.store == "" {
+		return errors.New("slurm: -store DIR is required (a directory every node sees)")
+	}
+	for _, a := range figArgs {
+		for _, bad := range []string{"store", "shard", "merge", "out", "workers"} {
+			if a == "-"+bad || a == "--"+bad || strings.HasPrefix(a, "-"+bad+"=") || strings.HasPrefix(a, "--"+bad+"=") {
+				return fmt.Errorf("slurm: %s is set by the script; leave it out", a)
+			}
+		}
+	}
+	if _, ok := figures[name]; !ok {
+		return fmt.Errorf("slurm: unknown figure %q (dpb reproduce -list)", name)
+	}
+	lists, err := estimateJobs(name, figArgs)
+	if err != nil {
+		return err
+	}
+	if sf.dpb == "" {
+		if sf.dpb, err = os.Executable(); err != nil {
+			return err
+		}
+	}
+	for _, p := range []*string{&sf.store, &sf.out, &sf.dpb} {
+		if *p, err = filepath.Abs(*p); err != nil {
+			return err
+		}
+	}
+	return writeSlurmScript(os.Stdout, name, figArgs, sf, lists, append([]string{"slurm", name}, rest...))
+}
+
+// splitFlags separates the flags fs defines (with their values) from the rest.
+func splitFlags(fs *flag.FlagSet, args []string) (own, rest []string) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		n := strings.TrimLeft(a, "-")
+		n, _, hasVal := strings.Cut(n, "=")
+		if f := fs.Lookup(n); f != nil && strings.HasPrefix(a, "-") {
+			own = append(own, a)
+			if !hasVal && i+1 < len(args) {
+				own = append(own, args[i+1])
+				i++
+			}
+			continue
+		}
+		rest = append(rest, a)
+	}
+	return own, rest
+}
+
+// estimateJobs runs the figure under an Estimate plan: it runs no job and
+// writes nothing, and returns the job lists the figure would run.
+func estimateJobs(name string, args []string) ([]experiment.JobList, error) {
+	tmp, err := os.MkdirTemp("", "dpb-slurm-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	runEstimate = &experiment.Plan{Estimate: true}
+	defer func() { runEstimate = nil }()
+	if err := figures[name].run(name, tmp, args); err != nil {
+		return nil, err
+	}
+	return runEstimate.Lists(), nil
+}
+
+// runEstimate, when set, replaces every figure's plan (see estimateJobs).
+var runEstimate *experiment.Plan
+
+// shardCost returns the estimated seconds of the slowest shard on cpus
+// workers and the values of its largest job list (for memory).
+func shardCost(lists []experiment.JobList, shards, cpus int) (secs float64, values int) {
+	for i := range shards {
+		var s float64
+		for _, l := range lists {
+			lo, hi := experiment.Shard{I: i, N: shards}.Range(l.Shape.Jobs())
+			ns := nanosPerRound(l.Label) * l.RoundCost
+			jobs := hi - lo
+			// Workers take jobs one at a time: the shard's time is its
+			// number of job waves times one job.
+			waves := (jobs + cpus - 1) / cpus
+			s += float64(waves) * float64(max(l.Rounds, 1)) * ns / 1e9
+			values = max(values, l.Shape.Jobs()*l.Shape.Points)
+		}
+		secs = max(secs, s)
+	}
+	return secs, values
+}
+
+// slurmTime formats seconds as Slurm's D-HH:MM:SS, rounded up to minutes.
+func slurmTime(secs float64) string {
+	m := int(math.Ceil(secs / 60))
+	return fmt.Sprintf("%d-%02d:%02d:00", m/(24*60), m/60%24, m%60)
+}
+
+func writeSlurmScript(w io.Writer, name string, figArgs []string, sf slurmFlags, lists []experiment.JobList, cmdline []string) error {
+	secs, values := shardCost(lists, sf.shards, sf.cpus)
+	wall := sf.wall
+	if wall == "" {
+		// Five minutes for start-up, loading the store and writing.
+		wall = slurmTime(secs*estimateSafety + 300)
+	}
+	mem := sf.memMB
+	if mem == 0 {
+		// The process, plus every value of the largest job list held
+		// twice (results and summaries), rounded up to 100 MB.
+		mem = 100 * int(math.Ceil((200+float64(values)*16/1e6)/100))
+	}
+	jobs, rounds := 0, 0.0
+	for _, l := range lists {
+		jobs += l.Shape.Jobs()
+		rounds += float64(l.Shape.Jobs()) * float64(l.Rounds) * l.RoundCost
+	}
+	q := func(args []string) string {
+		s := make([]string, len(args))
+		for i, a := range args {
+			s[i] = shellQuote(a)
+		}
+		return strings.Join(s, " ")
+	}
+	opts := fmt.Sprintf("#SBATCH --time=%s\n#SBATCH --mem=%dM\n#SBATCH --cpus-per-task=%d\n", wall, mem, sf.cpus) + extraOpts(sf)
+	logs := filepath.Join(sf.store, "slurm-logs")
+	fig := q(figArgs)
+	if fig != "" {
+		fig = " " + fig
+	}
+	dpb, store := shellQuote(sf.dpb), shellQuote(sf.store)
+	_, err := fmt.Fprintf(w, `#!/bin/bash
+# Generated by: dpb %s
+# %d jobs in %d job lists (%.3g job-rounds of unit cost), %d shards; estimated %.0f s for the slowest shard
+# on %d CPU(s) (measured per-round costs; requested with a safety factor).
+# Run again after a failure: finished jobs are in the store and are skipped.
+set -euo pipefail
+mkdir -p %s
+shards=$(sbatch --parsable <<'DPB_SHARDS'
+#!/bin/bash
+#SBATCH --job-name=dpb-%s
+#SBATCH --array=0-%d
+%s#SBATCH --output=%s/%%x-%%A_%%a.out
+exec %s reproduce %s%s -store %s -shard auto -workers "${SLURM_CPUS_PER_TASK:-1}"
+DPB_SHARDS
+)
+shards=${shards%%%%;*}
+merge=$(sbatch --parsable --dependency=afterok:"$shards" <<'DPB_MERGE'
+#!/bin/bash
+#SBATCH --job-name=dpb-%s-merge
+#SBATCH --time=0-00:30:00
+#SBATCH --mem=%dM
+#SBATCH --cpus-per-task=1
+%s#SBATCH --output=%s/%%x-%%j.out
+exec %s reproduce %s%s -store %s -merge -out %s
+DPB_MERGE
+)
+merge=${merge%%%%;*}
+echo "dpb: shards: array job $shards; merge: job $merge (runs after every shard succeeded)"
+`, strings.Join(cmdline, " "), jobs, len(lists), rounds, sf.shards, secs, sf.cpus,
+		shellQuote(logs), name, sf.shards-1, opts, logs, dpb, shellQuote(name), fig, store,
+		name, mem, extraOpts(sf), logs, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
+	return err
+}
+
+func extraOpts(sf slurmFlags) string {
+	s := ""
+	if sf.partition != "" {
+		s += "#SBATCH --partition=" + sf.partition + "\n"
+	}
+	if sf.account != "" {
+		s += "#SBATCH --account=" + sf.account + "\n"
+	}
+	return s
+}
+
+// shellQuote quotes s for bash when it holds anything but safe characters.
+func shellQuote(s string) string {
+	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_=./,:+@%") == "" {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
+)
+
+func init() {
+	register("store", "list a job store's job lists: done and missing jobs (dpb store DIR)", func(args []string) error {
+		return runStore(os.Stdout, args)
+	})
+}
+
+// runStore prints, per job list of the store, how many jobs are done and
+// which are missing.
+func runStore(w io.Writer, args []string) error {
+	if len(args) != 1 || args[0] == "" || args[0][0] == '-' {
+		return errors.New("usage: dpb store DIR   (lists each job list's done and missing jobs)")
+	}
+	if _, err := os.Stat(args[0]); err != nil {
+		return err
+	}
+	st, err := experiment.OpenStore(args[0])
+	if err != nil {
+		return err
+	}
+	bins, err := st.Bins()
+	if err != nil {
+		return err
+	}
+	if len(bins) == 0 {
+		fmt.Fprintf(w, "%s: no job lists\n", args[0])
+	}
+	for _, b := range bins {
+		done, err := b.Done()
+		if err != nil {
+			return err
+		}
+		miss, err := b.Missing()
+		if err != nil {
+			return err
+		}
+		sh := b.Shape()
+		stale := ""
+		if b.StreamVersion() != dpb.StreamVersion {
+			stale = fmt.Sprintf("  (stream version %d: not used by this binary, version %d)", b.StreamVersion(), dpb.StreamVersion)
+		}
+		fmt.Fprintf(w, "%s  %d/%d jobs done (%d reps × %d series)%s\n", filepath.Base(b.Dir()), len(done), sh.Jobs(), sh.Reps, sh.Series, stale)
+		for i, j := range miss {
+			if i == 10 {
+				fmt.Fprintf(w, "  … and %d more missing\n", len(miss)-i)
+				break
+			}
+			fmt.Fprintf(w, "  missing r%06d-s%03d\n", j.Rep, j.Series)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,72 @@
+package data
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb"
+)
+
+func TestCSVLog(t *testing.T) {
+	dir := t.TempDir()
+	p := writeFile(t, dir, "log.csv", "id,x0,action,reward,propensity,x1\n7,0.5,1,1,0.25,-2\n8,1.5,0,0,0.75,3\n")
+	l, err := LoadCSVLog(p, CSVLogConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Arms() != 2 || l.ContextDim() != 2 || l.Dim() != 4 || l.Len() != 2 {
+		t.Fatalf("arms %d, d %d, dim %d, len %d", l.Arms(), l.ContextDim(), l.Dim(), l.Len())
+	}
+	r := &dpb.Round{K: 2, Dim: 4, Actions: make([]float64, 8)}
+	a, y, q := l.Event(r, 0)
+	want := []float64{0.5, -2, 0, 0, 0, 0, 0.5, -2}
+	for i, v := range want {
+		if r.Actions[i] != v {
+			t.Fatalf("event 0 features %v, want %v", r.Actions, want)
+		}
+	}
+	if a != 1 || y != 1 || q != 0.25 {
+		t.Errorf("event 0: %d %v %v", a, y, q)
+	}
+	if a, y, q := l.Event(r, 1); a != 0 || y != 0 || q != 0.75 || r.Actions[0] != 1.5 || r.Actions[4] != 0 || r.Actions[6] != 1.5 {
+		t.Errorf("event 1: %d %v %v %v", a, y, q, r.Actions)
+	}
+	for _, c := range []struct{ text, msg string }{
+		{"action,reward,propensity\n0,1,0.5\n", "no context columns"},
+		{"action,reward,x0\n0,1,0.5\n", `missing column "propensity"`},
+		{"action,reward,propensity,x0\n0,1,0,1\n", "propensity is 0"},
+		{"action,reward,propensity,x0\n0,1,1.5,1\n", "propensity is 1.5"},
+		{"action,reward,propensity,x0\n-1,1,0.5,1\n", "action is \"-1\""},
+		{"action,reward,propensity,x0\n0,NaN,0.5,1\n", "reward is \"NaN\""},
+		{"action,reward,propensity,x0\n0,1,0.5,inf\n", "x0 is \"inf\""},
+		{"action,reward,propensity,x0\n", "no data rows"},
+	} {
+		_, err := LoadCSVLog(writeFile(t, dir, "bad.csv", c.text), CSVLogConfig{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: err = %v, want %q", c.text, err, c.msg)
+		}
+	}
+	if _, err := LoadCSVLog(writeFile(t, dir, "k.csv", "action,reward,propensity,x0\n3,1,0.5,1\n"), CSVLogConfig{Arms: 3}); err == nil || !strings.Contains(err.Error(), "[0, 3)") {
+		t.Errorf("action beyond Arms: err = %v", err)
+	}
+}
+
+// The Bernoulli-TS logs of OBD load with AnyPropensity and not without.
+func TestOBDBTS(t *testing.T) {
+	path := sharedData(t, "obd/bts/men/men.csv")
+	if _, err := LoadOBD(path); err == nil || !strings.Contains(err.Error(), "uniformly random") {
+		t.Errorf("uniform-only loader on BTS log: err = %v", err)
+	}
+	l, err := LoadOBDWith(path, OBDOptions{AnyPropensity: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := 1.0, 0.0
+	for i := 0; i < l.Len(); i++ {
+		lo, hi = min(lo, l.Propensity(i)), max(hi, l.Propensity(i))
+	}
+	if l.Len() != 10000 || l.Arms() != 34 || !(lo < 1e-3 && hi > 0.5) {
+		t.Errorf("BTS men: %d rows, %d arms, propensities [%v, %v]", l.Len(), l.Arms(), lo, hi)
+	}
+	t.Logf("BTS men: propensities in [%g, %g]", lo, hi)
+}

@@ -1,0 +1,274 @@
+package experiment
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
+// PrivateMABAlgorithms names the ε-DP K-armed algorithms of [RunPrivateMAB], in
+// the order they are drawn: MT14's DP-UCB and the optimal ones that followed.
+var PrivateMABAlgorithms = []string{"DP-UCB", "DP-SE", "AdaP-UCB", "AdaP-KLUCB", "DP-KLUCB", "DP-IMED", "Lazy-DP-TS"}
+
+// NewPrivateMABPolicy returns the policy named name (one of
+// [PrivateMABAlgorithms]) for k arms, horizon T and privacy ε, each with its
+// paper's defaults (DP-UCB: Γ as printed, γ = 1/T; DP-SE: β = 1/T; AdaP:
+// α = 3.1; DP-KLUCB: α = 1).
+func NewPrivateMABPolicy(name string, k, T int, eps float64, rng *rand.Rand) (dpb.Policy, error) {
+	switch name {
+	case "DP-UCB":
+		return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+	case "DP-SE":
+		return dpb.NewDPSE(dpb.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+	case "AdaP-UCB":
+		return dpb.NewAdaP(dpb.AdaPConfig{Arms: k, Epsilon: eps}, rng)
+	case "AdaP-KLUCB":
+		return dpb.NewAdaP(dpb.AdaPConfig{Arms: k, Epsilon: eps, KL: true}, rng)
+	case "DP-KLUCB":
+		return dpb.NewDPKL(dpb.DPKLConfig{Arms: k, Epsilon: eps}, rng)
+	case "DP-IMED":
+		return dpb.NewDPKL(dpb.DPKLConfig{Arms: k, Epsilon: eps, IMED: true}, rng)
+	case "Lazy-DP-TS":
+		return dpb.NewLazyDPTS(dpb.LazyDPTSConfig{Arms: k, Epsilon: eps}, rng)
+	}
+	return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", name, PrivateMABAlgorithms)
+}
+
+// PrivateMABConfig configures [RunPrivateMAB].
+type PrivateMABConfig struct {
+	// Arms is k. Required (>= 2).
+	Arms int
+	// Horizon is T. Required (>= 2).
+	Horizon int
+	// Reps is the number of independent runs. Required.
+	Reps int
+	// Seed of the experiment.
+	Seed uint64
+	// Best and Gap: arm 0 has mean Best, the others Best − Gap (MT14 Fig. 1:
+	// 0.9 and 0.5, the defaults).
+	Best, Gap float64
+	// Epsilons to run every algorithm at. Defaults to {0.1, 0.3, 1, 3, 10}.
+	Epsilons []float64
+	// Algorithms to run (names of [PrivateMABAlgorithms]). Defaults to all.
+	Algorithms []string
+	// Points is the number of log-spaced record rounds. Defaults to 40.
+	Points int
+	// Workers and Progress as in TrialConfig.
+	Workers  int
+	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs and selects which to run (see Plan).
+	Plan *Plan `json:"-"`
+}
+
+// PrivateMABResult holds the runs of [RunPrivateMAB]: Curves has UCB1
+// (series 0), then every algorithm at every ε (algorithm-major).
+type PrivateMABResult struct {
+	Config PrivateMABConfig
+	Curves *Curves
+}
+
+// RunPrivateMAB runs UCB1 and every private algorithm at every ε on MT14
+// Fig. 1's arms (k Bernoulli arms, means Best and Best − Gap; common random
+// numbers across policies) and records the cumulative pseudo-regret.
+func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
+	f := MT14Fig1Config{Arms: cfg.Arms, Best: cfg.Best, Gap: cfg.Gap, Epsilons: []float64{1}}
+	if err := f.defaults(); err != nil {
+		return nil, err
+	}
+	cfg.Best, cfg.Gap = f.Best, f.Gap
+	if cfg.Epsilons == nil {
+		cfg.Epsilons = []float64{0.1, 0.3, 1, 3, 10}
+	}
+	for _, e := range cfg.Epsilons {
+		if err := param.CheckEpsilon(e); err != nil {
+			return nil, err
+		}
+	}
+	if cfg.Algorithms == nil {
+		cfg.Algorithms = PrivateMABAlgorithms
+	}
+	for _, a := range cfg.Algorithms {
+		if !slices.Contains(PrivateMABAlgorithms, a) {
+			return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", a, PrivateMABAlgorithms)
+		}
+	}
+	if cfg.Points == 0 {
+		cfg.Points = 40
+	}
+	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (dpb.Policy, error) {
+		return dpb.NewUCB1(dpb.UCB1Config{Arms: cfg.Arms})
+	}}}
+	for _, a := range cfg.Algorithms {
+		for _, eps := range cfg.Epsilons {
+			pols = append(pols, PolicyFactory{Name: privateMABSeries(a, eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
+				return NewPrivateMABPolicy(a, cfg.Arms, cfg.Horizon, eps, rng)
+			}})
+		}
+	}
+	key := cfg
+	key.Workers = 0 // the results do not depend on it
+	e := BanditExperiment{
+		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
+		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
+		Plan: cfg.Plan, Label: "private-mab", Key: key,
+		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) {
+			m := cfg.means()
+			return dpb.NewBernoulliArms(m, rng), nil
+		},
+	}
+	c, err := e.Run()
+	if err != nil {
+		return nil, err
+	}
+	return &PrivateMABResult{Config: cfg, Curves: c}, nil
+}
+
+func privateMABSeries(alg string, eps float64) string { return fmt.Sprintf("%s ε=%g", alg, eps) }
+
+// means returns the arms' means: Best, then k − 1 times Best − Gap.
+func (c PrivateMABConfig) means() []float64 {
+	m := make([]float64, c.Arms)
+	for a := range m {
+		m[a] = c.Best - c.Gap
+	}
+	m[0] = c.Best
+	return m
+}
+
+// PrivateMABBounds names the lower bounds [PrivateMABResult.Panel] and
+// [PrivateMABResult.AtHorizon] draw, in order.
+var PrivateMABBounds = []string{"lower bound: SS18 Cor. 15 (ε-term)", "lower bound: Azize–Basu 2022", "lower bound: Azize et al. 2025"}
+
+// privateMABBounds returns the bounds of PrivateMABBounds at T and ε.
+func (c PrivateMABConfig) bounds(T int, eps float64) []float64 {
+	m := c.means()
+	return []float64{
+		dpb.SS18PrivateMABLowerBound(MT14Fig1Gaps(c.Arms, c.Gap), T, eps),
+		dpb.AzizeBasuLowerBound(m, T, eps),
+		dpb.AzizeLowerBound(m, T, eps),
+	}
+}
+
+// series returns the index in Curves of alg at eps (-1 if absent).
+func (r *PrivateMABResult) series(alg string, eps float64) int {
+	return slices.Index(r.Curves.Names, privateMABSeries(alg, eps))
+}
+
+// Panel returns the regret curves at one ε: UCB1, every algorithm, then the
+// lower bounds of [PrivateMABBounds] over the same rounds (stderr 0; from
+// T = 2 on, where ln T > 0).
+func (r *PrivateMABResult) Panel(eps float64) (*Curves, error) {
+	c := r.Curves
+	p := &Curves{X: c.X, Reps: c.Reps, Names: []string{c.Names[0]}, Mean: [][]float64{c.Mean[0]}, StdErr: [][]float64{c.StdErr[0]}}
+	for _, a := range r.Config.Algorithms {
+		s := r.series(a, eps)
+		if s < 0 {
+			return nil, fmt.Errorf("dpb: no run of %s at ε=%g", a, eps)
+		}
+		p.Names = append(p.Names, a)
+		p.Mean = append(p.Mean, c.Mean[s])
+		p.StdErr = append(p.StdErr, c.StdErr[s])
+	}
+	for b, name := range PrivateMABBounds {
+		m := make([]float64, len(c.X))
+		for i, x := range c.X {
+			if x >= 2 {
+				m[i] = r.Config.bounds(int(x), eps)[b]
+			}
+		}
+		p.Names = append(p.Names, name)
+		p.Mean = append(p.Mean, m)
+		p.StdErr = append(p.StdErr, make([]float64, len(c.X)))
+	}
+	return p, nil
+}
+
+// AtHorizon returns the regret at the last record round T against ε (X = ε):
+// one series per algorithm, UCB1 (constant in ε), then the lower bounds.
+func (r *PrivateMABResult) AtHorizon() *Curves {
+	c := r.Curves
+	last := len(c.X) - 1
+	T := int(c.X[last])
+	eps := r.Config.Epsilons
+	p := &Curves{X: eps, Reps: c.Reps}
+	add := func(name string, f func(eps float64) (float64, float64)) {
+		m, s := make([]float64, len(eps)), make([]float64, len(eps))
+		for i, e := range eps {
+			m[i], s[i] = f(e)
+		}
+		p.Names = append(p.Names, name)
+		p.Mean = append(p.Mean, m)
+		p.StdErr = append(p.StdErr, s)
+	}
+	add(c.Names[0], func(float64) (float64, float64) { return c.Mean[0][last], c.StdErr[0][last] })
+	for _, a := range r.Config.Algorithms {
+		add(a, func(e float64) (float64, float64) {
+			s := r.series(a, e)
+			return c.Mean[s][last], c.StdErr[s][last]
+		})
+	}
+	for b, name := range PrivateMABBounds {
+		add(name, func(e float64) (float64, float64) { return r.Config.bounds(T, e)[b], 0 })
+	}
+	return p
+}
+
+// PrivateMABRow is one line of [PrivateMABResult.Table].
+type PrivateMABRow struct {
+	Algorithm string  `json:"algorithm"`
+	Epsilon   float64 `json:"epsilon"`
+	Regret    float64 `json:"regret"`    // mean pseudo-regret at T
+	StdErr    float64 `json:"stderr"`    // its standard error
+	VsDPUCB   float64 `json:"vs_dp_ucb"` // Regret / DP-UCB's at the same ε (NaN without DP-UCB)
+	// Ratios to the lower bounds of PrivateMABBounds at T and ε.
+	VsBounds []float64 `json:"vs_bounds"`
+}
+
+// Table returns regret at T per algorithm and ε, with its ratio to DP-UCB and
+// to each lower bound.
+func (r *PrivateMABResult) Table() []PrivateMABRow {
+	c := r.Curves
+	last := len(c.X) - 1
+	T := int(c.X[last])
+	var rows []PrivateMABRow
+	for _, a := range r.Config.Algorithms {
+		for _, e := range r.Config.Epsilons {
+			s := r.series(a, e)
+			row := PrivateMABRow{Algorithm: a, Epsilon: e, Regret: c.Mean[s][last], StdErr: c.StdErr[s][last], VsDPUCB: math.NaN()}
+			if d := r.series("DP-UCB", e); d >= 0 {
+				row.VsDPUCB = row.Regret / c.Mean[d][last]
+			}
+			for _, b := range r.Config.bounds(T, e) {
+				row.VsBounds = append(row.VsBounds, row.Regret/b)
+			}
+			rows = append(rows, row)
+		}
+	}
+	return rows
+}
+
+// WriteTable writes the table of [PrivateMABResult.Table] as markdown, UCB1's
+// regret first.
+func (r *PrivateMABResult) WriteTable(w io.Writer) error {
+	c := r.Curves
+	last := len(c.X) - 1
+	if _, err := fmt.Fprintf(w, "k = %d, means %g / %g, T = %d, %d runs; UCB1 (non-private): %.1f ± %.1f\n\n",
+		r.Config.Arms, r.Config.Best, r.Config.Best-r.Config.Gap, int(c.X[last]), c.Reps, c.Mean[0][last], c.StdErr[0][last]); err != nil {
+		return err
+	}
+	if _, err := fmt.Fprintln(w, "| algorithm | ε | regret at T (mean ± s.e.) | / DP-UCB | / SS18 Cor. 15 | / Azize–Basu 2022 | / Azize et al. 2025 |\n|---|---|---|---|---|---|---|"); err != nil {
+		return err
+	}
+	for _, row := range r.Table() {
+		if _, err := fmt.Fprintf(w, "| %s | %g | %.1f ± %.1f | %.3g | %.3g | %.3g | %.3g |\n", row.Algorithm, row.Epsilon, row.Regret, row.StdErr,
+			row.VsDPUCB, row.VsBounds[0], row.VsBounds[1], row.VsBounds[2]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

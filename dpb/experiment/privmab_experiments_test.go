@@ -1,0 +1,63 @@
+package experiment
+
+import (
+	"math"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestRunPrivateMAB(t *testing.T) {
+	cfg := PrivateMABConfig{Arms: 3, Horizon: 3000, Reps: 3, Seed: 4, Epsilons: []float64{0.5, 5}, Points: 10, Workers: 1}
+	r, err := RunPrivateMAB(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1 + len(PrivateMABAlgorithms)*2; len(r.Curves.Names) != want {
+		t.Fatalf("%d series, want %d", len(r.Curves.Names), want)
+	}
+	// One seed, one result, whatever the number of workers.
+	cfg.Workers = 2
+	r2, err := RunPrivateMAB(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Curves, r2.Curves) {
+		t.Error("results differ between 1 and 2 workers")
+	}
+	p, err := r.Panel(5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 1 + len(PrivateMABAlgorithms) + len(PrivateMABBounds); len(p.Names) != want || p.Names[1] != "DP-UCB" {
+		t.Errorf("panel series %v", p.Names)
+	}
+	last := len(p.X) - 1
+	if b := p.Mean[len(p.Names)-1][last]; !(b > 0) || math.Abs(b-r.Config.bounds(3000, 5)[2]) > 1e-9*b {
+		t.Errorf("Azize et al. bound at T in the panel is %v", b)
+	}
+	if _, err := r.Panel(1); err == nil {
+		t.Error("panel at an ε not run gave no error")
+	}
+	h := r.AtHorizon()
+	if len(h.X) != 2 || h.X[1] != 5 || h.Mean[1][0] != r.Curves.Mean[r.series("DP-UCB", 0.5)][last] {
+		t.Errorf("AtHorizon: x %v, DP-UCB %v", h.X, h.Mean[1])
+	}
+	rows := r.Table()
+	if len(rows) != len(PrivateMABAlgorithms)*2 || rows[0].VsDPUCB != 1 || len(rows[0].VsBounds) != 3 {
+		t.Errorf("table %+v", rows[0])
+	}
+	var sb strings.Builder
+	if err := r.WriteTable(&sb); err != nil || !strings.Contains(sb.String(), "| DP-IMED | 5 |") {
+		t.Errorf("WriteTable: %v\n%s", err, sb.String())
+	}
+	for _, bad := range []PrivateMABConfig{
+		{Arms: 3, Horizon: 100, Reps: 1, Algorithms: []string{"EXP3"}},
+		{Arms: 3, Horizon: 100, Reps: 1, Epsilons: []float64{0}},
+		{Arms: 1, Horizon: 100, Reps: 1},
+	} {
+		if _, err := RunPrivateMAB(bad); err == nil {
+			t.Errorf("%+v accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,287 @@
+package experiment
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
+)
+
+// Store is a directory of finished jobs that many processes, on one machine
+// or many nodes of a shared filesystem, read and write at once. Every job is
+// one small text file written atomically (see package atomicfile), so a job
+// is either absent or complete; two processes that compute the same job write
+// the same bytes and the last rename wins.
+//
+// Layout, chosen so that `ls` and `cat` answer "what is done":
+//
+//	DIR/<label>-<hash>/key.json        what the hash covers, pretty-printed
+//	DIR/<label>-<hash>/r000012-s003    rep 12, series 3: a header line and one value per line
+//
+// <hash> is the first 16 hex digits of the SHA-256 of the job list's key:
+// the experiment's configuration (with its seed), the job list's shape and
+// [dpb.StreamVersion]. Results of two configurations or two stream versions
+// therefore live in different directories and can never mix.
+type Store struct {
+	dir string
+}
+
+// OpenStore opens (creating if needed) the store at dir.
+func OpenStore(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("experiment: empty store directory")
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	return &Store{dir: dir}, nil
+}
+
+// Dir returns the store's directory.
+func (s *Store) Dir() string { return s.dir }
+
+// Shape is the shape of one job list: Reps × Series jobs of Points values.
+type Shape struct {
+	Reps   int `json:"reps"`
+	Series int `json:"series"`
+	Points int `json:"points"`
+}
+
+// Jobs is the number of jobs.
+func (sh Shape) Jobs() int { return sh.Reps * sh.Series }
+
+// Job returns job i of the list in its fixed, repetition-major order.
+func (sh Shape) Job(i int) Job { return Job{Rep: i / sh.Series, Series: i % sh.Series} }
+
+// storeKey is what a bin's hash covers (and what key.json shows).
+type storeKey struct {
+	Label         string          `json:"label"`
+	StreamVersion int             `json:"stream_version"`
+	Shape         Shape           `json:"shape"`
+	Config        json.RawMessage `json:"config"`
+}
+
+// Bin is the store directory of one job list.
+type Bin struct {
+	dir     string
+	hash    string
+	shape   Shape
+	label   string
+	version int
+}
+
+var labelOK = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
+
+// Bin opens the directory of the job list named label (lower-case letters,
+// digits, dots and dashes, for humans) with the given shape, whose results
+// are determined by config (JSON-encodable; every field that changes a
+// result must be encoded, and nothing else such as worker counts).
+func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
+	if !labelOK.MatchString(label) {
+		return nil, fmt.Errorf("experiment: store label %q: want lower-case letters, digits, '.' and '-'", label)
+	}
+	if shape.Reps < 1 || shape.Series < 1 || shape.Points < 0 {
+		return nil, fmt.Errorf("experiment: bad job list shape %+v", shape)
+	}
+	cj, err := json.Marshal(config)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: store key of %s: %w", label, err)
+	}
+	key := storeKey{Label: label, StreamVersion: dpb.StreamVersion, Shape: shape, Config: cj}
+	kj, err := json.Marshal(key)
+	if err != nil {
+		return nil, err
+	}
+	sum := sha256.Sum256(kj)
+	hash := hex.EncodeToString(sum[:])
+	b := &Bin{dir: filepath.Join(s.dir, label+"-"+hash[:16]), hash: hash, shape: shape, label: label, version: dpb.StreamVersion}
+	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+		return nil, err
+	}
+	kp := filepath.Join(b.dir, "key.json")
+	if old, err := os.ReadFile(kp); err == nil {
+		var k struct {
+			SHA256 string `json:"sha256"`
+		}
+		if err := json.Unmarshal(old, &k); err != nil || k.SHA256 != hash {
+			return nil, fmt.Errorf("experiment: %s belongs to another job list (sha256 %q, want %s): a 64-bit hash prefix collision or a damaged store", kp, k.SHA256, hash)
+		}
+		return b, nil
+	} else if !errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	doc, err := json.MarshalIndent(struct {
+		SHA256 string          `json:"sha256"`
+		Key    json.RawMessage `json:"key"`
+	}{hash, kj}, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return b, atomicfile.WriteBytes(kp, append(doc, '\n'), 0o644)
+}
+
+// Dir returns the bin's directory.
+func (b *Bin) Dir() string { return b.dir }
+
+// Shape returns the bin's job list shape.
+func (b *Bin) Shape() Shape { return b.shape }
+
+func (b *Bin) path(j Job) string {
+	return filepath.Join(b.dir, fmt.Sprintf("r%06d-s%03d", j.Rep, j.Series))
+}
+
+func (b *Bin) header(j Job) string {
+	return fmt.Sprintf("dpb-job key=%s rep=%d series=%d points=%d", b.hash[:16], j.Rep, j.Series, b.shape.Points)
+}
+
+// Save writes job j's values (len = Points) atomically. The kernel that
+// computed them is recorded on the header line.
+func (b *Bin) Save(j Job, vals []float64) error {
+	if len(vals) != b.shape.Points {
+		return fmt.Errorf("experiment: job %v has %d values, want %d", j, len(vals), b.shape.Points)
+	}
+	return atomicfile.WriteFile(b.path(j), 0o644, func(w io.Writer) error {
+		buf := make([]byte, 0, 32)
+		if _, err := fmt.Fprintf(w, "%s kernel=%s\n", b.header(j), dpb.Kernel()); err != nil {
+			return err
+		}
+		for _, v := range vals {
+			// 'g' with precision -1 round-trips every float64, NaN and ±Inf included.
+			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
+			buf = append(buf, '\n')
+			if _, err := w.Write(buf); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// Load reads job j into out (len = Points). It reports false when the job is
+// not in the store; a job file that does not match its name or shape is an
+// error (never silently recomputed: it would mean a damaged store).
+func (b *Bin) Load(j Job, out []float64) (bool, error) {
+	f, err := os.Open(b.path(j))
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	if err != nil {
+		return false, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	bad := func(why string) (bool, error) {
+		return false, fmt.Errorf("experiment: store file %s: %s", b.path(j), why)
+	}
+	if !sc.Scan() || !strings.HasPrefix(sc.Text(), b.header(j)+" ") {
+		return bad("header does not match " + b.header(j))
+	}
+	for i := range out {
+		if !sc.Scan() {
+			return bad(fmt.Sprintf("%d values, want %d", i, len(out)))
+		}
+		v, err := strconv.ParseFloat(sc.Text(), 64)
+		if err != nil {
+			return bad(err.Error())
+		}
+		out[i] = v
+	}
+	if sc.Scan() {
+		return bad(fmt.Sprintf("more than %d values", len(out)))
+	}
+	return true, sc.Err()
+}
+
+// Done lists the jobs present in the bin, in job-list order.
+func (b *Bin) Done() ([]Job, error) {
+	ents, err := os.ReadDir(b.dir)
+	if err != nil {
+		return nil, err
+	}
+	var jobs []Job
+	for _, e := range ents {
+		var j Job
+		if atomicfile.IsTemp(e.Name()) {
+			continue
+		}
+		if n, _ := fmt.Sscanf(e.Name(), "r%06d-s%03d", &j.Rep, &j.Series); n == 2 && j.Rep < b.shape.Reps && j.Series < b.shape.Series {
+			jobs = append(jobs, j)
+		}
+	}
+	sort.Slice(jobs, func(a, c int) bool {
+		return jobs[a].Rep < jobs[c].Rep || jobs[a].Rep == jobs[c].Rep && jobs[a].Series < jobs[c].Series
+	})
+	return jobs, nil
+}
+
+// Missing lists the jobs of the list not in the bin, in job-list order.
+func (b *Bin) Missing() ([]Job, error) {
+	done, err := b.Done()
+	if err != nil {
+		return nil, err
+	}
+	have := make(map[Job]bool, len(done))
+	for _, j := range done {
+		have[j] = true
+	}
+	var miss []Job
+	for i := range b.shape.Jobs() {
+		if j := b.shape.Job(i); !have[j] {
+			miss = append(miss, j)
+		}
+	}
+	return miss, nil
+}
+
+// Bins opens every job list directory of the store (each described by its
+// key.json), sorted by name, so a reader can list what is done and what is
+// missing without knowing the experiments' configurations.
+func (s *Store) Bins() ([]*Bin, error) {
+	ents, err := os.ReadDir(s.dir)
+	if err != nil {
+		return nil, err
+	}
+	var bins []*Bin
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		dir := filepath.Join(s.dir, e.Name())
+		raw, err := os.ReadFile(filepath.Join(dir, "key.json"))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue // not a job list (e.g. Slurm's logs)
+		}
+		if err != nil {
+			return nil, err
+		}
+		var doc struct {
+			SHA256 string   `json:"sha256"`
+			Key    storeKey `json:"key"`
+		}
+		if err := json.Unmarshal(raw, &doc); err != nil || len(doc.SHA256) < 16 {
+			return nil, fmt.Errorf("experiment: %s/key.json: not a job list key (%v)", dir, err)
+		}
+		bins = append(bins, &Bin{dir: dir, hash: doc.SHA256, shape: doc.Key.Shape, label: doc.Key.Label, version: doc.Key.StreamVersion})
+	}
+	return bins, nil
+}
+
+// Label returns the bin's label and StreamVersion the stream version its
+// jobs were computed with.
+func (b *Bin) Label() string { return b.label }
+
+// StreamVersion is the [dpb.StreamVersion] of the bin's jobs.
+func (b *Bin) StreamVersion() int { return b.version }

@@ -1,0 +1,189 @@
+package experiment
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+type testKey struct {
+	Seed uint64 `json:"seed"`
+	N    int    `json:"n"`
+}
+
+func TestStoreRoundTrip(t *testing.T) {
+	st, err := OpenStore(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sh := Shape{Reps: 3, Series: 2, Points: 4}
+	b, err := st.Bin("t-exp", testKey{Seed: 7, N: 10}, sh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vals := []float64{0.1, -2.5e-300, math.Inf(1), math.NaN()}
+	if err := b.Save(Job{Rep: 1, Series: 1}, vals); err != nil {
+		t.Fatal(err)
+	}
+	got := make([]float64, 4)
+	ok, err := b.Load(Job{Rep: 1, Series: 1}, got)
+	if !ok || err != nil {
+		t.Fatalf("Load = %v, %v", ok, err)
+	}
+	for i := range vals {
+		if math.Float64bits(got[i]) != math.Float64bits(vals[i]) && !(math.IsNaN(got[i]) && math.IsNaN(vals[i])) {
+			t.Errorf("value %d: got %v, want %v (bit for bit)", i, got[i], vals[i])
+		}
+	}
+	if ok, err := b.Load(Job{Rep: 0, Series: 0}, got); ok || err != nil {
+		t.Errorf("absent job: Load = %v, %v; want false, nil", ok, err)
+	}
+	done, _ := b.Done()
+	miss, _ := b.Missing()
+	if len(done) != 1 || done[0] != (Job{1, 1}) || len(miss) != 5 {
+		t.Errorf("done %v, missing %v", done, miss)
+	}
+	// The same key reopens the same directory; another seed, shape or label does not.
+	b2, err := st.Bin("t-exp", testKey{Seed: 7, N: 10}, sh)
+	if err != nil || b2.Dir() != b.Dir() {
+		t.Fatalf("reopen: %v, %s vs %s", err, b2.Dir(), b.Dir())
+	}
+	for _, o := range []struct {
+		label string
+		key   testKey
+		sh    Shape
+	}{{"t-exp", testKey{Seed: 8, N: 10}, sh}, {"t-exp", testKey{Seed: 7, N: 10}, Shape{4, 2, 4}}, {"t-other", testKey{Seed: 7, N: 10}, sh}} {
+		b3, err := st.Bin(o.label, o.key, o.sh)
+		if err != nil || b3.Dir() == b.Dir() {
+			t.Errorf("%+v shares the directory %s (err %v)", o, b.Dir(), err)
+		}
+	}
+	key, _ := os.ReadFile(filepath.Join(b.Dir(), "key.json"))
+	if !strings.Contains(string(key), `"stream_version"`) || !strings.Contains(string(key), `"seed": 7`) {
+		t.Errorf("key.json does not show the key:\n%s", key)
+	}
+}
+
+// A damaged or foreign job file is an error, never silently used.
+func TestStoreRejectsDamagedJob(t *testing.T) {
+	st, _ := OpenStore(t.TempDir())
+	b, err := st.Bin("t-exp", testKey{Seed: 1}, Shape{1, 1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(Job{}, []float64{1, 2, 3}); err != nil {
+		t.Fatal(err)
+	}
+	p := b.path(Job{})
+	good, _ := os.ReadFile(p)
+	for name, content := range map[string]string{
+		"truncated":  string(good[:len(good)-2]),
+		"extra":      string(good) + "4\n",
+		"bad header": strings.Replace(string(good), "rep=0", "rep=1", 1),
+		"not number": strings.Replace(string(good), "\n2\n", "\nx\n", 1),
+	} {
+		os.WriteFile(p, []byte(content), 0o644)
+		if _, err := b.Load(Job{}, make([]float64, 3)); err == nil {
+			t.Errorf("%s job file loaded without error", name)
+		}
+	}
+}
+
+// Many writers of one bin (as shards on a shared filesystem) leave every job
+// complete and no temporary file.
+func TestStoreConcurrentWriters(t *testing.T) {
+	dir := t.TempDir()
+	sh := Shape{Reps: 20, Series: 2, Points: 50}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			st, _ := OpenStore(dir)
+			b, err := st.Bin("t-exp", testKey{Seed: 3}, sh)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			for i := range sh.Jobs() {
+				j := sh.Job((i + w*5) % sh.Jobs()) // overlapping orders: every job written several times
+				v := make([]float64, sh.Points)
+				for k := range v {
+					v[k] = float64(j.Rep*1000 + j.Series*100 + k)
+				}
+				if err := b.Save(j, v); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	st, _ := OpenStore(dir)
+	b, _ := st.Bin("t-exp", testKey{Seed: 3}, sh)
+	if miss, _ := b.Missing(); len(miss) != 0 {
+		t.Fatalf("missing %v", miss)
+	}
+	v := make([]float64, sh.Points)
+	for i := range sh.Jobs() {
+		j := sh.Job(i)
+		if ok, err := b.Load(j, v); !ok || err != nil || v[sh.Points-1] != float64(j.Rep*1000+j.Series*100+sh.Points-1) {
+			t.Fatalf("job %v: %v %v %v", j, ok, err, v[sh.Points-1])
+		}
+	}
+	ents, _ := os.ReadDir(b.Dir())
+	if len(ents) != sh.Jobs()+1 {
+		t.Errorf("%d entries, want %d jobs + key.json", len(ents), sh.Jobs())
+	}
+}
+
+func TestShardPartition(t *testing.T) {
+	for _, total := range []int{1, 2, 7, 70, 101} {
+		for n := 1; n <= 9; n++ {
+			next := 0
+			for i := range n {
+				lo, hi := Shard{I: i, N: n}.Range(total)
+				if lo != next || hi < lo {
+					t.Fatalf("total %d, shard %d/%d: [%d, %d) after %d", total, i, n, lo, hi, next)
+				}
+				next = hi
+			}
+			if next != total {
+				t.Fatalf("total %d, %d shards cover %d", total, n, next)
+			}
+		}
+	}
+}
+
+func TestParseShard(t *testing.T) {
+	env := func(m map[string]string) func(string) string { return func(k string) string { return m[k] } }
+	slurm := env(map[string]string{"SLURM_ARRAY_TASK_ID": "3", "SLURM_ARRAY_TASK_COUNT": "4"})
+	k8s := env(map[string]string{"JOB_COMPLETION_INDEX": "2"})
+	none := env(nil)
+	for _, c := range []struct {
+		s    string
+		env  func(string) string
+		want Shard
+		ok   bool
+	}{
+		{"0/3", none, Shard{0, 3}, true},
+		{"2/3", none, Shard{2, 3}, true},
+		{"3/3", none, Shard{}, false},
+		{"-1/3", none, Shard{}, false},
+		{"1", none, Shard{}, false},
+		{"auto", slurm, Shard{3, 4}, true},
+		{"auto", none, Shard{}, false},
+		{"auto", k8s, Shard{}, false}, // no count: needs auto/N
+		{"auto/5", k8s, Shard{2, 5}, true},
+		{"auto/5", slurm, Shard{3, 5}, true},
+		{"auto/2", k8s, Shard{}, false}, // index 2 out of range
+		{"auto", env(map[string]string{"SLURM_ARRAY_TASK_ID": "5", "SLURM_ARRAY_TASK_MIN": "4", "SLURM_ARRAY_TASK_COUNT": "3"}), Shard{1, 3}, true},
+	} {
+		got, err := ParseShard(c.s, c.env)
+		if (err == nil) != c.ok || got != c.want {
+			t.Errorf("ParseShard(%q) = %v, %v; want %v, ok %v", c.s, got, err, c.want, c.ok)
+		}
+	}
+}

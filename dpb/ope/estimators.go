@@ -1,0 +1,357 @@
+package ope
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"slices"
+
+	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
+// Off-policy estimators for a fixed target policy on a log with any logging
+// propensities (the estimators of the Open Bandit Pipeline, Saito et al.
+// 2020, written per event as there):
+//
+//	IPS    V̂ = (1/n) Σ_i w_i r_i,                   w_i = π_e(a_i | x_i) / p_i
+//	SNIPS  V̂ = Σ_i w_i r_i / Σ_i w_i
+//	DM     V̂ = (1/n) Σ_i Σ_a π_e(a | x_i) q̂(x_i, a)
+//	DR     V̂ = (1/n) Σ_i [ Σ_a π_e(a | x_i) q̂(x_i, a) + w_i (r_i − q̂(x_i, a_i)) ]
+//
+// with p_i the logged propensity of the logged arm a_i. IPS is unbiased when
+// every p_i is the logging policy's true probability and p_i > 0 wherever
+// π_e(a_i | x_i) > 0 (Horvitz & Thompson 1952; Strehl et al. 2010); DR is
+// unbiased under the same condition whatever q̂, provided q̂ does not depend
+// on the events it is evaluated on (fit it on other data or a split), and
+// has smaller variance when q̂ is close to the true mean reward (Dudík,
+// Langford & Li 2011); SNIPS is consistent, biased by O(1/n), and bounded by
+// the rewards' range; DM is biased unless q̂ is right.
+
+// Target is a fixed (non-learning) target policy: a distribution over the
+// arms of each decision set.
+type Target interface {
+	// ProbsTo writes π_e(a | x) for a = 0..r.K−1 into dst (len r.K); the
+	// entries are >= 0 and sum to 1.
+	ProbsTo(dst []float64, r *dpb.Round)
+}
+
+// TargetFunc adapts a deterministic choice rule to a [Target].
+type TargetFunc func(r *dpb.Round) int
+
+// ProbsTo puts probability 1 on the arm f chooses.
+func (f TargetFunc) ProbsTo(dst []float64, r *dpb.Round) {
+	clear(dst)
+	dst[f(r)] = 1
+}
+
+// RewardModel is an estimate q̂(x, a) of the mean reward, used by DM and DR.
+type RewardModel interface {
+	// PredictTo writes q̂(x, a) for a = 0..r.K−1 into dst (len r.K).
+	PredictTo(dst []float64, r *dpb.Round)
+}
+
+// Estimator names an estimator.
+type Estimator int
+
+const (
+	IPS Estimator = iota
+	SNIPS
+	DM
+	DR
+)
+
+// Estimators lists every fixed-policy estimator.
+var Estimators = []Estimator{IPS, SNIPS, DM, DR}
+
+func (e Estimator) String() string {
+	switch e {
+	case IPS:
+		return "IPS"
+	case SNIPS:
+		return "SNIPS"
+	case DM:
+		return "DM"
+	case DR:
+		return "DR"
+	}
+	return fmt.Sprintf("Estimator(%d)", int(e))
+}
+
+// MarshalText implements encoding.TextMarshaler (for JSON).
+func (e Estimator) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// Interval selects how confidence intervals are computed.
+type Interval int
+
+const (
+	// Asymptotic is the normal interval V̂ ± z·SE, SE the sample standard
+	// deviation of the per-event terms over √n (delta method for SNIPS).
+	Asymptotic Interval = iota
+	// Bootstrap is the percentile interval of the estimator recomputed on
+	// Resamples resamples of the events with replacement.
+	Bootstrap
+)
+
+// EstimateConfig configures [Estimate].
+type EstimateConfig struct {
+	// Z is the normal quantile of the interval (Asymptotic) or sets its level
+	// 1 − 2(1 − Φ(z)) (Bootstrap). Defaults to 1.959964 (95%).
+	Z float64
+	// Interval selects the interval. Defaults to Asymptotic.
+	Interval Interval
+	// Resamples is the number of bootstrap resamples. Defaults to 1000.
+	Resamples int
+	// Rand draws the bootstrap resamples. Required for Bootstrap.
+	Rand *rand.Rand
+}
+
+// Estimate is one estimator's value on a log.
+type Estimate struct {
+	Estimator Estimator `json:"estimator"`
+	// Value is V̂; Lo and Hi bound its confidence interval; SE is its
+	// asymptotic standard error.
+	Value float64 `json:"value"`
+	Lo    float64 `json:"lo"`
+	Hi    float64 `json:"hi"`
+	SE    float64 `json:"se"`
+	// Events is n, the number of log events used.
+	Events int `json:"events"`
+	// ESS is the effective sample size of the importance weights,
+	// (Σ w_i)² / Σ w_i² (Kish 1965): n when every w_i is equal, small when a
+	// few events carry the weight. DM uses no weights: ESS = n.
+	ESS float64 `json:"ess"`
+	// MaxWeight is max_i w_i (0 for DM).
+	MaxWeight float64 `json:"max_weight"`
+}
+
+func (e Estimate) String() string {
+	return fmt.Sprintf("%v %.4f [%.4f, %.4f] (n = %d, ESS = %.1f)", e.Estimator, e.Value, e.Lo, e.Hi, e.Events, e.ESS)
+}
+
+// terms holds the per-event quantities every estimator is built from.
+type terms struct {
+	w, r, qa, dm []float64 // weight, reward, q̂(x_i, a_i), Σ_a π_e(a|x_i) q̂(x_i, a)
+}
+
+// collect reads the log once, validating every event.
+func collect(log Log, target Target, model RewardModel) (terms, error) {
+	if log == nil || target == nil {
+		return terms{}, fmt.Errorf("dpb: ope: nil log or target")
+	}
+	k, d, n := log.Arms(), log.Dim(), log.Len()
+	if k < 1 || n < 1 {
+		return terms{}, fmt.Errorf("dpb: ope: log has %d arms and %d events, need >= 1 of each", k, n)
+	}
+	r := &dpb.Round{K: k, Dim: d}
+	if d > 0 {
+		r.Actions = make([]float64, k*d)
+	}
+	pi, q := make([]float64, k), make([]float64, k)
+	tm := terms{w: make([]float64, n), r: make([]float64, n)}
+	if model != nil {
+		tm.qa, tm.dm = make([]float64, n), make([]float64, n)
+	}
+	for i := 0; i < n; i++ {
+		r.T = i + 1
+		arm, reward, p, err := event(log, r, i)
+		if err != nil {
+			return tm, err
+		}
+		target.ProbsTo(pi, r)
+		var sum float64
+		for a, v := range pi {
+			if !(v >= 0 && v <= 1) {
+				return tm, fmt.Errorf("dpb: ope event %d: target probability of arm %d is %v, want [0, 1]", i, a, v)
+			}
+			sum += v
+		}
+		if math.Abs(sum-1) > 1e-9 {
+			return tm, fmt.Errorf("dpb: ope event %d: target probabilities sum to %v, want 1", i, sum)
+		}
+		tm.w[i], tm.r[i] = pi[arm]/p, reward
+		if model != nil {
+			model.PredictTo(q, r)
+			var dm float64
+			for a, v := range q {
+				if math.IsNaN(v) || math.IsInf(v, 0) {
+					return tm, fmt.Errorf("dpb: ope event %d: reward model predicts %v for arm %d, want a finite number", i, v, a)
+				}
+				dm += pi[a] * v
+			}
+			tm.qa[i], tm.dm[i] = q[arm], dm
+		}
+	}
+	return tm, nil
+}
+
+// event reads and validates event i: the arm in range, a finite reward, a
+// propensity in (0, 1].
+func event(log Log, r *dpb.Round, i int) (arm int, reward, p float64, err error) {
+	arm, reward, p = log.Event(r, i)
+	if arm < 0 || arm >= r.K {
+		return 0, 0, 0, fmt.Errorf("dpb: ope event %d: logged arm %d outside [0, %d)", i, arm, r.K)
+	}
+	if err := param.CheckFinite("reward", reward); err != nil {
+		return 0, 0, 0, fmt.Errorf("dpb: ope event %d: %w", i, err)
+	}
+	if !(p > 0 && p <= 1) {
+		return 0, 0, 0, fmt.Errorf("dpb: ope event %d: logged propensity is %v, want (0, 1]", i, p)
+	}
+	return arm, reward, p, nil
+}
+
+// value computes estimator e on the events idx (nil: all) and, for the
+// asymptotic interval, its standard error.
+func (tm terms) value(e Estimator, idx []int) (v, se float64) {
+	n := len(tm.w)
+	if idx != nil {
+		n = len(idx)
+	}
+	at := func(j int) int {
+		if idx == nil {
+			return j
+		}
+		return idx[j]
+	}
+	term := func(i int) float64 {
+		switch e {
+		case IPS, SNIPS:
+			return tm.w[i] * tm.r[i]
+		case DM:
+			return tm.dm[i]
+		default:
+			return tm.dm[i] + tm.w[i]*(tm.r[i]-tm.qa[i])
+		}
+	}
+	var s, sw float64
+	for j := 0; j < n; j++ {
+		i := at(j)
+		s += term(i)
+		sw += tm.w[i]
+	}
+	fn := float64(n)
+	if e == SNIPS {
+		if sw == 0 {
+			return math.NaN(), math.NaN()
+		}
+		v = s / sw
+		// Delta method: V̂ − V ≈ (1/n) Σ w_i (r_i − V) / mean(w).
+		var ss float64
+		for j := 0; j < n; j++ {
+			i := at(j)
+			u := tm.w[i] * (tm.r[i] - v)
+			ss += u * u
+		}
+		return v, math.Sqrt(ss/math.Max(1, fn-1)) / (sw / fn) / math.Sqrt(fn)
+	}
+	v = s / fn
+	var ss float64
+	for j := 0; j < n; j++ {
+		u := term(at(j)) - v
+		ss += u * u
+	}
+	return v, math.Sqrt(ss/math.Max(1, fn-1)) / math.Sqrt(fn)
+}
+
+func (tm terms) ess() (ess, maxW float64) {
+	var s, s2 float64
+	for _, w := range tm.w {
+		s += w
+		s2 += w * w
+		maxW = math.Max(maxW, w)
+	}
+	if s2 == 0 {
+		return 0, 0
+	}
+	return s * s / s2, maxW
+}
+
+// EstimateAll returns the estimates of every estimator in es on the log for
+// the target policy. model is needed by DM and DR (nil otherwise).
+func EstimateAll(log Log, target Target, model RewardModel, es []Estimator, cfg EstimateConfig) ([]Estimate, error) {
+	if cfg.Z == 0 {
+		cfg.Z = 1.959963984540054
+	}
+	if err := param.CheckPositive("z", cfg.Z); err != nil {
+		return nil, err
+	}
+	switch cfg.Interval {
+	case Asymptotic:
+	case Bootstrap:
+		if cfg.Resamples == 0 {
+			cfg.Resamples = 1000
+		}
+		if cfg.Resamples < 10 {
+			return nil, fmt.Errorf("dpb: ope: %d bootstrap resamples, want >= 10", cfg.Resamples)
+		}
+		if cfg.Rand == nil {
+			return nil, fmt.Errorf("dpb: ope: the bootstrap interval needs EstimateConfig.Rand")
+		}
+	default:
+		return nil, fmt.Errorf("dpb: ope: unknown interval %d", int(cfg.Interval))
+	}
+	for _, e := range es {
+		if e < IPS || e > DR {
+			return nil, fmt.Errorf("dpb: ope: unknown estimator %d", int(e))
+		}
+		if (e == DM || e == DR) && model == nil {
+			return nil, fmt.Errorf("dpb: ope: %v needs a reward model", e)
+		}
+	}
+	tm, err := collect(log, target, model)
+	if err != nil {
+		return nil, err
+	}
+	n := len(tm.w)
+	ess, maxW := tm.ess()
+	out := make([]Estimate, len(es))
+	var boot [][]float64
+	if cfg.Interval == Bootstrap {
+		// One set of resamples serves every estimator (paired intervals).
+		boot = make([][]float64, len(es))
+		idx := make([]int, n)
+		for range cfg.Resamples {
+			for j := range idx {
+				idx[j] = cfg.Rand.IntN(n)
+			}
+			for k, e := range es {
+				v, _ := tm.value(e, idx)
+				boot[k] = append(boot[k], v)
+			}
+		}
+	}
+	for k, e := range es {
+		v, se := tm.value(e, nil)
+		est := Estimate{Estimator: e, Value: v, SE: se, Events: n, ESS: ess, MaxWeight: maxW,
+			Lo: v - cfg.Z*se, Hi: v + cfg.Z*se}
+		if e == DM {
+			est.ESS, est.MaxWeight = float64(n), 0
+		}
+		if boot != nil {
+			est.Lo, est.Hi = percentileInterval(boot[k], cfg.Z)
+		}
+		out[k] = est
+	}
+	return out, nil
+}
+
+// percentileInterval returns the (1−c)/2 and (1+c)/2 quantiles of xs, c the
+// coverage of ±z (NaN resamples, e.g. SNIPS with no weight, are dropped).
+func percentileInterval(xs []float64, z float64) (lo, hi float64) {
+	xs = slices.DeleteFunc(slices.Clone(xs), math.IsNaN)
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN()
+	}
+	slices.Sort(xs)
+	tail := 0.5 * math.Erfc(z/math.Sqrt2)
+	q := func(p float64) float64 {
+		h := p * float64(len(xs)-1)
+		i := int(h)
+		if i+1 >= len(xs) {
+			return xs[len(xs)-1]
+		}
+		return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
+	}
+	return q(tail), q(1 - tail)
+}
