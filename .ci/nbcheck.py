@@ -13,13 +13,20 @@ executed notebook. A notebook fails when a code cell
     that is not a documented erratum),
   * calls a display function (dpbplot.Show…, gonbui.Display…) but shows
     nothing: GoNB can drop the display of a program that exits at once, so
-    a cell that should show a figure or a table and shows none fails.
+    a cell that should show a figure or a table and shows none fails
+    (cells without "%%" or func main only declare, and are not counted),
+  * shows a "DECLARED SKIP" (dpbplot.ShowSkip: an input such as the replay
+    data is absent, the cell computes nothing and says which command gets
+    it) although the notebook's metadata does not declare that it may skip
+    ("dpb": {"declared_skip": "why"}). In a notebook that declares it, a
+    skip is accepted and reported as "skip", never as "ok".
 
-Usage: nbcheck.py [--expect-fail] NOTEBOOK...
+Usage: nbcheck.py [--expect-fail | --expect-skip | --expect-no-skip] NOTEBOOK...
        nbcheck.py --normalize NOTEBOOK...   (drop per-cell execution timestamps
                                              in place, so re-runs diff cleanly)
 Exit status 0 when every notebook passes (with --expect-fail: when every one
-fails), 1 otherwise. Python standard library only (Debian's /usr/bin/python3).
+fails; --expect-skip: passes showing a declared skip; --expect-no-skip: passes
+without one), 1 otherwise. Python standard library only (Debian's /usr/bin/python3).
 """
 
 import json
@@ -29,6 +36,10 @@ import sys
 BAD_LINE = re.compile(
     r"exit status [1-9]|panic: |--- FAIL|signal: [A-Za-z]|CHECK FAILED"
 )
+SKIP = "DECLARED SKIP"
+# A GoNB cell runs code only with a "%%" line or a func main; other cells only
+# declare functions and show nothing by design.
+RUNS = re.compile(r"^%%|^func main\(", re.M)
 DISPLAYS = re.compile(r"\b(?:dpbplot|plot)\.Show\w*\(|\bgonbui\.Display\w*\(")
 
 
@@ -52,10 +63,12 @@ def join(value):
 
 
 def check(path):
-    """Returns a list of problems found in the notebook at path."""
+    """Returns (problems, skips) of the notebook at path: skips lists the
+    cells showing a declared skip."""
     with open(path, encoding="utf-8") as f:
         nb = json.load(f)
-    problems = []
+    declared = (nb.get("metadata", {}).get("dpb") or {}).get("declared_skip")
+    problems, skips = [], []
     code_cells = 0
     for i, cell in enumerate(nb.get("cells", [])):
         if cell.get("cell_type") != "code":
@@ -67,7 +80,7 @@ def check(path):
         src = join(cell.get("source", ""))
         shown = [o for o in cell.get("outputs", [])
                  if o.get("output_type") in ("display_data", "execute_result", "update_display_data")]
-        if DISPLAYS.search(src) and not shown and cell.get("execution_count") is not None:
+        if DISPLAYS.search(src) and RUNS.search(src) and not shown and cell.get("execution_count") is not None:
             problems.append(f"{where}: calls a display function but shows nothing (display lost?)")
         for out in cell.get("outputs", []):
             if out.get("output_type") == "error":
@@ -76,12 +89,17 @@ def check(path):
                 )
                 continue
             for name, text in texts(out):
+                if SKIP in text:
+                    if declared:
+                        skips.append(where)
+                    else:
+                        problems.append(f"{where}: shows a {SKIP} but the notebook's metadata does not declare one (\"dpb\": {{\"declared_skip\": ...}})")
                 for line in text.splitlines():
                     if BAD_LINE.search(line):
                         problems.append(f"{where}: {name}: {line.strip()[:200]}")
     if code_cells == 0:
         problems.append("no code cells")
-    return problems
+    return problems, sorted(set(skips))
 
 
 def normalize(path):
@@ -101,15 +119,19 @@ def main(argv):
             normalize(path)
         return 0
     expect_fail = False
+    expect_skip = None
     if argv and argv[0] == "--expect-fail":
         expect_fail, argv = True, argv[1:]
+    elif argv and argv[0] in ("--expect-skip", "--expect-no-skip"):
+        expect_skip, argv = argv[0] == "--expect-skip", argv[1:]
     if not argv:
         print(__doc__, file=sys.stderr)
         return 2
     ok = True
     for path in argv:
+        skips = []
         try:
-            problems = check(path)
+            problems, skips = check(path)
         except (OSError, ValueError) as e:
             problems = [f"unreadable: {e}"]
         if problems:
@@ -118,8 +140,13 @@ def main(argv):
                 print(f"        {p}")
             if len(problems) > 20:
                 print(f"        … and {len(problems) - 20} more")
+        elif skips:
+            print(f"skip    {path} (declared skip in {', '.join(skips)})")
         else:
             print(f"ok      {path}")
+        if expect_skip is not None and not problems and bool(skips) != expect_skip:
+            ok = False
+            print(f"        expected {'a declared skip' if expect_skip else 'no skip'}, found {'one' if skips else 'none'}")
         if bool(problems) != expect_fail:
             ok = False
             if expect_fail:

@@ -7,9 +7,66 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
-// Own-stream policies: SS18's private LinUCB and MT14's DP-UCB for a horizon
-// that is not known in advance, with their state (random state included)
-// saved and restored mid-stream.
+// epochs is the doubling schedule of the anytime policies (see [AnytimeSS18]).
+type epochs struct {
+	n0    int // the initial horizon guess
+	e     int // current epoch
+	start int // rounds completed before the current epoch
+	done  int // rounds completed in all
+}
+
+// maxEpochHorizon keeps n₀·2^e and the round counts far from overflow.
+const maxEpochHorizon = 1 << 50
+
+func (ep *epochs) horizon(e int) int { return ep.n0 << e }
+
+// epochAlpha returns α_e = α·2^{−(e+1)}.
+func epochAlpha(alpha float64, e int) float64 { return alpha / float64(uint64(2)<<e) }
+
+// next moves to the next epoch when the current one is full and reports
+// whether it did.
+func (ep *epochs) next() bool {
+	if ep.done-ep.start < ep.horizon(ep.e) {
+		return false
+	}
+	if ep.horizon(ep.e+1) > maxEpochHorizon {
+		panic(param.PastHorizon)
+	}
+	ep.start += ep.horizon(ep.e)
+	ep.e++
+	return true
+}
+
+// back undoes next.
+func (ep *epochs) back() {
+	ep.e--
+	ep.start -= ep.horizon(ep.e)
+}
+
+func (ep *epochs) appendState(e *enc) {
+	e.int(ep.e)
+	e.int(ep.start)
+	e.int(ep.done)
+}
+
+func (ep *epochs) readState(d *dec) {
+	e, start, done := d.int(), d.int(), d.int()
+	if d.err != nil {
+		return
+	}
+	if e < 0 || ep.n0<<e > maxEpochHorizon || start != ep.n0*((1<<e)-1) || done < start || done > start+ep.n0<<e {
+		d.fail(fmt.Errorf("dpb: snapshot epoch %d (rounds %d, %d) inconsistent with the initial horizon %d", e, start, done, ep.n0))
+		return
+	}
+	ep.e, ep.start, ep.done = e, start, done
+}
+
+// AnytimeSS18 is a variant of SS18 Algorithm 1 ([NewSS18Policy]) for an
+// unknown horizon, by the doubling trick with a fresh tree per epoch:
+// cfg.Setting.N is the initial guess n₀, and the policy keeps playing past
+// it, (ε, δ)-jointly private for any number of rounds. It owns its random
+// source, so [AnytimeSS18.MarshalBinary] saves everything a bit-identical
+// continuation needs. [AnytimeDPUCB] does the same for MT14's DP-UCB.
 //
 // # The doubling trick, with a fresh mechanism per epoch
 //
@@ -52,59 +109,6 @@ import (
 // The alternative, an anytime counter (a tree whose levels grow with t, e.g.
 // Chan, Shi & Song's hybrid mechanism), avoids forgetting but changes the
 // noise every SS18 bound is stated for; it is not implemented here.
-type epochs struct {
-	n0    int // the initial horizon guess
-	e     int // current epoch
-	start int // rounds completed before the current epoch
-	done  int // rounds completed in all
-}
-
-// maxEpochHorizon keeps n₀·2^e and the round counts far from overflow.
-const maxEpochHorizon = 1 << 50
-
-func (ep *epochs) horizon(e int) int { return ep.n0 << e }
-
-// epochAlpha returns α_e = α·2^{−(e+1)}.
-func epochAlpha(alpha float64, e int) float64 { return alpha / float64(uint64(2)<<e) }
-
-// next moves to the next epoch when the current one is full and reports
-// whether it did.
-func (ep *epochs) next() bool {
-	if ep.done-ep.start < ep.horizon(ep.e) {
-		return false
-	}
-	if ep.horizon(ep.e+1) > maxEpochHorizon {
-		panic(param.PastHorizon)
-	}
-	ep.start += ep.horizon(ep.e)
-	ep.e++
-	return true
-}
-
-func (ep *epochs) appendState(e *enc) {
-	e.int(ep.e)
-	e.int(ep.start)
-	e.int(ep.done)
-}
-
-func (ep *epochs) readState(d *dec) {
-	e, start, done := d.int(), d.int(), d.int()
-	if d.err != nil {
-		return
-	}
-	if e < 0 || ep.n0<<e > maxEpochHorizon || start != ep.n0*((1<<e)-1) || done < start || done > start+ep.n0<<e {
-		d.fail(fmt.Errorf("dpb: snapshot epoch %d (rounds %d, %d) inconsistent with the initial horizon %d", e, start, done, ep.n0))
-		return
-	}
-	ep.e, ep.start, ep.done = e, start, done
-}
-
-// AnytimeSS18 is a variant of SS18 Algorithm 1 ([NewSS18Policy]) for an
-// unknown horizon, by the doubling trick with a fresh tree per epoch (see
-// the derivation above): cfg.Setting.N is the initial guess n₀, and the
-// policy keeps playing past it, (ε, δ)-jointly private for any number of
-// rounds. It owns its random source, so [AnytimeSS18.MarshalBinary] saves
-// everything a bit-identical continuation needs.
 type AnytimeSS18 struct {
 	cfg   SS18PolicyConfig
 	alpha float64
@@ -152,13 +156,17 @@ func (p *AnytimeSS18) start() error {
 	return nil
 }
 
+// advance starts the next epoch when the current one is full. A next epoch
+// that cannot be built (a variant with a largest horizon, such as the
+// square-root counter's MaxSqrtHorizon) is recorded in Err: the policy keeps
+// playing the full epoch's policy and learns nothing more.
 func (p *AnytimeSS18) advance() {
-	if p.ep.next() {
-		if err := p.start(); err != nil {
-			// The first epoch's configuration was valid; a longer horizon
-			// with a smaller α is too.
-			panic(err)
-		}
+	if p.err != nil || !p.ep.next() {
+		return
+	}
+	if err := p.start(); err != nil {
+		p.ep.back()
+		p.err = fmt.Errorf("dpb: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
 	}
 }
 
@@ -175,6 +183,9 @@ func (p *AnytimeSS18) Update(r *Round, arm int, y float64) {
 		return
 	}
 	p.advance()
+	if p.err != nil {
+		return
+	}
 	p.cur.Update(r, arm, y)
 	if p.err = p.cur.Err(); p.err != nil {
 		return
@@ -182,8 +193,9 @@ func (p *AnytimeSS18) Update(r *Round, arm int, y float64) {
 	p.ep.done++
 }
 
-// Err returns the first observation rejected (see [LinUCB.Update]), or nil.
-// After it the policy stops learning: it keeps its epoch and statistics.
+// Err returns the first observation rejected (see [LinUCB.Update]) or the
+// error of a next epoch that could not start, or nil. After it the policy
+// stops learning: it keeps its epoch and statistics.
 func (p *AnytimeSS18) Err() error { return p.err }
 
 // Rounds returns the number of rounds learned from in all epochs.
@@ -227,6 +239,7 @@ func (c SS18PolicyConfig) appendState(e *enc) {
 	e.f64(c.S)
 	e.f64(c.L)
 	e.bool(c.Clip)
+	e.int(int(c.Noise))
 }
 
 // MarshalBinary saves the policy mid-stream: the configuration (to refuse a
@@ -299,7 +312,8 @@ func (p *AnytimeSS18) UnmarshalBinary(data []byte) error {
 }
 
 // AnytimeDPUCB is MT14's DP-UCB ([NewDPUCB]) for an unknown horizon, by the
-// doubling trick with fresh arm trees per epoch (see the derivation above):
+// doubling trick with fresh arm trees per epoch (the derivation, privacy and
+// regret, is [AnytimeSS18]'s):
 // cfg.Horizon is the initial guess T₀, epoch e runs DP-UCB for T₀·2^e rounds
 // with γ_e = γ·2^{−(e+1)}, and the whole run is ε-DP for any number of
 // rounds. It owns its random source, so MarshalBinary saves everything.
@@ -311,6 +325,7 @@ type AnytimeDPUCB struct {
 	ep    epochs
 	cur   *DPUCB
 	local Round // the round as the current epoch sees it (T counted from the epoch's start)
+	err   error // a next epoch that could not start (see Err)
 }
 
 var _ Policy = (*AnytimeDPUCB)(nil)
@@ -357,9 +372,10 @@ func (p *AnytimeDPUCB) start() error {
 }
 
 func (p *AnytimeDPUCB) advance(r *Round) *Round {
-	if p.ep.next() {
+	if p.err == nil && p.ep.next() {
 		if err := p.start(); err != nil {
-			panic(err)
+			p.ep.back()
+			p.err = fmt.Errorf("dpb: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
 		}
 	}
 	p.local = *r
@@ -372,9 +388,17 @@ func (p *AnytimeDPUCB) Choose(r *Round) int { return p.cur.Choose(p.advance(r)) 
 
 // Update feeds the reward to the current epoch's DP-UCB.
 func (p *AnytimeDPUCB) Update(r *Round, arm int, reward float64) {
-	p.cur.Update(p.advance(r), arm, reward)
+	lr := p.advance(r)
+	if p.err != nil {
+		return
+	}
+	p.cur.Update(lr, arm, reward)
 	p.ep.done++
 }
+
+// Err returns the error of a next epoch that could not start, or nil: the
+// policy then keeps playing the full epoch's DP-UCB and learns nothing more.
+func (p *AnytimeDPUCB) Err() error { return p.err }
 
 // Rounds returns the number of rounds played in all epochs.
 func (p *AnytimeDPUCB) Rounds() int { return p.ep.done }
@@ -400,6 +424,8 @@ func (c DPUCBConfig) appendState(e *enc) {
 	e.bool(c.Clip)
 	e.bool(c.NoRelaxation)
 	e.bool(c.NoNoise)
+	e.int(int(c.Noise))
+	e.int(int(c.Counter))
 }
 
 // MarshalBinary saves the policy between rounds, random state included.

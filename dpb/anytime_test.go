@@ -262,57 +262,6 @@ func TestAnytimePastHorizon(t *testing.T) {
 	}
 }
 
-// The privacy reports: the tree regularizers state the setting's (ε, δ) and
-// their calibration, Ridge and NoNoise are not private, a Wishart k below the
-// calibration voids the guarantee.
-func TestPrivacyReports(t *testing.T) {
-	set := SS18Setting{D: 3, N: 1000, Epsilon: 0.5, Delta: 0.01, Lt2: 2}
-	for _, alg := range SS18Algs {
-		p, err := NewSS18Policy(SS18PolicyConfig{Alg: alg, Setting: set}, Stream(1, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr := p.Privacy()
-		if alg == SS18NonPrivate {
-			if pr.Private || !math.IsInf(pr.Epsilon, 1) {
-				t.Errorf("%v: %v", alg, pr)
-			}
-			continue
-		}
-		if !pr.Private || pr.Epsilon != 0.5 || pr.Delta != 0.01 || !strings.Contains(pr.Accounting, "m = 11") {
-			t.Errorf("%v: %v", alg, pr)
-		}
-	}
-	w, err := NewWishartTree(TreeRegConfig{Setting: set, K: set.WishartK() - 1}, Stream(1, 1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if pr := w.Privacy(); !math.IsInf(pr.Epsilon, 1) {
-		t.Errorf("Wishart with k below calibration: %v", pr)
-	}
-	u, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2}, Stream(1, 1))
-	if pr := u.Privacy(); !pr.Private || pr.Epsilon != 2 || pr.Delta != 0 {
-		t.Errorf("DP-UCB: %v", pr)
-	}
-	z, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, NoNoise: true}, Stream(1, 1))
-	if z.Privacy().Private {
-		t.Errorf("DP-UCB without noise reported private")
-	}
-}
-
-func TestContextualUCBPrivacy(t *testing.T) {
-	for _, m := range []ContextMechanism{ContextNonPrivate, ContextEntryTrees, ContextSS18Tree} {
-		p, err := NewContextualUCB(ContextualUCBConfig{Dim: 3, Arms: 2, Horizon: 100, Mechanism: m, Epsilon: 0.7}, Stream(1, 1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		pr := p.Privacy()
-		if private := m != ContextNonPrivate; pr.Private != private || (private && (pr.Epsilon != 0.7 || pr.Delta != 0)) {
-			t.Errorf("%v: %v", m, pr)
-		}
-	}
-}
-
 // A round of the anytime policies allocates nothing within an epoch (a new
 // epoch builds a new policy, once per doubling).
 func TestAnytimeRoundAllocs(t *testing.T) {
@@ -369,4 +318,137 @@ func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
 		size = len(snap)
 	}
 	b.ReportMetric(float64(size), "bytes/snapshot")
+}
+
+// Secure-mode policies cannot be saved or restored (crypto/rand has no
+// state, and a restored copy would re-release noise already used); the
+// configuration fingerprint includes the noise mode, so a simulated policy's
+// snapshot is refused by a secure one too.
+func TestAnytimeSnapshotNoiseMode(t *testing.T) {
+	set := SS18Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	sec, err := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set, Noise: NoiseSecure}, StreamSource(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := sec.MarshalBinary(); err == nil {
+		t.Error("a secure-mode policy was saved")
+	}
+	sim, _ := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: set}, StreamSource(1, 1))
+	snap, err := sim.MarshalBinary()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := sec.UnmarshalBinary(snap); err == nil {
+		t.Error("a secure-mode policy was restored")
+	}
+	var e1, e2 enc
+	SS18PolicyConfig{Alg: SS18Gaussian, Setting: set}.appendState(&e1)
+	SS18PolicyConfig{Alg: SS18Gaussian, Setting: set, Noise: NoiseSecure}.appendState(&e2)
+	if bytes.Equal(e1.b, e2.b) {
+		t.Error("the configuration fingerprint ignores the noise mode")
+	}
+}
+
+// DP-UCB on Honaker's and the smooth counter also saves and restores
+// bit-identically, and a snapshot of one counter is refused by another.
+func TestAnytimeDPUCBCounters(t *testing.T) {
+	newEnv := func() Environment {
+		env, _ := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5}, Noise: Bernoulli}, Stream(7, 0))
+		return env
+	}
+	for _, k := range []CounterKind{CounterHonaker, CounterSmooth} {
+		cfg := DPUCBConfig{Arms: 3, Horizon: 40, Epsilon: 1, Counter: k, NoRelaxation: true}
+		a, err := NewAnytimeDPUCB(cfg, StreamSource(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		envA := newEnv()
+		rA := NewRound(envA)
+		runActions(envA, rA, a, 1, 70)
+		snap, _ := a.MarshalBinary()
+		want := runActions(envA, rA, a, 71, 200)
+		b, _ := NewAnytimeDPUCB(cfg, StreamSource(5, 5))
+		if err := b.UnmarshalBinary(snap); err != nil {
+			t.Fatal(err)
+		}
+		envB := newEnv()
+		rB := NewRound(envB)
+		for s := 1; s <= 70; s++ {
+			envB.Next(rB, s)
+		}
+		got := runActions(envB, rB, b, 71, 200)
+		for i := range want {
+			if got[i] != want[i] {
+				t.Fatalf("%v: round %d: restored %d, original %d", k, 71+i, got[i], want[i])
+			}
+		}
+		other := cfg
+		other.Counter = CounterTree
+		c, _ := NewAnytimeDPUCB(other, StreamSource(1, 1))
+		if err := c.UnmarshalBinary(snap); err == nil {
+			t.Errorf("%v snapshot restored into a tree-counter policy", k)
+		}
+	}
+}
+
+// A next epoch that cannot be built is an error, not a panic: the policy
+// keeps playing its full epoch and stops learning (forced here by making the
+// configuration invalid after construction).
+func TestAnytimeEpochFailure(t *testing.T) {
+	p, err := NewAnytimeSS18(SS18PolicyConfig{Alg: SS18Gaussian, Setting: SS18Setting{D: 3, N: 20, Epsilon: 1, Delta: 0.1, Lt2: 2}}, StreamSource(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p.cfg.Setting.Epsilon = -1
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, Stream(1, 0))
+	runActions(env, NewRound(env), p, 1, 30)
+	if e, _ := p.Epoch(); p.Err() == nil || e != 0 || p.Rounds() != 20 {
+		t.Errorf("epoch %d, rounds %d, err %v", e, p.Rounds(), p.Err())
+	}
+	u, _ := NewAnytimeDPUCB(DPUCBConfig{Arms: 2, Horizon: 20, Epsilon: 1}, StreamSource(1, 1))
+	u.cfg.Epsilon = -1
+	kenv, _ := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.5}, Noise: Bernoulli}, Stream(1, 0))
+	runActions(kenv, NewRound(kenv), u, 1, 30)
+	if e, _ := u.Epoch(); u.Err() == nil || e != 0 || u.Rounds() != 20 {
+		t.Errorf("DP-UCB: epoch %d, rounds %d, err %v", e, u.Rounds(), u.Err())
+	}
+}
+
+// BenchmarkOwnStreamRound: one round (Choose + Update on pre-drawn decision
+// sets) of the Gaussian variant at d = 5, K = 25, the fixed-horizon policy
+// beside the anytime one within its first epoch: the wrapper's cost.
+func BenchmarkOwnStreamRound(b *testing.B) {
+	const d, k, n = 5, 25, 1 << 22
+	env, _ := NewLinearEnv(LinearEnvConfig{Dim: d, K: k, Gap: 0.1}, Stream(1, 0))
+	const sets = 256
+	rounds := make([]*Round, sets)
+	rewards := make([][]float64, sets)
+	for i := range rounds {
+		r := NewRound(env)
+		env.Next(r, i+1)
+		rounds[i] = r
+		rewards[i] = make([]float64, k)
+		for a := range rewards[i] {
+			rewards[i][a] = env.Reward(r, a)
+		}
+	}
+	cfg := SS18PolicyConfig{Alg: SS18Gaussian, Mode: Padded, Setting: SS18Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}}
+	for _, name := range []string{"fixed", "anytime"} {
+		b.Run("policy="+name, func(b *testing.B) {
+			var p Policy
+			if name == "fixed" {
+				p, _ = NewSS18Policy(cfg, Stream(1, 1))
+			} else {
+				p, _ = NewAnytimeSS18(cfg, StreamSource(1, 1))
+			}
+			b.ReportAllocs()
+			i := 0
+			for b.Loop() {
+				r := rounds[i%sets]
+				a := p.Choose(r)
+				p.Update(r, a, rewards[i%sets][a])
+				i++
+			}
+		})
+	}
 }

@@ -208,6 +208,12 @@ func (p *DPUCB) Choose(r *Round) int {
 
 // Update inserts the reward into the pulled arm's tree (line 12) and reads
 // back its private total. Rewards outside [0, 1] panic unless Clip is set.
+//
+// Update need not follow a Choose: each call is one observation of arm, so
+// a state can be rebuilt by feeding a logged history (as the delay tests
+// do); privacy does not depend on the order, since every observation is one
+// leaf of that arm's tree. More observations of one arm than Horizon panic
+// (the tree's capacity).
 func (p *DPUCB) Update(r *Round, arm int, reward float64) {
 	if arm < 0 || arm >= len(p.n) {
 		panic(param.BadArm)

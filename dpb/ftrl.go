@@ -31,7 +31,8 @@ var (
 // independent node draws (Algorithm 1 lines 2–3), and after round t the tree's
 // release. In Plain mode L̃_0 = 0 and releases carry popcount(t) draws.
 type leaderSum struct {
-	tree *TreeSum
+	ctr  Counter  // the counter releasing L̃_t
+	tree *TreeSum // ctr when it is a TreeSum (the Laplace and FTPL paths), else nil
 	sum  []float64
 	clip []float64 // a clipped loss, when the learner clips
 }
@@ -41,7 +42,7 @@ func newLeaderSum(dim, horizon int, noise Noise, mode ReleaseMode) (*leaderSum, 
 	if err != nil {
 		return nil, err
 	}
-	ls := &leaderSum{tree: tree, sum: make([]float64, dim), clip: make([]float64, dim)}
+	ls := &leaderSum{ctr: tree, tree: tree, sum: make([]float64, dim), clip: make([]float64, dim)}
 	if mode == Padded {
 		tmp := make([]float64, dim)
 		for range tree.Levels() {
@@ -65,8 +66,8 @@ func (ls *leaderSum) observe(set DecisionSet, l []float64, clip bool) error {
 	if err != nil {
 		return err
 	}
-	ls.tree.Add(l)
-	ls.tree.SumTo(ls.sum)
+	ls.ctr.Add(l)
+	ls.ctr.SumTo(ls.sum)
 	return nil
 }
 
@@ -96,6 +97,18 @@ type FTRLConfig struct {
 	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
 	// crypto/rand: no seed, not reproducible; see [NoiseMode]).
 	Noise NoiseMode
+	// Delta, when > 0, selects the (ε, δ) variant (issue 10, see
+	// [FTRLGaussianSigma]): the loss sums are released by the continual
+	// counter Counter with Gaussian node noise N(0, σ²I). Lambda, Plain and
+	// NoiseSecure are errors then; 0 keeps AS17's pure-DP Laplace tree.
+	Delta float64
+	// Counter is the counter of the (ε, δ) variant. Defaults to CounterTree
+	// (the plain binary tree).
+	Counter CounterKind
+	// Sigma is the Gaussian node σ of the (ε, δ) variant. Defaults to
+	// [FTRLGaussianSigma]; a smaller value is an error (it would not be
+	// (ε, δ)-DP), a larger one is allowed.
+	Sigma float64
 }
 
 // FTRL is DP-FTRL, AS17 Algorithm 1: follow the regularised leader on the
@@ -113,6 +126,11 @@ type FTRLConfig struct {
 // sequences in 𝒴 differing in one round's vector, when each node's noise is
 // Lap(λ) with λ ≥ Δ₁·m/ε (Δ₁ the ℓ1 sensitivity of one loss, m the tree levels);
 // see [FTRLLambda]. Cost per round: O(N) plus N Laplace draws; no allocation.
+//
+// With FTRLConfig.Delta > 0 the cumulative loss is instead released by any
+// continual [Counter] with Gaussian node noise, σ calibrated exactly to
+// (ε, δ) ([FTRLGaussianSigma]; issue 10). Cost per round: the counter's
+// (O(N·buffers) for the BLT) plus N Gaussian draws; no allocation.
 type FTRL struct {
 	cfg  FTRLConfig
 	lead *leaderSum
@@ -135,6 +153,9 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	}
 	if err := param.CheckPositive("eta", cfg.Eta); err != nil {
 		return nil, err
+	}
+	if cfg.Delta != 0 || cfg.Counter != CounterTree || cfg.Sigma != 0 {
+		return newFTRLCounter(cfg, rng)
 	}
 	private := !math.IsInf(cfg.Epsilon, 1)
 	if cfg.Lambda == 0 && private {

@@ -90,6 +90,7 @@ type LinUCB struct {
 	logDet         float64
 	notPD          int
 	fresh          bool // v holds the factor of the current round's V_t
+	changing       bool // the regularizer's bounds change every round (BoundsChange)
 	err            error
 }
 
@@ -151,6 +152,9 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		v: make([]float64, d*d), u: make([]float64, d),
 		s: make([]float64, d), xy: make([]float64, d),
 	}
+	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
+		p.changing = true
+	}
 	p.dp = padDim(d)
 	p.mt = make([]float64, p.dp*p.dp)
 	p.zp = make([]float64, p.dp)
@@ -167,6 +171,9 @@ func (p *LinUCB) Choose(r *Round) int {
 	if r.K < 1 {
 		panic(param.BadArm)
 	}
+	if len(r.Actions) < r.K*r.Dim {
+		panic(shortActions(r))
+	}
 	p.ensure()
 	return p.chooseBlocked(r)
 }
@@ -176,6 +183,12 @@ func (p *LinUCB) Choose(r *Round) int {
 func (p *LinUCB) prepare() {
 	d := p.d
 	p.reg.StatsTo(p.v, p.u)
+	if p.changing {
+		// SS18 Algorithm 1 with a changing regularizer: this round's ρ_max,
+		// γ (ρ_min stays fixed, see NewGaussianCounterRegRound).
+		p.b = p.reg.Bounds()
+		p.setRadiusConstants()
+	}
 	if !linalg.Cholesky(p.v, d) {
 		p.notPD++
 		p.factorJittered()

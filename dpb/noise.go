@@ -1,6 +1,8 @@
 package dpb
 
 import (
+	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -72,7 +74,13 @@ func (l *LaplaceNoise) Sample(dst []float64) {
 }
 
 // Laplace returns one Lap(b) draw: a random sign times an Exp(1/b) variable.
+// It panics unless b is finite and >= 0 (b = 0 returns ±0): a negative, NaN
+// or infinite scale is a programmer error that would otherwise release
+// unprivate or meaningless values.
 func Laplace(rng *rand.Rand, b float64) float64 {
+	if !(b >= 0 && b <= math.MaxFloat64) {
+		panic(badLaplaceScale(b))
+	}
 	u := rng.Uint64()
 	// The top bit chooses the sign; ExpFloat64 draws from its own bits.
 	e := b * rng.ExpFloat64()
@@ -121,3 +129,9 @@ func (g *GaussianNoise) Sample(dst []float64) {
 
 // laplaceVar is the variance 2b² of Lap(b).
 func laplaceVar(b float64) float64 { return 2 * b * b }
+
+// badLaplaceScale is Laplace's panic message (formatted only on the panic
+// path, so the draw itself allocates nothing).
+func badLaplaceScale(b float64) string {
+	return fmt.Sprintf("dpb: Laplace scale b is %v, must be finite and >= 0", b)
+}

@@ -1,6 +1,8 @@
 package dpb
 
 import (
+	"fmt"
+
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -61,4 +63,10 @@ func NewRound(env Environment) *Round {
 		r.Actions = make([]float64, r.K*r.Dim)
 	}
 	return r
+}
+
+// shortActions is the panic message for a Round whose Actions hold fewer
+// than K·Dim numbers (formatted only on the panic path).
+func shortActions(r *Round) string {
+	return fmt.Sprintf("dpb: Round.Actions has %d numbers, want K·Dim = %d·%d = %d", len(r.Actions), r.K, r.Dim, r.K*r.Dim)
 }

@@ -88,8 +88,10 @@ type TreeRegularizer struct {
 	bounds  RegBounds
 	k       int
 	upsilon float64
+	cal     *GaussianCounterCal // the exact calibration of NewGaussianCounterReg, else nil
 	adds    int
 	z, buf  []float64
+	round   *roundCal // per-round bounds and shift (NewGaussianCounterRegRound), else nil
 }
 
 var _ Regularizer = (*TreeRegularizer)(nil)
@@ -254,6 +256,9 @@ func (r *TreeRegularizer) PerturbationTo(h, hv []float64) {
 
 func (r *TreeRegularizer) unpack(v, u []float64) {
 	d, n1 := r.d, r.d+1
+	if r.round != nil {
+		r.diag = r.round.at(r.ctr.Rounds()).Shift
+	}
 	_ = v[d*d-1]
 	_ = u[d-1]
 	k := 0
@@ -269,8 +274,15 @@ func (r *TreeRegularizer) unpack(v, u []float64) {
 	}
 }
 
-// Bounds returns ρ_min, ρ_max, γ (Proposition 9 or 11) and the shift.
-func (r *TreeRegularizer) Bounds() RegBounds { return r.bounds }
+// Bounds returns ρ_min, ρ_max, γ (Proposition 9 or 11) and the shift; for a
+// regularizer whose bounds change ([TreeRegularizer.BoundsChange]), those
+// of the current release.
+func (r *TreeRegularizer) Bounds() RegBounds {
+	if r.round != nil {
+		return r.round.at(r.ctr.Rounds())
+	}
+	return r.bounds
+}
 
 // DataBound returns L̃².
 func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }

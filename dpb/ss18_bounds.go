@@ -47,6 +47,11 @@ func (s SS18Setting) Validate() error {
 	if err := param.CheckPositive("Lt2 (L̃²)", s.Lt2); err != nil {
 		return err
 	}
+	// The printed and the authors' Wishart k must be exact integers: a tiny ε
+	// (or δ) makes 224 m ε⁻² ln(8m/δ) ln(2/δ) overflow the int conversion.
+	if k, ka := s.wishartKFloat(), s.wishartKAuthorsFloat(); !(k <= maxWishartK && ka <= maxWishartK) {
+		return fmt.Errorf("dpb: epsilon %g with delta %g and n %d gives Wishart degrees of freedom k ≈ %.3g, above 2^53: epsilon or delta must be larger", s.Epsilon, s.Delta, s.N, math.Max(k, ka))
+	}
 	if s.Alpha == 0 && s.N == 1 {
 		return fmt.Errorf("dpb: alpha defaults to 1/n = 1 when n = 1, must be in (0, 1): set Alpha")
 	}
@@ -77,9 +82,16 @@ func (s SS18Setting) Levels() int { return TreeLevels(s.N) }
 // ε₀ = ε/√(8m ln(2/δ)) and δ₀ = δ/(2m): 28·8m ln(2/δ)/ε² · ln(8m/δ).
 // At d = 5, n = 5·10⁷, ε = 1, δ = 0.1 (m = 27) it is 139,115.
 func (s SS18Setting) WishartK() int {
+	return int(s.wishartKFloat())
+}
+
+// maxWishartK bounds k so that it is an exact integer (Validate).
+const maxWishartK = 1 << 53
+
+func (s SS18Setting) wishartKFloat() float64 {
 	m := float64(s.Levels())
 	eps2 := s.Epsilon * s.Epsilon
-	return s.D + 1 + int(math.Ceil(224*m/eps2*math.Log(8*m/s.Delta)*math.Log(2/s.Delta)))
+	return float64(s.D+1) + math.Ceil(224*m/eps2*math.Log(8*m/s.Delta)*math.Log(2/s.Delta))
 }
 
 // WishartKAuthors returns the Wishart degrees of freedom that the authors'
@@ -99,6 +111,10 @@ func (s SS18Setting) WishartK() int {
 // authors' is larger (239,278 vs 139,115 at the paper's setting). The
 // computation follows the Julia expression's order of operations.
 func (s SS18Setting) WishartKAuthors() int {
+	return int(s.wishartKAuthorsFloat())
+}
+
+func (s SS18Setting) wishartKAuthorsFloat() float64 {
 	m := s.Levels()
 	eps, delta := s.Epsilon, s.Delta
 	if m > 1 {
@@ -106,7 +122,7 @@ func (s SS18Setting) WishartKAuthors() int {
 		eps = eps / math.Sqrt(8*float64(m)*math.Log(1/dfail))
 		delta = (delta - dfail) / float64(m)
 	}
-	return s.D + 1 + int(math.Floor(28*math.Log(4/delta)/(eps*eps)))
+	return float64(s.D+1) + math.Floor(28*math.Log(4/delta)/(eps*eps))
 }
 
 // RegBounds are (α/2n)-accurate bounds on a changing regularizer (SS18

@@ -52,6 +52,8 @@ type GaussianCounterCal struct {
 	Sigma   float64     `json:"sigma"`
 	Upsilon float64     `json:"upsilon"`
 	Bounds  RegBounds   `json:"bounds"`
+	// Sharp marks the bounds of [GaussianCounterCalibrationSharp].
+	Sharp bool `json:"sharp,omitempty"`
 }
 
 // GaussianCounterCalibration returns the calibration of the Gaussian
@@ -97,6 +99,11 @@ func NewGaussianCounterReg(s SS18Setting, kind CounterKind, rng *rand.Rand) (*Tr
 	if err != nil {
 		return nil, err
 	}
+	return newGaussianCounterRegCal(s, cal, rng)
+}
+
+func newGaussianCounterRegCal(s SS18Setting, cal GaussianCounterCal, rng *rand.Rand) (*TreeRegularizer, error) {
+	kind := cal.Kind
 	if !(cal.Bounds.RhoMin > 0) || math.IsInf(cal.Bounds.Gamma, 0) {
 		return nil, fmt.Errorf("dpb: gaussian counter bounds %+v unusable", cal.Bounds)
 	}
@@ -111,7 +118,7 @@ func NewGaussianCounterReg(s SS18Setting, kind CounterKind, rng *rand.Rand) (*Tr
 	}
 	r := &TreeRegularizer{
 		kind: "Gaussian", d: s.D, setting: s, ctr: ctr, diag: cal.Bounds.Shift, bounds: cal.Bounds,
-		upsilon: cal.Upsilon, z: make([]float64, n1), buf: make([]float64, PackedLen(n1)),
+		upsilon: cal.Upsilon, z: make([]float64, n1), buf: make([]float64, PackedLen(n1)), cal: &cal,
 	}
 	if ts, ok := ctr.(*TreeSum); ok {
 		r.tree = ts
@@ -135,4 +142,73 @@ func (s SS18Setting) WishartKTight() (int, error) {
 		return 0, err
 	}
 	return w.K, nil
+}
+
+// GaussianCounterCalibrationSharp is [GaussianCounterCalibration] with
+// Proposition 11's bounds re-derived more tightly, for the same σ (the same
+// privacy: the released sequence is identical in law); issue 10's
+// GaussianBLTSharp.
+//
+// Failure probability. Proposition 4 needs ρ_min I ⪯ H_t ⪯ ρ_max I and
+// ‖h_t‖_{H_t⁻¹} ≤ γ jointly with probability ≥ 1 − α/(2n) per round; here
+// the norm event and the h_t event get α/(4n) each (as Eq. (4) splits it
+// for Wishart).
+//
+// Υ. With V = max_t VarianceAt(t) ≥ V_t, the noise block of round t is
+// σ√V_t·W, W = (G + Gᵀ)/√2 the d×d GOE matrix (off-diagonal variance 1,
+// diagonal 2), and a bound for σ√V·W holds for it. E λ_max(W) ≤ 2√d by the Sudakov–Fernique
+// inequality: X_u = uᵀWu over the unit sphere has E(X_u − X_v)² =
+// 4(1 − ⟨u,v⟩²) ≤ 8(1 − ⟨u,v⟩) = E(Y_u − Y_v)² for Y_u = 2⟨g, u⟩, whose
+// supremum has mean 2E‖g‖ ≤ 2√d (Vershynin, HDP, Thm 7.2.11 and §7.3). λ_max is
+// √2-Lipschitz in the d(d+1)/2 standard normals behind W (‖W‖ ≤ ‖W‖_F), so
+// P(λ_max ≥ 2√d + √2 s) ≤ e^{−s²/2}, and the same for −λ_min (W and −W
+// have one law). Both tails at α/(8n):
+//
+//	Υ = σ√V (2√d + 2√(ln(8n/α)))
+//
+// against the sharp Υ_s = σ√(2V)(2√d + √(2 ln(2n/α))) of
+// [GaussianCounterCal], which spends √2 on E‖W‖ (E‖G‖ ≤ 2√d for the
+// non-symmetric G).
+//
+// γ. h_t has i.i.d. N(0, V_t σ²) entries, ‖h_t‖ is σ√V_t-Lipschitz with
+// mean ≤ σ√(V_t d): ‖h_t‖ ≤ g₀ = σ√V (√d + √(2 ln(4n/α))) w.p. ≥ 1 − α/(4n),
+// and ‖h_t‖_{H_t⁻¹} ≤ g₀/√ρ_min.
+//
+// Shift (the β-minimising shift). H_t = N_t + (ρ + Υ) I gives ρ_min = ρ,
+// ρ_max = ρ + 2Υ, γ = g₀/√ρ for every ρ > 0 (the paper's 2Υ is ρ = Υ). The
+// shift is a data-independent constant, so any ρ keeps privacy and the
+// proposition; ρ is the minimiser of β̄_n (Proposition 4's closed form at
+// round n, [BetaBar]) with σ = S = L = 1, SS18 Fig. 4's LinUCB constants.
+func GaussianCounterCalibrationSharp(s SS18Setting, kind CounterKind) (GaussianCounterCal, error) {
+	c, err := GaussianCounterCalibration(s, kind)
+	if err != nil {
+		return GaussianCounterCal{}, err
+	}
+	n, a := float64(s.N), s.AlphaOrDefault()
+	sd := math.Sqrt(float64(s.D))
+	sv := c.Sigma * math.Sqrt(c.MaxVar)
+	c.Sharp = true
+	c.Upsilon = sv * (2*sd + 2*math.Sqrt(math.Log(8*n/a)))
+	g0 := sv * (sd + math.Sqrt(2*math.Log(4*n/a)))
+	cp := ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: a}
+	bounds := func(rho float64) RegBounds {
+		return RegBounds{RhoMin: rho, RhoMax: rho + 2*c.Upsilon, Gamma: g0 / math.Sqrt(rho), Shift: rho + c.Upsilon}
+	}
+	rho := minimiseLog(c.Upsilon*1e-4, c.Upsilon*1e4, func(rho float64) float64 { return BetaBar(cp, bounds(rho), s.N) })
+	c.Bounds = bounds(rho)
+	return c, nil
+}
+
+// NewGaussianCounterRegSharp is [NewGaussianCounterReg] with the bounds and
+// shift of [GaussianCounterCalibrationSharp]: the same σ and counter, so the
+// same (ε, δ).
+func NewGaussianCounterRegSharp(s SS18Setting, kind CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
+	if rng == nil {
+		panic(param.NilRand)
+	}
+	cal, err := GaussianCounterCalibrationSharp(s, kind)
+	if err != nil {
+		return nil, err
+	}
+	return newGaussianCounterRegCal(s, cal, rng)
 }

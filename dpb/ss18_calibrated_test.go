@@ -20,9 +20,10 @@ func TestGaussianCounterCalibration(t *testing.T) {
 			t.Errorf("%v: calibrated ε = %v, want %v", kind, e, s.Epsilon)
 		}
 		// Independently: μ² summed over the measurements a record touches,
-		// Cost·L̃⁴/σ², against the (ε, δ) curve by accounting.GDPDelta.
+		// Cost·L̃⁴/σ², and δ at ε by numerical integration of the
+		// hockey-stick divergence (not the closed form the calibration inverts).
 		mu := math.Sqrt(c.Cost.L2Sq) * s.Lt2 / c.Sigma
-		if d := accounting.GDPDelta(mu, s.Epsilon); !(math.Abs(d-s.Delta) <= 1e-9) {
+		if d := accounting.GaussianDeltaQuad(mu, s.Epsilon); !(math.Abs(d-s.Delta) <= 1e-6*s.Delta) {
 			t.Errorf("%v: δ at ε is %v, want %v", kind, d, s.Delta)
 		}
 		if !(c.Sigma < printed) {
@@ -62,7 +63,7 @@ func TestWishartKTight(t *testing.T) {
 // bounds are checked per round in dpb/check).
 func TestNewSS18Variants(t *testing.T) {
 	s := SS18Setting{D: 3, N: 200, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	for _, a := range []SS18Alg{SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT, SS18WishartTight} {
+	for _, a := range []SS18Alg{SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT, SS18WishartTight, SS18GaussianBLTSharp} {
 		name := a.String()
 		if b, err := ParseSS18Alg(name); err != nil || b != a {
 			t.Errorf("ParseSS18Alg(%q) = %v, %v", name, b, err)
@@ -88,5 +89,49 @@ func TestNewSS18Variants(t *testing.T) {
 	}
 	if _, err := NewSS18Policy(SS18PolicyConfig{Alg: SS18GaussianBLT, Setting: s, Shift: ShiftGiven, ShiftValue: 3}, Stream(1, 2)); err == nil {
 		t.Error("a given shift accepted for a counter variant")
+	}
+}
+
+func TestGaussianCounterCalibrationSharp(t *testing.T) {
+	for _, n := range []int{1000, 100000} {
+		s := SS18Setting{D: 5, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}
+		c0, err := GaussianCounterCalibration(s, CounterBLT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c, err := GaussianCounterCalibrationSharp(s, CounterBLT)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// The same noise: σ, cost and μ, so the same (ε, δ).
+		if c.Sigma != c0.Sigma || c.Cost != c0.Cost || c.Mu != c0.Mu || c.MaxVar != c0.MaxVar || !c.Sharp || c0.Sharp {
+			t.Fatalf("sharp calibration changed the noise: %+v against %+v", c, c0)
+		}
+		nf, a, sd := float64(n), 1/float64(n), math.Sqrt(5)
+		sv := c.Sigma * math.Sqrt(c.MaxVar)
+		if want := sv * (2*sd + 2*math.Sqrt(math.Log(8*nf/a))); !(math.Abs(c.Upsilon-want) <= 1e-12*want) {
+			t.Errorf("n=%d: Υ = %v, want %v", n, c.Upsilon, want)
+		}
+		b := c.Bounds
+		g0 := sv * (sd + math.Sqrt(2*math.Log(4*nf/a)))
+		if !(b.RhoMin > 0 && math.Abs(b.RhoMax-b.RhoMin-2*c.Upsilon) <= 1e-9*b.RhoMax &&
+			math.Abs(b.Shift-b.RhoMin-c.Upsilon) <= 1e-9*b.Shift && math.Abs(b.Gamma*math.Sqrt(b.RhoMin)-g0) <= 1e-9*g0) {
+			t.Errorf("n=%d: bounds %+v for Υ = %v, g₀ = %v", n, b, c.Upsilon, g0)
+		}
+		// ρ minimises β̄_n: 1% either way, and the paper's ρ = Υ, are no better.
+		cp := ConfidenceParams{D: 5, Sigma: 1, S: 1, L: 1, Alpha: a}
+		at := func(rho float64) float64 {
+			return BetaBar(cp, RegBounds{RhoMin: rho, RhoMax: rho + 2*c.Upsilon, Gamma: g0 / math.Sqrt(rho)}, n)
+		}
+		best := BetaBar(cp, b, n)
+		for _, rho := range []float64{b.RhoMin * 0.99, b.RhoMin * 1.01, c.Upsilon} {
+			if !(best <= at(rho)) {
+				t.Errorf("n=%d: β̄ = %v at ρ = %v, %v at ρ = %v", n, best, b.RhoMin, at(rho), rho)
+			}
+		}
+		// And it is below the existing calibration's β̄_n.
+		if old := BetaBar(cp, c0.Bounds, n); !(best < old) {
+			t.Errorf("n=%d: sharp β̄ %v not below %v", n, best, old)
+		}
 	}
 }

@@ -36,6 +36,14 @@ const (
 	// SS18WishartTight is SS18Wishart with the smallest k that Theorem 8 and
 	// the optimal composition theorem certify ([SS18Setting.WishartKTight]).
 	SS18WishartTight
+	// SS18GaussianBLTSharp is SS18GaussianBLT (the same σ and counter, so
+	// the same privacy) with Proposition 11's bounds re-derived tightly
+	// and the β-minimising shift ([GaussianCounterCalibrationSharp]).
+	SS18GaussianBLTSharp
+	// SS18GaussianBLTRound is SS18GaussianBLT (the same σ and counter) with
+	// bounds and shift that follow the counter's variance round by round
+	// and a summable failure budget ([NewGaussianCounterRegRound]).
+	SS18GaussianBLTRound
 )
 
 // SS18BeyondAlgs lists the variants of the beyond-ss18 figure: the paper's
@@ -59,7 +67,7 @@ func (a SS18Alg) GaussianCounter(mode ReleaseMode) (CounterKind, bool) {
 		return CounterSmooth, true
 	case SS18GaussianSqrt:
 		return CounterSqrt, true
-	case SS18GaussianBLT:
+	case SS18GaussianBLT, SS18GaussianBLTSharp, SS18GaussianBLTRound:
 		return CounterBLT, true
 	}
 	return 0, false
@@ -90,6 +98,10 @@ func (a SS18Alg) String() string {
 		return "GaussianBLT"
 	case SS18WishartTight:
 		return "WishartTight"
+	case SS18GaussianBLTSharp:
+		return "GaussianBLTSharp"
+	case SS18GaussianBLTRound:
+		return "GaussianBLTRound"
 	}
 	return fmt.Sprintf("SS18Alg(%d)", int(a))
 }
@@ -112,10 +124,12 @@ func ParseSS18Alg(s string) (SS18Alg, error) {
 			return a, nil
 		}
 	}
-	if strings.EqualFold(strings.ReplaceAll(s, "-", ""), SS18GaussianSqrt.String()) {
-		return SS18GaussianSqrt, nil
+	for _, a := range []SS18Alg{SS18GaussianSqrt, SS18GaussianBLTSharp, SS18GaussianBLTRound} {
+		if strings.EqualFold(strings.ReplaceAll(s, "-", ""), a.String()) {
+			return a, nil
+		}
 	}
-	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight)", s)
+	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
@@ -162,7 +176,7 @@ func NewSS18Policy(cfg SS18PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		reg, err = NewRidge(s.D, lambda)
 	case SS18Gaussian:
 		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
-	case SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT:
+	case SS18GaussianExact, SS18GaussianHonaker, SS18GaussianSmooth, SS18GaussianSqrt, SS18GaussianBLT, SS18GaussianBLTSharp, SS18GaussianBLTRound:
 		if cfg.Shift != ShiftPaper {
 			return nil, fmt.Errorf("dpb: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
 		}
@@ -170,7 +184,14 @@ func NewSS18Policy(cfg SS18PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 			return nil, fmt.Errorf("dpb: %v runs on simulated noise only (Noise must be NoiseSimulated)", cfg.Alg)
 		}
 		kind, _ := cfg.Alg.GaussianCounter(cfg.Mode)
-		reg, err = NewGaussianCounterReg(s, kind, rng)
+		switch cfg.Alg {
+		case SS18GaussianBLTSharp:
+			reg, err = NewGaussianCounterRegSharp(s, kind, rng)
+		case SS18GaussianBLTRound:
+			reg, err = NewGaussianCounterRegRound(s, kind, rng)
+		default:
+			reg, err = NewGaussianCounterReg(s, kind, rng)
+		}
 	case SS18WishartTight:
 		k, kerr := s.WishartKTight()
 		if kerr != nil {

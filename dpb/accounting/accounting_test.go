@@ -5,31 +5,9 @@ import (
 	"testing"
 )
 
-// simpson integrates f over [a, b] with n (even) panels.
-func simpson(f func(float64) float64, a, b float64, n int) float64 {
-	h := (b - a) / float64(n)
-	s := f(a) + f(b)
-	for i := 1; i < n; i++ {
-		w := 2.0
-		if i%2 == 1 {
-			w = 4
-		}
-		s += w * f(a+float64(i)*h)
-	}
-	return s * h / 3
-}
-
-func normPDF(x float64) float64 { return math.Exp(-x*x/2) / math.Sqrt(2*math.Pi) }
-
-// gaussianHockeyStick is δ(ε) of N(0,1) against N(μ,1) by numerical
-// integration of max(0, p − e^ε q): independent of the closed form. The
-// integrand has a kink where p = e^ε q, at x* = μ/2 − ε/μ; we integrate the
-// smooth piece (−∞, x*] only (the integrand is 0 beyond it).
-func gaussianHockeyStick(mu, eps float64) float64 {
-	xs := mu/2 - eps/mu
-	f := func(x float64) float64 { return math.Max(0, normPDF(x)-math.Exp(eps)*normPDF(x-mu)) }
-	return simpson(f, xs-40, xs, 200000)
-}
+// gaussianHockeyStick is the numerical integration of GaussianDeltaQuad:
+// independent of the closed form.
+func gaussianHockeyStick(mu, eps float64) float64 { return GaussianDeltaQuad(mu, eps) }
 
 func TestGDPDeltaMatchesIntegration(t *testing.T) {
 	for _, mu := range []float64{0.05, 0.3, 1, 2.5} {

@@ -34,8 +34,8 @@ func All() []*Mechanism {
 	ms = append(ms, privMABAudits()...)
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
-			// The exact samplers cost microseconds a draw (big-integer
-			// arithmetic for the Gaussian): a quarter of the runs.
+			// The exact samplers cost about a microsecond a draw
+			// (crypto/rand bits): a quarter of the runs.
 			m.Trials /= 4
 			m.ShortTrials /= 2
 		}

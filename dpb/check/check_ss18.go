@@ -211,7 +211,7 @@ func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
 	// The exactly calibrated variants of issue 10 (padded tree for the
 	// tree-based ones), Proposition 4 with their derived bounds.
 	nc := base
-	nc.Algs = append(append([]dpb.SS18Alg(nil), counterVariants...), dpb.SS18WishartTight)
+	nc.Algs = append(append(append([]dpb.SS18Alg(nil), counterVariants...), dpb.SS18WishartTight), sharpVariants...)
 	nv, err := CheckProp4(nc)
 	if err != nil {
 		return nil, err

@@ -3,8 +3,8 @@ package data
 import (
 	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -100,8 +100,8 @@ func LoadOBDFiles(logPath, itemPath string) (*OBDLog, error) {
 	return LoadOBDWith(logPath, OBDOptions{ItemPath: itemPath})
 }
 
-func openCSV(path string) (*os.File, *csv.Reader, map[string]int, error) {
-	f, err := os.Open(path)
+func openCSV(path string) (io.ReadCloser, *csv.Reader, map[string]int, error) {
+	f, err := openFile(path)
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("dpb: obd: %w", err)
 	}
@@ -240,7 +240,7 @@ func (l *OBDLog) readLog(path string, uniform bool) error {
 			if err != nil || !(p > 0 && p <= 1) {
 				return fmt.Errorf("dpb: %s:%d: propensity_score is %q, want a probability in (0, 1]", path, line, rec[cols["propensity_score"]])
 			}
-		} else if err != nil || math.Abs(p-want) > 1e-9*want {
+		} else if err != nil || !(math.Abs(p-want) <= 1e-9*want) { // NaN fails too
 			return fmt.Errorf("dpb: %s:%d: propensity_score is %q, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, rec[cols["propensity_score"]], l.k, want)
 		}
 		for a, ci := range affCol {

@@ -12,18 +12,14 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
-// sharedData returns ../shared/data seen from the repository root (this
-// package lives in dpb/data/), or $DPB_DATA when set, skipping the test when
-// it is absent.
+// sharedData returns the data file rel under Dir() ($DPB_DATA, the user
+// data directory, or shared/data beside the repository), skipping the test
+// when it is absent.
 func sharedData(t testing.TB, rel string) string {
 	t.Helper()
-	root := filepath.Join("..", "..", "..", "shared", "data")
-	if env := os.Getenv("DPB_DATA"); env != "" {
-		root = env
-	}
-	p := filepath.Join(root, rel)
-	if _, err := os.Stat(p); err != nil {
-		t.Skipf("shared data %s not found (expected ../shared/data beside the repository): %v", rel, err)
+	p, err := Locate(Dir(), rel)
+	if err != nil {
+		t.Skipf("no data: %v", err)
 	}
 	return p
 }
@@ -98,6 +94,8 @@ func TestOBDBadFiles(t *testing.T) {
 	}{
 		{"ok", head + good + good, ""},
 		{"propensity", head + good + "1,ts,0,2,1,0.25,u,v,w,x,0,0\n", "log.csv:3: propensity_score is \"0.25\", want 1/2"},
+		{"propensity-nan", head + good + "1,ts,0,2,1,NaN,u,v,w,x,0,0\n", "log.csv:3: propensity_score is \"NaN\", want 1/2"},
+		{"propensity-inf", head + good + "1,ts,0,2,1,+Inf,u,v,w,x,0,0\n", "log.csv:3: propensity_score is \"+Inf\", want 1/2"},
 		{"click", head + good + good + "2,ts,0,2,yes,0.5,u,v,w,x,0,0\n", "log.csv:4: click is \"yes\""},
 		{"item", head + "0,ts,7,1,0,0.5,u,v,w,x,0,0\n", "log.csv:2: item_id is \"7\""},
 		{"affinity", head + "0,ts,0,1,0,0.5,u,v,w,x,-1,0\n", "log.csv:2: user-item_affinity_0 is \"-1\""},

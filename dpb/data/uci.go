@@ -44,7 +44,7 @@ func (s *Supervised) P() int { return len(s.Features) }
 // header; convert them to this CSV form first. The data are not part of this
 // repository.
 func LoadShuttle(path string) (*Supervised, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("dpb: shuttle: %w", err)
 	}
@@ -90,7 +90,7 @@ func LoadShuttle(path string) (*Supervised, error) {
 // and line. Download: https://archive.ics.uci.edu/dataset/73 (not part of
 // this repository).
 func LoadMushroom(path string) (*Supervised, error) {
-	f, err := os.Open(path)
+	f, err := openFile(path)
 	if err != nil {
 		return nil, fmt.Errorf("dpb: mushroom: %w", err)
 	}
@@ -246,6 +246,14 @@ func NewSupervisedLog(ds *Supervised, cfg SupervisedLogConfig, rng *rand.Rand) (
 	if cfg.Dim < 2 || cfg.Dim > p+1 {
 		return nil, fmt.Errorf("dpb: dim is %d, must be in [2, %d] for %s", cfg.Dim, p+1, ds.Name)
 	}
+	if n < 2 || n < cfg.Dim {
+		return nil, fmt.Errorf("dpb: data set %q has %d rows, need at least max(2, dim = %d) for its %d principal components", ds.Name, n, cfg.Dim, cfg.Dim-1)
+	}
+	for i, v := range ds.X {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return nil, fmt.Errorf("dpb: data set %q: row %d, feature %d is %v, want a finite number", ds.Name, i/p, i%p, v)
+		}
+	}
 	if cfg.MaxEvents < 0 {
 		return nil, fmt.Errorf("dpb: max events is %d, must be >= 0", cfg.MaxEvents)
 	}
@@ -305,6 +313,9 @@ func pcaContexts(ds *Supervised, d int) ([]float64, error) {
 	var vecs mat.Dense
 	pc.VectorsTo(&vecs)
 	q := d - 1
+	if _, c := vecs.Dims(); c < q {
+		return nil, fmt.Errorf("dpb: %s gives %d principal components, dim %d needs %d", ds.Name, c, d, q)
+	}
 	var proj mat.Dense
 	proj.Mul(z, vecs.Slice(0, p, 0, q))
 	out := make([]float64, n*d)
@@ -359,3 +370,7 @@ func (l *SupervisedLog) Event(r *dpb.Round, i int) (int, float64, float64) {
 	}
 	return a, rew, 1 / float64(l.k)
 }
+
+// openFile opens a data file for the loaders (the fuzz tests serve inputs
+// from memory through it).
+var openFile = func(path string) (io.ReadCloser, error) { return os.Open(path) }

@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"math"
@@ -44,6 +45,12 @@ type MT14Fig2BTSConfig struct {
 	Seed     uint64
 	Workers  int
 	Progress io.Writer `json:"-"`
+	// Plan, if set, stores finished jobs, selects which to run and cancels
+	// the run (see Plan); with a store, DataKey is required.
+	Plan *Plan `json:"-"`
+	// DataKey identifies the two logs (their content hashes and the loader's
+	// options) in the store key: the logs are values the store cannot see.
+	DataKey string `json:"-"`
 }
 
 // OPEValue is one estimate with its 95% interval, as means over repetitions.
@@ -158,7 +165,16 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 	// A job records: replay (value, lo, hi, matched), rejection (value, lo,
 	// hi, accepted, clipped), DR (value, lo, hi, events, ESS).
 	const points = 14
-	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: S, Points: points, Workers: cfg.Workers, Progress: cfg.Progress},
+	if cfg.Plan != nil && cfg.Plan.Store != nil && cfg.DataKey == "" {
+		return nil, fmt.Errorf("dpb: MT14Fig2BTSConfig.DataKey is required with a store")
+	}
+	key := cfg
+	key.Workers = 0 // the results do not depend on it
+	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: S, Points: points, Workers: cfg.Workers, Progress: cfg.Progress,
+		Plan: cfg.Plan, Label: "mt14-fig2-bts", Key: struct {
+			Config MT14Fig2BTSConfig
+			Data   string
+		}{key, cfg.DataKey}, Rounds: lg.Len() + un.Len()},
 		func(job Job, out []float64) error {
 			s, rep := job.Series, job.Rep
 			pu, err := newPol(s, un, dpb.StreamID(rep, 1+2*S+s))
@@ -229,4 +245,20 @@ func (r *MT14Fig2BTSResult) Markdown() string {
 			w.DR.Value, w.DR.Lo, w.DR.Hi, w.DR.Events, w.DR.ESS)
 	}
 	return b.String()
+}
+
+// MarshalJSON writes NaN fields (an estimate with no accepted event) as null.
+func (v OPEValue) MarshalJSON() ([]byte, error) {
+	num := func(x float64) string {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return "null"
+		}
+		b, _ := json.Marshal(x)
+		return string(b)
+	}
+	s := fmt.Sprintf(`{"value":%s,"se":%s,"lo":%s,"hi":%s,"events":%s`, num(v.Value), num(v.SE), num(v.Lo), num(v.Hi), num(v.Events))
+	if v.ESS != 0 {
+		s += `,"ess":` + num(v.ESS)
+	}
+	return []byte(s + "}"), nil
 }

@@ -73,3 +73,10 @@ func TestMT14Fig2BTS(t *testing.T) {
 		t.Error("empty markdown")
 	}
 }
+
+func TestOPEValueJSON(t *testing.T) {
+	b, err := json.Marshal([]OPEValue{{Value: math.NaN(), Lo: 0, Hi: 1, Events: 0}, {Value: 0.25, SE: 0.01, Lo: 0.1, Hi: 0.4, Events: 10, ESS: 3.5}})
+	if want := `[{"value":null,"se":0,"lo":0,"hi":1,"events":0},{"value":0.25,"se":0.01,"lo":0.1,"hi":0.4,"events":10,"ess":3.5}]`; err != nil || string(b) != want {
+		t.Errorf("%s, %v; want %s", b, err, want)
+	}
+}

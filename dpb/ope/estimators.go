@@ -1,6 +1,7 @@
 package ope
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -9,24 +10,6 @@ import (
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
-
-// Off-policy estimators for a fixed target policy on a log with any logging
-// propensities (the estimators of the Open Bandit Pipeline, Saito et al.
-// 2020, written per event as there):
-//
-//	IPS    V̂ = (1/n) Σ_i w_i r_i,                   w_i = π_e(a_i | x_i) / p_i
-//	SNIPS  V̂ = Σ_i w_i r_i / Σ_i w_i
-//	DM     V̂ = (1/n) Σ_i Σ_a π_e(a | x_i) q̂(x_i, a)
-//	DR     V̂ = (1/n) Σ_i [ Σ_a π_e(a | x_i) q̂(x_i, a) + w_i (r_i − q̂(x_i, a_i)) ]
-//
-// with p_i the logged propensity of the logged arm a_i. IPS is unbiased when
-// every p_i is the logging policy's true probability and p_i > 0 wherever
-// π_e(a_i | x_i) > 0 (Horvitz & Thompson 1952; Strehl et al. 2010); DR is
-// unbiased under the same condition whatever q̂, provided q̂ does not depend
-// on the events it is evaluated on (fit it on other data or a split), and
-// has smaller variance when q̂ is close to the true mean reward (Dudík,
-// Langford & Li 2011); SNIPS is consistent, biased by O(1/n), and bounded by
-// the rewards' range; DM is biased unless q̂ is right.
 
 // Target is a fixed (non-learning) target policy: a distribution over the
 // arms of each decision set.
@@ -354,4 +337,43 @@ func percentileInterval(xs []float64, z float64) (lo, hi float64) {
 		return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
 	}
 	return q(tail), q(1 - tail)
+}
+
+// jsonFloat is a float64 that encodes NaN and ±Inf as null (encoding/json
+// refuses them): an estimate with nothing to rest on is NaN.
+type jsonFloat float64
+
+func (f jsonFloat) MarshalJSON() ([]byte, error) {
+	if math.IsNaN(float64(f)) || math.IsInf(float64(f), 0) {
+		return []byte("null"), nil
+	}
+	return json.Marshal(float64(f))
+}
+
+// MarshalJSON writes NaN and infinite fields as null.
+func (e Estimate) MarshalJSON() ([]byte, error) {
+	return json.Marshal(struct {
+		Estimator Estimator `json:"estimator"`
+		Value     jsonFloat `json:"value"`
+		Lo        jsonFloat `json:"lo"`
+		Hi        jsonFloat `json:"hi"`
+		SE        jsonFloat `json:"se"`
+		Events    int       `json:"events"`
+		ESS       jsonFloat `json:"ess"`
+		MaxWeight jsonFloat `json:"max_weight"`
+	}{e.Estimator, jsonFloat(e.Value), jsonFloat(e.Lo), jsonFloat(e.Hi), jsonFloat(e.SE), e.Events, jsonFloat(e.ESS), jsonFloat(e.MaxWeight)})
+}
+
+// MarshalJSON writes NaN and infinite fields as null.
+func (r PropensityReplayResult) MarshalJSON() ([]byte, error) {
+	type plain PropensityReplayResult
+	return json.Marshal(struct {
+		plain
+		Value jsonFloat `json:"value"`
+		Lo    jsonFloat `json:"lo"`
+		Hi    jsonFloat `json:"hi"`
+		DR    jsonFloat `json:"dr"`
+		DRLo  jsonFloat `json:"dr_lo"`
+		DRHi  jsonFloat `json:"dr_hi"`
+	}{plain(r), jsonFloat(r.Value), jsonFloat(r.Lo), jsonFloat(r.Hi), jsonFloat(r.DR), jsonFloat(r.DRLo), jsonFloat(r.DRHi)})
 }

@@ -1,7 +1,9 @@
 package ope
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb"
@@ -242,5 +244,18 @@ func TestEstimatorsReject(t *testing.T) {
 	}
 	if _, err := EstimateAll(l, TargetFunc(func(*dpb.Round) int { return 0 }), nil, []Estimator{IPS}, EstimateConfig{Interval: Bootstrap}); err == nil {
 		t.Error("bootstrap without a generator accepted")
+	}
+}
+
+// Estimates and propensity-replay results with nothing to rest on (NaN)
+// encode as JSON, NaN as null; the embedded fields keep their names.
+func TestEstimateJSON(t *testing.T) {
+	b, err := json.Marshal(Estimate{Estimator: SNIPS, Value: math.NaN(), Lo: math.Inf(-1), Hi: 1, Events: 3})
+	if err != nil || string(b) != `{"estimator":"SNIPS","value":null,"lo":null,"hi":1,"se":0,"events":3,"ess":0,"max_weight":0}` {
+		t.Errorf("%s, %v", b, err)
+	}
+	b, err = json.Marshal(PropensityReplayResult{Events: 5, Value: math.NaN(), DR: 0.5, PMin: 0.1})
+	if err != nil || !strings.Contains(string(b), `"value":null`) || !strings.Contains(string(b), `"dr":0.5`) || !strings.Contains(string(b), `"pmin":0.1`) || strings.Count(string(b), `"value"`) != 1 {
+		t.Errorf("%s, %v", b, err)
 	}
 }

@@ -105,7 +105,7 @@ func Replay(p dpb.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 			return res, fmt.Errorf("dpb: replay event %d: logged arm %d outside [0, %d)", i, arm, k)
 		}
 		if math.Abs(prob*float64(k)-1) > 1e-6 {
-			return res, fmt.Errorf("dpb: replay event %d: logging probability %v, want 1/%d: replay is unbiased only for uniformly random logging", i, prob, k)
+			return res, fmt.Errorf("dpb: replay event %d: logging probability %v, want 1/%d: replay is unbiased only for uniformly random logging (PropensityReplay and EstimateAll weight by any propensities)", i, prob, k)
 		}
 		if err := param.CheckFinite("reward", reward); err != nil {
 			return res, fmt.Errorf("dpb: replay event %d: %w", i, err)

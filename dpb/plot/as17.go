@@ -3,7 +3,6 @@ package plot
 import (
 	"bytes"
 	"fmt"
-	"path/filepath"
 
 	"github.com/janpfeifer/gonb/gonbui"
 
@@ -101,11 +100,7 @@ func AS17EpsilonTiles(res []*experiment.AS17Result, h, cols int) ([][]*plot.Plot
 // outside a GoNB kernel) and saves it as base.svg and base.png, a relative
 // base being taken from the repository root (see [ShowAndSave]).
 func ShowTiledAndSave(plots [][]*plot.Plot, base string) error {
-	if !filepath.IsAbs(base) {
-		if root, ok := RepoRoot(); ok {
-			base = filepath.Join(root, base)
-		}
-	}
+	base = savePath(base)
 	if err := SaveTiled(plots, TileWidth, TileHeight, base); err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package plot
 import (
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"gonum.org/v1/plot"
@@ -31,11 +32,7 @@ func Show(p *plot.Plot) error {
 // A relative base is taken relative to the repository root when it can be
 // found (see [RepoRoot]), so notebooks write figures/… wherever they run.
 func ShowAndSave(p *plot.Plot, base string) error {
-	if !filepath.IsAbs(base) {
-		if root, ok := RepoRoot(); ok {
-			base = filepath.Join(root, base)
-		}
-	}
+	base = savePath(base)
 	if err := Save(p, base); err != nil {
 		return err
 	}
@@ -81,10 +78,31 @@ func RepoRoot() (string, bool) {
 }
 
 // FigurePath returns figures/<name> under the repository root (or the
-// relative path when the root is unknown).
+// relative path when the root is unknown), or $DPB_FIGURES/<name> when that
+// is set.
 func FigurePath(name string) string {
-	if root, ok := RepoRoot(); ok {
-		return filepath.Join(root, "figures", name)
+	return savePath(filepath.Join("figures", name))
+}
+
+// EnvFigures names the environment variable that redirects the figures the
+// notebooks save (figures/<name>) to another directory, so a test run on
+// synthetic data never overwrites the committed figures.
+const EnvFigures = "DPB_FIGURES"
+
+// savePath resolves the base of a saved figure: absolute bases are kept;
+// relative ones are taken from the repository root, except that
+// figures/<name> goes to $DPB_FIGURES/<name> when that is set.
+func savePath(base string) string {
+	if filepath.IsAbs(base) {
+		return base
 	}
-	return filepath.Join("figures", name)
+	if d := os.Getenv(EnvFigures); d != "" {
+		if rest, ok := strings.CutPrefix(filepath.ToSlash(base), "figures/"); ok {
+			return filepath.Join(d, filepath.FromSlash(rest))
+		}
+	}
+	if root, ok := RepoRoot(); ok {
+		return filepath.Join(root, base)
+	}
+	return base
 }

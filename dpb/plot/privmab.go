@@ -12,8 +12,10 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
-// boundColours are the greys of the lower bounds in the private-MAB panels.
-var boundColours = []color.Color{color.Gray{Y: 150}, color.Gray{Y: 90}, color.Black}
+// boundColours are the translucent greys of the lower bounds in the
+// private-MAB panels: wide and light, so that a measured curve lying on a
+// bound (DP-IMED, black, on Azize et al.'s) still shows through.
+var boundColours = []color.Color{color.NRGBA{A: 60}, color.NRGBA{A: 100}, color.NRGBA{A: 140}}
 
 // privateMABPlot draws the curves of c on log–log axes: the first len(c.Names)
 // − nb series as measured curves (palette colours, s.e. bands), the last nb
@@ -41,8 +43,8 @@ func privateMABPlot(c *experiment.Curves, nb int, title, xLabel string, legend b
 			return nil, err
 		}
 		l.Color = boundColours[b%len(boundColours)]
-		l.Width = vg.Points(1.5)
-		l.Dashes = []vg.Length{vg.Points(2 + 2*float64(b)), vg.Points(2)}
+		l.Width = vg.Points(3.5)
+		l.Dashes = []vg.Length{vg.Points(2 + 3*float64(b)), vg.Points(2)}
 		p.Add(l)
 		p.Legend.Add(c.Names[s], l)
 	}

@@ -2,7 +2,6 @@ package plot
 
 import (
 	"bytes"
-	"path/filepath"
 
 	"github.com/janpfeifer/gonb/gonbui"
 	"gonum.org/v1/plot"
@@ -14,11 +13,7 @@ import (
 // base.svg and base.png, a relative base being taken from the repository
 // root, and displays the SVG in a GoNB notebook (nothing elsewhere).
 func ShowSizedAndSave(p *plot.Plot, base string, w, h vg.Length) error {
-	if !filepath.IsAbs(base) {
-		if root, ok := RepoRoot(); ok {
-			base = filepath.Join(root, base)
-		}
-	}
+	base = savePath(base)
 	if err := SaveSized(p, base, w, h); err != nil {
 		return err
 	}

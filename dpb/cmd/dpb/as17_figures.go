@@ -6,8 +6,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strconv"
-	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
@@ -24,18 +22,6 @@ func init() {
 	})
 }
 
-func parseFloats(s string) ([]float64, error) {
-	var v []float64
-	for _, f := range strings.Split(s, ",") {
-		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("bad number %q in %q", f, s)
-		}
-		v = append(v, x)
-	}
-	return v, nil
-}
-
 func parseKind(s string) (dpb.LossKind, error) {
 	for _, k := range []dpb.LossKind{dpb.Stochastic, dpb.WorstCase, dpb.Switching} {
 		if k.String() == s {
@@ -50,45 +36,48 @@ func parseKind(s string) (dpb.LossKind, error) {
 // non-private learner vs T, and the ε sweep at one T. It writes
 // <name>.{svg,png,csv,json}, <name>-excess.{svg,png} and <name>-eps.{svg,png,csv}.
 func runAS17Table(name, out string, args []string, table int) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	n := fs.Int("n", 1<<20, "largest horizon T")
-	minN := fs.Int("minn", 256, "smallest horizon T (horizons grow by 4×)")
-	runs := fs.Int("runs", 20, "independent runs per cell")
-	seed := fs.Uint64("seed", 1, "experiment seed")
-	workers := fs.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	fs := figureFlags(name)
+	def, quick := experiment.AS17Preset(experiment.ScaleDefault), experiment.AS17Preset(experiment.ScaleQuick)
+	n, minN, runs, workers, dim, epsN := new(int), new(int), new(int), new(int), new(int), new(int)
+	countVar(fs, n, "n", def.MaxHorizon, 1, maxAS17Horizon, "largest horizon T")
+	countVar(fs, minN, "minn", 256, 1, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
+	countVar(fs, runs, "runs", def.Reps, 1, maxRuns, "independent runs per cell")
+	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
+	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	short := fs.Bool("short", false, "small quick defaults (n=2^12, runs=6, epsn=2^11)")
-	dim := fs.Int("dim", 4, "dimension N (experts, arms)")
+	countVar(fs, dim, "dim", 4, 1, maxAS17Dim, "dimension N (experts, arms)")
 	eps := fs.String("eps", "1,0.1", "ε values of the T sweep (non-private is added)")
-	epsN := fs.Int("epsn", 1<<16, "horizon of the ε sweep (0: none)")
+	countVar(fs, epsN, "epsn", def.EpsHorizon, 0, maxAS17Horizon, "horizon of the ε sweep, 0: none")
 	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
-	progress := fs.Bool("progress", true, "show a progress bar on stderr")
+	progress := new(bool)
+	progressVar(fs, progress)
 	var jobs jobFlags
 	jobs.bind(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
 	if *short {
 		if !set["n"] {
-			*n = 1 << 12
+			*n = quick.MaxHorizon
 		}
 		if !set["runs"] {
-			*runs = 6
+			*runs = quick.Reps
 		}
 		if !set["epsn"] {
-			*epsN = 1 << 11
+			*epsN = quick.EpsHorizon
 		}
 	}
 	if *n < *minN {
-		return fmt.Errorf("-n %d below -minn %d", *n, *minN)
+		return usagef("reproduce %s: -n %d is below -minn %d (want 1 <= minn <= n)", name, *n, *minN)
 	}
-	epsT, err := parseFloats(*eps)
+	epsT, err := parseFloatList("eps", *eps, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err
 	}
-	epsS, err := parseFloats(*sweep)
+	epsS, err := parseFloatList("epssweep", *sweep, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err
 	}
@@ -102,6 +91,9 @@ func runAS17Table(name, out string, args []string, table int) error {
 	}
 	if *progress {
 		cfg.Progress = os.Stderr
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	plan, err := jobs.plan(name)
 	if err != nil {

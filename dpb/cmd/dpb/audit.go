@@ -1,14 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/audit"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -18,14 +16,16 @@ func init() {
 }
 
 func runAudit(w io.Writer, args []string) error {
-	fs := flag.NewFlagSet("audit", flag.ContinueOnError)
+	fs := newFlags("audit", "[NAME...] [flags]", "Audits every mechanism's privacy empirically (or the NAMEs given; -list shows them) and prints the table; exits 1 on a violation.")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
 	short := fs.Bool("short", false, "small, quick run (a few seconds)")
-	seed := fs.Uint64("seed", 1, "random seed (the secure rows draw from crypto/rand and ignore it)")
-	trials := fs.Int("trials", 0, "runs on each input (default: each audit's own; half select, half evaluate)")
-	workers := fs.Int("workers", 0, "worker goroutines (default GOMAXPROCS)")
+	seed := fs.Uint64("seed", 1, "random seed, an exact integer (the secure rows draw from crypto/rand and ignore it)")
+	trials, workers := new(int), new(int)
+	countVar(fs, trials, "trials", 0, 0, maxAuditTrials, "runs on each input, 0: each audit's own (half select, half evaluate)")
+	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
 	list := fs.Bool("list", false, "list the audits and exit")
-	if err := fs.Parse(args); err != nil {
+	names, err := parseArgs(fs, args)
+	if err != nil {
 		return err
 	}
 	if *list {
@@ -34,17 +34,17 @@ func runAudit(w io.Writer, args []string) error {
 		}
 		return nil
 	}
-	if *trials < 0 {
-		return fmt.Errorf("audit: -trials is %d, must be >= 0 (0: each audit's default)", *trials)
+	if err := ready(); err != nil {
+		return err
 	}
 	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers}
-	rs, err := audit.RunNamed(fs.Args(), opt)
+	rs, err := audit.RunNamed(names, opt)
 	if err != nil {
 		return err
 	}
 	table := audit.Results(rs)
 	if *asJSON {
-		if err := experiment.WriteJSON(w, struct {
+		if err := writeSnakeJSON(w, struct {
 			StreamVersion int           `json:"stream_version"`
 			Seed          uint64        `json:"seed"`
 			Short         bool          `json:"short"`

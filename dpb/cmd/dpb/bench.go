@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -19,38 +18,41 @@ func init() {
 }
 
 func runBench(args []string) error {
-	fs := flag.NewFlagSet("bench", flag.ContinueOnError)
+	fs := newFlags("bench", "[flags]", "Times SS18's bandit loop (Choose + Update, with or without the Appendix D decision sets) on one core.")
 	alg := fs.String("alg", "gaussian", "algorithm: nonprivate, gaussian, wishart, wishart-unshifted")
-	d := fs.Int("d", 5, "dimension d")
-	k := fs.Int("K", 25, "actions per round K")
-	rounds := fs.Int("rounds", 200000, "rounds to time")
+	d, k, rounds := new(int), new(int), new(int)
+	countVar(fs, d, "d", 5, 1, maxBenchDim, "dimension d")
+	countVar(fs, k, "K", 25, 1, maxBenchK, fmt.Sprintf("actions per round K (d·K at most %d)", maxBenchCells))
+	countVar(fs, rounds, "rounds", 200000, 1, maxHorizon, "rounds to time")
 	withEnv := fs.Bool("env", true, "include decision-set generation (SS18 Appendix D sets)")
 	padded := fs.Bool("padded", true, "padded tree release mode (private variants)")
-	seed := fs.Uint64("seed", 1, "seed")
+	seed := fs.Uint64("seed", 1, "seed (an exact integer)")
 	asJSON := fs.Bool("json", false, "print JSON: the timing, the CPU, the kernel in use and the ratio to the bound (see -peak)")
 	peak := fs.Bool("peak", false, "measure this core's FMA peak (scalar, AVX2, AVX-512) and normal-generation rate, and exit")
 	kernel := fs.String("kernel", "", "LinUCB scoring kernel (default: the fastest this CPU supports; all give the same bits)")
-	fs.SetOutput(os.Stderr)
-	if err := fs.Parse(args); err != nil {
-		if err == flag.ErrHelp {
-			return nil
-		}
+	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
 	if *kernel != "" {
 		if err := dpb.SetKernel(*kernel); err != nil {
-			return err
+			return usageError{fmt.Errorf("bench: invalid value %q for flag -kernel: %w", *kernel, err)}
 		}
 	}
 	if *peak {
+		if err := ready(); err != nil {
+			return err
+		}
 		return printPeak(*asJSON)
 	}
 	a, err := dpb.ParseSS18Alg(*alg)
 	if err != nil {
-		return err
+		return usageError{fmt.Errorf("bench: invalid value %q for flag -alg: %w", *alg, err)}
 	}
-	if *rounds < 1 {
-		return fmt.Errorf("rounds is %d, must be >= 1", *rounds)
+	if *d**k > maxBenchCells {
+		return usagef("bench: -d %d × -K %d = %d numbers per decision set, at most %d", *d, *k, *d**k, maxBenchCells)
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: *d, K: *k, Gap: 0.1}, dpb.Stream(*seed, dpb.StreamID(0, 0)))
 	if err != nil {

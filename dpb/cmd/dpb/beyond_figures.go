@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,19 +23,23 @@ func init() {
 }
 
 func runBeyondCounters(name, out string, args []string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	eps := fs.Float64("eps", 1, "target ε")
 	delta := fs.Float64("delta", 0.1, "target δ")
-	maxLog := fs.Int("maxlog", 24, "largest horizon 2^maxlog (n = 2^10, 2^12, …)")
+	maxLog := new(int)
+	countVar(fs, maxLog, "maxlog", 24, 10, 30, "largest horizon 2^maxlog (n = 2^10, 2^12, …)")
 	short := fs.Bool("short", false, "quick run (n up to 2^16)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFigure(fs, args); err != nil {
+		return err
+	}
+	if err := finiteFlags(fs, map[string]float64{"eps": *eps, "delta": *delta}); err != nil {
 		return err
 	}
 	if *short {
 		*maxLog = 16
 	}
-	if *maxLog < 10 || *maxLog > 30 {
-		return fmt.Errorf("-maxlog is %d, must be in [10, 30]", *maxLog)
+	if err := ready(); err != nil {
+		return err
 	}
 	var ns []int
 	for e := 10; e <= *maxLog; e += 2 {
@@ -82,10 +85,10 @@ func runBeyondCounters(name, out string, args []string) error {
 }
 
 func runBeyondSS18(name, out string, args []string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	var c ss18Common
 	c.bind(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
 	cfg := experiment.SS18Exp2Config{Algs: dpb.SS18BeyondAlgs, Seed: c.seed, Workers: c.workers, Progress: c.progressW(), Points: 50}
@@ -99,6 +102,9 @@ func runBeyondSS18(name, out string, args []string) error {
 	}
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
+	if err := ready(); err != nil {
+		return err
+	}
 	res, err := experiment.SS18Experiment2(cfg)
 	wall := time.Since(start).Seconds()
 	if err != nil {
@@ -137,7 +143,11 @@ func runBeyondSS18(name, out string, args []string) error {
 	cals := map[string]any{}
 	for _, a := range cfg.Algs {
 		if kind, ok := a.GaussianCounter(dpb.Padded); ok {
-			cal, err := dpb.GaussianCounterCalibration(st, kind)
+			calibrate := dpb.GaussianCounterCalibration
+			if a == dpb.SS18GaussianBLTSharp {
+				calibrate = dpb.GaussianCounterCalibrationSharp
+			}
+			cal, err := calibrate(st, kind)
 			if err != nil {
 				return err
 			}
@@ -187,10 +197,13 @@ func init() {
 }
 
 func runBeyondMT14(name, out string, args []string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	var c ss18Common
 	c.bind(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFigure(fs, args); err != nil {
+		return err
+	}
+	if err := ready(); err != nil {
 		return err
 	}
 	cfg := experiment.MT14Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, Workers: c.workers, Progress: c.progressW(),
@@ -206,12 +219,12 @@ func runBeyondMT14(name, out string, args []string) error {
 		return err
 	}
 	row, err := plotRow([]*experiment.Curves{cv}, func(int) dpbplot.CurveOptions {
-		return dpbplot.CurveOptions{LogY: true, LegendBottom: true, LegendRight: true,
+		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
 			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
-			XLabel: "round t", YLabel: "pseudo-regret (log scale)"}
+			XLabel: "round t (log scale)", YLabel: "pseudo-regret (log scale)"}
 	}, func(p *plot.Plot) {
-		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
-		p.Y.Min /= 100 // room for the legend (bottom right) below the curves
+		p.X.Tick.Marker, p.Y.Tick.Marker = plot.LogTicks{Prec: -1}, plot.LogTicks{Prec: -1} // powers of ten: six decades
+		p.Y.Min /= 1e4                                                                      // four free decades below the curves for the legend (bottom right)
 	})
 	if err != nil {
 		return err

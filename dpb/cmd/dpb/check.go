@@ -1,14 +1,12 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 
 	"github.com/dpbandits/dpbandits/dpb/check"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -20,36 +18,42 @@ func init() {
 // checkPapers lists the papers "dpb check all" runs, in order.
 var checkPapers = []string{"ss18", "mt14", "as17"}
 
-const checkUsage = "usage: dpb check ss18|mt14|as17|all [-json] [-short] [-seed S] [-workers W] [-reps R] [-trials T] [ss18 only: -d D -n N]"
-
 func runCheck(w io.Writer, args []string) error {
-	if len(args) == 0 {
-		return fmt.Errorf(checkUsage)
+	fs := newFlags("check", "ss18|mt14|as17|all [flags]", "Runs the proof checks of a paper (or all three) and prints the verdict table; exits 1 on any CHECK FAILED.")
+	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
+	short := fs.Bool("short", false, "small, quick run (seconds)")
+	seed := fs.Uint64("seed", 1, "random seed (an exact integer)")
+	d, n, reps, trials, workers := new(int), new(int), new(int), new(int), new(int)
+	countVar(fs, d, "d", 0, 0, maxCheckDim, "ss18: dimension, 0: 5")
+	countVar(fs, n, "n", 0, 0, maxCheckN, "ss18: horizon of the tree checks, 0: 1024 (short 128)")
+	countVar(fs, reps, "reps", 0, 0, maxCheckReps, "ss18: runs of each tree, 0: 100 (short 20); mt14, as17: runs behind each regret mean, 0: 20 / 10 (short 6 / 4)")
+	countVar(fs, trials, "trials", 0, 0, maxCheckTrials, "ss18: draws per Monte-Carlo check, 0: 20000 (short 2000); mt14, as17: trees of the counter and noise-law checks")
+	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
+	var jobs jobFlags
+	jobs.bind(fs)
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
-	papers := []string{args[0]}
-	switch args[0] {
+	if len(pos) == 0 {
+		return usagef("check: want a paper: dpb check ss18|mt14|as17|all [flags]")
+	}
+	papers := []string{pos[0]}
+	switch pos[0] {
 	case "ss18", "mt14", "as17":
 	case "all":
 		papers = checkPapers
 	default:
-		return fmt.Errorf("unknown paper %q; %s", args[0], checkUsage)
+		return usagef("check: unknown paper %q, want ss18, mt14, as17 or all", pos[0])
 	}
-	fs := flag.NewFlagSet("check "+args[0], flag.ContinueOnError)
-	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
-	short := fs.Bool("short", false, "small, quick run (seconds)")
-	seed := fs.Uint64("seed", 1, "random seed")
-	d := fs.Int("d", 0, "ss18: dimension (default 5)")
-	n := fs.Int("n", 0, "ss18: horizon of the tree checks (default 1024, short 128)")
-	reps := fs.Int("reps", 0, "ss18: runs of each tree (default 100, short 20); mt14, as17: runs behind each regret mean (default 20 / 10, short 6 / 4)")
-	trials := fs.Int("trials", 0, "ss18: draws per Monte-Carlo check (default 20000, short 2000); mt14, as17: trees of the counter and noise-law checks")
-	workers := fs.Int("workers", 0, "worker goroutines (default GOMAXPROCS)")
-	var jobs jobFlags
-	jobs.bind(fs)
-	if err := fs.Parse(args[1:]); err != nil {
+	if err := noArgs(fs, pos[1:]); err != nil {
 		return err
 	}
 	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge) {
-		return fmt.Errorf("check %s: -store, -shard and -merge are supported by check ss18 only", args[0])
+		return usagef("check %s: -store, -shard and -merge are supported by check ss18 only", pos[0])
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	configs := map[string]any{}
 	var all check.Verdicts
@@ -102,7 +106,7 @@ func runCheck(w io.Writer, args []string) error {
 		if len(papers) == 1 {
 			cfg = configs[papers[0]]
 		}
-		if err := experiment.WriteJSON(w, struct {
+		if err := writeSnakeJSON(w, struct {
 			Config   any            `json:"config"`
 			Verdicts check.Verdicts `json:"verdicts"`
 		}{cfg, all}); err != nil {

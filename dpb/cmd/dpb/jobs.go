@@ -54,15 +54,15 @@ func (j *jobFlags) plan(name string) (*jobPlan, error) {
 	if j.shard != "" {
 		sh, err := experiment.ParseShard(j.shard, os.Getenv)
 		if err != nil {
-			return nil, fmt.Errorf("-shard: %w", err)
+			return nil, usageError{fmt.Errorf("-shard: %w", err)}
 		}
 		p.Shard = sh
 	}
 	if (j.merge || j.shard != "") && p.Store == nil {
-		return nil, errors.New("-shard and -merge need -store DIR")
+		return nil, usagef("-shard and -merge need -store DIR")
 	}
 	if j.merge && j.shard != "" {
-		return nil, errors.New("-merge and -shard exclude each other: run the shards, then merge")
+		return nil, usagef("-merge and -shard exclude each other: run the shards, then merge")
 	}
 	return &jobPlan{Plan: p, name: name}, nil
 }

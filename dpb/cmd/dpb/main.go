@@ -1,19 +1,22 @@
 // Command dpb runs the experiments, bounds, benchmarks and proof checks of
 // package dpb from the command line.
 //
-//	dpb reproduce NAME [flags]   regenerate a paper figure into figures/
+//	dpb reproduce NAME [flags]   regenerate a paper figure (into out/figures; -out figures for the committed ones)
 //	dpb bounds [flags]           print SS18's constants for a setting
 //	dpb bench [flags]            time the bandit loop on one core
 //	dpb check PAPER [flags]      run the proof checks and print verdicts
+//	dpb data fetch [obd|uci|all] download the public data (checksums pinned)
 //
-// Run "dpb COMMAND -h" for a command's flags.
+//	dpb help [COMMAND]           the commands, or one command's flags
+//
+// Run "dpb COMMAND -h" for a command's flags and limits.
 package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"sort"
-	"strings"
 )
 
 // command is one subcommand; each lives in its own file and registers itself.
@@ -31,31 +34,64 @@ func register(name, summary string, run func(args []string) error) {
 	commands[name] = command{summary: summary, run: run}
 }
 
-func usage() {
-	fmt.Fprintln(os.Stderr, "usage: dpb COMMAND [flags]\n\ncommands:")
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: dpb COMMAND [NAMES] [flags]\n\ncommands:")
 	names := make([]string, 0, len(commands))
 	for n := range commands {
 		names = append(names, n)
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		fmt.Fprintf(os.Stderr, "  %-10s %s\n", n, commands[n].summary)
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
+	fmt.Fprintln(w, "\nConventions: Go flag syntax (-x v, -x=v, --x); names first, flags after them; counts accept 2e4")
+	fmt.Fprintln(w, "when exact; -h exits 0, usage errors exit 2, failures exit 1. \"dpb help COMMAND\" or \"dpb COMMAND -h\".")
+}
+
+func init() {
+	register("help", "show the commands, or a command's usage (dpb help COMMAND)", runHelp)
+}
+
+func runHelp(args []string) error {
+	switch len(args) {
+	case 0:
+		usage(os.Stdout)
+		return nil
+	case 1:
+		if args[0] == "help" {
+			usage(os.Stdout)
+			return nil
+		}
+		c, ok := commands[args[0]]
+		if !ok {
+			return usagef("help: unknown command %q", args[0])
+		}
+		return c.run([]string{"-h"})
+	}
+	return usagef("help: unexpected argument %q (dpb help COMMAND)", args[1])
 }
 
 func main() {
-	if len(os.Args) < 2 || strings.HasPrefix(os.Args[1], "-") {
-		usage()
-		os.Exit(2)
+	os.Exit(runMain(os.Args[1:], os.Stderr))
+}
+
+// runMain runs the command line args (without the program name) and returns
+// the exit status: 0 success or -h, 1 failure, 2 usage error.
+func runMain(args []string, stderr io.Writer) int {
+	if len(args) == 0 {
+		usage(stderr)
+		return 2
 	}
-	c, ok := commands[os.Args[1]]
+	switch args[0] {
+	case "-h", "--h", "-help", "--help":
+		usage(os.Stdout)
+		return 0
+	}
+	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(os.Stderr, "dpb: unknown command %q\n", os.Args[1])
-		usage()
-		os.Exit(2)
+		fmt.Fprintf(stderr, "dpb: unknown command %q\n", args[0])
+		usage(stderr)
+		return 2
 	}
-	if err := c.run(os.Args[2:]); err != nil {
-		fmt.Fprintln(os.Stderr, "dpb:", err)
-		os.Exit(1)
-	}
+	return exitCode(c.run(args[1:]), stderr)
 }

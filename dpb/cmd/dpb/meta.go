@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/csv"
 	"io"
-	"os/exec"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -12,7 +11,9 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
 
-// codeVersion returns the VCS revision the binary was built from, if known.
+// codeVersion returns the VCS revision stamped into the binary by go build
+// (vcs.revision, "+dirty" when vcs.modified), or "unknown" (go run, or
+// -buildvcs=false).
 func codeVersion() string {
 	rev, dirty := "", ""
 	bi, ok := debug.ReadBuildInfo()
@@ -30,12 +31,9 @@ func codeVersion() string {
 		}
 	}
 	if rev == "" {
-		// Not stamped (go run, or a worktree): ask git.
-		out, err := exec.Command("git", "describe", "--always", "--dirty").Output()
-		if err != nil {
-			return "unknown"
-		}
-		return strings.TrimSpace(string(out))
+		// Not stamped (go run, -buildvcs=false): never ask git in the
+		// working directory, which may be another repository.
+		return "unknown"
 	}
 	return rev + dirty
 }
@@ -43,7 +41,7 @@ func codeVersion() string {
 func writeMeta(base string, m experiment.Meta) error {
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
-	return createWith(base+".json", func(w io.Writer) error { return experiment.WriteJSON(w, m) })
+	return createWith(base+".json", func(w io.Writer) error { return writeSnakeJSON(w, m) })
 }
 
 // createWith writes the file at path with write, atomically: a reader, or a

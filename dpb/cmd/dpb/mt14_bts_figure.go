@@ -20,23 +20,37 @@ func init() {
 func mt14Fig2BTS(name, out string, args []string) error {
 	fl := newMT14Flags(name)
 	pmin := fl.fs.Float64("pmin", 0, "rejection threshold PMin on the BTS log (0 = 1/K)")
-	if err := fl.fs.Parse(args); err != nil {
+	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}
-	eps, err := floats(*fl.eps)
+	if err := finiteFlags(fl.fs, map[string]float64{"pmin": *pmin, "alpha": *fl.alpha}); err != nil {
+		return err
+	}
+	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err
 	}
-	reps := 20
-	if *fl.short {
-		reps = 3
-	}
+	var preset experiment.MT14Fig2BTSConfig
+	preset.ApplyScale(experiment.ScaleOf(*fl.short, false))
+	reps := preset.Reps
 	if *fl.runs > 0 {
 		reps = *fl.runs
 	}
 	c := *fl.campaign
-	btsPath := filepath.Join(*fl.dataDir, "obd", "bts", c, c+".csv")
-	uniPath := filepath.Join(*fl.dataDir, "obd", "random", c, c+".csv")
+	if c != "men" && c != "women" {
+		return usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, c)
+	}
+	btsPath, err := data.Locate(*fl.dataDir, "obd/bts/"+c+"/"+c+".csv")
+	if err != nil {
+		return err
+	}
+	uniPath, err := data.Locate(*fl.dataDir, "obd/random/"+c+"/"+c+".csv")
+	if err != nil {
+		return err
+	}
+	if err := ready(); err != nil {
+		return err
+	}
 	logged, err := data.LoadOBDWith(btsPath, data.OBDOptions{AnyPropensity: true})
 	if err != nil {
 		return err
@@ -46,10 +60,26 @@ func mt14Fig2BTS(name, out string, args []string) error {
 		return err
 	}
 	cfg := experiment.MT14Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: eps, Alpha: *fl.alpha, PMin: *pmin,
-		Reps: reps, Seed: *fl.seed, Workers: *fl.workers, Progress: os.Stderr}
+		Reps: reps, Seed: *fl.seed, Workers: *fl.workers, Progress: fl.progressW()}
+	plan, err := fl.jobs.plan(name)
+	if err != nil {
+		return err
+	}
+	cfg.Plan = plan.Plan
+	if plan.Store != nil {
+		b, err := fileSHA256(btsPath)
+		if err != nil {
+			return err
+		}
+		u, err := fileSHA256(uniPath)
+		if err != nil {
+			return err
+		}
+		cfg.DataKey = fmt.Sprintf("obd-bts sha256=%s uniform sha256=%s campaign=%s", b, u, c)
+	}
 	start := time.Now()
 	res, err := experiment.RunMT14Fig2BTS(cfg)
-	if err != nil {
+	if stop, err := plan.done(err); stop {
 		return err
 	}
 	took := time.Since(start)

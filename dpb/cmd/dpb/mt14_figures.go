@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb"
@@ -41,63 +40,73 @@ type mt14Flags struct {
 	eps, delays, dataDir, campaign *string
 	alpha                          *float64
 	delay                          *int
+	progress                       *bool
 	jobs                           jobFlags
 }
 
 func newMT14Flags(name string) *mt14Flags {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	fl := &mt14Flags{
 		fs:       fs,
-		n:        fs.Int("n", 0, "horizon T (fig1) or events kept from the log (fig2; 0 = all)"),
-		runs:     fs.Int("runs", 0, "repetitions (0 = the figure's default)"),
-		workers:  fs.Int("workers", 0, "goroutines (0 = GOMAXPROCS)"),
-		seed:     fs.Uint64("seed", 1, "experiment seed"),
+		n:        new(int),
+		runs:     new(int),
+		workers:  new(int),
+		delay:    new(int),
+		progress: new(bool),
+		seed:     fs.Uint64("seed", 1, "experiment seed (an exact integer)"),
 		short:    fs.Bool("short", false, "small quick run"),
 		eps:      fs.String("eps", "", "comma-separated ε values (default: the figure's)"),
 		delays:   fs.String("delays", "0,100,1000", "comma-separated delays τ (fig2)"),
-		dataDir:  fs.String("data", filepath.Join("..", "shared", "data"), "folder holding obd/ and uci/ (fig2)"),
+		dataDir:  fs.String("data", data.Dir(), "folder holding obd/ and uci/ (fig2; dpb data fetch puts them in the default, see dpb data -h)"),
 		campaign: fs.String("campaign", "men", "OBD campaign: men or women (fig2 obd)"),
 		alpha:    fs.Float64("alpha", 1, "exploration α of contextual UCB (fig2)"),
-		delay:    fs.Int("delay", 0, "feedback delay τ for every policy (fig1)"),
 	}
+	countVar(fs, fl.n, "n", 0, 0, maxHorizon, "horizon T (fig1) or events kept from the log (fig2), 0: the default (fig2: all)")
+	countVar(fs, fl.runs, "runs", 0, 0, maxRuns, "repetitions, 0: the figure's default")
+	countVar(fs, fl.workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
+	countVar(fs, fl.delay, "delay", 0, 0, maxHorizon, "feedback delay τ for every policy (fig1)")
+	progressVar(fs, fl.progress)
 	fl.jobs.bind(fs)
 	return fl
 }
 
-func floats(s string) ([]float64, error) {
+// progressW is where the progress bar goes (nil: none).
+func (fl *mt14Flags) progressW() io.Writer {
+	if *fl.progress {
+		return os.Stderr
+	}
+	return nil
+}
+
+// floats parses the list flag -name ("" is nil): each entry a finite number
+// in [lo, hi].
+func floats(name, s string, lo, hi float64) ([]float64, error) {
 	if s == "" {
 		return nil, nil
 	}
-	var v []float64
-	for _, f := range strings.Split(s, ",") {
-		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil {
-			return nil, fmt.Errorf("bad number %q", f)
-		}
-		v = append(v, x)
-	}
-	return v, nil
+	return parseFloatList(name, s, lo, hi)
 }
 
 func mt14Fig1(name, out string, k int, args []string) error {
 	fl := newMT14Flags(name)
-	if err := fl.fs.Parse(args); err != nil {
+	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}
-	eps, err := floats(*fl.eps)
+	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err
 	}
-	cfg := experiment.MT14Fig1Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: os.Stderr,
+	cfg := experiment.MT14Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: fl.progressW(),
 		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
-	if *fl.short {
-		cfg.Horizon, cfg.Reps = 20_000, 4
-	}
+	cfg.ApplyScale(experiment.ScaleOf(*fl.short, false))
 	if *fl.n > 0 {
 		cfg.Horizon = *fl.n
 	}
 	if *fl.runs > 0 {
 		cfg.Reps = *fl.runs
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	plan, err := fl.jobs.plan(name)
 	if err != nil {
@@ -137,14 +146,23 @@ func mt14Fig1(name, out string, k int, args []string) error {
 func mt14Fig2Log(which, dataDir, campaign string, maxEvents int, seed uint64) (func(rep int) (ope.Log, error), string, error) {
 	switch which {
 	case "shuttle":
-		path := filepath.Join(dataDir, "uci", "shuttle.csv")
+		path, err := data.Locate(dataDir, "uci/shuttle.csv")
+		if err != nil {
+			return nil, "", err
+		}
 		ds, err := data.LoadShuttle(path)
 		if err != nil {
 			return nil, "", err
 		}
 		return experiment.SupervisedLogs(ds, data.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
 	case "obd":
-		path := filepath.Join(dataDir, "obd", "random", campaign, campaign+".csv")
+		if campaign != "men" && campaign != "women" {
+			return nil, "", usagef("reproduce: invalid value %q for flag -campaign: want men or women", campaign)
+		}
+		path, err := data.Locate(dataDir, "obd/random/"+campaign+"/"+campaign+".csv")
+		if err != nil {
+			return nil, "", err
+		}
 		l, err := data.LoadOBD(path)
 		if err != nil {
 			return nil, "", err
@@ -156,37 +174,46 @@ func mt14Fig2Log(which, dataDir, campaign string, maxEvents int, seed uint64) (f
 
 func mt14Fig2(name, out, which string, args []string) error {
 	fl := newMT14Flags(name)
-	if err := fl.fs.Parse(args); err != nil {
+	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}
-	eps, err := floats(*fl.eps)
+	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err
 	}
-	dl, err := floats(*fl.delays)
+	delays, err := parseCountList("delays", *fl.delays, 0, maxHorizon)
 	if err != nil {
 		return err
 	}
-	var delays []int
-	for _, d := range dl {
-		delays = append(delays, int(d))
-	}
-	reps, maxEvents := 20, *fl.n
-	if *fl.short {
-		reps = 3
-		if which == "shuttle" && maxEvents == 0 {
-			maxEvents = 10000
-		}
+	scale := experiment.ScaleOf(*fl.short, false)
+	var preset experiment.MT14Fig2Config
+	preset.ApplyScale(scale)
+	reps, maxEvents := preset.Reps, *fl.n
+	if which == "shuttle" && maxEvents == 0 {
+		maxEvents = experiment.MT14Fig2ShuttleRows(scale)
 	}
 	if *fl.runs > 0 {
 		reps = *fl.runs
+	}
+	rel := "uci/shuttle.csv"
+	if which == "obd" {
+		rel = "obd/random/" + *fl.campaign + "/" + *fl.campaign + ".csv"
+	}
+	if _, err := data.Locate(*fl.dataDir, rel); err != nil && *fl.campaign != "" {
+		if which == "obd" && *fl.campaign != "men" && *fl.campaign != "women" {
+			return usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, *fl.campaign)
+		}
+		return err
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, maxEvents, *fl.seed)
 	if err != nil {
 		return err
 	}
 	cfg := experiment.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
-		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: os.Stderr,
+		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: fl.progressW(),
 		Mechanisms: []dpb.ContextMechanism{dpb.ContextEntryTrees, dpb.ContextSS18Tree}}
 	plan, err := fl.jobs.plan(name)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -26,24 +25,30 @@ func init() {
 var privateMABPanels = []float64{0.1, 1, 10}
 
 func privateMAB(name, out string, k int, args []string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	n := fs.Int("n", 0, "horizon T (default 1e6)")
-	runs := fs.Int("runs", 0, "repetitions (default 20)")
-	workers := fs.Int("workers", 0, "goroutines (0 = GOMAXPROCS)")
-	seed := fs.Uint64("seed", 1, "experiment seed")
+	fs := figureFlags(name)
+	n, runs, workers := new(int), new(int), new(int)
+	countVar(fs, n, "n", 0, 0, maxHorizon, "horizon T, 0: 1e6")
+	countVar(fs, runs, "runs", 0, 0, maxRuns, "repetitions, 0: 20")
+	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
+	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
 	short := fs.Bool("short", false, "small quick run")
 	epsFlag := fs.String("eps", "", "comma-separated ε values (default 0.1,0.3,1,3,10; must include 0.1, 1 and 10)")
 	algs := fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(experiment.PrivateMABAlgorithms, ",")+")")
+	progress := new(bool)
+	progressVar(fs, progress)
 	var jobs jobFlags
 	jobs.bind(fs)
-	if err := fs.Parse(args); err != nil {
+	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	eps, err := floats(*epsFlag)
+	eps, err := floats("eps", *epsFlag, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err
 	}
-	cfg := experiment.PrivateMABConfig{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *seed, Epsilons: eps, Workers: *workers, Progress: os.Stderr}
+	cfg := experiment.PrivateMABConfig{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *seed, Epsilons: eps, Workers: *workers}
+	if *progress {
+		cfg.Progress = os.Stderr
+	}
 	if *algs != "" {
 		cfg.Algorithms = strings.Split(*algs, ",")
 	}
@@ -55,6 +60,9 @@ func privateMAB(name, out string, k int, args []string) error {
 	}
 	if *runs > 0 {
 		cfg.Reps = *runs
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	plan, err := jobs.plan(name)
 	if err != nil {

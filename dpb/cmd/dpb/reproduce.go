@@ -2,9 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"sort"
 	"strings"
 	"syscall"
@@ -31,26 +35,81 @@ func init() {
 	register("reproduce", "regenerate a paper figure (dpb reproduce -list)", runReproduce)
 }
 
-func runReproduce(args []string) error {
-	out := "figures"
-	if len(args) == 0 || args[0] == "-list" || args[0] == "--list" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Println("usage: dpb reproduce NAME [-out DIR] [flags]   (NAME may be a paper prefix such as ss18)")
-		names := figureNames("")
-		for _, n := range names {
-			fmt.Printf("  %-14s %s\n", n, figures[n].summary)
-		}
-		return nil
+// defaultOut is where figures go unless -out says otherwise: an ignored
+// directory, so a quick run never replaces the committed paper-scale
+// figures (written only with -out figures).
+var defaultOut = filepath.Join("out", "figures")
+
+// listFigures prints the figure names and summaries.
+func listFigures(w io.Writer) {
+	fmt.Fprintf(w, "usage: dpb reproduce NAME [flags]   (NAME: a figure, or a paper prefix such as ss18 for all its figures)\n\n")
+	fmt.Fprintf(w, "Figures go to %s/NAME.{svg,png,csv,json} (an ignored directory); -out figures replaces the committed ones.\n", defaultOut)
+	fmt.Fprintf(w, "Flags follow the name (-n=2e4 and --n 2e4 work alike); dpb reproduce NAME -h lists a figure's flags and limits.\n\n")
+	for _, n := range figureNames("") {
+		fmt.Fprintf(w, "  %-18s %s\n", n, figures[n].summary)
 	}
-	name, rest := args[0], args[1:]
-	for i := 0; i < len(rest); i++ {
-		if (rest[i] == "-out" || rest[i] == "--out") && i+1 < len(rest) {
-			out = rest[i+1]
-			rest = append(rest[:i:i], rest[i+2:]...)
+}
+
+// splitOut removes -out DIR (any of -out DIR, -out=DIR, --out DIR,
+// --out=DIR) from args and returns DIR.
+func splitOut(args []string) (string, []string, error) {
+	out := defaultOut
+	rest := make([]string, 0, len(args))
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			rest = append(rest, args[i:]...)
 			break
 		}
+		name, val, hasVal := strings.Cut(strings.TrimPrefix(strings.TrimPrefix(a, "-"), "-"), "=")
+		if !strings.HasPrefix(a, "-") || name != "out" {
+			rest = append(rest, a)
+			continue
+		}
+		if !hasVal {
+			if i+1 >= len(args) {
+				return "", nil, usagef("reproduce: flag needs an argument: -out")
+			}
+			i++
+			val = args[i]
+		}
+		if val == "" {
+			return "", nil, usagef("reproduce: invalid value \"\" for flag -out: want a directory")
+		}
+		out = val
 	}
-	if err := os.MkdirAll(out, 0o755); err != nil {
+	return out, rest, nil
+}
+
+func runReproduce(args []string) error {
+	if len(args) == 0 {
+		listFigures(os.Stderr)
+		return usagef("reproduce: want a figure name (dpb reproduce -list)")
+	}
+	switch strings.TrimLeft(args[0], "-") {
+	case "list", "h", "help":
+		if len(args) > 1 {
+			return usagef("reproduce: unexpected argument %q after %s", args[1], args[0])
+		}
+		listFigures(os.Stdout)
+		if args[0] == "-list" || args[0] == "--list" || args[0] == "list" {
+			return nil
+		}
+		return flag.ErrHelp
+	}
+	if strings.HasPrefix(args[0], "-") {
+		return usagef("reproduce: the figure name comes first, then flags (dpb reproduce NAME %s ...)", args[0])
+	}
+	name := args[0]
+	out, rest, err := splitOut(args[1:])
+	if err != nil {
 		return err
+	}
+	var run []string
+	if _, ok := figures[name]; ok {
+		run = []string{name}
+	} else if run = figureNames(name + "-"); len(run) == 0 {
+		return usagef("reproduce: unknown figure %q (dpb reproduce -list)", name)
 	}
 	// SIGINT and SIGTERM stop the experiments cleanly (see jobPlan.done);
 	// a second signal kills as usual.
@@ -59,20 +118,58 @@ func runReproduce(args []string) error {
 	go func() { <-ctx.Done(); stop() }()
 	runCtx, runCmdline = ctx, append([]string{"reproduce"}, args...)
 	defer func() { runCtx = context.Background() }()
-	if f, ok := figures[name]; ok {
-		return f.run(name, out, rest)
+	if !wantsHelp(rest) && !dryRun {
+		// Check every figure's flags (and data) first: a dry run stops each
+		// figure after its checks, so a bad flag fails before any work and
+		// before the output directory is created.
+		dryRun = true
+		for _, n := range run {
+			if err := figures[n].run(n, out, rest); err != nil && !errors.Is(err, errDryRun) {
+				dryRun = false
+				return figureErr(n, len(run), err)
+			}
+		}
+		dryRun = false
+		if err := os.MkdirAll(out, 0o755); err != nil {
+			return err
+		}
 	}
-	group := figureNames(name + "-")
-	if len(group) == 0 {
-		return fmt.Errorf("unknown figure %q (dpb reproduce -list)", name)
-	}
-	for _, n := range group {
-		fmt.Fprintf(os.Stderr, "== %s\n", n)
+	for _, n := range run {
+		if len(run) > 1 {
+			fmt.Fprintf(os.Stderr, "== %s\n", n)
+		}
 		if err := figures[n].run(n, out, rest); err != nil {
-			return fmt.Errorf("%s: %w", n, err)
+			return figureErr(n, len(run), err)
 		}
 	}
 	return nil
+}
+
+// figureErr names the figure in err when a group of figures runs, keeping a
+// usage error one.
+func figureErr(name string, group int, err error) error {
+	if group < 2 || errors.Is(err, flag.ErrHelp) || errors.Is(err, errDryRun) {
+		return err
+	}
+	var ue usageError
+	if errors.As(err, &ue) {
+		return usageError{fmt.Errorf("%s: %w", name, err)}
+	}
+	return fmt.Errorf("%s: %w", name, err)
+}
+
+// wantsHelp reports whether args ask for -h (nothing is written then).
+func wantsHelp(args []string) bool {
+	for _, a := range args {
+		if a == "--" {
+			return false
+		}
+		switch a {
+		case "-h", "--h", "-help", "--help":
+			return true
+		}
+	}
+	return false
 }
 
 func figureNames(prefix string) []string {

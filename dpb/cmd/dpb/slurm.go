@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -63,55 +62,66 @@ func nanosPerRound(label string) float64 {
 // a busy filesystem; a shard that hits its limit is resumed by resubmitting.
 const estimateSafety = 2
 
-func runSlurm(args []string) error {
-	if len(args) == 0 || strings.HasPrefix(args[0], "-") {
-		fmt.Fprintln(os.Stderr, `usage: dpb slurm NAME [figure flags] -shards N -store DIR [-out DIR] [-time D-HH:MM:SS] [-mem MB] [-cpus C] [-partition P] [-account A] [-dpb PATH]
+// slurmUsage is "dpb slurm -h".
+const slurmSynopsis = `NAME [figure flags] -shards N -store DIR [-out DIR] [-time D-HH:MM:SS] [-mem MB] [-cpus C] [-partition P] [-account A] [-dpb PATH]`
 
-Prints a bash script that submits figure NAME's jobs to Slurm as an array of N
+const slurmDoc = `Prints a bash script that submits figure NAME's jobs to Slurm as an array of N
 shards ("dpb reproduce NAME ... -store DIR -shard auto") and a merge job that
 runs after all of them succeeded (--dependency=afterok) and writes the figure
 into -out. Time and memory per shard are estimated from the figure's job
 lists and measured per-round costs; -time and -mem override them. Run the
-script again after a failure: finished jobs are in DIR and are not rerun.`)
-		if len(args) == 0 {
-			return errors.New("slurm: no figure named")
-		}
-		return nil
+script again after a failure: finished jobs are in DIR and are not rerun.`
+
+func runSlurm(args []string) error {
+	if len(args) == 0 {
+		return usagef("slurm: want a figure name: dpb slurm NAME [figure flags] -shards N -store DIR")
+	}
+	switch args[0] {
+	case "-h", "--h", "-help", "--help":
+		fmt.Fprintf(os.Stdout, "usage: dpb slurm %s\n\n%s\n", slurmSynopsis, slurmDoc)
+		return flag.ErrHelp
+	}
+	if strings.HasPrefix(args[0], "-") {
+		return usagef("slurm: the figure name comes first, then flags (dpb slurm NAME %s ...)", args[0])
 	}
 	name, rest := args[0], args[1:]
 	sf := slurmFlags{out: "figures", cpus: 1}
-	fs := flag.NewFlagSet("slurm", flag.ContinueOnError)
-	fs.IntVar(&sf.shards, "shards", 0, "number of shards (array tasks)")
+	fs := newFlags("slurm", slurmSynopsis, slurmDoc)
+	countVar(fs, &sf.shards, "shards", 0, 0, maxShards, "number of shards (array tasks)")
 	fs.StringVar(&sf.store, "store", "", "job store directory on a filesystem every node sees")
 	fs.StringVar(&sf.out, "out", sf.out, "where the merge job writes the figure")
-	fs.IntVar(&sf.cpus, "cpus", sf.cpus, "CPUs per shard (its -workers)")
-	fs.IntVar(&sf.memMB, "mem", 0, "memory per job in MB (0: estimated)")
+	countVar(fs, &sf.cpus, "cpus", sf.cpus, 1, maxWorkers, "CPUs per shard (its -workers)")
+	countVar(fs, &sf.memMB, "mem", 0, 0, maxSlurmMemMB, "memory per job in MB, 0: estimated")
 	fs.StringVar(&sf.wall, "time", "", "time limit per shard, Slurm syntax (default: estimated)")
 	fs.StringVar(&sf.partition, "partition", "", "partition (default: the cluster's)")
 	fs.StringVar(&sf.account, "account", "", "account to charge")
 	fs.StringVar(&sf.dpb, "dpb", "", "path of the dpb binary on the nodes (default: this one)")
 	own, figArgs := splitFlags(fs, rest)
-	if err := fs.Parse(own); err != nil {
+	pos, err := parseArgs(fs, own)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() > 0 {
-		return fmt.Errorf("slurm: unexpected argument %q", fs.Arg(0))
+	if err := noArgs(fs, pos); err != nil {
+		return err
 	}
 	if sf.shards < 1 {
-		return errors.New("slurm: -shards N (>= 1) is required")
+		return usagef("slurm: -shards N (>= 1) is required")
 	}
 	if sf.store == "" {
-		return errors.New("slurm: -store DIR is required (a directory every node sees)")
+		return usagef("slurm: -store DIR is required (a directory every node sees)")
 	}
 	for _, a := range figArgs {
 		for _, bad := range []string{"store", "shard", "merge", "out", "workers"} {
 			if a == "-"+bad || a == "--"+bad || strings.HasPrefix(a, "-"+bad+"=") || strings.HasPrefix(a, "--"+bad+"=") {
-				return fmt.Errorf("slurm: %s is set by the script; leave it out", a)
+				return usagef("slurm: %s is set by the script; leave it out", a)
 			}
 		}
 	}
 	if _, ok := figures[name]; !ok {
-		return fmt.Errorf("slurm: unknown figure %q (dpb reproduce -list)", name)
+		return usagef("slurm: unknown figure %q (dpb reproduce -list)", name)
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	lists, err := estimateJobs(name, figArgs)
 	if err != nil {

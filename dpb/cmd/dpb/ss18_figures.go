@@ -36,15 +36,18 @@ type ss18Common struct {
 }
 
 func (c *ss18Common) bind(fs *flag.FlagSet) {
-	fs.IntVar(&c.n, "n", 0, "horizon n (0: the figure's default)")
-	fs.IntVar(&c.runs, "runs", 0, "independent runs (0: the figure's default)")
-	fs.IntVar(&c.workers, "workers", 0, "worker goroutines (0: GOMAXPROCS)")
-	fs.Uint64Var(&c.seed, "seed", 1, "experiment seed")
+	countVar(fs, &c.n, "n", 0, 0, maxHorizon, "horizon n, 0: the figure's default")
+	countVar(fs, &c.runs, "runs", 0, 0, maxRuns, "independent runs, 0: the figure's default")
+	countVar(fs, &c.workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
+	fs.Uint64Var(&c.seed, "seed", 1, "experiment seed (an exact integer)")
 	fs.BoolVar(&c.short, "short", false, "small quick run")
 	fs.BoolVar(&c.paper, "paper", false, "the paper's scale (slow)")
-	fs.BoolVar(&c.progress, "progress", true, "progress bar on stderr")
+	progressVar(fs, &c.progress)
 	c.jobs.bind(fs)
 }
+
+// scale is the preset -short or -paper selects (-paper wins).
+func (c *ss18Common) scale() experiment.Scale { return experiment.ScaleOf(c.short, c.paper) }
 
 func (c *ss18Common) progressW() io.Writer {
 	if c.progress {
@@ -58,14 +61,21 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 // ---------------------------------------------------------------- Figure 1
 
 func runSS18Fig1(name, out string, args []string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	var c ss18Common
 	c.bind(fs)
-	k := fs.Int("k", 1000, "number of actions K")
+	var k int
+	countVar(fs, &k, "k", 1000, 1, maxFig1Actions, "number of actions K")
 	gap := fs.Float64("gap", 0.1, "sub-optimality gap Δ")
 	az := fs.Float64("azimuth", 35, "view azimuth (degrees)")
 	el := fs.Float64("elevation", 20, "view elevation (degrees)")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFigure(fs, args); err != nil {
+		return err
+	}
+	if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
+		return err
+	}
+	if err := ready(); err != nil {
 		return err
 	}
 	plan, err := c.jobs.plan(name)
@@ -73,7 +83,7 @@ func runSS18Fig1(name, out string, args []string) error {
 		return err
 	}
 	start := time.Now()
-	cfg := dpb.LinearEnvConfig{Dim: 3, K: *k, Gap: *gap}
+	cfg := dpb.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
 	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
 	if stop, err := plan.done(err); stop {
 		return err // one cheap draw, not a job: a shard writes nothing
@@ -114,22 +124,15 @@ type exp1Run struct {
 // runExp1 runs (or recalls) Experiment 1; a nil result without error means
 // the figure is not to be written (a shard).
 func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	var c ss18Common
 	c.bind(fs)
 	dims := fs.String("dims", "", "comma-separated dimensions (default: 7 log-spaced in [4, 32]; -paper: 17 in [4, 64])")
-	if err := fs.Parse(args); err != nil {
+	if err := parseFigure(fs, args); err != nil {
 		return nil, nil, err
 	}
 	cfg := experiment.SS18Exp1Config{Horizon: c.n, Reps: c.runs, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
-	switch {
-	case c.paper:
-		cfg.Dims = experiment.LogDims(4, 64, 17)
-		cfg.Horizon, cfg.Reps = 100000, 100
-	case c.short:
-		cfg.Dims = []int{4, 6, 8}
-		cfg.Horizon, cfg.Reps = 2000, 3
-	}
+	cfg.ApplyScale(c.scale())
 	if c.n > 0 {
 		cfg.Horizon = c.n
 	}
@@ -139,12 +142,16 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	if *dims != "" {
 		cfg.Dims = nil
 		for _, s := range strings.Split(*dims, ",") {
-			d, err := strconv.Atoi(strings.TrimSpace(s))
+			v, err := parseCount(strings.TrimSpace(s), 2, maxExp1Dim)
 			if err != nil {
-				return nil, nil, fmt.Errorf("-dims: %w", err)
+				return nil, nil, usagef("reproduce %s: invalid value %q for flag -dims: %v (each d in [2, %d]: K = d² actions)", name, *dims, err, maxExp1Dim)
 			}
+			d := int(v)
 			cfg.Dims = append(cfg.Dims, d)
 		}
+	}
+	if err := ready(); err != nil {
+		return nil, nil, err
 	}
 	plan, err := c.jobs.plan(name)
 	if err != nil {
@@ -228,29 +235,29 @@ func runSS18Fig3(name, out string, args []string) error {
 // ---------------------------------------------------------------- Experiment 2
 
 func runSS18Fig4(name, out string, args []string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
-	plotTo := fs.Int("plotto", 0, "plot rounds up to this (0: n; -paper: 2e7)")
-	if err := fs.Parse(args); err != nil {
+	var plotToV int
+	plotTo := &plotToV
+	countVar(fs, plotTo, "plotto", 0, 0, maxHorizon, "plot rounds up to this, 0: n (-paper: 2e7)")
+	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
 	cfg := experiment.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
-	switch {
-	case c.paper:
-		cfg.Horizon, cfg.Reps, cfg.Points = 50000000, 35, 1000
-		if *plotTo == 0 {
-			*plotTo = 20000000
-		}
-	case c.short:
-		cfg.Horizon, cfg.Reps = 20000, 2
+	cfg.ApplyScale(c.scale())
+	if c.scale() == experiment.ScalePaper && *plotTo == 0 {
+		*plotTo = 20000000 // Figure 4 plots the first 2·10⁷ rounds
 	}
 	if c.n > 0 {
 		cfg.Horizon = c.n
 	}
 	if c.runs > 0 {
 		cfg.Reps = c.runs
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	plan, err := c.jobs.plan(name)
 	if err != nil {
@@ -295,23 +302,18 @@ func runSS18Fig4(name, out string, args []string) error {
 // ---------------------------------------------------------------- Experiment 3
 
 func runSS18Fig5(name, out string, args []string) error {
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs := figureFlags(name)
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
-	rhos := fs.Int("rhos", 0, "number of ρ_min values (0: 6)")
-	if err := fs.Parse(args); err != nil {
+	var rhosV int
+	rhos := &rhosV
+	countVar(fs, rhos, "rhos", 0, 0, maxRhos, "number of ρ_min values, 0: 6")
+	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
 	cfg := experiment.SS18Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
-	switch {
-	case c.paper:
-		cfg.Horizon, cfg.Reps, cfg.RhoMins = 50000000, 35, 8
-		cfg.Gaps = []float64{0.1, 0.05, 0.025, 0.0125, 0.00625, 0.003125, 0.0015625, 0}
-	case c.short:
-		cfg.Horizon, cfg.Reps, cfg.RhoMins = 10000, 2, 4
-		cfg.Gaps = []float64{0.1, 0.025, 0}
-	}
+	cfg.ApplyScale(c.scale())
 	if c.n > 0 {
 		cfg.Horizon = c.n
 	}
@@ -320,6 +322,9 @@ func runSS18Fig5(name, out string, args []string) error {
 	}
 	if *rhos > 0 {
 		cfg.RhoMins = *rhos
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	plan, err := c.jobs.plan(name)
 	if err != nil {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -20,10 +19,22 @@ func init() {
 // runStore prints, per job list of the store, how many jobs are done and
 // which are missing.
 func runStore(w io.Writer, args []string) error {
-	if len(args) != 1 || args[0] == "" || args[0][0] == '-' {
-		return errors.New("usage: dpb store DIR   (lists each job list's done and missing jobs)")
+	fs := newFlags("store", "DIR", "Lists each job list of the job store DIR: done and missing jobs.")
+	pos, err := parseArgs(fs, args)
+	if err != nil {
+		return err
 	}
+	if len(pos) == 0 || pos[0] == "" {
+		return usagef("store: want a directory: dpb store DIR")
+	}
+	if err := noArgs(fs, pos[1:]); err != nil {
+		return err
+	}
+	args = pos
 	if _, err := os.Stat(args[0]); err != nil {
+		return err
+	}
+	if err := ready(); err != nil {
 		return err
 	}
 	st, err := experiment.OpenStore(args[0])

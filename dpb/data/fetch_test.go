@@ -1,0 +1,262 @@
+package data_test
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb/data"
+	"github.com/dpbandits/dpbandits/dpb/internal/datafixture"
+)
+
+// serve starts a local server with the fixtures and returns their manifest.
+func serve(t *testing.T, files map[string][]byte) data.Manifest {
+	t.Helper()
+	srv := httptest.NewServer(datafixture.Handler(files))
+	t.Cleanup(srv.Close)
+	m, err := datafixture.Manifest(srv.URL, files)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return m
+}
+
+func TestFetchAllFromLocalServer(t *testing.T) {
+	m := serve(t, datafixture.Files(1))
+	dir := t.TempDir()
+	files, err := m.Select("all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log bytes.Buffer
+	if err := (data.Fetcher{Log: &log}).Fetch(context.Background(), dir, files); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(dir, f.Path))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := sha256.Sum256(b)
+		if hex.EncodeToString(sum[:]) != f.SHA256 {
+			t.Errorf("%s: checksum differs from the manifest", f.Path)
+		}
+	}
+	if got := strings.Count(log.String(), "fetched"); got != len(files) {
+		t.Errorf("log says %d fetched, want %d:\n%s", got, len(files), log.String())
+	}
+	// A second fetch keeps every file (checksums match) and downloads nothing.
+	log.Reset()
+	if err := (data.Fetcher{Log: &log}).Fetch(context.Background(), dir, files); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(log.String(), "fetched") {
+		t.Errorf("second fetch downloaded again:\n%s", log.String())
+	}
+	// The converted Shuttle CSV is what LoadShuttle's format says.
+	b, _ := os.ReadFile(filepath.Join(dir, "uci", "shuttle.csv"))
+	if !strings.HasPrefix(string(b), `"V1","V2","V3","V4","V5","V6","V7","V8","V9","Class"`+"\n") || strings.Count(string(b), "\n") != 2001 {
+		t.Errorf("shuttle.csv: unexpected header or row count (%d lines)", strings.Count(string(b), "\n"))
+	}
+}
+
+func TestFetchRejectsWrongChecksum(t *testing.T) {
+	files := datafixture.Files(1)
+	m := serve(t, files)
+	obd, _ := m.Select("obd")
+	f := obd[0]
+	f.SHA256 = strings.Repeat("0", 64)
+	dir := t.TempDir()
+	err := data.Fetcher{}.Fetch(context.Background(), dir, []data.File{f})
+	if err == nil || !strings.Contains(err.Error(), "want "+f.SHA256+" (pinned); nothing written") {
+		t.Fatalf("err = %v, want a checksum error", err)
+	}
+	left, _ := filepath.Glob(filepath.Join(dir, "obd", "random", "men", "*"))
+	if len(left) != 0 {
+		t.Errorf("a failed fetch left files: %v", left)
+	}
+}
+
+func TestFetchErrors(t *testing.T) {
+	m := serve(t, datafixture.Files(1))
+	uci, _ := m.Select("uci")
+	missing := uci[0]
+	missing.URLs = []string{missing.URLs[0] + ".nope", missing.URLs[1]}
+	big := uci[1]
+	big.Size = 10 // the download bound is 4×10 + 1 MiB: fine; make the body larger instead
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Write(make([]byte, 2<<20))
+	}))
+	defer srv.Close()
+	big.URLs = []string{srv.URL + "/big"}
+	for _, c := range []struct {
+		f    data.File
+		want string
+	}{
+		{missing, "404 Not Found"},
+		{big, "more than 1048616 bytes"},
+	} {
+		err := data.Fetcher{}.Fetch(context.Background(), t.TempDir(), []data.File{c.f})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: err = %v, want %q", c.f.Path, err, c.want)
+		}
+	}
+	if err := (data.Fetcher{}).Fetch(context.Background(), "", uci); err == nil {
+		t.Error("empty directory accepted")
+	}
+}
+
+func TestManifestValidate(t *testing.T) {
+	if err := data.DefaultManifest().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	good := data.DefaultManifest().Files[0]
+	for _, c := range []struct {
+		edit func(*data.File)
+		want string
+	}{
+		{func(f *data.File) { f.Path = "../evil" }, "inside the data directory"},
+		{func(f *data.File) { f.Path = "/etc/passwd" }, "inside the data directory"},
+		{func(f *data.File) { f.Path = "obd/./x" }, "inside the data directory"},
+		{func(f *data.File) { f.Set = "yahoo" }, `set "yahoo", want obd or uci`},
+		{func(f *data.File) { f.SHA256 = "abc" }, "want 64 hex digits"},
+		{func(f *data.File) { f.URLs = []string{"file:///etc/passwd"} }, "want http:// or https://"},
+		{func(f *data.File) { f.Convert = "gunzip" }, `convert "gunzip"`},
+		{func(f *data.File) { f.Size = -1 }, "size -1, want 1.."},
+		{func(f *data.File) { f.URLs = nil }, "0 URLs, want 1"},
+	} {
+		f := good
+		f.URLs = append([]string(nil), good.URLs...)
+		c.edit(&f)
+		err := data.Manifest{Files: []data.File{f}}.Validate()
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("err = %v, want %q", err, c.want)
+		}
+	}
+	b, _ := json.Marshal(data.DefaultManifest())
+	if _, err := data.ReadManifest(bytes.NewReader(b)); err != nil {
+		t.Errorf("default manifest does not round-trip: %v", err)
+	}
+	if _, err := data.ReadManifest(strings.NewReader(`{"files": [], "extra": 1}`)); err == nil {
+		t.Error("unknown field accepted")
+	}
+	if _, err := m().Select("yahoo"); err == nil || !strings.Contains(err.Error(), "want one of obd, uci, all") {
+		t.Errorf("Select(yahoo) err = %v", err)
+	}
+}
+
+func m() data.Manifest { return data.DefaultManifest() }
+
+// TestShuttleConversionPinsSharedCSV rebuilds UCI's two files from the
+// project's shuttle.csv (the first 43,500 rows are shuttle.trn, the rest
+// shuttle.tst) and checks that the conversion reproduces the pinned
+// checksum: the pin is what ConvertShuttle makes of UCI's rows.
+func TestShuttleConversionPinsSharedCSV(t *testing.T) {
+	src, err := data.Locate(data.Dir(), "uci/shuttle.csv")
+	if err != nil {
+		t.Skipf("no data: %v", err)
+	}
+	b, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code := map[string]int{}
+	for i, c := range data.ShuttleClasses {
+		code[`"`+c+`"`] = i + 1
+	}
+	lines := strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")[1:]
+	var trn, tst strings.Builder
+	for i, l := range lines {
+		f := strings.Split(l, ",")
+		w := &trn
+		if i >= 43500 {
+			w = &tst
+		}
+		w.WriteString(strings.Join(f[:9], " ") + " " + string(rune('0'+code[f[9]])) + "\n")
+	}
+	var out bytes.Buffer
+	if err := data.ConvertShuttle(&out, data.NamedReader{Name: "trn", R: strings.NewReader(trn.String())}, data.NamedReader{Name: "tst", R: strings.NewReader(tst.String())}); err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(out.Bytes())
+	var pinned string
+	for _, f := range data.DefaultManifest().Files {
+		if f.Path == "uci/shuttle.csv" {
+			pinned = f.SHA256
+		}
+	}
+	if got := hex.EncodeToString(sum[:]); got != pinned {
+		t.Errorf("converted checksum %s, pinned %s", got, pinned)
+	}
+}
+
+func TestConvertShuttleCompressedAndErrors(t *testing.T) {
+	z, err := os.ReadFile("testdata/sample.trn.Z")
+	if err != nil {
+		t.Fatal(err)
+	}
+	trn, err := data.Unlzw(bytes.NewReader(z))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	if err := data.ConvertShuttle(&out, data.NamedReader{Name: "trn", R: bytes.NewReader(trn)}); err != nil {
+		t.Fatal(err)
+	}
+	want := `"V1","V2","V3","V4","V5","V6","V7","V8","V9","Class"
+50,21,77,0,28,0,27,48,22,"Fpv.Close"
+55,0,81,0,-6,11,25,88,64,"High"
+40,-3,100,0,38,0,61,62,2,"Rad.Flow"
+37,0,79,0,12,0,42,67,26,"Rad.Flow"
+`
+	if out.String() != want {
+		t.Errorf("got\n%s\nwant\n%s", out.String(), want)
+	}
+	for _, c := range []struct{ in, want string }{
+		{"1 2 3 4 5 6 7 8 9 8\n", `class is "8", want 1..7`},
+		{"1 2 3 4 5 6 7 8 9\n", "9 fields, want 10"},
+		{"1 2 3 4 5 6 7 8 x 1\n", `feature 9 is "x", want an integer`},
+		{"", "no data rows"},
+		{strings.Repeat("1", 5000) + "\n", "token too long"},
+	} {
+		err := data.ConvertShuttle(&bytes.Buffer{}, data.NamedReader{Name: "in", R: strings.NewReader(c.in)})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%.20q: err = %v, want %q", c.in, err, c.want)
+		}
+	}
+	for _, bad := range [][]byte{nil, {0x1f}, {0x1f, 0x8b, 8}, {0x1f, 0x9d, 0x08}, {0x1f, 0x9d, 0x90, 0xff, 0xff, 0xff}} {
+		if _, err := data.Unlzw(bytes.NewReader(bad)); err == nil {
+			t.Errorf("Unlzw(% x) accepted", bad)
+		}
+	}
+}
+
+func TestDirAndLocate(t *testing.T) {
+	empty := t.TempDir()
+	t.Setenv(data.EnvDir, empty)
+	if got := data.Dir(); got != empty {
+		t.Errorf("Dir() = %s with %s=%s", got, data.EnvDir, empty)
+	}
+	_, err := data.Locate(data.Dir(), "uci/shuttle.csv")
+	var miss *data.MissingError
+	if !errors.As(err, &miss) || miss.Set != "uci" || !strings.Contains(err.Error(), "dpb data fetch uci -dir "+empty) {
+		t.Errorf("Locate: err = %v, want a MissingError naming 'dpb data fetch uci'", err)
+	}
+	t.Setenv(data.EnvDir, "")
+	t.Setenv("XDG_DATA_HOME", empty)
+	if got := data.UserDir(); got != filepath.Join(empty, "dpbandits") {
+		t.Errorf("UserDir() = %s", got)
+	}
+	if !filepath.IsAbs(data.Dir()) {
+		t.Errorf("Dir() = %s, not absolute", data.Dir())
+	}
+}
