@@ -40,8 +40,9 @@ type CurveOptions struct {
 	YMin, YMax float64
 	// HLines draws dashed grey horizontal reference lines (e.g. a bound at 1).
 	HLines []float64
-	// Legend placement: top-left unless LegendBottom / LegendRight.
-	LegendBottom, LegendRight bool
+	// Legend placement: top-left unless LegendBottom / LegendRight, or in a
+	// band above the data with LegendAbove (see [LegendAbove]).
+	LegendBottom, LegendRight, LegendAbove bool
 	// Paired draws series 2i and 2i+1 in one colour, the second dashed (e.g.
 	// a measured curve and its bound).
 	Paired bool
@@ -148,6 +149,9 @@ func Curves(c *experiment.Curves, o CurveOptions) (*plot.Plot, error) {
 		l.Dashes = dashes
 		p.Add(l)
 		p.Legend.Add(name, l)
+	}
+	if o.LegendAbove {
+		LegendAbove(p)
 	}
 	return p, nil
 }
