@@ -3,6 +3,9 @@
 #   docker build -t dpbandits .
 #   docker run --rm -p 8888:8888 dpbandits          # then open the printed URL
 #   docker run --rm dpbandits .ci/notebooks          # execute and check every notebook headless
+#   docker run --rm -v ~/.local/share/dpbandits:/data -e DPB_DATA=/data dpbandits .ci/notebooks
+#                                                    # … with the replay data "dpb data fetch" got on the host
+#                                                    # (without it mt14_fig2 shows its declared skip)
 #
 # JupyterLab is not packaged in Debian bookworm, so the base is the official
 # Python image (bookworm) with JupyterLab from PyPI; Go is copied from the

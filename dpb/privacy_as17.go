@@ -23,6 +23,15 @@ func (f *FTRL) Privacy() Privacy {
 	if math.IsInf(c.Epsilon, 1) {
 		return nonPrivate("DP-FTRL with ε = +Inf (exact prefix sums)")
 	}
+	if c.Delta > 0 {
+		// The (ε, δ) variant on a counter with Gaussian node noise.
+		cost := f.lead.ctr.Cost()
+		sens2 := 2 * c.Set.YNorm2(c.Dim)
+		mu := sens2 * math.Sqrt(cost.L2Sq) / c.Sigma
+		return Privacy{Private: true, Epsilon: accounting.GDPEpsilon(mu, c.Delta), Delta: c.Delta, Accounting: fmt.Sprintf(
+			"DP-FTRL on the %v counter with N(0, σ² I) node noise, σ = %.4g: a replaced loss moves the measurements by 2‖𝒴‖₂ = %g in ℓ2 with ‖C_·s‖² = %g, μ-GDP with μ = %.4g (Dong, Roth & Su 2022), exact (ε, δ) at δ = %g (configured ε = %g)",
+			c.Counter, c.Sigma, sens2, cost.L2Sq, mu, c.Delta, c.Epsilon)}
+	}
 	m := TreeLevels(c.Horizon)
 	sens := 2 * c.Set.YNorm1(c.Dim)
 	eps := sens * float64(m) / c.Lambda

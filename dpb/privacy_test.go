@@ -127,6 +127,15 @@ func TestPrivacyAS17(t *testing.T) {
 	if pr := b.(*PrivateBandit).Privacy(); math.Abs(pr.Epsilon-1) > 1e-12 {
 		t.Errorf("private EXP2 with λ = 1/ε, ε = 0.5: %v (want 2B/λ = 1)", pr)
 	}
+	for _, k := range []CounterKind{CounterTree, CounterHonaker, CounterSmooth} {
+		g, err := NewFTRL(FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Delta: 1e-3, Counter: k}, Stream(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if pr := g.Privacy(); math.Abs(pr.Epsilon-1) > 1e-3 || pr.Delta != 1e-3 {
+			t.Errorf("DP-FTRL (ε, δ) on %v: %v (σ calibrated exactly: want ε ≈ 1)", k, pr)
+		}
+	}
 	nf, _ := NewFTRL(FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: math.Inf(1)}, Stream(1, 1))
 	if nf.Privacy().Private {
 		t.Error("non-private FTRL reported private")

@@ -267,9 +267,22 @@ func (s *SecureNoise) SampleInt(i int) int64 {
 
 // cryptoSource is a buffered source of uniform bits from crypto/rand.
 type cryptoSource struct {
-	buf [512]byte
-	i   int
-	r   *rand.Rand // exact uniform integers (Uint64N rejects, no bias) over this source
+	buf   [512]byte
+	i     int
+	r     *rand.Rand // exact uniform integers (Uint64N rejects, no bias) over this source
+	pool  uint64     // unused random bits for fair coins
+	nbits uint
+}
+
+// bit returns a fair coin, one bit of a buffered word at a time.
+func (c *cryptoSource) bit() bool {
+	if c.nbits == 0 {
+		c.pool, c.nbits = c.Uint64(), 64
+	}
+	b := c.pool&1 == 1
+	c.pool >>= 1
+	c.nbits--
+	return b
 }
 
 func newCryptoSource() *cryptoSource {
@@ -330,9 +343,12 @@ func (c *cryptoSource) bernoulliExp1(n, d uint64) bool {
 		// A ~ Bernoulli(n/(d·k)): a uniform integer in [0, d·k) below n.
 		hi, lo := bits.Mul64(d, k)
 		var a bool
-		if hi == 0 {
+		switch {
+		case hi == 0 && lo <= n: // γ/k ≥ 1 (γ = 1 at k = 1): certain, no bits spent
+			a = true
+		case hi == 0:
 			a = c.r.Uint64N(lo) < n
-		} else {
+		default:
 			a = c.bigBelow(new(big.Int).Mul(new(big.Int).SetUint64(d), new(big.Int).SetUint64(k)), new(big.Int).SetUint64(n))
 		}
 		if !a {
@@ -392,7 +408,7 @@ func (c *cryptoSource) discreteLaplace(tau uint64) int64 {
 			// bias the law, so stop instead.
 			panic("dpb: discrete Laplace draw beyond 2^53")
 		}
-		neg := c.Uint64()>>63 == 1
+		neg := c.bit()
 		if neg && x == 0 {
 			continue
 		}

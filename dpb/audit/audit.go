@@ -119,7 +119,9 @@ type Result struct {
 	Region string `json:"region"`
 	// In0 and In1 count the evaluation half's runs on D and D′ whose
 	// output fell in the region that points to D′ (out of Eval each).
-	In0, In1, Eval int
+	In0  int `json:"in_region_d"`
+	In1  int `json:"in_region_d_prime"`
+	Eval int `json:"eval_runs"`
 	// Lower is the empirical ε lower bound (95 % Clopper–Pearson);
 	// Estimate is the same expression with the observed frequencies and
 	// Upper with the opposite Clopper–Pearson ends (the interval

@@ -67,7 +67,7 @@ func runBounds(w io.Writer, args []string) error {
 	fs := newFlags("bounds", "[flags]", "Prints SS18's constants (m, k, shifts, ρ_min, ρ_max, γ, σ_noise, Υ, β̄_n) for a setting, with the alternative readings beside the printed ones.")
 	d, n := new(int), new(int)
 	countVar(fs, d, "d", 5, 1, maxBoundsDim, "dimension d")
-	countVar(fs, n, "n", 5e7, 1, 1<<53, "horizon n (5e7 accepted: an exact integer)")
+	countVar(fs, n, "n", 5e7, 1, maxBoundsN, "horizon n (5e7 accepted: an exact integer; the counters' exact calibration costs O(n), about 2.6 s at 1e8)")
 	eps := fs.Float64("eps", 1, "privacy parameter ε")
 	delta := fs.Float64("delta", 0.1, "privacy parameter δ")
 	lt2 := fs.Float64("Lt2", 2, "L̃², bound on ‖x‖² + y²")
@@ -79,6 +79,9 @@ func runBounds(w io.Writer, args []string) error {
 	s := dpb.SS18Setting{D: *d, N: *n, Epsilon: *eps, Delta: *delta, Lt2: *lt2, Alpha: *alpha}
 	if err := s.Validate(); err != nil {
 		return usageError{fmt.Errorf("bounds: %w", err)}
+	}
+	if err := ready(); err != nil {
+		return err
 	}
 	cp := dpb.ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: s.AlphaOrDefault()}
 

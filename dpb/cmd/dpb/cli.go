@@ -189,6 +189,7 @@ const (
 	maxCheckReps   = 100_000       // dpb check reps
 	maxCheckTrials = 10_000_000    // dpb check trials
 	maxBoundsDim   = 1_000_000     // dpb bounds d (formulas only)
+	maxBoundsN     = 100_000_000   // dpb bounds n (2× the paper's; the counter calibrations are O(n): 1e10 ran for minutes)
 	maxAuditTrials = 100_000_000   // dpb audit trials
 	maxShards      = 100_000       // dpb slurm shards
 	maxSlurmMemMB  = 10_000_000    // dpb slurm memory per job
