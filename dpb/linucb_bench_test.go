@@ -120,3 +120,40 @@ func BenchmarkLinUCBRound(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLinUCBCounterRound times a whole round of the BLT variants of
+// issue 10 at (d, K) = (5, 25): constant bounds (GaussianBLT, and
+// GaussianBLTSharp, the same work), and bounds re-read every round
+// (GaussianBLTRound: VarianceAt(t), two logarithms and the radius constants).
+func BenchmarkLinUCBCounterRound(b *testing.B) {
+	const d, k, n = 5, 25, 1 << 22
+	for _, alg := range []SS18Alg{SS18GaussianBLT, SS18GaussianBLTSharp, SS18GaussianBLTRound} {
+		b.Run(fmt.Sprintf("alg=%v/d=%d/K=%d", alg, d, k), func(b *testing.B) {
+			env, err := NewLinearEnv(LinearEnvConfig{Dim: d, K: k, Gap: 0.1}, Stream(1, 0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			pol, err := NewSS18Policy(SS18PolicyConfig{Alg: alg, Setting: SS18Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}}, Stream(1, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := NewRound(env)
+			b.ReportAllocs()
+			cpu := startCPUClock()
+			t := 0
+			for b.Loop() {
+				t++
+				if t >= n {
+					b.Fatal("benchmark ran past the horizon")
+				}
+				env.Next(r, t)
+				a := pol.Choose(r)
+				pol.Update(r, a, env.Reward(r, a))
+			}
+			if pol.Err() != nil {
+				b.Fatal(pol.Err())
+			}
+			reportRound(b, cpu)
+		})
+	}
+}
