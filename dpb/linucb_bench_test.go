@@ -54,6 +54,13 @@ func benchStep(b *testing.B, reg Regularizer, d, k int) {
 	reportRound(b, cpu)
 }
 
+// reportCPU reports the thread's CPU ns per b.Loop iteration.
+func reportCPU(b *testing.B, cpu cpuClock) {
+	if c := cpu.elapsed(); c > 0 {
+		b.ReportMetric(float64(c.Nanoseconds())/float64(b.N), "cpu-ns/op")
+	}
+}
+
 // reportRound reports wall and CPU µs per round (b.Loop's iterations).
 func reportRound(b *testing.B, cpu cpuClock) {
 	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/1e3/float64(b.N), "µs/round")

@@ -170,15 +170,21 @@ func (ts *TreeSum) readState(d *dec) {
 }
 
 // noiseState is the part of a node noise that is not the shared *rand.Rand:
-// the symmetrised Gaussian's own generator.
+// the symmetrised Gaussian's and the Wishart's own generators.
 func appendNoiseState(e *enc, n Noise) {
-	if g, ok := n.(*SymGaussianNoise); ok {
+	switch g := n.(type) {
+	case *SymGaussianNoise:
+		e.u64(g.f.s)
+	case *WishartNoise:
 		e.u64(g.f.s)
 	}
 }
 
 func readNoiseState(d *dec, n Noise) {
-	if g, ok := n.(*SymGaussianNoise); ok {
+	switch g := n.(type) {
+	case *SymGaussianNoise:
+		g.f.s = d.u64()
+	case *WishartNoise:
 		g.f.s = d.u64()
 	}
 }

@@ -104,9 +104,11 @@ func BenchmarkSymGaussianSample(b *testing.B) {
 			}
 			dst := make([]float64, PackedLen(n))
 			b.ReportAllocs()
+			cpu := startCPUClock()
 			for b.Loop() {
 				g.Sample(dst)
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }

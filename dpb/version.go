@@ -13,4 +13,8 @@ package dpb
 //
 //	1: the streams of the first seven releases (ChaCha8 per (seed, id) with
 //	   the "dpb/stream/v1" key, wyrand + 256-layer ziggurat for environments).
-const StreamVersion = 1
+//	2: the Wishart node noise (Bartlett normals and the Marsaglia–Tsang
+//	   gamma draws of its diagonal) from wyrand + ziggurat seeded from the
+//	   noise's stream, instead of ChaCha8 NormFloat64/Float64: every result of
+//	   the Wishart variants changed; the other variants are unchanged.
+const StreamVersion = 2

@@ -26,7 +26,11 @@ import (
 //
 // so one draw costs n(n+1)/2 random variables whatever k is (k ≈ 1.4·10⁵ in
 // the paper's experiments, where drawing k Gaussian vectors would be absurd),
-// plus the n³/6 multiply-adds of A Aᵀ. Real k > n − 1 is allowed: the
+// plus the n³/6 multiply-adds of A Aᵀ. The variables come from the fast
+// generator of the environments and the Gaussian node noise (wyrand +
+// 256-layer ziggurat, band.go), seeded from the caller's stream at
+// construction: a deterministic function of that stream, about four times
+// cheaper per normal than rng.NormFloat64 on ChaCha8. Real k > n − 1 is allowed: the
 // Bartlett form defines W_n(s I, k) for every such k. Sample allocates nothing.
 //
 // Sample writes W in packed form (see [PackedLen]); Dim() = PackedLen(n).
@@ -34,9 +38,10 @@ type WishartNoise struct {
 	n     int
 	scale float64
 	k     float64
-	rng   *rand.Rand
+	f     fastRand       // wyrand + ziggurat, seeded from the caller's stream
 	chi   []gammaSampler // chi[i] draws Gamma((k−i)/2, 1) = χ²(k−i)/2
-	a     []float64      // A, lower triangle by rows: row i at i(i+1)/2, length i+1
+	off   []float64      // A below the diagonal by rows: row i at i(i−1)/2, length i
+	diag  []float64      // A's diagonal
 }
 
 var _ Noise = (*WishartNoise)(nil)
@@ -61,9 +66,10 @@ func NewWishartNoise(n int, scale float64, k float64, rng *rand.Rand) (*WishartN
 		n:     n,
 		scale: scale,
 		k:     k,
-		rng:   rng,
+		f:     newFastRand(rng),
 		chi:   make([]gammaSampler, n),
-		a:     make([]float64, PackedLen(n)),
+		off:   make([]float64, n*(n-1)/2),
+		diag:  make([]float64, n),
 	}
 	for i := range w.chi {
 		w.chi[i] = newGammaSampler((k - float64(i)) / 2)
@@ -90,27 +96,34 @@ func (w *WishartNoise) Sample(dst []float64) {
 	if len(dst) != PackedLen(n) {
 		panic(param.BadDim)
 	}
-	// Bartlett factor A, row by row: off-diagonal normals, then the diagonal.
-	a := w.a
-	for i := 0; i < n; i++ {
-		row := a[i*(i+1)/2 : i*(i+1)/2+i+1]
-		for j := 0; j < i; j++ {
-			row[j] = w.rng.NormFloat64()
-		}
-		row[i] = math.Sqrt(2 * w.chi[i].draw(w.rng))
+	// Bartlett factor A: the n(n−1)/2 normals below the diagonal in one
+	// run of the generator, then the diagonal.
+	off, diag := w.off, w.diag
+	w.f.normalsTo(off)
+	for i := range diag {
+		diag[i] = math.Sqrt(2 * w.chi[i].draw(&w.f))
 	}
-	// W_ij = s·Σ_{l<=i} A_il A_jl for i <= j: a dot product of row prefixes.
+	// W_ij = s·(Σ_{l<i} A_il A_jl + A_ii A_ji) for i <= j: a dot product of
+	// row prefixes, the diagonal term last.
 	s := w.scale
 	p := 0
 	for i := 0; i < n; i++ {
-		ri := a[i*(i+1)/2 : i*(i+1)/2+i+1]
-		for j := i; j < n; j++ {
-			rj := a[j*(j+1)/2 : j*(j+1)/2+i+1]
+		ri := off[i*(i-1)/2 : i*(i-1)/2+i]
+		di := diag[i]
+		var sii float64
+		for _, v := range ri {
+			sii += v * v
+		}
+		dst[p] = s * (sii + di*di)
+		p++
+		for j := i + 1; j < n; j++ {
+			rj := off[j*(j-1)/2 : j*(j-1)/2+j]
+			rj, aji := rj[:len(ri)], rj[i]
 			var sum float64
 			for l, v := range ri {
 				sum += v * rj[l]
 			}
-			dst[p] = s * sum
+			dst[p] = s * (sum + di*aji)
 			p++
 		}
 	}

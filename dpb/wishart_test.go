@@ -115,11 +115,11 @@ func (m *momentCheck) meanVar() (mean, v, seMean, seVar float64) {
 func TestGammaSamplerKS(t *testing.T) {
 	const N = 20000
 	for _, a := range []float64{0.05, 0.3, 1, 2.5, 70000} {
-		rng := Stream(1, uint64(a*1000))
+		f := newFastRand(Stream(1, uint64(a*1000)))
 		g := newGammaSampler(a)
 		x := make([]float64, N)
 		for i := range x {
-			x[i] = g.draw(rng)
+			x[i] = g.draw(&f)
 			if !(x[i] > 0) {
 				t.Fatalf("a=%v: draw %v not > 0", a, x[i])
 			}
@@ -128,6 +128,47 @@ func TestGammaSamplerKS(t *testing.T) {
 		// DKW–Massart: false-failure probability <= 1e-5 per shape.
 		if d, tol := ksOneSample(x, dist.CDF), ksC1e5/math.Sqrt(N); d > tol {
 			t.Errorf("Gamma(%v): KS distance %.4f > %.4f", a, d, tol)
+		}
+	}
+}
+
+// TestGammaSqueeze checks the gamma sampler's second squeeze: the bound
+// x²/2 + d − d v + d ln v = d·φ(t) ≥ −x⁴/(108 d·min(1, 1+t)⁴) (t = c x) and
+// that the largest u the squeeze accepts, the float just below squeezeBound,
+// has ln u < d·φ(t), so the exact test accepts it too — on a grid of t over
+// (−1, 4] for several shapes, with φ evaluated without cancellation (its
+// series 3 Σ_{k≥4} (−1)^{k+1} t^k/k for |t| < 1/2). Deterministic.
+func TestGammaSqueeze(t *testing.T) {
+	phi := func(t float64) float64 {
+		if math.Abs(t) >= 0.5 {
+			return 4.5*t*t + 1 - (1+t)*(1+t)*(1+t) + 3*math.Log1p(t)
+		}
+		var s float64
+		p := t * t * t
+		for k := 4; k < 80; k++ {
+			p *= t
+			if k%2 == 1 {
+				s += p / float64(k)
+			} else {
+				s -= p / float64(k)
+			}
+		}
+		return 3 * s
+	}
+	for _, a := range []float64{0.05, 1, 2.5, 70000, 1e7} {
+		g := newGammaSampler(a)
+		for i := 1; i < 5000; i++ {
+			tt := -1 + 5*float64(i)/5000
+			x := tt / g.c
+			m := min(1, 1+tt)
+			rhs := g.d * phi(tt)
+			if lower := g.q * x * x * x * x / (m * m * m * m); lower > rhs {
+				t.Fatalf("a=%v t=%v: bound %v above d·φ = %v", a, tt, lower, rhs)
+			}
+			u := math.Nextafter(g.squeezeBound(x), 0)
+			if u > 0 && !(math.Log(u) < rhs) {
+				t.Fatalf("a=%v t=%v: squeeze accepts u = %v, but ln u = %v >= d·φ = %v", a, tt, u, math.Log(u), rhs)
+			}
 		}
 	}
 }
@@ -380,9 +421,11 @@ func BenchmarkWishartSample(b *testing.B) {
 			}
 			dst := make([]float64, PackedLen(n))
 			b.ReportAllocs()
+			cpu := startCPUClock()
 			for b.Loop() {
 				w.Sample(dst)
 			}
+			reportCPU(b, cpu)
 		})
 	}
 }
