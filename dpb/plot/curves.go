@@ -40,8 +40,9 @@ type CurveOptions struct {
 	YMin, YMax float64
 	// HLines draws dashed grey horizontal reference lines (e.g. a bound at 1).
 	HLines []float64
-	// Legend placement: top-left unless LegendBottom / LegendRight.
-	LegendBottom, LegendRight bool
+	// Legend placement: top-left unless LegendBottom / LegendRight, or in a
+	// band above the data with LegendAbove (see [LegendAbove]).
+	LegendBottom, LegendRight, LegendAbove bool
 	// Paired draws series 2i and 2i+1 in one colour, the second dashed (e.g.
 	// a measured curve and its bound).
 	Paired bool
@@ -149,6 +150,9 @@ func Curves(c *experiment.Curves, o CurveOptions) (*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add(name, l)
 	}
+	if o.LegendAbove {
+		LegendAbove(p)
+	}
 	return p, nil
 }
 
@@ -187,14 +191,17 @@ var (
 )
 
 // Save writes p as base.svg and base.png (base without extension) at the
-// default size, creating the folder if needed (see [SaveSized]).
+// default size (taller by the legend band of [LegendAbove], see [Size]),
+// creating the folder if needed (see [SaveSized]).
 func Save(p *plot.Plot, base string) error {
-	return SaveSized(p, base, Width, Height)
+	w, h := Size(p)
+	return SaveSized(p, base, w, h)
 }
 
-// Render returns p rendered in format "svg" or "png".
+// Render returns p rendered in format "svg" or "png" at [Size].
 func Render(p *plot.Plot, format string) ([]byte, error) {
-	w, err := p.WriterTo(Width, Height, format)
+	wd, ht := Size(p)
+	w, err := p.WriterTo(wd, ht, format)
 	if err != nil {
 		return nil, err
 	}
