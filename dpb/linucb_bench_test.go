@@ -97,33 +97,53 @@ func BenchmarkLinUCBRound(b *testing.B) {
 	for _, sz := range benchSizes {
 		for _, alg := range []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18Wishart} {
 			b.Run(fmt.Sprintf("alg=%v/d=%d/K=%d", alg, sz.d, sz.k), func(b *testing.B) {
-				const n = 50_000_000 // the paper's horizon (m = 27 tree levels)
-				env, err := NewLinearEnv(LinearEnvConfig{Dim: sz.d, K: sz.k, Gap: 0.1}, Stream(1, 0))
-				if err != nil {
-					b.Fatal(err)
-				}
-				pol, err := NewSS18Policy(SS18PolicyConfig{Alg: alg, Setting: SS18Setting{D: sz.d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: Padded}, Stream(1, 1))
-				if err != nil {
-					b.Fatal(err)
-				}
-				r := NewRound(env)
-				b.ReportAllocs()
-				cpu := startCPUClock()
-				t := 0
-				for b.Loop() {
-					t++
-					if t >= n {
-						b.Fatal("benchmark ran past the horizon")
-					}
-					env.Next(r, t)
-					a := pol.Choose(r)
-					pol.Update(r, a, env.Reward(r, a))
-				}
-				if pol.Err() != nil {
-					b.Fatal(pol.Err())
-				}
-				reportRound(b, cpu)
+				// The paper's horizon (m = 27 tree levels), padded tree.
+				benchWholeRound(b, SS18PolicyConfig{Alg: alg, Setting: SS18Setting{D: sz.d, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: Padded}, sz.k)
 			})
 		}
+	}
+}
+
+// benchWholeRound runs the policy of cfg on SS18 Appendix D decision sets
+// with K actions, one round per iteration.
+func benchWholeRound(b *testing.B, cfg SS18PolicyConfig, k int) {
+	n := cfg.Setting.N
+	env, err := NewLinearEnv(LinearEnvConfig{Dim: cfg.Setting.D, K: k, Gap: 0.1}, Stream(1, 0))
+	if err != nil {
+		b.Fatal(err)
+	}
+	pol, err := NewSS18Policy(cfg, Stream(1, 1))
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := NewRound(env)
+	b.ReportAllocs()
+	cpu := startCPUClock()
+	t := 0
+	for b.Loop() {
+		t++
+		if t >= n {
+			b.Fatal("benchmark ran past the horizon")
+		}
+		env.Next(r, t)
+		a := pol.Choose(r)
+		pol.Update(r, a, env.Reward(r, a))
+	}
+	if pol.Err() != nil {
+		b.Fatal(pol.Err())
+	}
+	reportRound(b, cpu)
+}
+
+// BenchmarkLinUCBCounterRound times a whole round of the BLT variants of
+// issue 10 at (d, K) = (5, 25): constant bounds (GaussianBLT, and
+// GaussianBLTSharp, the same work), and bounds re-read every round
+// (GaussianBLTRound: VarianceAt(t), two logarithms and the radius constants).
+func BenchmarkLinUCBCounterRound(b *testing.B) {
+	const d, k, n = 5, 25, 1 << 22
+	for _, alg := range []SS18Alg{SS18GaussianBLT, SS18GaussianBLTSharp, SS18GaussianBLTRound} {
+		b.Run(fmt.Sprintf("alg=%v/d=%d/K=%d", alg, d, k), func(b *testing.B) {
+			benchWholeRound(b, SS18PolicyConfig{Alg: alg, Setting: SS18Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}}, k)
+		})
 	}
 }

@@ -34,10 +34,18 @@ func TestGaussianCounterRegRound(t *testing.T) {
 	alpha, sd := 1/float64(n), math.Sqrt(3)
 	want := func(k int) RegBounds {
 		a := alpha / (2 * float64(k) * hn)
-		sv := cal.Sigma * math.Sqrt(r.Counter().VarianceAt(k))
+		g := 1.0 // the grid point ⌈2^{j/8}⌉ ≥ k, counted here by powers
+		for j := 0; math.Ceil(g) < float64(k); j++ {
+			g = math.Pow(2, float64(j+1)/8)
+		}
+		tg := min(n, int(math.Ceil(g)))
+		if tg < k || r.Counter().VarianceAt(tg) < r.Counter().VarianceAt(k) {
+			t.Fatalf("round %d: grid point %d gives no upper bound", k, tg)
+		}
+		sv := cal.Sigma * math.Sqrt(r.Counter().VarianceAt(tg))
 		ups := sv * (2*sd + 2*math.Sqrt(math.Log(4/a)))
-		g := sv * (sd + math.Sqrt(2*math.Log(2/a)))
-		return RegBounds{RhoMin: rho, RhoMax: rho + 2*ups, Gamma: g / math.Sqrt(rho), Shift: rho + ups}
+		g0 := sv * (sd + math.Sqrt(2*math.Log(2/a)))
+		return RegBounds{RhoMin: rho, RhoMax: rho + 2*ups, Gamma: g0 / math.Sqrt(rho), Shift: rho + ups}
 	}
 	close := func(a, b float64) bool { return math.Abs(a-b) <= 1e-12*math.Abs(b) }
 	h := make([]float64, 9)
@@ -53,7 +61,7 @@ func TestGaussianCounterRegRound(t *testing.T) {
 		if !(close(b.RhoMin, w.RhoMin) && close(b.RhoMax, w.RhoMax) && close(b.Gamma, w.Gamma) && close(b.Shift, w.Shift)) {
 			t.Fatalf("round %d: bounds %+v, want %+v", k, b, w)
 		}
-		if k > 1 && !(b.RhoMax > prev.RhoMax && b.RhoMin == prev.RhoMin) {
+		if k > 1 && !(b.RhoMax >= prev.RhoMax && b.RhoMin == prev.RhoMin) {
 			t.Fatalf("round %d: ρ_max %v not above %v or ρ_min moved", k, b.RhoMax, prev.RhoMax)
 		}
 		prev = b
@@ -84,6 +92,11 @@ func TestGaussianCounterRegRound(t *testing.T) {
 			t.Fatalf("LinUCB round %d: β %v, want %v", k, got, w)
 		}
 		p.Update(rd, arm, env.Reward(rd, arm))
+	}
+	for _, kind := range []CounterKind{CounterTree, CounterHonaker, CounterSmooth} {
+		if _, err := NewGaussianCounterRegRound(s, kind, Stream(1, 1)); err == nil {
+			t.Errorf("%v (variance not monotone) accepted", kind)
+		}
 	}
 	// The constant-bound regularizers do not change.
 	g, _ := NewGaussianCounterReg(s, CounterBLT, Stream(1, 1))

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -123,7 +124,10 @@ func runBeyondSS18(name, out string, args []string) error {
 	}, func(p *plot.Plot) {
 		p.X.Min = 0
 		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
-		p.Y.Min /= 40 // room for the legend (bottom right) below the curves
+		// Room for the legend (bottom right, one line per variant: about
+		// 40% of the panel's height) below the lowest band: the curves
+		// take the upper 55% of the log range.
+		p.Y.Min /= math.Pow(p.Y.Max/p.Y.Min, 0.45/0.55)
 	})
 	if err != nil {
 		return err
