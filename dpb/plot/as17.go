@@ -108,7 +108,7 @@ func ShowTiledAndSave(plots [][]*plot.Plot, base string) error {
 	if err := WriteTiled(&buf, plots, TileWidth, TileHeight, "svg"); err != nil {
 		return err
 	}
-	gonbui.DisplaySVG(buf.String())
+	gonbui.DisplaySVG(fitWidth(buf.String()))
 	gonbui.Sync() // a cell that ends right after displaying can lose the display
 	return nil
 }
