@@ -121,12 +121,12 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	took := time.Since(start)
 	p, err := dpbplot.Curves(c, dpbplot.CurveOptions{
 		Title:  fmt.Sprintf("MT14 Fig. 1: k=%d, means 0.9 / 0.4 (Δ=0.5); T=%d, %d runs (s.e. in the csv)", k, cfg.Horizon, cfg.Reps),
-		XLabel: "round t", YLabel: "pseudo-regret (log scale)", LogY: true,
+		XLabel: "round t", YLabel: "pseudo-regret", LogY: true, LegendAbove: true,
 	})
 	if err != nil {
 		return err
 	}
-	p.Y.Max *= 100 // two free decades on top for the legend
+	dpbplot.RoomForLastXTick(p, 0.08)
 	base := filepath.Join(out, name)
 	if err := dpbplot.Save(p, base); err != nil {
 		return err
