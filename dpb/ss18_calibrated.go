@@ -35,15 +35,19 @@ import (
 // Gaussians, itself symmetrised Gaussian with entry variance V_t σ² (V_t =
 // VarianceAt(t), 2V_t σ² on the diagonal). Its d×d block is
 // σ√V_t (G + Gᵀ)/√2, G d×d i.i.d. N(0,1): E‖G‖ ≤ 2√d (Gordon) and the norm is
-// √2 σ√V_t-Lipschitz in G, so with probability ≥ 1 − α/(2n)
+// √2 σ√V_t-Lipschitz in G, so with probability ≥ 1 − α/(4n)
 //
-//	‖N_t block‖ ≤ Υ = σ √(2V) (2√d + √(2 ln(2n/α))),   V = max_t V_t,
+//	‖N_t block‖ ≤ Υ = σ √(2V) (2√d + √(2 ln(4n/α))),   V = max_t V_t,
 //
 // (the sharp Υ_s that dpb/check verifies for the tree; the printed Υ has
 // 4√d and 2 ln(2n/α) in its place). With H_t = N_t + 2Υ I, as in Prop. 11:
 // ρ_min = Υ, ρ_max = 3Υ, and h_t (i.i.d. N(0, V_t σ²) entries, Claim 17)
-// gives γ = σ √(V/Υ) (√d + √(2 ln(2n/α))). A single V = max_t V_t keeps the
-// bounds constant over rounds, as LinUCB's β_t needs.
+// gives γ = σ √(V/Υ) (√d + √(2 ln(4n/α))). Proposition 4 asks that the three
+// bounds hold jointly with probability 1 − α/(2n) each round, so the Υ event and
+// the γ event get α/(4n) each: hence ln(4n/α) where Prop. 11 writes ln(2n/α)
+// (a union bound that Prop. 11's printed constants also need; StreamVersion 2).
+// A single V = max_t V_t keeps the bounds constant over rounds, as LinUCB's β_t
+// needs.
 type GaussianCounterCal struct {
 	Kind    CounterKind `json:"counter"`
 	Cost    CounterCost `json:"cost"`
@@ -72,7 +76,7 @@ func GaussianCounterCalibration(s SS18Setting, kind CounterKind) (GaussianCounte
 		return GaussianCounterCal{}, err
 	}
 	c.Mu = accounting.GDPMu(s.Epsilon, s.Delta)
-	lg := math.Sqrt(2 * math.Log(2*float64(s.N)/s.AlphaOrDefault()))
+	lg := math.Sqrt(2 * math.Log(4*float64(s.N)/s.AlphaOrDefault()))
 	sd := math.Sqrt(float64(s.D))
 	c.Upsilon = c.Sigma * math.Sqrt(2*c.MaxVar) * (2*sd + lg)
 	c.Bounds = RegBounds{RhoMin: c.Upsilon, RhoMax: 3 * c.Upsilon, Shift: 2 * c.Upsilon,
@@ -166,7 +170,7 @@ func (s SS18Setting) WishartKTight() (int, error) {
 //
 //	Υ = σ√V (2√d + 2√(ln(8n/α)))
 //
-// against the sharp Υ_s = σ√(2V)(2√d + √(2 ln(2n/α))) of
+// against the sharp Υ_s = σ√(2V)(2√d + √(2 ln(4n/α))) of
 // [GaussianCounterCal], which spends √2 on E‖W‖ (E‖G‖ ≤ 2√d for the
 // non-symmetric G).
 //

@@ -35,10 +35,10 @@ func TestGaussianCounterCalibration(t *testing.T) {
 		}
 	}
 	// On the padded tree the calibration is the printed formula's structure
-	// with the sharp Υ: Υ = σ√(2m)(2√d + √(2 ln(2n/α))).
+	// with the sharp Υ at α/(4n): Υ = σ√(2m)(2√d + √(2 ln(4n/α))), α = 1/n.
 	c, _ := GaussianCounterCalibration(s, CounterTreePadded)
 	m := float64(s.Levels())
-	want := c.Sigma * math.Sqrt(2*m) * (2*math.Sqrt(5) + math.Sqrt(2*math.Log(2*float64(s.N)*float64(s.N))))
+	want := c.Sigma * math.Sqrt(2*m) * (2*math.Sqrt(5) + math.Sqrt(2*math.Log(4*float64(s.N)*float64(s.N))))
 	if !(math.Abs(c.Upsilon-want) <= 1e-9*want) {
 		t.Errorf("padded Υ = %v, want %v", c.Upsilon, want)
 	}

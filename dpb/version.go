@@ -16,5 +16,9 @@ package dpb
 //	2: the Wishart node noise (Bartlett normals and the Marsaglia–Tsang
 //	   gamma draws of its diagonal) from wyrand + ziggurat seeded from the
 //	   noise's stream, instead of ChaCha8 NormFloat64/Float64: every result of
-//	   the Wishart variants changed; the other variants are unchanged.
+//	   the Wishart variants changed. In the same version, the counter-calibrated
+//	   Gaussian variants (GaussianExact, Honaker, Smooth, Sqrt, BLT) split
+//	   Proposition 4's per-round failure budget α/(2n) between the Υ and the γ
+//	   events (ln(4n/α) where ln(2n/α) stood), so their results changed too;
+//	   the paper's variants other than Wishart are unchanged.
 const StreamVersion = 2
