@@ -71,8 +71,8 @@ func SS18Fig2(res *experiment.SS18Exp1Result) ([][]*plot.Plot, error) {
 	var row []*plot.Plot
 	for i, noise := range res.Config.Noises {
 		p, err := Curves(res.Curves[i], CurveOptions{Gradient: true,
-			Title:  fmt.Sprintf("SS18 Fig. 2, %s rewards (n = %d, %d runs, K = d², Δ = %g)", noise, res.Config.Horizon, res.Config.Reps, res.Config.Gap),
-			XLabel: "round t", YLabel: "cumulative pseudo-regret",
+			Title:  fmt.Sprintf("SS18 Fig. 2, %s rewards\nn = %d, %d runs, K = d², Δ = %g", noise, res.Config.Horizon, res.Config.Reps, res.Config.Gap),
+			XLabel: "round t", YLabel: "pseudo-regret",
 		})
 		if err != nil {
 			return nil, err
@@ -89,6 +89,7 @@ func SS18Fig2(res *experiment.SS18Exp1Result) ([][]*plot.Plot, error) {
 			p.Y.Max = top * (1 + 0.09*float64(len(res.Curves[i].Names)))
 		}
 		p.Y.Tick.Marker = GTicks{}
+		RoomForLastXTick(p, 0.06)
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
@@ -100,7 +101,7 @@ func SS18Fig3(res *experiment.SS18Exp1Result) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("SS18 Fig. 3: total regret vs d (n = %d, %d runs, K = d², Δ = %g)", res.Config.Horizon, res.Config.Reps, res.Config.Gap)
 	p.X.Label.Text = "dimension d"
-	p.Y.Label.Text = "total pseudo-regret after n rounds"
+	p.Y.Label.Text = "total regret after n rounds"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = dimTicks(res.Config.Dims)
 	p.Y.Tick.Marker = NiceLogTicks{}
@@ -150,6 +151,8 @@ func SS18Fig3(res *experiment.SS18Exp1Result) (*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("least-squares fit, slope %.2f (regret ~ d^%.2f)", a, a), l)
 	}
+	RoomForLastXTick(p, 0.04)
+	LegendAbove(p)
 	return p, nil
 }
 
