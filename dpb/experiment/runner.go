@@ -301,6 +301,9 @@ type Meta struct {
 	Config  any    `json:"config"`
 	Code    string `json:"code_version"`
 	Go      string `json:"go_version"`
+	// Stream is dpb.StreamVersion of the code that produced the figure: the
+	// same seed, flags and stream version give the same numbers.
+	Stream int `json:"stream_version"`
 }
 
 // WriteJSON writes v as indented JSON.

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
@@ -41,6 +42,7 @@ func codeVersion() string {
 func writeMeta(base string, m experiment.Meta) error {
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
+	m.Stream = dpb.StreamVersion
 	return createWith(base+".json", func(w io.Writer) error { return writeSnakeJSON(w, m) })
 }
 
