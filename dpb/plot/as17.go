@@ -65,12 +65,13 @@ func AS17ExcessTiles(res []*experiment.AS17Result, cols int) ([][]*plot.Plot, er
 			return nil, fmt.Errorf("plot: %s has no non-private baseline", r.Row)
 		}
 		p, err := Curves(r.Excess, CurveOptions{
-			Title:  fmt.Sprintf("%s: regret − non-private regret", r.Title),
+			Title:  fmt.Sprintf("%s: excess regret", r.Title),
 			XLabel: "horizon T", YLabel: "excess regret", LogX: true, Band: 2,
 		})
 		if err != nil {
 			return nil, err
 		}
+		p.Y.Tick.Marker = GTicks{} // not "2500.00"
 		p.Title.TextStyle.Font.Size = vg.Points(9)
 		ps = append(ps, p)
 	}
@@ -108,7 +109,7 @@ func ShowTiledAndSave(plots [][]*plot.Plot, base string) error {
 	if err := WriteTiled(&buf, plots, TileWidth, TileHeight, "svg"); err != nil {
 		return err
 	}
-	gonbui.DisplaySVG(buf.String())
+	gonbui.DisplaySVG(fitWidth(buf.String()))
 	gonbui.Sync() // a cell that ends right after displaying can lose the display
 	return nil
 }

@@ -1,6 +1,8 @@
 package plot
 
 import (
+	"bytes"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot"
@@ -81,5 +83,44 @@ func TestRoomForLastXTick(t *testing.T) {
 	RoomForLastXTick(p, 0.5)
 	if !(p.X.Max > 999.99 && p.X.Max < 1000.01) {
 		t.Errorf("log: X.Max = %v, want 1000", p.X.Max)
+	}
+}
+
+// TestNiceLogTicksWide checks that 2× and 5× labels are dropped over more
+// than two decades and kept over fewer.
+func TestNiceLogTicksWide(t *testing.T) {
+	labels := func(min, max float64) (n int, has2 bool) {
+		for _, tk := range (NiceLogTicks{}).Ticks(min, max) {
+			if tk.Label != "" {
+				n++
+				if tk.Value == 200 || tk.Value == 2e5 {
+					has2 = true
+				}
+			}
+		}
+		return n, has2
+	}
+	if n, has2 := labels(100, 5000); !has2 || n != 6 {
+		t.Errorf("narrow range [100, 5000]: %d labels, 200 labelled %v; want 6 labels with 200", n, has2)
+	}
+	if n, has2 := labels(2e4, 4e6); has2 || n != 2 {
+		t.Errorf("wide range [2e4, 4e6]: %d labels, 2e5 labelled %v; want 2 labels (1e5, 1e6)", n, has2)
+	}
+}
+
+// TestFitWidth checks that the displayed SVG of a tiled figure gets the
+// max-width style once, on its root element.
+func TestFitWidth(t *testing.T) {
+	var buf bytes.Buffer
+	p := plot.New()
+	if err := WriteTiled(&buf, [][]*plot.Plot{{p, p}}, TileWidth, TileHeight, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	out := fitWidth(buf.String())
+	if n := strings.Count(out, "max-width:100%"); n != 1 {
+		t.Fatalf("max-width style %d times, want 1", n)
+	}
+	if !strings.Contains(out, `<svg style="max-width:100%;height:auto" width=`) || !strings.Contains(out, "viewBox=") {
+		t.Errorf("root element not styled or without viewBox: %.200s", out)
 	}
 }

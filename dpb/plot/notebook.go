@@ -23,7 +23,7 @@ func Show(p *plot.Plot) error {
 	if err != nil {
 		return err
 	}
-	gonbui.DisplaySVG(string(svg))
+	gonbui.DisplaySVG(fitWidth(string(svg)))
 	gonbui.Sync()
 	return nil
 }
@@ -105,4 +105,12 @@ func savePath(base string) string {
 		return filepath.Join(root, base)
 	}
 	return base
+}
+
+// fitWidth makes an SVG from gonum/plot (which has a viewBox) shrink to the
+// width of the notebook's output area instead of overflowing it (two or
+// three tiles side by side are wider than the area); narrower figures keep
+// their size. The saved files are not changed.
+func fitWidth(svg string) string {
+	return strings.Replace(svg, "<svg ", `<svg style="max-width:100%;height:auto" `, 1)
 }

@@ -25,7 +25,7 @@ func ShowSizedAndSave(p *plot.Plot, base string, w, h vg.Length) error {
 	if _, err := wt.WriteTo(&buf); err != nil {
 		return err
 	}
-	gonbui.DisplaySVG(buf.String())
+	gonbui.DisplaySVG(fitWidth(buf.String()))
 	gonbui.Sync()
 	return nil
 }

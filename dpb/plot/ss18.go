@@ -71,8 +71,8 @@ func SS18Fig2(res *experiment.SS18Exp1Result) ([][]*plot.Plot, error) {
 	var row []*plot.Plot
 	for i, noise := range res.Config.Noises {
 		p, err := Curves(res.Curves[i], CurveOptions{Gradient: true,
-			Title:  fmt.Sprintf("SS18 Fig. 2, %s rewards (n = %d, %d runs, K = d², Δ = %g)", noise, res.Config.Horizon, res.Config.Reps, res.Config.Gap),
-			XLabel: "round t", YLabel: "cumulative pseudo-regret",
+			Title:  fmt.Sprintf("SS18 Fig. 2, %s rewards\nn = %d, %d runs, K = d², Δ = %g", noise, res.Config.Horizon, res.Config.Reps, res.Config.Gap),
+			XLabel: "round t", YLabel: "pseudo-regret",
 		})
 		if err != nil {
 			return nil, err
@@ -89,6 +89,7 @@ func SS18Fig2(res *experiment.SS18Exp1Result) ([][]*plot.Plot, error) {
 			p.Y.Max = top * (1 + 0.09*float64(len(res.Curves[i].Names)))
 		}
 		p.Y.Tick.Marker = GTicks{}
+		RoomForLastXTick(p, 0.06)
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
@@ -100,7 +101,7 @@ func SS18Fig3(res *experiment.SS18Exp1Result) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("SS18 Fig. 3: total regret vs d (n = %d, %d runs, K = d², Δ = %g)", res.Config.Horizon, res.Config.Reps, res.Config.Gap)
 	p.X.Label.Text = "dimension d"
-	p.Y.Label.Text = "total pseudo-regret after n rounds"
+	p.Y.Label.Text = "total regret after n rounds"
 	p.X.Scale, p.Y.Scale = plot.LogScale{}, plot.LogScale{}
 	p.X.Tick.Marker = dimTicks(res.Config.Dims)
 	p.Y.Tick.Marker = NiceLogTicks{}
@@ -150,6 +151,8 @@ func SS18Fig3(res *experiment.SS18Exp1Result) (*plot.Plot, error) {
 		p.Add(l)
 		p.Legend.Add(fmt.Sprintf("least-squares fit, slope %.2f (regret ~ d^%.2f)", a, a), l)
 	}
+	RoomForLastXTick(p, 0.04)
+	LegendAbove(p)
 	return p, nil
 }
 
@@ -163,13 +166,14 @@ func SS18Fig4(res *experiment.SS18Exp2Result, plotTo float64) ([][]*plot.Plot, e
 		cv := TruncateCurves(res.Curves[g], plotTo)
 		p, err := Curves(cv, CurveOptions{
 			Title:  fmt.Sprintf("SS18 Fig. 4, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs", gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
-			XLabel: "round t", YLabel: "cumulative pseudo-regret (mean ± 2 s.e.)", Band: 2,
+			XLabel: "round t", YLabel: "pseudo-regret, ±2 s.e.", Band: 2,
 		})
 		if err != nil {
 			return nil, err
 		}
 		p.X.Min, p.Y.Min = 0, 0
 		p.X.Tick.Marker, p.Y.Tick.Marker = GTicks{}, GTicks{}
+		RoomForLastXTick(p, 0.06)
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
@@ -185,7 +189,7 @@ func SS18Fig5(res *experiment.SS18Exp3Result) ([][]*plot.Plot, error) {
 		cv := res.Curves[m]
 		p, err := Curves(cv, CurveOptions{Gradient: true,
 			Title:  fmt.Sprintf("SS18 Fig. 5, %s\nd = %d, K = %d, ε = %g, δ = %g; n = %s, mean of %d runs", mech, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
-			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total pseudo-regret after n rounds", LogX: true,
+			XLabel: "ρ_min of the shifted regularizer (log scale)", YLabel: "total regret after n rounds", LogX: true,
 		})
 		if err != nil {
 			return nil, err
@@ -290,11 +294,14 @@ func (d dimTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // NiceLogTicks labels 1, 2 and 5 times powers of ten on a log axis (as
-// "m·10^e" from 10⁵ up), with unlabelled minor ticks at the other integers.
+// "m·10^e" from 10⁵ up), with unlabelled minor ticks at the other integers;
+// over more than two decades only the powers of ten are labelled (the
+// labels would overlap in a panel).
 type NiceLogTicks struct{}
 
 // Ticks implements plot.Ticker.
 func (NiceLogTicks) Ticks(min, max float64) []plot.Tick {
+	wide := max > 100*min
 	var t []plot.Tick
 	for e := math.Floor(math.Log10(min)); e <= math.Ceil(math.Log10(max)); e++ {
 		p := math.Pow(10, e)
@@ -304,7 +311,7 @@ func (NiceLogTicks) Ticks(min, max float64) []plot.Tick {
 				continue
 			}
 			lab := ""
-			if m == 1 || m == 2 || m == 5 {
+			if m == 1 || (!wide && (m == 2 || m == 5)) {
 				lab = strconv.FormatFloat(v, 'g', -1, 64)
 				if v >= 1e5 {
 					lab = fmt.Sprintf("%d·10^%d", m, int(e))
