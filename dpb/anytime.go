@@ -253,19 +253,11 @@ func (c SS18PolicyConfig) appendState(e *enc) {
 // from crypto/rand, which has no state to save, and a snapshot of its tree
 // would let a restored copy re-release noise it already used.
 func (p *AnytimeSS18) MarshalBinary() ([]byte, error) {
-	if err := secureSnapshot(p.cfg.Noise); err != nil {
-		return nil, err
-	}
-	var e enc
-	e.header(anytimeSS18Tag)
-	p.cfg.appendState(&e)
-	p.ep.appendState(&e)
-	src, err := p.src.MarshalBinary()
+	e, err := anytimeSnapshot(anytimeSS18Tag, p.cfg.Noise, p.cfg.appendState, &p.ep, p.src)
 	if err != nil {
 		return nil, err
 	}
-	e.bytes(src)
-	if err := p.cur.appendState(&e); err != nil {
+	if err := p.cur.appendState(e); err != nil {
 		return nil, err
 	}
 	return e.b, nil // the sticky error is the current LinUCB's, saved with it
@@ -432,19 +424,11 @@ func (c DPUCBConfig) appendState(e *enc) {
 // A secure-mode policy (Noise: NoiseSecure) cannot be saved (see
 // [AnytimeSS18.MarshalBinary]).
 func (p *AnytimeDPUCB) MarshalBinary() ([]byte, error) {
-	if err := secureSnapshot(p.cfg.Noise); err != nil {
-		return nil, err
-	}
-	var e enc
-	e.header(anytimeDPUCBTag)
-	p.cfg.appendState(&e)
-	p.ep.appendState(&e)
-	src, err := p.src.MarshalBinary()
+	e, err := anytimeSnapshot(anytimeDPUCBTag, p.cfg.Noise, p.cfg.appendState, &p.ep, p.src)
 	if err != nil {
 		return nil, err
 	}
-	e.bytes(src)
-	p.cur.appendState(&e)
+	p.cur.appendState(e)
 	return e.b, nil
 }
 
@@ -478,4 +462,23 @@ func (p *AnytimeDPUCB) UnmarshalBinary(data []byte) error {
 	}
 	p.cur.readState(d)
 	return d.done()
+}
+
+// anytimeSnapshot starts the snapshot of an anytime policy: its tag, its
+// configuration (so that a restore into another one is refused), the epoch and
+// the random source's state. Secure-mode policies are refused.
+func anytimeSnapshot(tag string, noise NoiseMode, cfg func(*enc), ep *epochs, src *rand.ChaCha8) (*enc, error) {
+	if err := secureSnapshot(noise); err != nil {
+		return nil, err
+	}
+	e := &enc{}
+	e.header(tag)
+	cfg(e)
+	ep.appendState(e)
+	b, err := src.MarshalBinary()
+	if err != nil {
+		return nil, err
+	}
+	e.bytes(b)
+	return e, nil
 }
