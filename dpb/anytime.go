@@ -3,6 +3,7 @@ package dpb
 import (
 	"fmt"
 	"math/rand/v2"
+	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
@@ -267,24 +268,9 @@ func (p *AnytimeSS18) MarshalBinary() ([]byte, error) {
 // built by NewAnytimeSS18 with the same configuration (any source: its state
 // is overwritten). On error the policy must not be used.
 func (p *AnytimeSS18) UnmarshalBinary(data []byte) error {
-	if err := secureSnapshot(p.cfg.Noise); err != nil {
+	d, src, err := anytimeRestore(data, anytimeSS18Tag, p.cfg.Noise, p.cfg.appendState, &p.ep)
+	if err != nil {
 		return err
-	}
-	d := &dec{b: data}
-	d.header(anytimeSS18Tag)
-	var want enc
-	p.cfg.appendState(&want)
-	got := d.b
-	for range len(want.b) / 8 {
-		d.u64()
-	}
-	if d.err == nil && string(got[:len(want.b)]) != string(want.b) {
-		return fmt.Errorf("dpb: snapshot of an AnytimeSS18 with another configuration")
-	}
-	p.ep.readState(d)
-	src := d.bytes()
-	if d.err != nil {
-		return d.err
 	}
 	if err := p.start(); err != nil { // epoch e's policy; its draws are overwritten below
 		return err
@@ -435,24 +421,9 @@ func (p *AnytimeDPUCB) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
 // built by NewAnytimeDPUCB with the same configuration.
 func (p *AnytimeDPUCB) UnmarshalBinary(data []byte) error {
-	if err := secureSnapshot(p.cfg.Noise); err != nil {
+	d, src, err := anytimeRestore(data, anytimeDPUCBTag, p.cfg.Noise, p.cfg.appendState, &p.ep)
+	if err != nil {
 		return err
-	}
-	d := &dec{b: data}
-	d.header(anytimeDPUCBTag)
-	var want enc
-	p.cfg.appendState(&want)
-	got := d.b
-	for range len(want.b) / 8 {
-		d.u64()
-	}
-	if d.err == nil && string(got[:len(want.b)]) != string(want.b) {
-		return fmt.Errorf("dpb: snapshot of an AnytimeDPUCB with another configuration")
-	}
-	p.ep.readState(d)
-	src := d.bytes()
-	if d.err != nil {
-		return d.err
 	}
 	if err := p.start(); err != nil {
 		return err
@@ -481,4 +452,30 @@ func anytimeSnapshot(tag string, noise NoiseMode, cfg func(*enc), ep *epochs, sr
 	}
 	e.bytes(b)
 	return e, nil
+}
+
+// anytimeRestore reads what anytimeSnapshot wrote: it refuses secure-mode
+// policies and a snapshot of another configuration, restores the epoch and
+// returns the decoder and the random source's saved state.
+func anytimeRestore(data []byte, tag string, noise NoiseMode, cfg func(*enc), ep *epochs) (*dec, []byte, error) {
+	if err := secureSnapshot(noise); err != nil {
+		return nil, nil, err
+	}
+	d := &dec{b: data}
+	d.header(tag)
+	var want enc
+	cfg(&want)
+	got := d.b
+	for range len(want.b) / 8 {
+		d.u64()
+	}
+	if d.err == nil && string(got[:len(want.b)]) != string(want.b) {
+		return nil, nil, fmt.Errorf("dpb: snapshot of an %s with another configuration", strings.TrimPrefix(tag, "dpb."))
+	}
+	ep.readState(d)
+	src := d.bytes()
+	if d.err != nil {
+		return nil, nil, d.err
+	}
+	return d, src, nil
 }
