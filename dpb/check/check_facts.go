@@ -5,7 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/blas"
+	"gonum.org/v1/gonum/blas/blas64"
+	"gonum.org/v1/gonum/lapack"
+	"gonum.org/v1/gonum/lapack/lapack64"
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
@@ -17,49 +20,54 @@ import (
 // verdict's Claim, draws independent instances from rng and counts failures.
 
 // eigenSym computes eigenvalues (ascending) and eigenvectors of small
-// symmetric matrices, reusing its storage.
+// symmetric matrices, reusing its storage: it calls LAPACK's Dsyev (the
+// routine behind mat.EigenSym, so the same bits) with a workspace kept
+// between calls, so a per-round check allocates nothing.
 type eigenSym struct {
 	n    int
-	sym  *mat.SymDense
-	es   mat.EigenSym
+	a    blas64.Symmetric // input upper triangle; eigenvectors (columns) after factor
 	vals []float64
-	vecs mat.Dense
+	work []float64
 }
 
 func newEigenSym(n int) *eigenSym {
-	return &eigenSym{n: n, sym: mat.NewSymDense(n, nil), vals: make([]float64, n)}
+	e := &eigenSym{n: n, vals: make([]float64, n)}
+	e.a = blas64.Symmetric{N: n, Stride: n, Uplo: blas.Upper, Data: make([]float64, n*n)}
+	q := []float64{0}
+	lapack64.Syev(lapack.EVCompute, e.a, e.vals, q, -1)
+	e.work = make([]float64, int(q[0]))
+	return e
 }
 
 // factor decomposes the n×n symmetric matrix whose upper triangle is read
 // from a (row-major n×n, or packed when packed is true). It reports false if
-// the decomposition failed (non-finite input).
+// the decomposition failed (non-finite input). Eigenvectors are computed
+// when vectors is true.
 func (e *eigenSym) factor(a []float64, packed, vectors bool) bool {
 	n := e.n
 	k := 0
 	for i := 0; i < n; i++ {
 		for j := i; j < n; j++ {
 			if packed {
-				e.sym.SetSym(i, j, a[k])
+				e.a.Data[i*n+j] = a[k]
 				k++
 			} else {
-				e.sym.SetSym(i, j, a[i*n+j])
+				e.a.Data[i*n+j] = a[i*n+j]
 			}
 		}
 	}
-	if !e.es.Factorize(e.sym, vectors) {
-		return false
-	}
-	e.es.Values(e.vals)
+	jobz := lapack.EVNone
 	if vectors {
-		e.es.VectorsTo(&e.vecs)
+		jobz = lapack.EVCompute
 	}
-	return true
+	return lapack64.Syev(jobz, e.a, e.vals, e.work, len(e.work))
 }
 
 // quadInv returns hᵀ (A + sI)⁻¹ h from the factored A (vectors needed), or
 // +Inf when A + sI is not positive definite.
 func (e *eigenSym) quadInv(h []float64, s float64) float64 {
 	var q float64
+	n := e.n
 	for j, l := range e.vals {
 		l += s
 		if !(l > 0) {
@@ -67,7 +75,7 @@ func (e *eigenSym) quadInv(h []float64, s float64) float64 {
 		}
 		var p float64
 		for i := range h {
-			p += e.vecs.At(i, j) * h[i]
+			p += e.a.Data[i*n+j] * h[i]
 		}
 		q += p * p / l
 	}
