@@ -135,6 +135,17 @@ func ParseSS18Alg(s string) (SS18Alg, error) {
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
 func (a SS18Alg) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
 
+// UnmarshalText implements encoding.TextUnmarshaler (reading metadata back):
+// the inverse of MarshalText, through [ParseSS18Alg].
+func (a *SS18Alg) UnmarshalText(b []byte) error {
+	v, err := ParseSS18Alg(string(b))
+	if err != nil {
+		return err
+	}
+	*a = v
+	return nil
+}
+
 // SS18PolicyConfig configures [NewSS18Policy]: one variant of Algorithm 1 in
 // the setting of SS18 Appendix D.
 type SS18PolicyConfig struct {
