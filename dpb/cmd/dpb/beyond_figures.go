@@ -327,17 +327,13 @@ func runBeyondAS17(name, out string, args []string) error {
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
-	if err := ready(); err != nil {
-		return err
-	}
-	plan, err := jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
 	start := time.Now()
-	res, err := experiment.BeyondAS17(cfg)
-	if stop, err := plan.done(err); stop {
+	var res *experiment.BeyondAS17Result
+	if stop, err := jobs.run(name, func(p *experiment.Plan) (err error) {
+		cfg.Plan = p
+		res, err = experiment.BeyondAS17(cfg)
+		return err
+	}); stop {
 		return err
 	}
 	wall := time.Since(start).Seconds()
