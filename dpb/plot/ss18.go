@@ -167,6 +167,7 @@ func SS18Fig4(res *experiment.SS18Exp2Result, plotTo float64) ([][]*plot.Plot, e
 		p, err := Curves(cv, CurveOptions{
 			Title:  fmt.Sprintf("SS18 Fig. 4, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs", gap, cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "round t", YLabel: "pseudo-regret, ±2 s.e.", Band: 2,
+			LegendAbove: true, // the bands of the Wishart variants fill the top-left corner
 		})
 		if err != nil {
 			return nil, err
