@@ -67,6 +67,12 @@ func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
 		}
 		p.MeanVar = mean / float64(n)
 		return p, nil
+	case CounterKary:
+		k := KaryArity(n)
+		h := float64(KaryLevels(n, k))
+		p.MaxVar, p.MeanVar = float64(KaryMaxDigitSum(n, k)), KaryMeanDigitSum(n, k)
+		p.Cost = CounterCost{L2Sq: h, L1: h}
+		return p, nil
 	case CounterTree:
 		// Mean popcount over 1..n, by counting set bits per position.
 		var ones float64
