@@ -1,7 +1,9 @@
 package dpb
 
 import (
+	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
@@ -133,5 +135,24 @@ func TestGaussianCounterCalibrationSharp(t *testing.T) {
 		if old := BetaBar(cp, c0.Bounds, n); !(best < old) {
 			t.Errorf("n=%d: sharp β̄ %v not below %v", n, best, old)
 		}
+	}
+}
+
+// TestSS18AlgJSON round-trips every variant through its text form (the
+// figures' metadata) and rejects an unknown name.
+func TestSS18AlgJSON(t *testing.T) {
+	for a := SS18NonPrivate; a <= SS18GaussianBLTRound; a++ {
+		b, err := json.Marshal(a)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back SS18Alg
+		if err := json.Unmarshal(b, &back); err != nil || back != a {
+			t.Errorf("%s: back %v, %v", b, back, err)
+		}
+	}
+	var x SS18Alg
+	if err := json.Unmarshal([]byte(`"Wishartt"`), &x); err == nil || !strings.Contains(err.Error(), "unknown SS18 algorithm") {
+		t.Errorf("unknown name: %v", err)
 	}
 }

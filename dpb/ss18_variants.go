@@ -47,9 +47,11 @@ const (
 )
 
 // SS18BeyondAlgs lists the variants of the beyond-ss18 figure: the paper's
-// Gaussian and Wishart beside the exactly calibrated ones (issue 10).
+// Gaussian and Wishart beside the exactly calibrated ones (issue 10),
+// including the two BLT refinements (sharp bounds, per-round bounds) that
+// reach the lowest regret at the same (ε, δ).
 var SS18BeyondAlgs = []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18GaussianExact, SS18GaussianHonaker,
-	SS18GaussianSmooth, SS18GaussianBLT, SS18Wishart, SS18WishartTight}
+	SS18GaussianSmooth, SS18GaussianBLT, SS18GaussianBLTSharp, SS18GaussianBLTRound, SS18Wishart, SS18WishartTight}
 
 // GaussianCounter returns the counter an exactly calibrated Gaussian variant
 // runs on (mode picks the tree for SS18GaussianExact), and false for the
@@ -134,6 +136,17 @@ func ParseSS18Alg(s string) (SS18Alg, error) {
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
 func (a SS18Alg) MarshalText() ([]byte, error) { return []byte(a.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler (reading metadata back):
+// the inverse of MarshalText, through [ParseSS18Alg].
+func (a *SS18Alg) UnmarshalText(b []byte) error {
+	v, err := ParseSS18Alg(string(b))
+	if err != nil {
+		return err
+	}
+	*a = v
+	return nil
+}
 
 // SS18PolicyConfig configures [NewSS18Policy]: one variant of Algorithm 1 in
 // the setting of SS18 Appendix D.

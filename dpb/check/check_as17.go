@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"gonum.org/v1/gonum/stat/distuv"
 )
 
 // AS17CheckConfig sizes the AS17 proof-check suite ([CheckAS17]).
@@ -102,7 +104,12 @@ func CheckAS17(cfg AS17CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, rv...), nil
+	vs = append(vs, rv...)
+	cv, err := checkAS17CounterRegret(c)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, cv...), nil
 }
 
 // z5two is the two-sided normal quantile of the pass threshold, P[|Z| >
@@ -247,6 +254,66 @@ func checkAS17Regret(c AS17CheckConfig) (Verdicts, error) {
 			}
 			vs = append(vs, meanVerdict(id[0], id[1], id[2], cells, fmt.Sprintf("%s; N=%d, %d runs per cell", kind, c.Dim, c.Reps)))
 		}
+	}
+	return vs, nil
+}
+
+// checkAS17CounterRegret checks, for each continual counter, the mean
+// regret of DP-FTRL's (ε, δ) variant (Gaussian node noise calibrated by
+// [dpb.FTRLGaussianSigma], δ = 1/T) against [dpb.FTRLCounterBound] in every
+// cell (experts, sphere, cube × the configured T and ε), on the runs of
+// [experiment.BeyondAS17]. A cell fails when its mean exceeds the bound by
+// more than q standard errors, q the (1 − 10⁻⁵)-quantile of Student's t
+// with reps − 1 degrees of freedom: if the runs' regrets are normal (each a
+// sum of T rounds' losses) and E[regret] ≤ bound, a cell fails with
+// probability ≤ 10⁻⁵ whatever the variance (the t statistic).
+func checkAS17CounterRegret(c AS17CheckConfig) (Verdicts, error) {
+	q := distuv.StudentsT{Mu: 0, Sigma: 1, Nu: float64(c.Reps - 1)}.Quantile(1 - 1e-5)
+	cells := map[string][]meanCell{}
+	var kinds []string
+	for e, eps := range c.Epsilons {
+		res, err := experiment.BeyondAS17(experiment.BeyondAS17Config{Dim: c.Dim, Horizons: c.Horizons, Epsilon: eps, Reps: c.Reps,
+			Seed: c.Seed + 300 + uint64(e), Workers: c.Workers})
+		if err != nil {
+			return nil, err
+		}
+		for _, p := range res.Panels {
+			for v, va := range res.Variants {
+				if !va.Gaussian {
+					continue
+				}
+				k := va.Counter.String()
+				if _, ok := cells[k]; !ok {
+					kinds = append(kinds, k)
+				}
+				for h, T := range c.Horizons {
+					m := p.Regret.Mean[v][h]
+					if math.IsNaN(m) { // the square root beyond its horizon
+						continue
+					}
+					cells[k] = append(cells[k], meanCell{label: fmt.Sprintf("%s T=%d ε=%g", p.Row, T, eps), mean: m, se: p.Regret.StdErr[v][h], bound: p.Bound[v][h]})
+				}
+			}
+		}
+	}
+	var vs Verdicts
+	for _, k := range kinds {
+		fail := 0
+		var ratios []float64
+		var parts []string
+		for _, cl := range cells[k] {
+			if cl.mean > cl.bound+q*cl.se {
+				fail++
+			}
+			ratios = append(ratios, upperRatio(cl.mean, cl.bound))
+			parts = append(parts, fmt.Sprintf("%s: %.4g ± %.2g vs %.4g", cl.label, cl.mean, cl.se, cl.bound))
+		}
+		v := NewVerdict("as17-counter-bound-"+k,
+			"E[regret] of DP-FTRL on the "+k+" counter, Gaussian noise at (ε, 1/T) ≤ D_R/η + ηTG² + w·min(U, cηΣ_t s_t)",
+			"AS17 Theorem 3.4's proof with per-round variances (dpb.FTRLCounterBound)", 0, len(cells[k]), fail, median(ratios),
+			fmt.Sprintf("N=%d, %d runs per cell; fails beyond %.3g s.e. (Student t, %d d.f., 1e-5 per cell); ", c.Dim, c.Reps, q, c.Reps-1)+strings.Join(parts, "; "))
+		v.Tail = finiteOr0(quantile(ratios, 1))
+		vs = append(vs, v)
 	}
 	return vs, nil
 }

@@ -147,3 +147,17 @@ func AS17Preset(s Scale) AS17Scale {
 	}
 	return AS17Scale{MaxHorizon: 1 << 20, Reps: 20, EpsHorizon: 1 << 16}
 }
+
+// BeyondAS17Preset returns the beyond-as17 experiment's size at scale s as
+// (largest horizon, repetitions; the sweep is HorizonGrid(256, T, 4)):
+// quick T ≤ 2¹², 4 runs; default T ≤ 2¹⁸, 20 runs; paper T ≤ 2²⁰ (the AS17
+// tables' largest T), 20 runs.
+func BeyondAS17Preset(s Scale) (maxHorizon, reps int) {
+	switch s {
+	case ScaleQuick:
+		return 1 << 12, 4
+	case ScalePaper:
+		return 1 << 20, 20
+	}
+	return 1 << 18, 20
+}

@@ -157,8 +157,11 @@ func Curves(c *experiment.Curves, o CurveOptions) (*plot.Plot, error) {
 }
 
 // Dashes returns a dash pattern per series so lines differ without colour.
+// The pattern advances by one more after each pass through the [Palette],
+// so (Colour(i), Dashes(i)) differ for the first 4·len(Palette) series (a
+// ninth series would otherwise repeat the first's colour and dashes).
 func Dashes(i int) []vg.Length {
-	switch i % 4 {
+	switch (i + i/len(Palette)) % 4 {
 	case 1:
 		return []vg.Length{vg.Points(6), vg.Points(3)}
 	case 2:

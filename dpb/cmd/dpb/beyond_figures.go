@@ -1,7 +1,9 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -250,4 +252,128 @@ func runBeyondMT14(name, out string, args []string) error {
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, wall)
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
 		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": dpb.StreamVersion}})
+}
+
+func init() {
+	registerFigure("beyond-as17", "AS17 Table 1's DP-FTRL with the continual counters at one (ε, δ): regret vs T beside the Laplace tree and the bounds", runBeyondAS17)
+}
+
+// runBeyondAS17 runs "dpb reproduce beyond-as17": DP-FTRL on AS17 Table 1's
+// experts, sphere and cube settings, non-private, on AS17's Laplace tree
+// (pure ε) and on every continual counter with Gaussian noise calibrated to
+// (ε, δ); regret against T on log–log axes with fitted slopes and each
+// variant's bound (dpb.FTRLCounterBound for the counters). It writes
+// <name>.{svg,png,csv,json} and prints the table at the largest T.
+func runBeyondAS17(name, out string, args []string) error {
+	fs := figureFlags(name)
+	defN, defRuns := experiment.BeyondAS17Preset(experiment.ScaleDefault)
+	n, minN, runs, workers, dim, sqrtN := new(int), new(int), new(int), new(int), new(int), new(int)
+	countVar(fs, n, "n", defN, 4, maxAS17Horizon, "largest horizon T")
+	countVar(fs, minN, "minn", 256, 4, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
+	countVar(fs, runs, "runs", defRuns, 2, maxRuns, "independent runs per cell")
+	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
+	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
+	countVar(fs, dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts)")
+	countVar(fs, sqrtN, "sqrtn", experiment.DefaultSqrtMaxHorizon, 0, dpb.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
+	short := fs.Bool("short", false, "quick run (n=2^12, runs=4)")
+	paper := fs.Bool("paper", false, "the AS17 tables' scale (n=2^20, runs=20; minutes)")
+	eps := fs.Float64("eps", 1, "ε of every private variant")
+	delta := fs.Float64("delta", 0, "δ of the Gaussian variants, in (0, 1); 0: δ = 1/T at each T")
+	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
+	progress := new(bool)
+	progressVar(fs, progress)
+	var jobs jobFlags
+	jobs.bind(fs)
+	if err := parseFigure(fs, args); err != nil {
+		return err
+	}
+	if err := finiteFlags(fs, map[string]float64{"eps": *eps, "delta": *delta}); err != nil {
+		return err
+	}
+	if *short && *paper {
+		return usagef("reproduce %s: -short and -paper exclude each other", name)
+	}
+	if !(*eps >= minEpsilon && *eps <= maxEpsilon) {
+		return usagef("reproduce %s: -eps %v out of range [%g, %g]", name, *eps, minEpsilon, maxEpsilon)
+	}
+	if !(*delta >= 0 && *delta < 1) {
+		return usagef("reproduce %s: -delta %v out of range: want 0 (δ = 1/T) or a value in (0, 1)", name, *delta)
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	scale := experiment.ScaleDefault
+	switch {
+	case *short:
+		scale = experiment.ScaleQuick
+	case *paper:
+		scale = experiment.ScalePaper
+	}
+	sn, sr := experiment.BeyondAS17Preset(scale)
+	if !set["n"] {
+		*n = sn
+	}
+	if !set["runs"] {
+		*runs = sr
+	}
+	if *n < *minN {
+		return usagef("reproduce %s: -n %d is below -minn %d (want 4 <= minn <= n)", name, *n, *minN)
+	}
+	k, err := parseKind(*kind)
+	if err != nil {
+		return err
+	}
+	cfg := experiment.BeyondAS17Config{Dim: *dim, Kind: k, Horizons: experiment.HorizonGrid(*minN, *n, 4), Epsilon: *eps, Delta: *delta,
+		SqrtMaxHorizon: *sqrtN, Reps: *runs, Seed: *seed, Workers: *workers}
+	if *progress {
+		cfg.Progress = os.Stderr
+	}
+	start := time.Now()
+	var res *experiment.BeyondAS17Result
+	if stop, err := jobs.run(name, func(p *experiment.Plan) (err error) {
+		cfg.Plan = p
+		res, err = experiment.BeyondAS17(cfg)
+		return err
+	}); stop {
+		return err
+	}
+	wall := time.Since(start).Seconds()
+	cfg = res.Config
+	base := filepath.Join(out, name)
+	tiles, err := dpbplot.BeyondAS17Tiles(res)
+	if err != nil {
+		return err
+	}
+	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight*1.35, base); err != nil {
+		return err
+	}
+	all := &experiment.Curves{}
+	for _, p := range res.Panels {
+		all.X, all.Reps = p.Regret.X, p.Regret.Reps
+		for v, nm := range p.Regret.Names {
+			all.Names = append(all.Names, p.Row+"/"+nm)
+			all.Mean = append(all.Mean, p.Regret.Mean[v])
+			all.StdErr = append(all.StdErr, p.Regret.StdErr[v])
+		}
+		for v, nm := range p.Regret.Names {
+			all.Names = append(all.Names, p.Row+"/"+nm+"/bound")
+			all.Mean = append(all.Mean, p.Bound[v])
+			all.StdErr = append(all.StdErr, p.BoundSE[v])
+		}
+	}
+	if err := createWith(base+".csv", func(w io.Writer) error { return all.WriteCSV(w, "T") }); err != nil {
+		return err
+	}
+	fmt.Print(res.Markdown())
+	fmt.Fprintf(os.Stderr, "%s: T ≤ %d, %d runs × %d sets × %d variants, wall %.1fs\n", name, *n, cfg.Reps, len(cfg.Sets), len(res.Variants), wall)
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: *n, Config: map[string]any{
+		"experiment": res, "wall_seconds": wall, "stream_version": dpb.StreamVersion,
+		"delta_rule": deltaRule(cfg.Delta), "laplace": "AS17 TreeBasedAgg (padded), λ = 2‖𝒴‖₁m/ε (dpb.FTRLLambda, the privacy-correct scale)",
+	}})
+}
+
+func deltaRule(d float64) string {
+	if d == 0 {
+		return "δ = 1/T at each T"
+	}
+	return fmt.Sprintf("δ = %g", d)
 }

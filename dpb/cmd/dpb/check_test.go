@@ -45,7 +45,9 @@ func TestCheckMT14AS17Commands(t *testing.T) {
 		"as17": {"as17-lemma3.3-upper", "as17-lemma3.3-lower", "as17-thm3.1-privacy-printed", "as17-thm3.1-privacy-corrected",
 			"as17-lemma4.2-privacy-printed", "as17-lemma4.2-privacy-corrected", "as17-thm4.5-privacy-printed", "as17-thm4.5-privacy-corrected",
 			"as17-lemma4.3-full", "as17-lemma4.3-bandit", "as17-cor3.2-experts", "as17-cor3.2-sphere", "as17-cor3.2-cube",
-			"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2"},
+			"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2",
+			"as17-counter-bound-tree", "as17-counter-bound-tree-padded", "as17-counter-bound-honaker", "as17-counter-bound-smooth",
+			"as17-counter-bound-sqrt", "as17-counter-bound-blt"},
 	}
 	for paper, names := range want {
 		var b bytes.Buffer

@@ -67,6 +67,20 @@ func (j *jobFlags) plan(name string) (*jobPlan, error) {
 	return &jobPlan{Plan: p, name: name}, nil
 }
 
+// run waits for ready(), builds the figure's plan from the flags and runs
+// the experiment under it; stop reports, as [jobPlan.done], that the figure
+// must not be written (with the error to return, if any).
+func (j *jobFlags) run(name string, exp func(*experiment.Plan) error) (stop bool, err error) {
+	if err := ready(); err != nil {
+		return true, err
+	}
+	plan, err := j.plan(name)
+	if err != nil {
+		return true, err
+	}
+	return plan.done(exp(plan.Plan))
+}
+
 // done reports whether the figure must stop after its experiment returned
 // err, and with which error: on any error; after a shard (its jobs are in the
 // store; the figure is the merge's to write); and after a merge that found
