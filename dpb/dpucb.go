@@ -85,10 +85,11 @@ type DPUCBConfig struct {
 // there, against the tree's 19: the worst variance × b² is 0.22 of the
 // tree's). Γ stays MT14's: it bounds the tree's release noise through
 // the Laplace-sum tail (Chan, Shi & Song 2011, Lemma 2.8: a sum Σ_i γ_i,
-// γ_i ~ Lap(b_i), exceeds ν√(8 ln(2/δ)) with probability ≤ δ for any ν ≥ √Σ b_i² and ν ≥ max b_i). A release of these counters is
-// such a sum with b_i = |w_i| b_c, |w_i| ≤ 1, Σ w_i² = VarianceAt(t); the
-// constructor checks b_c ≤ b and b_c² MaxVariance() ≤ b² m, so every ν that
-// serves the tree serves the counter and Γ remains a valid relaxation.
+// γ_i ~ Lap(b_i), exceeds ν√(8 ln(2/δ)) with probability ≤ δ for any
+// ν ≥ √Σ b_i² and ν ≥ max b_i). A release of these counters is such a sum
+// with b_i = |w_i| b_c, |w_i| ≤ 1, Σ w_i² = VarianceAt(t); the constructor
+// checks b_c ≤ b and b_c² MaxVariance() ≤ b² m, so every ν that serves
+// the tree serves the counter and Γ remains a valid relaxation.
 type DPUCB struct {
 	cfg   DPUCBConfig
 	gamma float64 // Γ·RelaxationScale
