@@ -125,7 +125,9 @@ func KaryMeanDigitSum(n, k int) float64 {
 // KaryArity returns the default arity of the k-ary tree at horizon n: the
 // k in [MinKaryArity, MaxKaryArity] minimising KaryMaxDigitSum(n, k)·h², the
 // largest per-round noise variance at a fixed pure-DP ε (Laplace scale
-// ∝ h = KaryLevels(n, k)), ties to the smaller k.
+// ∝ h = KaryLevels(n, k)), ties to the smaller k. Below n ≈ 40 this is a
+// single level (k > n: every round its own node, the release at t the sum
+// of t of them); at n = 10⁴ … 2²⁴ it is k = 16–22 with h = 3–6.
 func KaryArity(n int) int {
 	best, arg := -1, MinKaryArity
 	for k := MinKaryArity; k <= MaxKaryArity; k++ {
