@@ -162,6 +162,22 @@ func checkCounterArgs(kind string, dim, horizon int, noise Noise) error {
 	return rejectGridded(kind, noise)
 }
 
+// addRound is the common start of a counter's Add: it checks z against the
+// dimension (len(exact)) and round t against the horizon (panics: programmer
+// errors), adds z into the exact sum and returns t + 1.
+func addRound(z, exact []float64, t, horizon int) int {
+	if len(z) != len(exact) {
+		panic(param.BadDim)
+	}
+	if t >= horizon {
+		panic(param.PastHorizon)
+	}
+	for j, x := range z {
+		exact[j] += x
+	}
+	return t + 1
+}
+
 // MeanVariance returns the mean of c.VarianceAt(t) over t = 1..Horizon().
 func MeanVariance(c Counter) float64 {
 	var s float64

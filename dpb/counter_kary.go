@@ -187,16 +187,7 @@ func (c *KaryTree) low() int {
 
 // Add appends z as the next round's value.
 func (c *KaryTree) Add(z []float64) {
-	if len(z) != c.dim {
-		panic(param.BadDim)
-	}
-	if c.t >= c.horizon {
-		panic(param.PastHorizon)
-	}
-	c.t++
-	for j, x := range z {
-		c.exact[j] += x
-	}
+	c.t = addRound(z, c.exact, c.t, c.horizon)
 	// Increment the digits: the carry closes the blocks of levels 0..i;
 	// the block of level i joins the release, those below are last
 	// children (replaced by it) and leave it.

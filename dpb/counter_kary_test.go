@@ -43,21 +43,7 @@ func TestKaryZeroNoiseExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := make([]float64, 3)
-			got := make([]float64, 3)
-			for r := 1; r <= n; r++ {
-				z := []float64{float64(r), 0.5, -float64(r * r)}
-				c.Add(z)
-				for j := range want {
-					want[j] += z[j]
-				}
-				c.SumTo(got)
-				for j := range want {
-					if got[j] != want[j] {
-						t.Fatalf("k=%d n=%d t=%d: sum[%d] = %v, want %v", k, n, r, j, got[j], want[j])
-					}
-				}
-			}
+			checkZeroNoiseExact(t, fmt.Sprintf("k=%d n=%d", k, n), c)
 		}
 	}
 }
@@ -201,17 +187,12 @@ func TestKaryEmpiricalVarianceLaplace(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		zero, buf := make([]float64, R), make([]float64, R)
+		buf := make([]float64, 2*R)
 		for r := 1; r <= n; r++ {
-			c.Add(zero)
-			c.NoiseTo(buf)
-			var s float64
-			for _, x := range buf {
-				s += x * x
-			}
+			emp := stepMeanSquare(c, buf)
 			v := 2 * b * b * c.VarianceAt(r)
-			if tol := 6 * v * math.Sqrt(5.0/R); !(math.Abs(s/R-v) <= tol) {
-				t.Errorf("k=%d t=%d: empirical variance %.4g, reported %.4g (tol %.3g)", k, r, s/R, v, tol)
+			if tol := 6 * v * math.Sqrt(5.0/R); !(math.Abs(emp-v) <= tol) {
+				t.Errorf("k=%d t=%d: empirical variance %.4g, reported %.4g (tol %.3g)", k, r, emp, v, tol)
 			}
 		}
 	}
@@ -288,32 +269,15 @@ func TestKaryRatios(t *testing.T) {
 }
 
 // BenchmarkKaryStep: one round (Add then SumTo) at the default arity for
-// n = 2²⁰ and at k = 2, 4, 16, dim 1 (DP-UCB) and 21 (SS18 at d = 5).
+// n = 2²⁰ and at k = 2, 4, 16, dim 1 (DP-UCB) and 21 (SS18 at d = 5), with
+// Laplace node noise.
 func BenchmarkKaryStep(b *testing.B) {
 	const n = 1 << 20
 	for _, dim := range []int{1, 21} {
 		for _, k := range []int{KaryArity(n), 2, 4, 16} {
 			b.Run(fmt.Sprintf("dim=%d/k=%d", dim, k), func(b *testing.B) {
 				noise, _ := NewLaplaceNoise(dim, 1, rand.New(rand.NewPCG(1, 2)))
-				c, err := NewKaryTree(dim, n, k, noise)
-				if err != nil {
-					b.Fatal(err)
-				}
-				z, dst := make([]float64, dim), make([]float64, dim)
-				for i := range z {
-					z[i] = 0.01 * float64(i)
-				}
-				b.ReportAllocs()
-				b.ResetTimer()
-				for range b.N {
-					if c.Rounds() == n {
-						b.StopTimer()
-						c, _ = NewKaryTree(dim, n, k, noise)
-						b.StartTimer()
-					}
-					c.Add(z)
-					c.SumTo(dst)
-				}
+				benchCounterStep(b, func() (Counter, error) { return NewKaryTree(dim, n, k, noise) })
 			})
 		}
 	}
