@@ -243,7 +243,8 @@ func TestKaryNoAllocs(t *testing.T) {
 // TestKaryRatios logs the k-ary tree against the plain binary tree with
 // Laplace noise at equal ε (variance × L1², max and mean over rounds) for
 // k = 2..32 and the default arity, and checks that the default beats the
-// binary tree at every horizon of the table.
+// binary tree, Honaker's estimator and the smooth binary mechanism at every
+// horizon of the table, and that MaxAtLaplace is the explicit product.
 func TestKaryRatios(t *testing.T) {
 	ns := []int{10_000, 100_000, 1 << 16}
 	if !testing.Short() {
@@ -251,8 +252,7 @@ func TestKaryRatios(t *testing.T) {
 	}
 	for _, n := range ns {
 		tree, _ := ProfileCounter(CounterTree, n)
-		l1 := tree.Cost.L1
-		bmax, bmean := tree.MaxVar*l1*l1, tree.MeanVar*l1*l1
+		bmax, bmean := tree.MaxAtLaplace(), tree.MeanAtLaplace()
 		var line strings.Builder
 		for k := 2; k <= 32; k++ {
 			h := float64(KaryLevels(n, k))
@@ -260,10 +260,18 @@ func TestKaryRatios(t *testing.T) {
 		}
 		k := KaryArity(n)
 		h := float64(KaryLevels(n, k))
-		rmax, rmean := float64(KaryMaxDigitSum(n, k))*h*h/bmax, KaryMeanDigitSum(n, k)*h*h/bmean
+		p, _ := ProfileCounter(CounterKary, n)
+		if want := float64(KaryMaxDigitSum(n, k)) * h * h; p.MaxAtLaplace() != want {
+			t.Errorf("n=%d: MaxAtLaplace %v, want %v", n, p.MaxAtLaplace(), want)
+		}
+		rmax, rmean := p.MaxAtLaplace()/bmax, p.MeanAtLaplace()/bmean
 		t.Logf("n=%d default k=%d: max %.3f mean %.3f; k:max/mean%s", n, k, rmax, rmean, line.String())
-		if !(rmax < 1 && rmean < 1) {
-			t.Errorf("n=%d: default k=%d not below the binary tree: %v %v", n, k, rmax, rmean)
+		for _, other := range []CounterKind{CounterTree, CounterHonaker, CounterSmooth} {
+			q, _ := ProfileCounter(other, n)
+			if !(p.MaxAtLaplace() < q.MaxAtLaplace() && p.MeanAtLaplace() < q.MeanAtLaplace()) {
+				t.Errorf("n=%d: the k-ary tree (k=%d) is not below %v with Laplace noise: max %v vs %v, mean %v vs %v",
+					n, k, other, p.MaxAtLaplace(), q.MaxAtLaplace(), p.MeanAtLaplace(), q.MeanAtLaplace())
+			}
 		}
 	}
 }
