@@ -77,7 +77,7 @@ func snapshotCases() []snapshotCase {
 			},
 		})
 	}
-	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth} {
+	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth, CounterKary} {
 		cases = append(cases, snapshotCase{
 			name:   fmt.Sprintf("DPUCB/%v", kind),
 			newEnv: karmed,
@@ -356,7 +356,7 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 		env, _ := NewKArmedEnv(KArmedConfig{Means: []float64{0.9, 0.6, 0.5}, Noise: Bernoulli}, Stream(7, 0))
 		return env
 	}
-	for _, k := range []CounterKind{CounterHonaker, CounterSmooth} {
+	for _, k := range []CounterKind{CounterHonaker, CounterSmooth, CounterKary} {
 		cfg := DPUCBConfig{Arms: 3, Horizon: 40, Epsilon: 1, Counter: k, NoRelaxation: true}
 		a, err := NewAnytimeDPUCB(cfg, StreamSource(1, 1))
 		if err != nil {

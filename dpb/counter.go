@@ -83,10 +83,13 @@ const (
 	// square-root factorisation (Dvijotham et al. 2024), O(dim·log n) memory
 	// ([ToeplitzCounter]).
 	CounterBLT
+	// CounterKary is the k-ary tree ([KaryTree]) with the arity
+	// [KaryArity] picks for the horizon.
+	CounterKary
 )
 
 // CounterKinds lists every counter, in the order of the figures.
-var CounterKinds = []CounterKind{CounterTree, CounterTreePadded, CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT}
+var CounterKinds = []CounterKind{CounterTree, CounterTreePadded, CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT, CounterKary}
 
 func (k CounterKind) String() string {
 	switch k {
@@ -102,6 +105,8 @@ func (k CounterKind) String() string {
 		return "sqrt"
 	case CounterBLT:
 		return "blt"
+	case CounterKary:
+		return "kary"
 	}
 	return fmt.Sprintf("CounterKind(%d)", int(k))
 }
@@ -113,7 +118,7 @@ func ParseCounterKind(s string) (CounterKind, error) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("dpb: unknown counter %q (want one of tree, tree-padded, honaker, smooth, sqrt, blt)", s)
+	return 0, fmt.Errorf("dpb: unknown counter %q (want one of tree, tree-padded, honaker, smooth, sqrt, blt, kary)", s)
 }
 
 // NewCounter returns a counter of the given kind over horizon rounds of
@@ -133,6 +138,8 @@ func NewCounter(kind CounterKind, dim, horizon int, noise Noise) (Counter, error
 		return NewSqrtCounter(dim, horizon, noise)
 	case CounterBLT:
 		return NewBLTCounter(dim, horizon, noise)
+	case CounterKary:
+		return NewKaryTree(dim, horizon, KaryArity(horizon), noise)
 	}
 	return nil, fmt.Errorf("dpb: unknown counter kind %d", int(kind))
 }
@@ -153,6 +160,22 @@ func checkCounterArgs(kind string, dim, horizon int, noise Noise) error {
 		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", noise.Dim(), dim)
 	}
 	return rejectGridded(kind, noise)
+}
+
+// addRound is the common start of a counter's Add: it checks z against the
+// dimension (len(exact)) and round t against the horizon (panics: programmer
+// errors), adds z into the exact sum and returns t + 1.
+func addRound(z, exact []float64, t, horizon int) int {
+	if len(z) != len(exact) {
+		panic(param.BadDim)
+	}
+	if t >= horizon {
+		panic(param.PastHorizon)
+	}
+	for j, x := range z {
+		exact[j] += x
+	}
+	return t + 1
 }
 
 // MeanVariance returns the mean of c.VarianceAt(t) over t = 1..Horizon().

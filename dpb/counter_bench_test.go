@@ -22,27 +22,33 @@ func BenchmarkCounterStep(b *testing.B) {
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
 			noise, _ := NewSymGaussianNoise(n1, 1, rng)
-			c, err := NewCounter(kind, dim, horizon, noise)
-			if err != nil {
-				b.Fatal(err)
-			}
-			z := make([]float64, dim)
-			dst := make([]float64, dim)
-			for i := range z {
-				z[i] = 0.01 * float64(i)
-			}
-			b.ReportAllocs()
-			b.ResetTimer()
-			for range b.N {
-				if c.Rounds() == horizon {
-					b.StopTimer()
-					c, _ = NewCounter(kind, dim, horizon, noise)
-					b.StartTimer()
-				}
-				c.Add(z)
-				c.SumTo(dst)
-			}
+			benchCounterStep(b, func() (Counter, error) { return NewCounter(kind, dim, horizon, noise) })
 		})
+	}
+}
+
+// benchCounterStep times one round (Add then SumTo) of the counters newC
+// builds, a fresh one whenever the horizon is reached (off the clock).
+func benchCounterStep(b *testing.B, newC func() (Counter, error)) {
+	c, err := newC()
+	if err != nil {
+		b.Fatal(err)
+	}
+	z := make([]float64, c.Dim())
+	dst := make([]float64, c.Dim())
+	for i := range z {
+		z[i] = 0.01 * float64(i)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		if c.Rounds() == c.Horizon() {
+			b.StopTimer()
+			c, _ = newC()
+			b.StartTimer()
+		}
+		c.Add(z)
+		c.SumTo(dst)
 	}
 }
 

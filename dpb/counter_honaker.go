@@ -77,16 +77,7 @@ func (h *HonakerTree) Exact() []float64 { return h.exact }
 
 // Add appends z as the next round's value.
 func (h *HonakerTree) Add(z []float64) {
-	if len(z) != h.dim {
-		panic(param.BadDim)
-	}
-	if h.t >= h.horizon {
-		panic(param.PastHorizon)
-	}
-	h.t++
-	for j, x := range z {
-		h.exact[j] += x
-	}
+	h.t = addRound(z, h.exact, h.t, h.horizon)
 	d := h.dim
 	top := bits.TrailingZeros(uint(h.t))
 	acc := h.acc

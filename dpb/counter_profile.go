@@ -25,6 +25,15 @@ func (p CounterProfile) MaxAtPrivacy() float64 { return p.MaxVar * p.Cost.L2Sq }
 // MeanAtPrivacy returns MeanVar·Cost.L2Sq.
 func (p CounterProfile) MeanAtPrivacy() float64 { return p.MeanVar * p.Cost.L2Sq }
 
+// MaxAtLaplace returns MaxVar·Cost.L1²: the largest per-round noise
+// variance with Laplace node noise at unit ℓ1 sensitivity and ε = 1, over 2
+// (Lap(L1/ε) per node, Var Lap(b) = 2b²). Pure-DP counters (DP-UCB's)
+// compare by this number.
+func (p CounterProfile) MaxAtLaplace() float64 { return p.MaxVar * p.Cost.L1 * p.Cost.L1 }
+
+// MeanAtLaplace returns MeanVar·Cost.L1².
+func (p CounterProfile) MeanAtLaplace() float64 { return p.MeanVar * p.Cost.L1 * p.Cost.L1 }
+
 // ProfileCounter computes the profile of a counter of the given kind over
 // n rounds exactly (no sampling). The square root is computed from its
 // coefficients at any n (its counter stores every draw and is limited to
@@ -66,6 +75,12 @@ func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
 			mean += bj * bj * float64(n-j)
 		}
 		p.MeanVar = mean / float64(n)
+		return p, nil
+	case CounterKary:
+		k := KaryArity(n)
+		h := float64(KaryLevels(n, k))
+		p.MaxVar, p.MeanVar = float64(KaryMaxDigitSum(n, k)), KaryMeanDigitSum(n, k)
+		p.Cost = CounterCost{L2Sq: h, L1: h}
 		return p, nil
 	case CounterTree:
 		// Mean popcount over 1..n, by counting set bits per position.

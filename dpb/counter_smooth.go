@@ -96,16 +96,7 @@ func (s *SmoothBinary) Params() (h, k int) { return s.h, s.k }
 
 // Add appends z as the next round's value.
 func (s *SmoothBinary) Add(z []float64) {
-	if len(z) != s.dim {
-		panic(param.BadDim)
-	}
-	if s.t >= s.horizon {
-		panic(param.PastHorizon)
-	}
-	s.t++
-	for j, x := range z {
-		s.exact[j] += x
-	}
+	s.t = addRound(z, s.exact, s.t, s.horizon)
 	if s.t == 1 {
 		s.leaf = 1<<s.k - 1
 	} else { // next label with k ones (Gosper's hack)

@@ -18,6 +18,7 @@ var (
 	_ counterState = (*HonakerTree)(nil)
 	_ counterState = (*SmoothBinary)(nil)
 	_ counterState = (*ToeplitzCounter)(nil)
+	_ counterState = (*KaryTree)(nil)
 )
 
 func (ts *TreeSum) nodeNoise() Noise { return ts.noise }
@@ -27,6 +28,8 @@ func (h *HonakerTree) nodeNoise() Noise { return h.noise }
 func (s *SmoothBinary) nodeNoise() Noise { return s.noise }
 
 func (c *ToeplitzCounter) nodeNoise() Noise { return c.noise }
+
+func (c *KaryTree) nodeNoise() Noise { return c.noise }
 
 // readRound reads a round count and checks it against the horizon.
 func readRound(d *dec, horizon int) int {
@@ -91,4 +94,22 @@ func (c *ToeplitzCounter) readState(d *dec) {
 	d.f64sTo("square-root draws", c.draws)
 	d.f64sTo("BLT buffers", c.buf)
 	d.f64sTo("BLT last draw", c.prev)
+}
+
+func (c *KaryTree) appendState(e *enc) {
+	e.int(c.t)
+	e.f64s(c.exact)
+	e.f64s(c.cum)
+}
+
+// readState restores t and rebuilds its base-k digits (a function of t).
+func (c *KaryTree) readState(d *dec) {
+	c.t = readRound(d, c.horizon)
+	d.f64sTo("counter sum", c.exact)
+	d.f64sTo("k-ary tree noise", c.cum)
+	u := c.t
+	for i := range c.digit {
+		c.digit[i] = u % c.k
+		u /= c.k
+	}
 }

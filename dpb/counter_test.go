@@ -1,6 +1,7 @@
 package dpb
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"math/rand/v2"
@@ -33,20 +34,27 @@ func TestCounterZeroNoiseExact(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want := make([]float64, 3)
-			got := make([]float64, 3)
-			for r := 1; r <= n; r++ {
-				z := []float64{float64(r), 0.5, -float64(r * r)}
-				c.Add(z)
-				for j := range want {
-					want[j] += z[j]
-				}
-				c.SumTo(got)
-				for j := range want {
-					if got[j] != want[j] {
-						t.Fatalf("%v n=%d t=%d: sum[%d] = %v, want %v", kind, n, r, j, got[j], want[j])
-					}
-				}
+			checkZeroNoiseExact(t, fmt.Sprintf("%v n=%d", kind, n), c)
+		}
+	}
+}
+
+// checkZeroNoiseExact runs a 3-dimensional counter with zero node noise over
+// its horizon and checks every release against the exact prefix sum.
+func checkZeroNoiseExact(t *testing.T, name string, c Counter) {
+	t.Helper()
+	want := make([]float64, 3)
+	got := make([]float64, 3)
+	for r := 1; r <= c.Horizon(); r++ {
+		z := []float64{float64(r), 0.5, -float64(r * r)}
+		c.Add(z)
+		for j := range want {
+			want[j] += z[j]
+		}
+		c.SumTo(got)
+		for j := range want {
+			if got[j] != want[j] {
+				t.Fatalf("%s t=%d: sum[%d] = %v, want %v", name, r, j, got[j], want[j])
 			}
 		}
 	}
@@ -285,16 +293,9 @@ func TestCounterEmpiricalVariance(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		zero := make([]float64, R)
-		buf := make([]float64, R)
+		buf := make([]float64, 2*R)
 		for r := 1; r <= n; r++ {
-			c.Add(zero)
-			c.NoiseTo(buf)
-			var s float64
-			for _, x := range buf {
-				s += x * x
-			}
-			emp := s / R // the mean is 0 by construction: divide by R
+			emp := stepMeanSquare(c, buf)
 			v := c.VarianceAt(r)
 			if tol := 6 * v * math.Sqrt(2.0/R); !(math.Abs(emp-v) <= tol) {
 				t.Errorf("%v t=%d: empirical variance %.4g, reported %.4g (tol %.3g)", kind, r, emp, v, tol)
@@ -310,6 +311,21 @@ func TestCounterEmpiricalVariance(t *testing.T) {
 			}
 		}
 	}
+}
+
+// stepMeanSquare adds a zero round to c and returns the mean square of the
+// release's noise over its coordinates (the mean is 0 by construction:
+// divided by Dim()); buf holds 2·Dim() scratch values.
+func stepMeanSquare(c Counter, buf []float64) float64 {
+	zero, noise := buf[:c.Dim()], buf[c.Dim():2*c.Dim()]
+	clear(zero)
+	c.Add(zero)
+	c.NoiseTo(noise)
+	var s float64
+	for _, x := range noise {
+		s += x * x
+	}
+	return s / float64(c.Dim())
 }
 
 func TestHonakerMaxVariance(t *testing.T) {

@@ -184,16 +184,7 @@ func (c *ToeplitzCounter) Buffers() int { return len(c.omega) }
 
 // Add appends z as the next round's value and draws the round's noise.
 func (c *ToeplitzCounter) Add(z []float64) {
-	if len(z) != c.dim {
-		panic(param.BadDim)
-	}
-	if c.t >= c.horizon {
-		panic(param.PastHorizon)
-	}
-	c.t++
-	for j, x := range z {
-		c.exact[j] += x
-	}
+	c.t = addRound(z, c.exact, c.t, c.horizon)
 	d := c.dim
 	if c.omega == nil {
 		// (Bη)_t = Σ_{j<t} b_j η_{t−j}; draws[(s−1)·d:] holds η_s.

@@ -254,6 +254,19 @@ func TestDPUCBCounters(t *testing.T) {
 	if want := float64(hh-kk+1) * arms / eps; math.Abs(sm.NodeScale()-want) > 1e-12 || !(want < tree.NodeScale()) {
 		t.Errorf("smooth: scale %v, want %v below the tree's %v", sm.NodeScale(), want, tree.NodeScale())
 	}
+	// The k-ary tree: h = KaryLevels(T, KaryArity(T)) nodes per record, scale
+	// h·k/ε; MT14's Γ still covers it here and at MT14 Fig. 1's T = 10⁶.
+	for _, horizon := range []int{T, 1_000_000} {
+		ky, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Counter: CounterKary}, Stream(1, 1))
+		if err != nil {
+			t.Fatalf("k-ary at T=%d: %v", horizon, err)
+		}
+		ref, _ := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps}, Stream(1, 1))
+		want := float64(KaryLevels(horizon, KaryArity(horizon))) * arms / eps
+		if math.Abs(ky.NodeScale()-want) > 1e-12 || !(want < ref.NodeScale()) || ky.Counter(0).(*KaryTree).Arity() != KaryArity(horizon) {
+			t.Errorf("k-ary at T=%d: scale %v, want %v below the tree's %v", horizon, ky.NodeScale(), want, ref.NodeScale())
+		}
+	}
 	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: CounterBLT}, Stream(1, 1)); err == nil {
 		t.Error("BLT accepted with MT14's Γ")
 	}
@@ -263,7 +276,7 @@ func TestDPUCBCounters(t *testing.T) {
 	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: CounterHonaker, Mode: Padded}, Stream(1, 1)); err == nil {
 		t.Error("a release mode accepted for the Honaker counter")
 	}
-	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT} {
+	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT, CounterKary} {
 		p, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: kind, NoNoise: true}, Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)

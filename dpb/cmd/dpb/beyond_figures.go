@@ -199,7 +199,7 @@ func orPositive(v, def int) int {
 }
 
 func init() {
-	registerFigure("beyond-mt14", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's and the smooth binary counters beside the tree", runBeyondMT14)
+	registerFigure("beyond-mt14", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's, the smooth binary and the k-ary tree counters beside the tree", runBeyondMT14)
 }
 
 func runBeyondMT14(name, out string, args []string) error {
@@ -213,7 +213,7 @@ func runBeyondMT14(name, out string, args []string) error {
 		return err
 	}
 	cfg := experiment.MT14Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, Workers: c.workers, Progress: c.progressW(),
-		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth}}
+		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth, dpb.CounterKary}}
 	if c.short {
 		cfg.Horizon, cfg.Reps = 20_000, 4
 	}
