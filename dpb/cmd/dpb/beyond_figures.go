@@ -105,14 +105,15 @@ func runBeyondSS18(name, out string, args []string) error {
 	}
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
-	if err := ready(); err != nil {
+	var res *experiment.SS18Exp2Result
+	if stop, err := c.jobs.run(name, func(p *experiment.Plan) (err error) {
+		cfg.Plan = p
+		res, err = experiment.SS18Experiment2(cfg)
+		return err
+	}); stop {
 		return err
 	}
-	res, err := experiment.SS18Experiment2(cfg)
 	wall := time.Since(start).Seconds()
-	if err != nil {
-		return err
-	}
 	cfg = res.Config
 	ratios, err := experiment.RegretRatios(res)
 	if err != nil {
@@ -209,9 +210,6 @@ func runBeyondMT14(name, out string, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	if err := ready(); err != nil {
-		return err
-	}
 	cfg := experiment.MT14Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, Workers: c.workers, Progress: c.progressW(),
 		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth, dpb.CounterKary}}
 	if c.short {
@@ -219,11 +217,15 @@ func runBeyondMT14(name, out string, args []string) error {
 	}
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
-	cv, err := experiment.RunMT14Fig1(cfg)
-	wall := time.Since(start).Seconds()
-	if err != nil {
+	var cv *experiment.Curves
+	if stop, err := c.jobs.run(name, func(p *experiment.Plan) (err error) {
+		cfg.Plan = p
+		cv, err = experiment.RunMT14Fig1(cfg)
+		return err
+	}); stop {
 		return err
 	}
+	wall := time.Since(start).Seconds()
 	row, err := plotRow([]*experiment.Curves{cv}, func(int) dpbplot.CurveOptions {
 		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
 			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),

@@ -69,6 +69,8 @@ func reproduce(t *testing.T, args ...string) {
 func TestShardsMergeByteIdentical(t *testing.T) {
 	for _, fig := range [][]string{
 		{"ss18-fig4", "-short", "-seed", "7", "-progress=false"},
+		{"beyond-ss18", "-short", "-seed", "7", "-n", "3000", "-runs", "3", "-progress=false"},
+		{"beyond-mt14", "-short", "-seed", "7", "-n", "3000", "-runs", "3", "-progress=false"},
 		{"mt14-fig1-k5", "-short", "-seed", "7"},
 		{"as17-table1", "-short", "-seed", "7", "-n", "1024", "-epsn", "512", "-progress=false"},
 	} {
@@ -261,5 +263,33 @@ func TestStoreListing(t *testing.T) {
 	if !strings.Contains(s, "ss18-exp2-") || !strings.Contains(s, "2/4 jobs done (2 reps × 2 series)") ||
 		!strings.Contains(s, "missing r000001-s000") || !strings.Contains(s, "missing r000001-s001") {
 		t.Errorf("listing:\n%s", s)
+	}
+}
+
+// Every figure either keeps its jobs in -store (a shard of 1000 runs at most
+// one job and leaves the store's key.json) or refuses -store with an error: a
+// figure must never accept the flag and ignore it (a killed run would then
+// lose everything while the user believes it is saved). ss18-fig1 draws one
+// decision set and has no jobs to keep (it reports 0 jobs).
+func TestEveryFigureHonoursStore(t *testing.T) {
+	for name := range figures {
+		if name == "ss18-fig1" {
+			continue
+		}
+		t.Run(name, func(t *testing.T) {
+			dir := t.TempDir()
+			S, X := filepath.Join(dir, "S"), filepath.Join(dir, "X")
+			err := runReproduce([]string{name, "-short", "-store", S, "-shard", "999/1000", "-out", X})
+			keys, _ := filepath.Glob(filepath.Join(S, "*", "key.json"))
+			switch {
+			case err == nil && len(keys) == 0:
+				t.Errorf("-store %s accepted but no store written", S)
+			case err != nil && len(keys) == 0 && !strings.Contains(err.Error(), "store") && !strings.Contains(err.Error(), "data"):
+				t.Errorf("error %q does not say why -store (or the data) is refused", err)
+			}
+			if ents, _ := os.ReadDir(X); len(ents) != 0 {
+				t.Errorf("a shard wrote figure files: %v", ents)
+			}
+		})
 	}
 }
