@@ -128,9 +128,9 @@ func runBeyondSS18(name, out string, args []string) error {
 		p.X.Min = 0
 		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
 		// Room for the legend (bottom right, one line per variant: about
-		// 40% of the panel's height) below the lowest band: the curves
-		// take the upper 55% of the log range.
-		p.Y.Min /= math.Pow(p.Y.Max/p.Y.Min, 0.45/0.55)
+		// 47% of the panel's height with ten variants) below the lowest
+		// band: the curves take the upper 45% of the log range.
+		p.Y.Min /= math.Pow(p.Y.Max/p.Y.Min, 0.55/0.45)
 	})
 	if err != nil {
 		return err
