@@ -99,3 +99,18 @@ func TestBeyondAS17Config(t *testing.T) {
 		t.Errorf("δ set: %v", got)
 	}
 }
+
+func TestSlopeCell(t *testing.T) {
+	for _, c := range []struct {
+		f    Fit
+		want string
+	}{
+		{Fit{Slope: 0.5, SlopeSE: 0.01, Points: 4}, "0.50 ± 0.01"},
+		{Fit{Slope: 0.45, SlopeSE: math.NaN(), Points: 2}, "0.45 (2 points)"},
+		{Fit{Slope: math.NaN(), SlopeSE: math.NaN()}, "—"},
+	} {
+		if got := slopeCell(c.f); got != c.want {
+			t.Errorf("slopeCell(%+v) = %q, want %q", c.f, got, c.want)
+		}
+	}
+}
