@@ -70,7 +70,7 @@ func FTRLEta(set DecisionSet, n, horizon int) float64 {
 // At η = FTRLEta it equals 2√(D_R T G²) + D_Lap: the printed Theorem 3.1
 // ([Theorem31Bound]) omits the factor 2.
 func FTRLBound(set DecisionSet, n, horizon int, eta, dLap float64) float64 {
-	return FTRLDR(set, n)/eta + eta*float64(horizon)*FTRLG2(set) + dLap
+	return FTRLDR(set, n)/eta + float64(eta*float64(horizon)*FTRLG2(set)) + dLap
 }
 
 // Theorem31Bound is Theorem 3.1 as printed: √(D_R Σ_t G²) + D_Lap.
@@ -120,7 +120,7 @@ func DLap(set DecisionSet, n, m int, lambda float64, samples int, rng *rand.Rand
 		}
 		w := set.Width(z)
 		s += w
-		ss += w * w
+		ss += float64(w * w)
 	}
 	k := float64(samples)
 	mean = s / k
@@ -149,12 +149,12 @@ func FTPLSigma(set DecisionSet, n, horizon int, eps, delta float64) float64 {
 func Theorem35Bound(set DecisionSet, n, horizon int, eps, delta float64) float64 {
 	t, nn := float64(horizon), float64(n)
 	x2, y2 := set.XNorm2(n), set.YNorm2(n)
-	b := math.Pow(nn, 0.25) * x2 * y2 * math.Sqrt(t)
+	b := float64(math.Pow(nn, 0.25) * x2 * y2 * math.Sqrt(t))
 	if math.IsInf(eps, 1) {
 		return b
 	}
 	lt := math.Log(t)
-	return b + nn*x2/eps*math.Pow(lt, 1.5)*math.Log(lt/delta)
+	return b + float64(nn*x2/eps*math.Pow(lt, 1.5)*math.Log(lt/delta))
 }
 
 // Exp2Params returns η and γ of Theorem 4.1 as printed, with λ = 1/ε:
@@ -198,7 +198,7 @@ func Exp2ProofBound(arms, horizon int, eps, eta, gamma float64) float64 {
 	n, t := float64(arms), float64(horizon)
 	lam := 1 / eps
 	l := math.Log(n * t)
-	return math.Log(n)/eta + 2*eta*t*n*(1+lam*lam*l*l) + 2*t*gamma + 1
+	return math.Log(n)/eta + float64(2*eta*t*n*(1+float64(lam*lam*l*l))) + float64(2*t*gamma) + 1
 }
 
 // SCRiBLENu returns ν, the self-concordance parameter of the barrier used on
@@ -227,7 +227,7 @@ func SCRiBLEEta(set DecisionSet, n, horizon int, eps float64) float64 {
 	nn, t := float64(n), float64(horizon)
 	lam := SCRiBLELambda(set, n, eps)
 	x2 := set.XNorm2(n)
-	return math.Sqrt(SCRiBLENu(set, n) * math.Log(t) / (2 * nn * nn * t * (1 + lam*lam*nn*x2*x2)))
+	return math.Sqrt(SCRiBLENu(set, n) * math.Log(t) / (2 * nn * nn * t * (1 + float64(lam*lam*nn*x2*x2))))
 }
 
 // Theorem45Bound is the O(·) of Theorem 4.5 with constant 1 and M = 1:

@@ -36,7 +36,7 @@ func GaussianWidth(set DecisionSet, n int) float64 {
 			if i%2 == 1 {
 				w = 4
 			}
-			s += w * f(-a+float64(i)*h)
+			s += float64(w * f(-a+float64(float64(i)*h)))
 		}
 		return 2 * nn * s * h / 3
 	case Ball:
@@ -159,7 +159,7 @@ func NewFTRLCounterBound(set DecisionSet, n, horizon int, eta, sigma float64, ki
 	var sumV float64
 	for t := 1; t <= horizon; t++ {
 		v := c.VarianceAt(t)
-		sd := sigma * math.Sqrt(v)
+		sd := float64(sigma * math.Sqrt(v))
 		sumV += sd
 		b.MaxSD = math.Max(b.MaxSD, sd)
 		if t < horizon { // s_{t+1} = σ√V_t, t+1 ≤ T

@@ -98,7 +98,7 @@ func init() {
 		// |φ''(x)| = |x²−1|·φ(x) ≤ max(|a²−1|, |b²−1|)·φ(a) on [a, b]. The
 		// 10⁻¹² covers the rounding of the chord and of math.Exp (relative
 		// errors below 10⁻¹⁴ on values at most 1).
-		zigD[i] = math.Max(math.Abs(a*a-1), math.Abs(b*b-1))*zigF[i-1]*(b-a)*(b-a)/8 + 1e-12
+		zigD[i] = float64(math.Max(math.Abs(float64(a*a)-1), math.Abs(float64(b*b)-1))*zigF[i-1]*(b-a)*(b-a)/8) + 1e-12
 	}
 }
 
@@ -209,7 +209,7 @@ func (f *fastRand) normSlow(u uint64) float64 {
 		// without math.Exp unless y is within zigD[i] of the chord; it never
 		// decides differently from the exact test, so the draws are the
 		// same as with the exponential alone (TestZigSqueeze).
-		y := zigF[i] + f.float64()*(zigF[i-1]-zigF[i])
+		y := zigF[i] + float64(f.float64()*(zigF[i-1]-zigF[i]))
 		c := zigF[i-1] + (math.Abs(x)-zigA[i])*zigS[i]
 		if y < c-zigD[i] || (y <= c+zigD[i] && y < math.Exp(-0.5*x*x)) {
 			return x
@@ -259,7 +259,7 @@ func (b *bandSampler) sample(f *fastRand, theta, dst []float64) float64 {
 		f.normalsTo(dst)
 		return b.finish(f, theta, dst)
 	}
-	p := b.flo + f.float64()*(b.fhi-b.flo)
+	p := b.flo + float64(f.float64()*(b.fhi-b.flo))
 	u := 2*b.beta.Quantile(p) - 1
 	u = math.Min(math.Max(u, b.lo), b.hi)
 	sphereSlice(f, theta, u, dst)
@@ -275,8 +275,8 @@ func (b *bandSampler) finish(f *fastRand, theta, dst []float64) float64 {
 	for {
 		var s, u float64
 		for i, g := range dst {
-			s += g * g
-			u += g * theta[i]
+			s += float64(g * g)
+			u += float64(g * theta[i])
 		}
 		if s > 0 {
 			inv := 1 / math.Sqrt(s)
@@ -318,19 +318,19 @@ func sliceFinish(f *fastRand, theta []float64, u float64, dst []float64) {
 		var c2 float64
 		for i := range dst {
 			dst[i] -= c * theta[i]
-			c2 += dst[i] * theta[i]
+			c2 += float64(dst[i] * theta[i])
 		}
 		var s float64
 		for i := range dst {
 			dst[i] -= c2 * theta[i]
-			s += dst[i] * dst[i]
+			s += float64(dst[i] * dst[i])
 		}
 		if s == 0 {
 			continue
 		}
 		k := r / math.Sqrt(s)
 		for i := range dst {
-			dst[i] = u*theta[i] + k*dst[i]
+			dst[i] = float64(u*theta[i]) + float64(k*dst[i])
 		}
 		return
 	}

@@ -328,7 +328,7 @@ func mt14Context(v float64, clip bool) float64 {
 func ctxDot(x, y []float64) float64 {
 	var s float64
 	for i, v := range x {
-		s += v * y[i]
+		s += float64(v * y[i])
 	}
 	return s
 }
@@ -338,7 +338,7 @@ func ctxQuad(w, z []float64) float64 {
 	d := len(z)
 	var s float64
 	for i, zi := range z {
-		s += zi * ctxDot(w[i*d:(i+1)*d], z)
+		s += float64(zi * ctxDot(w[i*d:(i+1)*d], z))
 	}
 	return s
 }

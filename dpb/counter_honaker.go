@@ -90,7 +90,7 @@ func (h *HonakerTree) Add(z []float64) {
 		left := h.est[(i-1)*d : i*d]
 		w := h.w[i]
 		for j := range acc {
-			acc[j] = w*h.node[j] + (1-w)*(left[j]+acc[j])
+			acc[j] = float64(w*h.node[j]) + float64((1-w)*(left[j]+acc[j]))
 		}
 	}
 	copy(h.est[top*d:(top+1)*d], acc)

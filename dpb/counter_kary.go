@@ -113,8 +113,8 @@ func KaryMeanDigitSum(n, k int) float64 {
 	var total float64
 	for pw := 1; ; pw *= k {
 		q, rem := (n+1)/pw, (n+1)%pw
-		whole := float64(q/k)*float64(k*(k-1)/2) + float64((q%k)*(q%k-1)/2)
-		total += float64(pw)*whole + float64(rem)*float64(q%k)
+		whole := float64(float64(q/k)*float64(k*(k-1)/2)) + float64((q%k)*(q%k-1)/2)
+		total += float64(float64(pw)*whole) + float64(float64(rem)*float64(q%k))
 		if pw > n/k {
 			break
 		}

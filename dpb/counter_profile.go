@@ -48,9 +48,9 @@ func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
 		b := SqrtCoefficients(n)
 		var cum, mean float64
 		for j, bj := range b {
-			cum += bj * bj
+			cum += float64(bj * bj)
 			p.Cost.L1 += bj
-			mean += bj * bj * float64(n-j)
+			mean += float64(bj * bj * float64(n-j))
 		}
 		p.MaxVar, p.MeanVar = cum, mean/float64(n)
 		p.Cost.L2Sq = cum
@@ -70,9 +70,9 @@ func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
 			var bj float64
 			for i, l := range c.lambda {
 				pow[i] *= l
-				bj += c.omega[i] * pow[i]
+				bj += float64(c.omega[i] * pow[i])
 			}
-			mean += bj * bj * float64(n-j)
+			mean += float64(bj * bj * float64(n-j))
 		}
 		p.MeanVar = mean / float64(n)
 		return p, nil

@@ -195,7 +195,7 @@ func (c *ToeplitzCounter) Add(z []float64) {
 			bj := c.b[j]
 			eta := c.draws[(c.t-1-j)*d : (c.t-j)*d]
 			for i := range c.cur {
-				c.cur[i] += bj * eta[i]
+				c.cur[i] += float64(bj * eta[i])
 			}
 		}
 		return

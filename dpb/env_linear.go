@@ -99,7 +99,7 @@ func (n RewardNoise) sharedReward(mu, sigma, v float64) float64 {
 		}
 		return 0
 	}
-	return mu + sigma*v
+	return mu + float64(sigma*v)
 }
 
 // draw returns the noise variable sharedReward expects.
@@ -192,7 +192,7 @@ func NewLinearEnv(cfg LinearEnvConfig, rng *rand.Rand) (*LinearEnv, error) {
 		var s float64
 		for i := range e.theta {
 			e.theta[i] = rng.NormFloat64()
-			s += e.theta[i] * e.theta[i]
+			s += float64(e.theta[i] * e.theta[i])
 		}
 		if s > 0 {
 			for i := range e.theta {

@@ -118,7 +118,7 @@ func (e *Exp2) probs() {
 	}
 	g, u := e.cfg.Gamma, 1/float64(len(e.p))
 	for i := range e.p {
-		e.p[i] = (1-g)*e.p[i]/z + g*u
+		e.p[i] = float64((1-g)*e.p[i]/z) + float64(g*u)
 	}
 }
 
@@ -243,7 +243,7 @@ func (pb *PrivateBandit) Feedback(loss float64) error {
 	}
 	for _, v := range pb.x {
 		if v != 0 {
-			loss += v * Laplace(pb.rng, pb.cfg.Lambda)
+			loss += float64(v * Laplace(pb.rng, pb.cfg.Lambda))
 		}
 	}
 	pb.xinf = -1

@@ -255,7 +255,7 @@ func FTRLArgminTo(set DecisionSet, dst, L []float64, eta float64) {
 		var n2 float64
 		for i, v := range L {
 			dst[i] = -eta * v / 2
-			n2 += dst[i] * dst[i]
+			n2 += float64(dst[i] * dst[i])
 		}
 		if n2 > 1 {
 			s := 1 / math.Sqrt(n2)

@@ -58,7 +58,7 @@ func (g *gammaSampler) draw(f *fastRand) float64 {
 	var r float64
 	for {
 		x := f.norm()
-		v := 1 + g.c*x
+		v := 1 + float64(g.c*x)
 		if v <= 0 {
 			continue
 		}
@@ -84,7 +84,7 @@ func (g *gammaSampler) squeeze(x, u float64) bool { return u < g.squeezeBound(x)
 // squeezeBound returns 1 + L − 10⁻¹² (see gammaSampler) for a trial with
 // v = (1 + c x)³ > 0.
 func (g *gammaSampler) squeezeBound(x float64) float64 {
-	m := min(1, 1+g.c*x)
+	m := min(1, 1+float64(g.c*x))
 	m2, x2 := m*m, x*x
 	return 1 + g.q*x2*x2/(m2*m2) - 1e-12
 }
@@ -92,7 +92,7 @@ func (g *gammaSampler) squeezeBound(x float64) float64 {
 // exact is Marsaglia and Tsang's acceptance test ln U < x²/2 + d − d v + d ln v
 // for a trial with v = (1 + c x)³ > 0.
 func (g *gammaSampler) exact(x, u float64) bool {
-	v := 1 + g.c*x
+	v := 1 + float64(g.c*x)
 	v = v * v * v
-	return u > 0 && math.Log(u) < 0.5*x*x+g.d*(1-v+math.Log(v))
+	return u > 0 && math.Log(u) < float64(0.5*x*x)+float64(g.d*(1-v+math.Log(v)))
 }

@@ -92,7 +92,7 @@ func (p *LazyDPTS) Choose(r *Round) int {
 		return a // inside an episode: no index, no closure
 	}
 	return p.s.pick(r, func(a int) float64 {
-		return clip01(p.s.mean(a)) + p.PosteriorSD(a)*p.rng.NormFloat64()
+		return clip01(p.s.mean(a)) + float64(p.PosteriorSD(a)*p.rng.NormFloat64())
 	})
 }
 

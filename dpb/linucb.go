@@ -213,7 +213,7 @@ func (p *LinUCB) factorJittered() {
 		tr += math.Abs(p.v[i*d+i])
 		minDiag = min(minDiag, p.v[i*d+i])
 	}
-	jit := 1e-9 * (tr/float64(d) + 1)
+	jit := float64(1e-9 * (tr/float64(d) + 1))
 	if minDiag < 0 {
 		jit += -minDiag
 	}
@@ -286,7 +286,7 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 	// large to square overflows to +Inf and fails the bound anyway).
 	n2 := y * y
 	for _, v := range x {
-		n2 += v * v
+		n2 += float64(v * v)
 	}
 	if math.IsNaN(n2) || math.IsInf(n2, 0) {
 		for i, v := range x {
@@ -381,7 +381,7 @@ func (p *LinUCB) ConfidenceDistance(theta []float64) float64 {
 		for k := i; k < d; k++ {
 			w += p.v[k*d+i] * theta[k]
 		}
-		s += w * w
+		s += float64(w * w)
 	}
 	return math.Sqrt(s)
 }

@@ -35,7 +35,7 @@ func OLORegretCurve(l OnlineLearner, set DecisionSet, losses LossSequence, n int
 		l.Predict(x)
 		losses.Next(t, loss)
 		for i, v := range loss {
-			suffered += v * x[i]
+			suffered += float64(v * x[i])
 			cum[i] += v
 		}
 		if err := l.Observe(loss); err != nil {
@@ -61,7 +61,7 @@ func BanditRegretCurve(b BanditLearner, set DecisionSet, losses LossSequence, n 
 		losses.Next(t, loss)
 		var v float64
 		for i, li := range loss {
-			v += li * x[i]
+			v += float64(li * x[i])
 			cum[i] += li
 		}
 		suffered += v

@@ -88,7 +88,7 @@ func (s DecisionSet) Norm(l []float64) float64 {
 		}
 	case Ball:
 		for _, x := range l {
-			v += x * x
+			v += float64(x * x)
 		}
 		v = math.Sqrt(v)
 	case Cube:
@@ -354,7 +354,7 @@ func (l *Losses) Next(t int, dst []float64) {
 	switch l.cfg.Set {
 	case Simplex:
 		for i := range dst {
-			dst[i] = a*sign(l.rng) + g
+			dst[i] = float64(a*sign(l.rng)) + g
 		}
 		dst[b] -= 2 * g
 	case Ball:

@@ -56,7 +56,7 @@ func UCB1Bound(gaps []float64, T int) float64 {
 	var s float64
 	for _, d := range gaps {
 		if d > 0 {
-			s += 8*lt/d + (1+math.Pi*math.Pi/3)*d
+			s += 8*lt/d + float64((1+math.Pi*math.Pi/3)*d)
 		}
 	}
 	return s

@@ -34,7 +34,7 @@ func PackOuter(dst []float64, z []float64, w float64) {
 		row := dst[k : k+n-i]
 		zz := z[i:]
 		for j := range row {
-			row[j] += zi * zz[j]
+			row[j] += float64(zi * zz[j])
 		}
 		k += n - i
 	}

@@ -35,7 +35,7 @@ func (p Peak) FMAGFlops() float64 {
 // shared host that steals time lowers it less. It allocates a few kB.
 func MeasurePeak(each time.Duration) Peak {
 	p := Peak{CPU: cpuModel(), Kernel: Kernel(), Kernels: Kernels()}
-	p.FMAScalarGFlops = bestRate(each, func(n int) float64 { peakSink = fmaPeakGo(n); return float64(n) * 8 * 2 })
+	p.FMAScalarGFlops = bestRate(each, func(n int) float64 { peakSink = fmaPeakGo(n); return float64(n) * 8 * 2 }) // fmaPeakGo's math.FMA, inlined
 	if hasFMA256() {
 		p.FMAAVX2GFlops = bestRate(each, func(n int) float64 { fmaPeak256(n); return float64(n) * fmaPeak256Flops })
 	}

@@ -202,10 +202,10 @@ func clip01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 func klBernoulli(p, q float64) float64 {
 	var s float64
 	if p > 0 {
-		s += p * math.Log(p/q)
+		s += float64(p * math.Log(p/q))
 	}
 	if p < 1 {
-		s += (1 - p) * math.Log((1-p)/(1-q))
+		s += float64((1 - p) * math.Log((1-p)/(1-q)))
 	}
 	return s
 }
@@ -227,12 +227,12 @@ func dEps(x, lambda, eps float64) float64 {
 	if math.IsInf(eps, 1) {
 		return klBernoulli(x, lambda)
 	}
-	w := lambda * math.Exp(-eps)
+	w := float64(lambda * math.Exp(-eps))
 	z := w / (w + (1 - lambda))
 	if z <= x {
 		return klBernoulli(x, lambda)
 	}
-	return eps*(z-x) + klBernoulli(z, lambda)
+	return float64(eps*(z-x)) + klBernoulli(z, lambda)
 }
 
 // upperInverse returns max{λ ∈ [x, 1] : n·d_ε(x, λ) ≤ c} for x ∈ [0, 1] by 50

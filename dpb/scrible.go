@@ -117,7 +117,7 @@ func (s *SCRiBLE) Play(dst []float64) []float64 {
 	s.coef = float64(n) * sg * math.Sqrt(lam)
 	step := sg / math.Sqrt(lam)
 	for j, v := range s.x {
-		dst[j] = v + step*s.dir[j]
+		dst[j] = v + float64(step*s.dir[j])
 	}
 	return dst
 }
@@ -132,7 +132,7 @@ func (s *SCRiBLE) eigen(i int) float64 {
 	}
 	var r2 float64
 	for _, v := range s.x {
-		r2 += v * v
+		r2 += float64(v * v)
 	}
 	if r2 == 0 {
 		s.dir[i] = 1
@@ -147,7 +147,7 @@ func (s *SCRiBLE) eigen(i int) float64 {
 		sgn = 1 // w = e_0 + x̂ is the stable choice when x̂ ≈ e_0
 	}
 	// w = e_0 + sgn·x̂, wᵀw = 2(1 + sgn·x0).
-	ww := 2 * (1 + sgn*x0)
+	ww := 2 * (1 + float64(sgn*x0))
 	wi := sgn * s.x[i] / r
 	if i == 0 {
 		wi += 1
@@ -195,7 +195,7 @@ func (s *SCRiBLE) Feedback(loss float64) error {
 	}
 	var n2 float64
 	for _, v := range s.sum {
-		n2 += v * v
+		n2 += float64(v * v)
 	}
 	if n2 == 0 {
 		clear(s.x)

@@ -271,7 +271,7 @@ func (s SS18Setting) GaussianEpsilonZCDP() float64 {
 func (s SS18Setting) Upsilon() float64 {
 	m := float64(s.Levels())
 	return s.GaussianSigma() * math.Sqrt(2*m) *
-		(4*math.Sqrt(float64(s.D)) + 2*math.Log(2*float64(s.N)/s.AlphaOrDefault()))
+		(float64(4*math.Sqrt(float64(s.D))) + float64(2*math.Log(2*float64(s.N)/s.AlphaOrDefault())))
 }
 
 // UpsilonCorrected returns Υ with the deviation term √(2 ln(2n/α)) in place
@@ -295,7 +295,7 @@ func (s SS18Setting) Upsilon() float64 {
 func (s SS18Setting) UpsilonCorrected() float64 {
 	m := float64(s.Levels())
 	return s.GaussianSigma() * math.Sqrt(2*m) *
-		(4*math.Sqrt(float64(s.D)) + math.Sqrt(2*math.Log(2*float64(s.N)/s.AlphaOrDefault())))
+		(float64(4*math.Sqrt(float64(s.D))) + math.Sqrt(2*math.Log(2*float64(s.N)/s.AlphaOrDefault())))
 }
 
 // GaussianBounds returns the bounds of SS18 Proposition 11 with the printed
@@ -379,9 +379,9 @@ func BetaLogDet(p ConfidenceParams, b RegBounds, logDetV float64) float64 {
 //	β̄_t = σ √(2 ln(2/α) + d ln(ρ_max/ρ_min + t L²/(d ρ_min))) + S √ρ_max + γ.
 func BetaBar(p ConfidenceParams, b RegBounds, t int) float64 {
 	d := float64(p.D)
-	return p.Sigma*math.Sqrt(2*math.Log(2/p.Alpha)+
-		d*math.Log(b.RhoMax/b.RhoMin+float64(t)*p.L*p.L/(d*b.RhoMin))) +
-		p.S*math.Sqrt(b.RhoMax) + b.Gamma
+	return float64(p.Sigma*math.Sqrt(float64(2*math.Log(2/p.Alpha))+
+		float64(d*math.Log(b.RhoMax/b.RhoMin+float64(float64(t)*p.L*p.L/(d*b.RhoMin)))))) +
+		float64(p.S*math.Sqrt(b.RhoMax)) + b.Gamma
 }
 
 // Theorem5Bound returns the regret bound of SS18 Theorem 5 (w.p. ≥ 1 − α),

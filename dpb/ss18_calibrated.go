@@ -78,8 +78,8 @@ func GaussianCounterCalibration(s SS18Setting, kind CounterKind) (GaussianCounte
 	c.Mu = accounting.GDPMu(s.Epsilon, s.Delta)
 	lg := math.Sqrt(2 * math.Log(4*float64(s.N)/s.AlphaOrDefault()))
 	sd := math.Sqrt(float64(s.D))
-	c.Upsilon = c.Sigma * math.Sqrt(2*c.MaxVar) * (2*sd + lg)
-	c.Bounds = RegBounds{RhoMin: c.Upsilon, RhoMax: 3 * c.Upsilon, Shift: 2 * c.Upsilon,
+	c.Upsilon = float64(c.Sigma * math.Sqrt(2*c.MaxVar) * (2*sd + lg))
+	c.Bounds = RegBounds{RhoMin: c.Upsilon, RhoMax: float64(3 * c.Upsilon), Shift: float64(2 * c.Upsilon),
 		Gamma: c.Sigma * math.Sqrt(c.MaxVar/c.Upsilon) * (sd + lg)}
 	return c, nil
 }

@@ -50,10 +50,10 @@ func (c *roundCal) at(t int) RegBounds {
 		c.lastGrid, c.vGrid = g, c.ctr.VarianceAt(g)
 	}
 	sv := c.sigma * math.Sqrt(c.vGrid)
-	ups := sv * (2*c.sd + 2*math.Sqrt(math.Log(4/a)))
+	ups := float64(sv * (2*c.sd + 2*math.Sqrt(math.Log(4/a))))
 	g0 := sv * (c.sd + math.Sqrt(2*math.Log(2/a)))
 	c.last = t
-	c.cached = RegBounds{RhoMin: c.rho, RhoMax: c.rho + 2*ups, Gamma: g0 / math.Sqrt(c.rho), Shift: c.rho + ups}
+	c.cached = RegBounds{RhoMin: c.rho, RhoMax: c.rho + float64(2*ups), Gamma: g0 / math.Sqrt(c.rho), Shift: c.rho + ups}
 	return c.cached
 }
 
@@ -145,7 +145,7 @@ func minimiseLog(lo, hi float64, f func(float64) float64) float64 {
 	h := (b - a) / steps
 	best, bx := math.Inf(1), a
 	for i := 0; i <= steps; i++ {
-		x := a + float64(i)*h
+		x := a + float64(float64(i)*h)
 		if v := f(math.Exp(x)); v < best {
 			best, bx = v, x
 		}
@@ -153,7 +153,7 @@ func minimiseLog(lo, hi float64, f func(float64) float64) float64 {
 	l, r := bx-h, bx+h
 	const phi = 0.6180339887498949
 	for range 60 {
-		m1, m2 := r-phi*(r-l), l+phi*(r-l)
+		m1, m2 := r-float64(phi*(r-l)), l+float64(phi*(r-l))
 		if f(math.Exp(m1)) <= f(math.Exp(m2)) {
 			r = m2
 		} else {

@@ -112,9 +112,9 @@ func (w *WishartNoise) Sample(dst []float64) {
 		di := diag[i]
 		var sii float64
 		for _, v := range ri {
-			sii += v * v
+			sii += float64(v * v)
 		}
-		dst[p] = s * (sii + di*di)
+		dst[p] = s * (sii + float64(di*di))
 		p++
 		for j := i + 1; j < n; j++ {
 			rj := off[j*(j-1)/2 : j*(j-1)/2+j]
@@ -123,7 +123,7 @@ func (w *WishartNoise) Sample(dst []float64) {
 			for l, v := range ri {
 				sum += v * rj[l]
 			}
-			dst[p] = s * (sum + di*aji)
+			dst[p] = s * (sum + float64(di*aji))
 			p++
 		}
 	}

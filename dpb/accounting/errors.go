@@ -46,7 +46,7 @@ func checkTarget(eps, delta float64) error {
 // holds, to within the float64 resolution after 200 halvings.
 func bisect(lo, hi float64, ok func(float64) bool) float64 {
 	for range 200 {
-		mid := lo + (hi-lo)/2
+		mid := lo + float64((hi-lo)/2)
 		if mid == lo || mid == hi {
 			break
 		}

@@ -16,8 +16,8 @@ func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 // cancellation beyond float64's: both terms are formed in log space when
 // e^ε would overflow).
 func GDPDelta(mu, eps float64) float64 {
-	a := normalCDF(-eps/mu + mu/2)
-	t := -eps/mu - mu/2
+	a := normalCDF(-eps/mu + float64(mu/2))
+	t := -eps/mu - float64(mu/2)
 	var b float64
 	if eps < 700 {
 		b = math.Exp(eps) * normalCDF(t)
@@ -59,7 +59,7 @@ func GDPMu(eps, delta float64) float64 {
 func ComposeGDP(mus ...float64) float64 {
 	var s float64
 	for _, m := range mus {
-		s += m * m
+		s += float64(m * m)
 	}
 	return math.Sqrt(s)
 }

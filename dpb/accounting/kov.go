@@ -24,11 +24,11 @@ func KOVDelta(m int, eps0, delta0, eps float64) float64 {
 	var s float64
 	for l := 0; l <= m; l++ {
 		lf := float64(l)
-		if (mf-lf)*eps0 <= eps+lf*eps0 {
+		if (mf-lf)*eps0 <= eps+float64(lf*eps0) {
 			break // terms decrease in l; the rest are 0
 		}
 		lc := lgammaInt(m+1) - lgammaInt(l+1) - lgammaInt(m-l+1)
-		s += math.Exp(lc+(mf-lf)*eps0-norm) - math.Exp(lc+eps+lf*eps0-norm)
+		s += math.Exp(lc+float64((mf-lf)*eps0)-norm) - math.Exp(lc+eps+float64(lf*eps0)-norm)
 	}
 	return 1 - math.Pow(1-delta0, mf)*(1-s)
 }
@@ -62,7 +62,7 @@ func KOVEpsilon0(m int, delta0, eps, delta float64) float64 {
 // never larger.
 func AdvancedComposition(m int, eps0, deltaPrime float64) float64 {
 	mf := float64(m)
-	return math.Sqrt(2*mf*math.Log(1/deltaPrime))*eps0 + mf*eps0*math.Expm1(eps0)
+	return float64(math.Sqrt(2*mf*math.Log(1/deltaPrime))*eps0) + float64(mf*eps0*math.Expm1(eps0))
 }
 
 // WishartEps0 inverts SS18 Theorem 8 (Sheffet 2015): a Wishart node

@@ -65,7 +65,7 @@ func LaplacePLD(eps0, h float64, pessimistic bool) (*PLD, error) {
 			continue
 		}
 		u1, u2 := (eps0-b)/2, (eps0-a)/2
-		mass := (math.Exp(-u1) - math.Exp(-u2)) / 2
+		mass := float64((math.Exp(-u1) - math.Exp(-u2)) / 2)
 		if pessimistic {
 			p.Mass[i+1-lo] += mass
 		} else {
@@ -81,7 +81,7 @@ func (p *PLD) Delta(eps float64) float64 {
 	for i, m := range p.Mass {
 		l := float64(p.Offset+i) * p.H
 		if l > eps && m > 0 {
-			s += m * -math.Expm1(eps-l)
+			s += float64(m * -math.Expm1(eps-l))
 		}
 	}
 	return math.Min(s, 1)
@@ -155,11 +155,20 @@ func fft(x []complex128, inverse bool) {
 		for i := 0; i < n; i += l {
 			for k := 0; k < l/2; k++ {
 				w := cmplx.Rect(1, ang*float64(k))
-				a, b := x[i+k], w*x[i+k+l/2]
+				a, b := x[i+k], cmul(w, x[i+k+l/2])
 				x[i+k], x[i+k+l/2] = a+b, a-b
 			}
 		}
 	}
+}
+
+// cmul returns w·z with each product rounded before the add or subtract, as
+// Go's complex multiplication (re = wr·zr − wi·zi, im = wr·zi + wi·zr) rounds
+// them on amd64 v1: the explicit conversions keep a GOAMD64=v3 build from
+// fusing them into FMA instructions, so every build gets the same bits.
+func cmul(w, z complex128) complex128 {
+	wr, wi, zr, zi := real(w), imag(w), real(z), imag(z)
+	return complex(float64(wr*zr)-float64(wi*zi), float64(wr*zi)+float64(wi*zr))
 }
 
 // LaplaceComposedEpsilon returns an upper bound on the ε at δ of m

@@ -30,7 +30,7 @@ func simpson(f func(float64) float64, a, b float64, n int) float64 {
 		if i%2 == 1 {
 			w = 4
 		}
-		s += w * f(a+float64(i)*h)
+		s += float64(w * f(a+float64(float64(i)*h)))
 	}
 	return s * h / 3
 }

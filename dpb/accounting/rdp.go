@@ -29,8 +29,8 @@ func RDPToDP(rdp func(a float64) float64, delta float64) float64 { return rdpToD
 func rdpToDPScan(rdp func(a float64) float64, delta float64) float64 {
 	best := math.Inf(1)
 	for i := range 4000 {
-		a := 1 + math.Exp(-9+float64(i)*0.005)
-		e := rdp(a) + (math.Log(1/delta)+(a-1)*math.Log(1-1/a)-math.Log(a))/(a-1)
+		a := 1 + math.Exp(-9+float64(float64(i)*0.005))
+		e := rdp(a) + (math.Log(1/delta)+float64((a-1)*math.Log(1-1/a))-math.Log(a))/(a-1)
 		best = math.Min(best, e)
 	}
 	return math.Max(best, 0)

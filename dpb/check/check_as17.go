@@ -302,7 +302,7 @@ func checkAS17CounterRegret(c AS17CheckConfig) (Verdicts, error) {
 		var ratios []float64
 		var parts []string
 		for _, cl := range cells[k] {
-			if cl.mean > cl.bound+q*cl.se {
+			if cl.mean > cl.bound+float64(q*cl.se) {
 				fail++
 			}
 			ratios = append(ratios, upperRatio(cl.mean, cl.bound))

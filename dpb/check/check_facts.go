@@ -98,7 +98,7 @@ func CheckChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdi
 		var u float64
 		for range d {
 			z := rng.NormFloat64()
-			u += z * z
+			u += float64(z * z)
 		}
 		// Deviation ratios: how far U goes towards each bound, from the mean d.
 		up[i] = math.Max(u-float64(d), 0) / (hi - float64(d))
@@ -361,7 +361,7 @@ func CheckEllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
 			var nrm float64
 			for i := range x {
 				x[i] = rng.NormFloat64()
-				nrm += x[i] * x[i]
+				nrm += float64(x[i] * x[i])
 			}
 			r := L / math.Sqrt(nrm)
 			if rng.IntN(2) == 0 {
@@ -385,7 +385,7 @@ func CheckEllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
 		copy(l, u)
 		linalg.Cholesky(l, d)
 		mid := 2 * (linalg.LogDetChol(l, d) - logDet1)
-		right := 2 * float64(d) * math.Log((tr+float64(n)*L*L)/(float64(d)*math.Exp(logDet1/float64(d))))
+		right := 2 * float64(d) * math.Log((tr+float64(float64(n)*L*L))/(float64(d)*math.Exp(logDet1/float64(d))))
 		r1[t] = upperRatio(sum, mid)
 		r2[t] = upperRatio(mid, right)
 		if sum > mid*(1+1e-9) {

@@ -77,7 +77,7 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 	var parts []string
 	for _, c := range cells {
 		r := upperRatio(c.mean, c.bound)
-		bad := c.mean > c.bound+zMean*c.se
+		bad := c.mean > c.bound+float64(zMean*c.se)
 		if c.lower {
 			r = lowerRatio(c.mean, c.bound)
 			bad = c.mean < c.bound-zMean*c.se

@@ -207,7 +207,7 @@ func randomSphere(rng *rand.Rand, v []float64, r float64) {
 	var s float64
 	for i := range v {
 		v[i] = rng.NormFloat64()
-		s += v[i] * v[i]
+		s += float64(v[i] * v[i])
 	}
 	scale(v, r/math.Sqrt(s))
 }

@@ -63,8 +63,8 @@ func CheckBand(cfg dpb.LinearEnvConfig, seed uint64, rounds, bins int) (*BandChe
 			}
 			var u, s float64
 			for i, v := range r.Action(a) {
-				u += v * theta[i]
-				s += v * v
+				u += float64(v * theta[i])
+				s += float64(v * v)
 			}
 			c.MaxNormErr = math.Max(c.MaxNormErr, math.Abs(math.Sqrt(s)-1))
 			us = append(us, u)
@@ -91,7 +91,7 @@ func CheckBand(cfg dpb.LinearEnvConfig, seed uint64, rounds, bins int) (*BandChe
 		counts[k]++
 	}
 	for k := range bins {
-		a, z := lo+float64(k)*w, lo+float64(k+1)*w
+		a, z := lo+float64(float64(k)*w), lo+float64(float64(k+1)*w)
 		if k == bins-1 {
 			z = hi
 		}

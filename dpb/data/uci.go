@@ -295,7 +295,7 @@ func pcaContexts(ds *Supervised, d int) ([]float64, error) {
 		mu := s / float64(n)
 		for i := 0; i < n; i++ {
 			v := ds.X[i*p+j] - mu
-			ss += v * v
+			ss += float64(v * v)
 		}
 		sd := math.Sqrt(ss / float64(n))
 		for i := 0; i < n; i++ {

@@ -489,8 +489,8 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 						z[i] = dpb.Laplace(noise, cfg.Lambda)
 					}
 					for i, v := range l {
-						trueR += v * x[i]
-						noisyR += (v + z[i]) * x[i]
+						trueR += float64(v * x[i])
+						noisyR += float64((v + z[i]) * x[i])
 						L[i] += v + z[i]
 					}
 					trueR -= l[star]

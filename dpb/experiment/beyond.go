@@ -142,7 +142,7 @@ func SimulateCounter(kind dpb.CounterKind, n, reps int, seed uint64) (*CounterSi
 		c.NoiseTo(buf)
 		var q float64
 		for _, x := range buf {
-			q += x * x
+			q += float64(x * x)
 		}
 		e, r := q/float64(reps), c.VarianceAt(t)
 		s.Empirical[t-1], s.Reported[t-1] = e, r

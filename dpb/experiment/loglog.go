@@ -50,13 +50,13 @@ func FitLogLog(x, y []float64) Fit {
 		n++
 		sx += lx[i]
 		sy += ly[i]
-		sxx += lx[i] * lx[i]
-		sxy += lx[i] * ly[i]
+		sxx += float64(lx[i] * lx[i])
+		sxy += float64(lx[i] * ly[i])
 	}
 	mx := sx / n
 	var cxx float64
 	for _, v := range lx {
-		cxx += (v - mx) * (v - mx)
+		cxx += float64((v - mx) * (v - mx))
 	}
 	if cxx == 0 {
 		return f
@@ -68,14 +68,14 @@ func FitLogLog(x, y []float64) Fit {
 		my := sy / n
 		var cxy float64
 		for i, v := range lx {
-			cxy += (v - mx) * (ly[i] - my)
+			cxy += float64((v - mx) * (ly[i] - my))
 		}
 		b := cxy / cxx
 		a := my - b*mx
 		var rss float64
 		for i := range lx {
 			r := ly[i] - a - b*lx[i]
-			rss += r * r
+			rss += float64(r * r)
 		}
 		f.SlopeSE = math.Sqrt(rss / (n - 2) / cxx)
 	}

@@ -269,7 +269,7 @@ func MeanStdErr(x []float64) (mean, stderr float64) {
 	var ss float64
 	for _, v := range x {
 		d := v - mean
-		ss += d * d
+		ss += float64(d * d)
 	}
 	return mean, math.Sqrt(ss / float64(len(x)-1) / float64(len(x)))
 }

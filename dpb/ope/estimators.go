@@ -160,7 +160,7 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
 					return tm, fmt.Errorf("dpb: ope event %d: reward model predicts %v for arm %d, want a finite number", i, v, a)
 				}
-				dm += pi[a] * v
+				dm += float64(pi[a] * v)
 			}
 			tm.qa[i], tm.dm[i] = q[arm], dm
 		}
@@ -204,7 +204,7 @@ func (tm terms) value(e Estimator, idx []int) (v, se float64) {
 		case DM:
 			return tm.dm[i]
 		default:
-			return tm.dm[i] + tm.w[i]*(tm.r[i]-tm.qa[i])
+			return tm.dm[i] + float64(tm.w[i]*(tm.r[i]-tm.qa[i]))
 		}
 	}
 	var s, sw float64
@@ -224,7 +224,7 @@ func (tm terms) value(e Estimator, idx []int) (v, se float64) {
 		for j := 0; j < n; j++ {
 			i := at(j)
 			u := tm.w[i] * (tm.r[i] - v)
-			ss += u * u
+			ss += float64(u * u)
 		}
 		return v, math.Sqrt(ss/math.Max(1, fn-1)) / (sw / fn) / math.Sqrt(fn)
 	}
@@ -232,7 +232,7 @@ func (tm terms) value(e Estimator, idx []int) (v, se float64) {
 	var ss float64
 	for j := 0; j < n; j++ {
 		u := term(at(j)) - v
-		ss += u * u
+		ss += float64(u * u)
 	}
 	return v, math.Sqrt(ss/math.Max(1, fn-1)) / math.Sqrt(fn)
 }
@@ -241,7 +241,7 @@ func (tm terms) ess() (ess, maxW float64) {
 	var s, s2 float64
 	for _, w := range tm.w {
 		s += w
-		s2 += w * w
+		s2 += float64(w * w)
 		maxW = math.Max(maxW, w)
 	}
 	if s2 == 0 {
@@ -307,7 +307,7 @@ func EstimateAll(log Log, target Target, model RewardModel, es []Estimator, cfg 
 	for k, e := range es {
 		v, se := tm.value(e, nil)
 		est := Estimate{Estimator: e, Value: v, SE: se, Events: n, ESS: ess, MaxWeight: maxW,
-			Lo: v - cfg.Z*se, Hi: v + cfg.Z*se}
+			Lo: v - float64(cfg.Z*se), Hi: v + float64(cfg.Z*se)}
 		if e == DM {
 			est.ESS, est.MaxWeight = float64(n), 0
 		}
@@ -334,7 +334,7 @@ func percentileInterval(xs []float64, z float64) (lo, hi float64) {
 		if i+1 >= len(xs) {
 			return xs[len(xs)-1]
 		}
-		return xs[i] + (h-float64(i))*(xs[i+1]-xs[i])
+		return xs[i] + float64((h-float64(i))*(xs[i+1]-xs[i]))
 	}
 	return q(tail), q(1 - tail)
 }

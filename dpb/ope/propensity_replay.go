@@ -167,15 +167,15 @@ func PropensityReplay(p dpb.Policy, log Log, cfg PropensityReplayConfig) (Propen
 					w = cfg.MaxWeight
 					res.WeightClipped++
 				}
-				v += w * (reward - q[arm])
+				v += float64(w * (reward - q[arm]))
 				wSum += w
-				wSum2 += w * w
+				wSum2 += float64(w * w)
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
 				return res, fmt.Errorf("dpb: propensity replay event %d: doubly robust term %v (reward model non-finite?)", i, v)
 			}
 			drSum += v
-			drSum2 += v * v
+			drSum2 += float64(v * v)
 		}
 		if c != arm {
 			continue
@@ -188,7 +188,7 @@ func PropensityReplay(p dpb.Policy, log Log, cfg PropensityReplayConfig) (Propen
 		}
 		res.Accepted++
 		sum += reward
-		sum2 += reward * reward
+		sum2 += float64(reward * reward)
 		unit = unit && reward >= 0 && reward <= 1
 		p.Update(r, arm, reward)
 	}
@@ -216,6 +216,6 @@ func normalOf(s, s2 float64, n int, z float64) (m, lo, hi float64) {
 	fn := float64(n)
 	m = s / fn
 	v := math.Max(0, s2-fn*m*m) / math.Max(1, fn-1)
-	h := z * math.Sqrt(v/fn)
+	h := float64(z * math.Sqrt(v/fn))
 	return m, m - h, m + h
 }

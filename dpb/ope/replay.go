@@ -172,6 +172,6 @@ func Wilson(p float64, n int, z float64) (lo, hi float64) {
 	fn := float64(n)
 	z2 := z * z
 	c := (p + z2/(2*fn)) / (1 + z2/fn)
-	h := z / (1 + z2/fn) * math.Sqrt(math.Max(0, p*(1-p)/fn+z2/(4*fn*fn)))
+	h := float64(z / (1 + z2/fn) * math.Sqrt(math.Max(0, p*(1-p)/fn+z2/(4*fn*fn))))
 	return math.Max(0, c-h), math.Min(1, c+h)
 }

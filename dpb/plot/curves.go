@@ -103,7 +103,7 @@ func Curves(c *experiment.Curves, o CurveOptions) (*plot.Plot, error) {
 			}
 			pts = append(pts, plotter.XY{X: x, Y: y})
 			if o.Band > 0 {
-				d := o.Band * c.StdErr[s][k]
+				d := float64(o.Band * c.StdErr[s][k])
 				l := y - d
 				if o.LogY && l <= 0 {
 					l = y / 2

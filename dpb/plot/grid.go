@@ -77,6 +77,6 @@ func Gradient(i, n int) color.Color {
 	k := min(int(x), len(stops)-2)
 	f := x - float64(k)
 	a, b := stops[k], stops[k+1]
-	mix := func(p, q uint8) uint8 { return uint8(math.Round(float64(p)*(1-f) + float64(q)*f)) }
+	mix := func(p, q uint8) uint8 { return uint8(math.Round(float64(float64(p)*(1-f)) + float64(float64(q)*f))) }
 	return color.RGBA{mix(a.R, b.R), mix(a.G, b.G), mix(a.B, b.B), 255}
 }

@@ -39,7 +39,7 @@ func RoomForLastXTick(p *plot.Plot, frac float64) {
 		p.X.Max *= math.Pow(p.X.Max/p.X.Min, frac)
 		return
 	}
-	p.X.Max += frac * (p.X.Max - p.X.Min)
+	p.X.Max += float64(frac * (p.X.Max - p.X.Min))
 }
 
 // Size returns the size [Save], [Render] and [Show] draw p at: [Width] ×

@@ -101,8 +101,8 @@ func LogLogFit(c *experiment.Curves, o LogLogOptions) (*plot.Plot, []experiment.
 			}
 			x0, x1 := fx[0], fx[len(fx)-1]
 			line, err := plotter.NewLine(plotter.XYs{
-				{X: x0, Y: math.Exp(f.Intercept + f.Slope*math.Log(x0))},
-				{X: x1, Y: math.Exp(f.Intercept + f.Slope*math.Log(x1))},
+				{X: x0, Y: math.Exp(f.Intercept + float64(f.Slope*math.Log(x0)))},
+				{X: x1, Y: math.Exp(f.Intercept + float64(f.Slope*math.Log(x1)))},
 			})
 			if err != nil {
 				return nil, nil, err

@@ -75,7 +75,7 @@ func MT14Fig2(res *experiment.MT14Fig2Result, title string, band float64) (*plot
 	series := make([]errPoints, len(names))
 	for _, r := range res.Rows {
 		s := seenN[r.Name]
-		x := float64(seenD[r.Delay]) - width/2 + step*(float64(s)+0.5)
+		x := float64(seenD[r.Delay]) - float64(width/2) + float64(step*(float64(s)+0.5))
 		series[s].XYs = append(series[s].XYs, plotter.XY{X: x, Y: r.NormCTR})
 		series[s].YErrors = append(series[s].YErrors, struct{ Low, High float64 }{band * r.NormSE, band * r.NormSE})
 	}
@@ -130,7 +130,7 @@ func MT14Fig2BTS(res *experiment.MT14Fig2BTSResult, title string) (*plot.Plot, e
 			if math.IsNaN(v.Value) {
 				continue
 			}
-			x := float64(g) - width/2 + step*(float64(s)+0.5)
+			x := float64(g) - float64(width/2) + float64(step*(float64(s)+0.5))
 			series[s].XYs = append(series[s].XYs, plotter.XY{X: x, Y: v.Value})
 			series[s].YErrors = append(series[s].YErrors, struct{ Low, High float64 }{v.Value - v.Lo, v.Hi - v.Value})
 		}

@@ -44,7 +44,7 @@ func privateMABPlot(c *experiment.Curves, nb int, title, xLabel string, legend b
 		}
 		l.Color = boundColours[b%len(boundColours)]
 		l.Width = vg.Points(3.5)
-		l.Dashes = []vg.Length{vg.Points(2 + 3*float64(b)), vg.Points(2)}
+		l.Dashes = []vg.Length{vg.Points(2 + float64(3*float64(b))), vg.Points(2)}
 		p.Add(l)
 		p.Legend.Add(c.Names[s], l)
 	}

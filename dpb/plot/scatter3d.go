@@ -284,7 +284,7 @@ func blend(a, b color.Color, t float64) color.Color {
 	t = math.Max(0, math.Min(1, t))
 	ar, ag, ab, aa := a.RGBA()
 	br, bg, bb, _ := b.RGBA()
-	mix := func(x, y uint32) uint8 { return uint8((float64(x)*(1-t) + float64(y)*t) / 257) }
+	mix := func(x, y uint32) uint8 { return uint8((float64(float64(x)*(1-t)) + float64(float64(y)*t)) / 257) }
 	return color.RGBA{mix(ar, br), mix(ag, bg), mix(ab, bb), uint8(aa / 257)}
 }
 
@@ -318,7 +318,7 @@ func SliceCircle(theta [3]float64, c float64, n int) [][3]float64 {
 	for i := range pts {
 		t := 2 * math.Pi * float64(i) / float64(n)
 		for j := range 3 {
-			pts[i][j] = c*theta[j] + r*(math.Cos(t)*e1[j]+math.Sin(t)*e2[j])
+			pts[i][j] = float64(c*theta[j]) + float64(r*(float64(math.Cos(t)*e1[j])+float64(math.Sin(t)*e2[j])))
 		}
 	}
 	return pts

@@ -29,7 +29,7 @@ func ss18Fig1Options(title string, view View, circ []Curve3) Scatter3DOptions {
 // [SS18Fig1] at the given width.
 func SS18Fig1Size(width vg.Length) (w, h vg.Length) {
 	a := Scatter3DAspect(ss18Fig1Options("", View{}, nil))
-	return width, vg.Length(a)*width + 0.35*vg.Inch
+	return width, vg.Length(vg.Length(a)*width) + vg.Length(0.35*vg.Inch)
 }
 
 // SS18Fig1 draws a decision set in R³ (SS18 Figure 1): sub-optimal actions
@@ -86,7 +86,7 @@ func SS18Fig2(res *experiment.SS18Exp1Result) ([][]*plot.Plot, error) {
 			}
 		}
 		if top > 0 {
-			p.Y.Max = top * (1 + 0.09*float64(len(res.Curves[i].Names)))
+			p.Y.Max = top * (1 + float64(0.09*float64(len(res.Curves[i].Names))))
 		}
 		p.Y.Tick.Marker = GTicks{}
 		RoomForLastXTick(p, 0.06)
@@ -215,7 +215,7 @@ func SS18Fig5(res *experiment.SS18Exp3Result) ([][]*plot.Plot, error) {
 		if !(pad > 0) {
 			pad = 1
 		}
-		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+22*pad // room for the legend
+		p.Y.Min, p.Y.Max = math.Max(0, ymin-pad), ymax+float64(22*pad) // room for the legend
 		p.Y.Tick.Marker = GTicks{}
 		type vline struct {
 			x    float64
@@ -231,7 +231,7 @@ func SS18Fig5(res *experiment.SS18Exp3Result) ([][]*plot.Plot, error) {
 				return nil, err
 			}
 			l.Color = color.Gray{Y: 60}
-			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3 + 3*float64(j))}
+			l.Dashes = []vg.Length{vg.Points(2), vg.Points(3 + float64(3*float64(j)))}
 			l.Width = vg.Points(1.2)
 			p.Add(l)
 			p.Legend.Add(v.name, l)

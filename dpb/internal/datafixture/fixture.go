@@ -38,7 +38,7 @@ func Files(seed uint64) map[string][]byte {
 		for t := 0; t < 600; t++ {
 			it := r.IntN(Items)
 			click := 0
-			if r.Float64() < 0.05+0.05*float64(it) {
+			if r.Float64() < 0.05+float64(0.05*float64(it)) {
 				click = 1
 			}
 			fmt.Fprintf(&log, "%d,2019-11-24 00:00:%02d+00:00,%d,%d,%d,%v,u%d,a,b,c", t, t%60, it, 1+t%3, click, 1/float64(Items), r.IntN(3))
