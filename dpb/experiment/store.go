@@ -72,6 +72,10 @@ type storeKey struct {
 	StreamVersion int             `json:"stream_version"`
 	Shape         Shape           `json:"shape"`
 	Config        json.RawMessage `json:"config"`
+	// Build is dpb.FusionBuild(): empty (and so left out of the hash, which
+	// keeps the keys of default builds) except for builds whose compiler
+	// fuses multiply-adds, whose results may differ in the last bits.
+	Build string `json:"build,omitempty"`
 }
 
 // Bin is the store directory of one job list.
@@ -100,7 +104,7 @@ func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiment: store key of %s: %w", label, err)
 	}
-	key := storeKey{Label: label, StreamVersion: dpb.StreamVersion, Shape: shape, Config: cj}
+	key := storeKey{Label: label, StreamVersion: dpb.StreamVersion, Shape: shape, Config: cj, Build: dpb.FusionBuild()}
 	kj, err := json.Marshal(key)
 	if err != nil {
 		return nil, err

@@ -1,12 +1,16 @@
 package experiment
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb"
 )
 
 type testKey struct {
@@ -185,5 +189,25 @@ func TestParseShard(t *testing.T) {
 		if (err == nil) != c.ok || got != c.want {
 			t.Errorf("ParseShard(%q) = %v, %v; want %v, ok %v", c.s, got, err, c.want, c.ok)
 		}
+	}
+}
+
+// The default build keys its bins as before FusionBuild existed (no "build"
+// field, so the hashes of existing stores stay valid); a fusing build's key
+// differs, so its results never mix with the default's.
+func TestStoreKeyBuild(t *testing.T) {
+	base := storeKey{Label: "x", StreamVersion: 2, Shape: Shape{Reps: 1, Series: 1}, Config: json.RawMessage(`{}`)}
+	a, _ := json.Marshal(base)
+	if strings.Contains(string(a), "build") {
+		t.Errorf("an empty Build is written: %s", a)
+	}
+	fused := base
+	fused.Build = "amd64.v3"
+	b, _ := json.Marshal(fused)
+	if string(a) == string(b) {
+		t.Error("a fusing build has the default build's key")
+	}
+	if runtime.GOARCH == "amd64" && dpb.FusionBuild() != "" && !strings.HasPrefix(dpb.FusionBuild(), "amd64.v") {
+		t.Errorf("FusionBuild() = %q on amd64", dpb.FusionBuild())
 	}
 }
