@@ -64,7 +64,16 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 	}
 	d, n := s.D, s.N
 	const nb = 3
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(algs), Points: n * nb, Workers: cfg.Workers},
+	if n > TreeDenseMaxN {
+		return nil, fmt.Errorf("dpb: CheckCounterRegularizers keeps every round (%d values a run): n = %d is above %d", n*nb, n, TreeDenseMaxN)
+	}
+	key := struct {
+		Setting dpb.SS18Setting
+		Seed    uint64
+		Algs    []dpb.SS18Alg
+	}{s, cfg.Seed, algs}
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(algs), Points: n * nb, Workers: cfg.Workers,
+		Plan: cfg.Plan, Label: "ss18-check-counters", Key: key, Rounds: n},
 		func(job experiment.Job, out []float64) error {
 			reg, err := newCounterVariantReg(algs[job.Series], s, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 101+job.Series)))
 			if err != nil {

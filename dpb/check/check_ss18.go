@@ -74,32 +74,11 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := cfg.WithDefaults()
-	tv, err := CheckSS18Trees(c)
+	tv, err := CheckSS18Scaled(cfg)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, tv...)
-	// Proposition 9 with the tight k of optimal composition (WishartTight).
-	kt, err := c.SS18CheckSetting().WishartKTight()
-	if err != nil {
-		return nil, err
-	}
-	wv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, K: kt})
-	if err != nil {
-		return nil, err
-	}
-	for _, v := range wv {
-		if strings.HasPrefix(v.Name, "wishart/") {
-			v.Name = "wishart-tight-k/" + strings.TrimPrefix(v.Name, "wishart/")
-			vs = append(vs, v)
-		}
-	}
-	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers})
-	if err != nil {
-		return nil, err
-	}
-	vs = append(vs, cv...)
 	pv, err := CheckSS18Privacy(cfg)
 	if err != nil {
 		return nil, err
@@ -110,7 +89,7 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, qv...)
-	lv, err := checkSS18Policies(c)
+	lv, err := checkSS18Policies(cfg.WithDefaults())
 	if err != nil {
 		return nil, err
 	}
@@ -124,6 +103,44 @@ func CheckSS18Trees(cfg SS18CheckConfig) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	vs, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan})
 	return vs, err
+}
+
+// CheckSS18Scaled runs every check of [CheckSS18] whose cost grows with n,
+// all under cfg.Plan (so a shard runs its part of each into the store):
+// [CheckSS18Trees], the Wishart trees again with the tight k of optimal
+// composition (WishartTight; verdicts named wishart-tight-k/…), and
+// [CheckCounterRegularizers]. The last keeps every round's ratios, so n is
+// limited to TreeDenseMaxN there (an error above it; run CheckSS18Trees at
+// larger n).
+func CheckSS18Scaled(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	if c.N > TreeDenseMaxN {
+		return nil, fmt.Errorf("dpb: the counter regularizer checks keep every round: n = %d is above %d (the paper's trees alone scale: CheckSS18Trees)", c.N, TreeDenseMaxN)
+	}
+	vs, err := CheckSS18Trees(c)
+	if err != nil {
+		return nil, err
+	}
+	// Proposition 9 with the tight k of optimal composition (WishartTight).
+	kt, err := c.SS18CheckSetting().WishartKTight()
+	if err != nil {
+		return nil, err
+	}
+	wv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, K: kt, Plan: c.Plan})
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range wv {
+		if strings.HasPrefix(v.Name, "wishart/") {
+			v.Name = "wishart-tight-k/" + strings.TrimPrefix(v.Name, "wishart/")
+			vs = append(vs, v)
+		}
+	}
+	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan})
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, cv...), nil
 }
 
 func (c SS18CheckConfig) validate() error {

@@ -29,6 +29,7 @@ func runCheck(w io.Writer, args []string) error {
 	countVar(fs, reps, "reps", 0, 0, maxCheckReps, "ss18: runs of each tree, 0: 100 (short 20); mt14, as17: runs behind each regret mean, 0: 20 / 10 (short 6 / 4)")
 	countVar(fs, trials, "trials", 0, 0, maxCheckTrials, "ss18: draws per Monte-Carlo check, 0: 20000 (short 2000); mt14, as17: trees of the counter and noise-law checks")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
+	trees := fs.Bool("trees", false, "ss18: only the per-round checks of Props. 9 and 11 on the paper's trees (printed k and σ, plain and padded), the part that grows with n; needed above n = 65536")
 	var jobs jobFlags
 	jobs.bind(fs)
 	pos, err := parseArgs(fs, args)
@@ -49,8 +50,13 @@ func runCheck(w io.Writer, args []string) error {
 	if err := noArgs(fs, pos[1:]); err != nil {
 		return err
 	}
-	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge) {
-		return usagef("check %s: -store, -shard and -merge are supported by check ss18 only", pos[0])
+	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge || *trees) {
+		return usagef("check %s: -store, -shard, -merge and -trees are supported by check ss18 only", pos[0])
+	}
+	if *n > check.TreeDenseMaxN && !*trees {
+		// The counter checks keep every round's ratios (3n values a run):
+		// only the paper's trees have the per-run test that scales.
+		return usagef("check ss18: -n %d is above %d: add -trees (Props. 9 and 11 on the paper's trees, which scale to the paper's n); the other checks keep every round", *n, check.TreeDenseMaxN)
 	}
 	if err := ready(); err != nil {
 		return err
@@ -70,12 +76,20 @@ func runCheck(w io.Writer, args []string) error {
 			if plan.Shard.N > 0 {
 				// A shard runs its part of the tree checks (the part that grows
 				// with n) into the store; -merge runs the rest and prints verdicts.
-				_, err := check.CheckSS18Trees(cfg)
+				if *trees {
+					_, err = check.CheckSS18Trees(cfg)
+				} else {
+					_, err = check.CheckSS18Scaled(cfg)
+				}
 				_, err = plan.done(err)
 				return err
 			}
 			configs[p] = cfg.WithDefaults()
-			vs, err = check.CheckSS18(cfg)
+			if *trees {
+				vs, err = check.CheckSS18Trees(cfg)
+			} else {
+				vs, err = check.CheckSS18(cfg)
+			}
 			if stop, err := plan.done(err); stop {
 				return err
 			}

@@ -89,6 +89,8 @@ func TestCLIConvention(t *testing.T) {
 		{[]string{"slurm", "ss18-fig4", "-shards", "2"}, 2, "-store DIR is required"},
 		{[]string{"reproduce", "beyond-counters", "-maxlog", "99"}, 2, "99 is outside [10, 30]"},
 		{[]string{"reproduce", "ss18-fig4", "-shard", "1/2", "-out", out}, 2, "-shard and -merge need -store DIR"},
+		{[]string{"check", "ss18", "-n", "100000"}, 2, "add -trees"},
+		{[]string{"check", "mt14", "-trees"}, 2, "supported by check ss18 only"},
 		{[]string{"data"}, 2, "want a subcommand"},
 		{[]string{"data", "fetch", "yahoo"}, 2, `data set "yahoo", want one of obd, uci, all`},
 		{[]string{"data", "fetch", "obd", "extra"}, 2, `unexpected argument "extra"`},

@@ -293,3 +293,47 @@ func TestEveryFigureHonoursStore(t *testing.T) {
 		})
 	}
 }
+
+// check ss18 -trees prints the verdicts of the paper's trees alone, the same
+// ones the full run prints, and -trees with a store reads them back.
+func TestCheckTrees(t *testing.T) {
+	base := []string{"ss18", "-short", "-n", "300", "-reps", "3", "-json"}
+	var full, trees, stored bytes.Buffer
+	if err := runCheck(&full, base); err != nil {
+		t.Fatal(err)
+	}
+	if err := runCheck(&trees, append(base, "-trees")); err != nil {
+		t.Fatal(err)
+	}
+	S := filepath.Join(t.TempDir(), "S")
+	if err := runCheck(io.Discard, append(base, "-trees", "-store", S)); err != nil {
+		t.Fatal(err)
+	}
+	if err := runCheck(&stored, append(base, "-trees", "-store", S, "-merge")); err != nil {
+		t.Fatal(err)
+	}
+	type out struct {
+		Verdicts []struct {
+			Name string `json:"name"`
+		} `json:"verdicts"`
+	}
+	var f, tr out
+	if json.Unmarshal(full.Bytes(), &f) != nil || json.Unmarshal(trees.Bytes(), &tr) != nil {
+		t.Fatal("unreadable JSON")
+	}
+	if len(tr.Verdicts) != 36 || len(f.Verdicts) <= len(tr.Verdicts) {
+		t.Fatalf("%d tree verdicts (want 36 = 4 trees × 9 bounds) of %d", len(tr.Verdicts), len(f.Verdicts))
+	}
+	names := map[string]bool{}
+	for _, v := range f.Verdicts {
+		names[v.Name] = true
+	}
+	for _, v := range tr.Verdicts {
+		if !names[v.Name] {
+			t.Errorf("-trees verdict %s is not in the full run", v.Name)
+		}
+	}
+	if trees.String() != stored.String() {
+		t.Error("-trees read back from the store differs from the run")
+	}
+}
