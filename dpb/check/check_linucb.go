@@ -34,6 +34,10 @@ type LinUCBCheckConfig struct {
 	Seed uint64
 	// Workers as in TrialConfig.
 	Workers int
+	// Plan, if set, keeps the runs of [CheckProp4] in a job store and
+	// selects a shard (see experiment.Plan): the confidence-set check at
+	// the paper's n runs in pieces.
+	Plan *experiment.Plan
 }
 
 func (c *LinUCBCheckConfig) defaults() error {
@@ -87,7 +91,16 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 3, Workers: cfg.Workers},
+	key := struct {
+		D, K, N        int
+		Gap, Alpha     float64
+		Epsilon, Delta float64
+		Mode           dpb.ReleaseMode
+		Algs           []dpb.SS18Alg
+		Seed           uint64
+	}{cfg.D, cfg.K, cfg.N, cfg.Gap, cfg.Alpha, cfg.Epsilon, cfg.Delta, *cfg.Mode, cfg.Algs, cfg.Seed}
+	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 3, Workers: cfg.Workers,
+		Plan: cfg.Plan, Label: "ss18-check-prop4", Key: key, Rounds: cfg.N},
 		func(job experiment.Job, out []float64) error {
 			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
 			if err != nil {

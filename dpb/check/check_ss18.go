@@ -26,6 +26,9 @@ type SS18CheckConfig struct {
 	Trials int
 	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
 	Workers int
+	// PolicyN is the horizon of the Proposition 4 (confidence-set) checks,
+	// which run Algorithm 1 itself. Defaults to 2000 (short: 300).
+	PolicyN int `json:"policy_n,omitempty"`
 	// Plan, if set, keeps the tree checks' runs in a job store and selects
 	// a shard (see experiment.Plan and [CheckSS18Trees]).
 	Plan *experiment.Plan `json:"-"`
@@ -103,6 +106,55 @@ func CheckSS18Trees(cfg SS18CheckConfig) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	vs, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan})
 	return vs, err
+}
+
+// policyScale returns the default horizon and runs of the checks that run
+// Algorithm 1 (2000 rounds × 40 runs; short 300 × 8).
+func policyScale(c SS18CheckConfig) (n, reps int) {
+	if c.Short {
+		return 300, 8
+	}
+	return 2000, 40
+}
+
+// CheckSS18Prop4 runs the Proposition 4 checks of [CheckSS18] (α = 0.05, a
+// larger α than the paper's 1/n so that a failure rate above α would be
+// visible in 40 runs): every paper variant on the padded tree, the shifted
+// Wishart on the plain tree, and the exactly calibrated variants, at horizon
+// cfg.PolicyN (default 2000, short 300), under cfg.Plan (each run of each
+// variant is a job), so the confidence-set checks run at the paper's n in
+// shards like the tree checks.
+func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	n, reps := policyScale(c)
+	if c.PolicyN > 0 {
+		n = c.PolicyN
+	}
+	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan}
+	vs, err := CheckProp4(base)
+	if err != nil {
+		return nil, err
+	}
+	plain := dpb.Plain
+	pc := base
+	pc.Mode, pc.Algs = &plain, []dpb.SS18Alg{dpb.SS18Wishart}
+	pv, err := CheckProp4(pc)
+	if err != nil {
+		return nil, err
+	}
+	for i := range pv {
+		pv[i].Name += "-plain"
+	}
+	vs = append(vs, pv...)
+	// The exactly calibrated variants of issue 10 (padded tree for the
+	// tree-based ones), Proposition 4 with their derived bounds.
+	nc := base
+	nc.Algs = append(append(append([]dpb.SS18Alg(nil), counterVariants...), dpb.SS18WishartTight), sharpVariants...)
+	nv, err := CheckProp4(nc)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, nv...), nil
 }
 
 // CheckSS18Scaled runs every check of [CheckSS18] whose cost grows with n,
@@ -205,35 +257,12 @@ func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
 // visible in 40 runs) for every variant with the padded tree and for the
 // shifted Wishart with the plain tree, Theorems 5 and 6, and Claim 13.
 func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
-	n, reps := 2000, 40
-	if c.Short {
-		n, reps = 300, 8
-	}
+	n, reps := policyScale(c)
 	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, Workers: c.Workers}
-	vs, err := CheckProp4(base)
+	vs, err := CheckSS18Prop4(c)
 	if err != nil {
 		return nil, err
 	}
-	plain := dpb.Plain
-	pc := base
-	pc.Mode, pc.Algs = &plain, []dpb.SS18Alg{dpb.SS18Wishart}
-	pv, err := CheckProp4(pc)
-	if err != nil {
-		return nil, err
-	}
-	for i := range pv {
-		pv[i].Name += "-plain"
-	}
-	vs = append(vs, pv...)
-	// The exactly calibrated variants of issue 10 (padded tree for the
-	// tree-based ones), Proposition 4 with their derived bounds.
-	nc := base
-	nc.Algs = append(append(append([]dpb.SS18Alg(nil), counterVariants...), dpb.SS18WishartTight), sharpVariants...)
-	nv, err := CheckProp4(nc)
-	if err != nil {
-		return nil, err
-	}
-	vs = append(vs, nv...)
 	rc := base
 	rc.Alpha, rc.Reps = 0, reps/2
 	rv, err := CheckRegretBounds(rc)

@@ -29,6 +29,8 @@ func runCheck(w io.Writer, args []string) error {
 	countVar(fs, reps, "reps", 0, 0, maxCheckReps, "ss18: runs of each tree, 0: 100 (short 20); mt14, as17: runs behind each regret mean, 0: 20 / 10 (short 6 / 4)")
 	countVar(fs, trials, "trials", 0, 0, maxCheckTrials, "ss18: draws per Monte-Carlo check, 0: 20000 (short 2000); mt14, as17: trees of the counter and noise-law checks")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
+	policyN := new(int)
+	countVar(fs, policyN, "policyn", 0, 0, maxCheckN, "ss18: horizon of the Proposition 4 (confidence-set) checks, which run Algorithm 1, 0: 2000 (short 300)")
 	trees := fs.Bool("trees", false, "ss18: only the per-round checks of Props. 9 and 11 on the paper's trees (printed k and σ, plain and padded), the part that grows with n; needed above n = 65536")
 	var jobs jobFlags
 	jobs.bind(fs)
@@ -72,14 +74,14 @@ func runCheck(w io.Writer, args []string) error {
 			if perr != nil {
 				return perr
 			}
-			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, Plan: plan.Plan}
+			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, PolicyN: *policyN, Plan: plan.Plan}
 			if plan.Shard.N > 0 {
 				// A shard runs its part of the tree checks (the part that grows
 				// with n) into the store; -merge runs the rest and prints verdicts.
 				if *trees {
 					_, err = check.CheckSS18Trees(cfg)
-				} else {
-					_, err = check.CheckSS18Scaled(cfg)
+				} else if _, err = check.CheckSS18Scaled(cfg); err == nil {
+					_, err = check.CheckSS18Prop4(cfg)
 				}
 				_, err = plan.done(err)
 				return err
