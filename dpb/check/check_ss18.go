@@ -257,15 +257,12 @@ func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
 // visible in 40 runs) for every variant with the padded tree and for the
 // shifted Wishart with the plain tree, Theorems 5 and 6, and Claim 13.
 func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
-	n, reps := policyScale(c)
-	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, Workers: c.Workers}
 	vs, err := CheckSS18Prop4(c)
 	if err != nil {
 		return nil, err
 	}
-	rc := base
-	rc.Alpha, rc.Reps = 0, reps/2
-	rv, err := CheckRegretBounds(rc)
+	n, reps := policyScale(c)
+	rv, err := CheckRegretBounds(LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps / 2, Seed: c.Seed, Workers: c.Workers})
 	if err != nil {
 		return nil, err
 	}

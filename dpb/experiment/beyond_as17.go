@@ -354,7 +354,7 @@ func (r *BeyondAS17Result) Markdown() string {
 				sd := fmt.Sprintf("%.3g", p.LaplaceSD[h])
 				sig, mx, mn, by = fmt.Sprintf("λ = %.3g", p.LaplaceLambda[h]), sd, sd, "Thm 3.4, D_Lap (MC)"
 			}
-			fmt.Fprintf(&b, "| %s%s | %.4g ± %.2g | %s | %.4g ± %.2g | %.4g | %s | %s | %s | %s | %s |\n", va.Name, at, m, se, ratio, p.Excess.Mean[v][h], p.Excess.StdErr[v][h], p.Bound[v][h], by, sig, mx, mn, slopeCell(p.Slope[v]))
+			fmt.Fprintf(&b, "| %s%s | %.4g ± %.2g | %s | %.4g ± %.2g | %.4g | %s | %s | %s | %s | %s |\n", va.Name, at, m, se, ratio, p.Excess.Mean[v][h], p.Excess.StdErr[v][h], p.Bound[v][h], by, sig, mx, mn, p.Slope[v].SlopeText())
 		}
 		b.WriteString("\n")
 	}
@@ -366,17 +366,4 @@ func deltaLabel(c BeyondAS17Config, T int) string {
 		return strconv.FormatFloat(c.Delta, 'g', 4, 64)
 	}
 	return fmt.Sprintf("1/T = %.3g", 1/float64(T))
-}
-
-// slopeCell formats a fitted slope ± its standard error, or the slope and
-// its number of points when they are too few for a standard error (or "—"
-// when there is no fit at all).
-func slopeCell(f Fit) string {
-	switch {
-	case math.IsNaN(f.Slope):
-		return "—"
-	case math.IsNaN(f.SlopeSE):
-		return fmt.Sprintf("%.2f (%d points)", f.Slope, f.Points)
-	}
-	return fmt.Sprintf("%.2f ± %.2f", f.Slope, f.SlopeSE)
 }

@@ -100,7 +100,7 @@ func TestBeyondAS17Config(t *testing.T) {
 	}
 }
 
-func TestSlopeCell(t *testing.T) {
+func TestFitSlopeText(t *testing.T) {
 	for _, c := range []struct {
 		f    Fit
 		want string
@@ -109,8 +109,8 @@ func TestSlopeCell(t *testing.T) {
 		{Fit{Slope: 0.45, SlopeSE: math.NaN(), Points: 2}, "0.45 (2 points)"},
 		{Fit{Slope: math.NaN(), SlopeSE: math.NaN()}, "—"},
 	} {
-		if got := slopeCell(c.f); got != c.want {
-			t.Errorf("slopeCell(%+v) = %q, want %q", c.f, got, c.want)
+		if got := c.f.SlopeText(); got != c.want {
+			t.Errorf("%+v.SlopeText() = %q, want %q", c.f, got, c.want)
 		}
 	}
 }

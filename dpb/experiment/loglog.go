@@ -81,3 +81,16 @@ func FitLogLog(x, y []float64) Fit {
 	}
 	return f
 }
+
+// SlopeText formats the fitted slope ± its standard error for a table, or
+// the slope and its number of points when they are too few for a standard
+// error, or "—" when there is no fit at all.
+func (f Fit) SlopeText() string {
+	switch {
+	case math.IsNaN(f.Slope):
+		return "—"
+	case math.IsNaN(f.SlopeSE):
+		return fmt.Sprintf("%.2f (%d points)", f.Slope, f.Points)
+	}
+	return fmt.Sprintf("%.2f ± %.2f", f.Slope, f.SlopeSE)
+}

@@ -226,10 +226,12 @@ func TestKillWhileWritingFigures(t *testing.T) {
 }
 
 // dpb check ss18 in two shards and a merge prints the verdicts of one
-// process; a merge before the last shard fails.
+// process; a merge before the last shard fails. The tree, counter and
+// Proposition 4 checks (at their own horizon, -policyn) all go through the
+// store.
 func TestCheckShardsMerge(t *testing.T) {
 	S := filepath.Join(t.TempDir(), "S")
-	base := []string{"ss18", "-short", "-n", "300", "-reps", "4", "-trials", "200"}
+	base := []string{"ss18", "-short", "-n", "300", "-reps", "4", "-trials", "200", "-policyn", "150", "-json"}
 	var one, merged bytes.Buffer
 	if err := runCheck(&one, base); err != nil {
 		t.Fatal(err)
@@ -248,6 +250,14 @@ func TestCheckShardsMerge(t *testing.T) {
 	}
 	if one.String() != merged.String() || one.Len() == 0 {
 		t.Errorf("merged verdicts differ from one process:\n%s\nvs\n%s", merged.String(), one.String())
+	}
+	for _, label := range []string{"ss18-check-tree-", "ss18-check-counters-", "ss18-check-prop4-"} {
+		if m, _ := filepath.Glob(filepath.Join(S, label+"*")); len(m) == 0 {
+			t.Errorf("no %s* bin in the store", label)
+		}
+	}
+	if !strings.Contains(one.String(), `"policy_n": 150`) {
+		t.Error("the config does not record -policyn")
 	}
 }
 
@@ -335,37 +345,5 @@ func TestCheckTrees(t *testing.T) {
 	}
 	if trees.String() != stored.String() {
 		t.Error("-trees read back from the store differs from the run")
-	}
-}
-
-// The whole of check ss18, with the confidence-set checks at their own
-// horizon (-policyn), runs in two shards and merges to the same verdicts as
-// one process: the tree, counter and Proposition 4 checks all go through the
-// store.
-func TestCheckShardsWithPolicyN(t *testing.T) {
-	base := []string{"ss18", "-short", "-n", "200", "-reps", "3", "-policyn", "150", "-json"}
-	var one, merged bytes.Buffer
-	if err := runCheck(&one, base); err != nil {
-		t.Fatal(err)
-	}
-	S := filepath.Join(t.TempDir(), "S")
-	for _, sh := range []string{"0/2", "1/2"} {
-		if err := runCheck(io.Discard, append(base, "-store", S, "-shard", sh)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := runCheck(&merged, append(base, "-store", S, "-merge")); err != nil {
-		t.Fatal(err)
-	}
-	if one.String() != merged.String() {
-		t.Error("check ss18 merged from two shards differs from one process")
-	}
-	for _, label := range []string{"ss18-check-tree-", "ss18-check-counters-", "ss18-check-prop4-"} {
-		if m, _ := filepath.Glob(filepath.Join(S, label+"*")); len(m) == 0 {
-			t.Errorf("no %s* bin in the store", label)
-		}
-	}
-	if !strings.Contains(one.String(), `"policy_n": 150`) {
-		t.Error("the config does not record -policyn")
 	}
 }
