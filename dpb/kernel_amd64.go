@@ -34,6 +34,19 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 	n8 := nblk / 2
 	switch k {
 	case kernelAVX512:
+		if n16 := nblk / 4; n16 > 0 && d >= avx512SixteenFrom {
+			scoreBlocks16AVX512(&mt[0], dp, &zp[0], d, &x[0], n16, beta, &scores[0])
+			done := 16 * n16 // actions scored
+			if nblk -= 4 * n16; nblk == 0 {
+				return
+			}
+			x, scores = x[done*d:], scores[done:]
+			n8 = nblk / 2
+		}
+		if n8 > 0 {
+			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
+		}
+	case kernelAVX512x8: // the eight-action AVX-512 kernel alone (tests, benchmarks)
 		if n8 > 0 {
 			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
 		}
@@ -57,6 +70,12 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 	}
 }
 
+// avx512SixteenFrom is the smallest d at which the AVX-512 kernel scores
+// sixteen actions per pass (scoreBlocks16AVX512) rather than eight; below
+// it the lane sums in memory cost more than the extra chains gain
+// (BenchmarkScoreKernel, kernel=avx512 against kernel=avx512x8).
+const avx512SixteenFrom = 20
+
 // avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats
 // the four-action one (BenchmarkScoreKernel on an AMD EPYC: 8% slower at
 // d = 16, 11% faster at d = 24, 28% at d = 64).
@@ -79,6 +98,12 @@ func scoreBlocks8AVX2(mt *float64, dp int, zp *float64, d int, x *float64, n8 in
 //
 //go:noescape
 func scoreBlocks8AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n8 int, beta float64, scores *float64)
+
+// scoreBlocks16AVX512 is scoreBlocksGo in AVX-512 assembly for n16 blocks
+// of sixteen actions (kernel_amd64.s).
+//
+//go:noescape
+func scoreBlocks16AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
 
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
 func xgetbv() (eax, edx uint32)

@@ -440,3 +440,220 @@ done16:
 ret16:
 	VZEROUPPER
 	RET
+
+// FMABCST16 adds m times x_a[j] to w_a for the sixteen actions a of the
+// block (embedded broadcast), x_a[j] addressed from the cursors CX, DX, DI
+// and R9 at actions 0–3 with the strides 4S (R12·4), 8S (R12·8) and 12S
+// (R13·4); then steps every cursor to column j+1 and compares CX with its end.
+#define FMABCST16(m, w0, w1, w2, w3, w4, w5, w6, w7, w8, w9, w10, w11, w12, w13, w14, w15) \
+	VFMADD231PD.BCST (CX), m, w0; \
+	VFMADD231PD.BCST (DX), m, w1; \
+	VFMADD231PD.BCST (DI), m, w2; \
+	VFMADD231PD.BCST (R9), m, w3; \
+	VFMADD231PD.BCST (CX)(R12*4), m, w4; \
+	VFMADD231PD.BCST (DX)(R12*4), m, w5; \
+	VFMADD231PD.BCST (DI)(R12*4), m, w6; \
+	VFMADD231PD.BCST (R9)(R12*4), m, w7; \
+	VFMADD231PD.BCST (CX)(R12*8), m, w8; \
+	VFMADD231PD.BCST (DX)(R12*8), m, w9; \
+	VFMADD231PD.BCST (DI)(R12*8), m, w10; \
+	VFMADD231PD.BCST (R9)(R12*8), m, w11; \
+	VFMADD231PD.BCST (CX)(R13*4), m, w12; \
+	VFMADD231PD.BCST (DX)(R13*4), m, w13; \
+	VFMADD231PD.BCST (DI)(R13*4), m, w14; \
+	VFMADD231PD.BCST (R9)(R13*4), m, w15; \
+	ADDQ BX, R8; \
+	ADDQ $8, CX; \
+	ADDQ $8, DX; \
+	ADDQ $8, DI; \
+	ADDQ $8, R9; \
+	CMPQ CX, R11
+
+// LANES16M folds the eight rows of w (ZMM z, its low half y) into action
+// a's lane sums in the frame (q at off(SP), s at 512+off(SP)), rows i0..i0+3
+// first, then i0+4..i0+7: the order of LANES16. z[i0:i0+8] in Y17, Y18.
+#define LANES16M(z, y, off) \
+	VMOVUPD off(SP), Y19; \
+	VMOVUPD 512+off(SP), Y20; \
+	VFMADD231PD y, y, Y19; \
+	VFMADD231PD y, Y17, Y20; \
+	VEXTRACTF64X4 $1, z, Y21; \
+	VFMADD231PD Y21, Y21, Y19; \
+	VFMADD231PD Y21, Y18, Y20; \
+	VMOVUPD Y19, off(SP); \
+	VMOVUPD Y20, 512+off(SP)
+
+// LANES4M folds the four rows of w (YMM y) into action a's lane sums in the
+// frame; z[i0:i0+4] in Y17.
+#define LANES4M(y, off) \
+	VMOVUPD off(SP), Y19; \
+	VMOVUPD 512+off(SP), Y20; \
+	VFMADD231PD y, y, Y19; \
+	VFMADD231PD y, Y17, Y20; \
+	VMOVUPD Y19, off(SP); \
+	VMOVUPD Y20, 512+off(SP)
+
+// REDUCE4M reduces the lane sums of the four actions whose q sums start at
+// off(SP) to their scores at dst (REDUCE4; β in Y7).
+#define REDUCE4M(off, dst) \
+	VMOVUPD off(SP), Y8; \
+	VMOVUPD 32+off(SP), Y9; \
+	VMOVUPD 64+off(SP), Y10; \
+	VMOVUPD 96+off(SP), Y11; \
+	VMOVUPD 512+off(SP), Y12; \
+	VMOVUPD 544+off(SP), Y13; \
+	VMOVUPD 576+off(SP), Y14; \
+	VMOVUPD 608+off(SP), Y15; \
+	REDUCE4(dst)
+
+// func scoreBlocks16AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
+//
+// scoreBlocks8AVX512 for n16 blocks of sixteen actions: sixteen independent
+// FMA chains (Z0–Z15, one per action, eight rows of M each), twice the
+// eight-action kernel's, so that an FMA unit issuing two ZMM FMAs a cycle
+// with a latency of four cycles never waits for a chain; each column of M
+// loaded serves sixteen actions. The q and s lane sums live in the 1024-byte
+// frame (q_a at 32a(SP), s_a at 512+32a(SP)) and are folded exactly as in
+// scoreBlocks8AVX512 (rows i0..i0+3, then i0+4..i0+7), so the summation
+// order is that of scoreBlocksGo. When dp − i0 = 4 the last row block is
+// done with YMM registers. Requires AVX-512F and AVX-512VL.
+//
+// Registers: SI mt, BX row stride of mt in bytes, R10 action 0 of the block,
+// R12 S = 8d, R13 3S, CX, DX, DI, R9 cursors at x_0[j] … x_3[j], R11 end of
+// the j loop, AX i0, R8 mt cursor, R14 blocks left, R15 scores cursor
+// (d and zp are read from the arguments). Z16 column of M, Y17–Y18 z,
+// Y19–Y21 scratch.
+TEXT ·scoreBlocks16AVX512(SB), 0, $1024-64
+	MOVQ mt+0(FP), SI
+	MOVQ dp+8(FP), BX
+	SHLQ $3, BX
+	MOVQ x+32(FP), R10
+	MOVQ n16+40(FP), R14
+	MOVQ scores+56(FP), R15
+	MOVQ d+24(FP), R12
+	SHLQ $3, R12
+	LEAQ (R12)(R12*2), R13
+
+block16m:
+	TESTQ R14, R14
+	JEQ   ret16m
+	VPXORQ Z0, Z0, Z0
+	XORQ AX, AX
+
+zero16m:
+	VMOVUPD Z0, (SP)(AX*1)
+	ADDQ $64, AX
+	CMPQ AX, $1024
+	JLT  zero16m
+	XORQ AX, AX
+
+rows16m:
+	CMPQ AX, d+24(FP)
+	JGE  done16m
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	VPXORQ Z12, Z12, Z12
+	VPXORQ Z13, Z13, Z13
+	VPXORQ Z14, Z14, Z14
+	VPXORQ Z15, Z15, Z15
+	MOVQ d+24(FP), CX
+	LEAQ (SI)(AX*8), R8        // &mt[0·dp + i0]
+	LEAQ 8(AX), R11
+	SHLQ $3, R11
+	CMPQ R11, BX
+	JGT  tail16m               // fewer than eight padded rows left: dp − i0 = 4
+	LEAQ 8(AX), R11
+	CMPQ R11, CX
+	CMOVQGT CX, R11            // jend = min(i0+8, d)
+	LEAQ (R10)(R11*8), R11     // &x_0[jend]
+	MOVQ R10, CX
+	LEAQ (R10)(R12*1), DX
+	LEAQ (R10)(R12*2), DI
+	LEAQ (R10)(R13*1), R9
+
+col16m:
+	VMOVUPD (R8), Z16
+	FMABCST16(Z16, Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15)
+	JLT  col16m
+
+	MOVQ zp+16(FP), DI
+	VMOVUPD (DI)(AX*8), Y17    // z[i0:i0+4]
+	VMOVUPD 32(DI)(AX*8), Y18  // z[i0+4:i0+8]
+	LANES16M(Z0, Y0, 0)
+	LANES16M(Z1, Y1, 32)
+	LANES16M(Z2, Y2, 64)
+	LANES16M(Z3, Y3, 96)
+	LANES16M(Z4, Y4, 128)
+	LANES16M(Z5, Y5, 160)
+	LANES16M(Z6, Y6, 192)
+	LANES16M(Z7, Y7, 224)
+	LANES16M(Z8, Y8, 256)
+	LANES16M(Z9, Y9, 288)
+	LANES16M(Z10, Y10, 320)
+	LANES16M(Z11, Y11, 352)
+	LANES16M(Z12, Y12, 384)
+	LANES16M(Z13, Y13, 416)
+	LANES16M(Z14, Y14, 448)
+	LANES16M(Z15, Y15, 480)
+	ADDQ $8, AX
+	JMP  rows16m
+
+tail16m:
+	LEAQ 4(AX), R11
+	CMPQ R11, CX
+	CMOVQGT CX, R11            // jend = min(i0+4, d)
+	LEAQ (R10)(R11*8), R11
+	MOVQ R10, CX
+	LEAQ (R10)(R12*1), DX
+	LEAQ (R10)(R12*2), DI
+	LEAQ (R10)(R13*1), R9
+
+coltail16m:
+	VMOVUPD (R8), Y16
+	FMABCST16(Y16, Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15)
+	JLT  coltail16m
+
+	MOVQ zp+16(FP), DI
+	VMOVUPD (DI)(AX*8), Y17
+	LANES4M(Y0, 0)
+	LANES4M(Y1, 32)
+	LANES4M(Y2, 64)
+	LANES4M(Y3, 96)
+	LANES4M(Y4, 128)
+	LANES4M(Y5, 160)
+	LANES4M(Y6, 192)
+	LANES4M(Y7, 224)
+	LANES4M(Y8, 256)
+	LANES4M(Y9, 288)
+	LANES4M(Y10, 320)
+	LANES4M(Y11, 352)
+	LANES4M(Y12, 384)
+	LANES4M(Y13, 416)
+	LANES4M(Y14, 448)
+	LANES4M(Y15, 480)
+
+done16m:
+	VBROADCASTSD beta+48(FP), Y7
+	REDUCE4M(0, (R15))
+	REDUCE4M(128, 32(R15))
+	REDUCE4M(256, 64(R15))
+	REDUCE4M(384, 96(R15))
+	ADDQ $128, R15
+	LEAQ (R10)(R12*8), R10
+	LEAQ (R10)(R12*8), R10     // the next sixteen actions
+	DECQ R14
+	JMP  block16m
+
+ret16m:
+	VZEROUPPER
+	RET

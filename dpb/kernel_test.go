@@ -58,6 +58,9 @@ func TestKernelsSameBits(t *testing.T) {
 		if k == kernelAVX2 {
 			ks = append(ks, kernelAVX2x4)
 		}
+		if k == kernelAVX512 {
+			ks = append(ks, kernelAVX512x8)
+		}
 	}
 	t.Logf("kernels tested: %v (in use: %s)", ks, Kernel())
 	rng := Stream(1, 2)
@@ -65,7 +68,7 @@ func TestKernelsSameBits(t *testing.T) {
 	for d := 1; d <= 70; d++ {
 		dp := padDim(d)
 		_, _, mt, zp := randomKernel(rng, d, dp)
-		for nblk := 1; nblk <= 5; nblk++ {
+		for nblk := 1; nblk <= 9; nblk++ { // up to two sixteen-action blocks, an eight and a four
 			x := make([]float64, 4*nblk*d)
 			for i := range x {
 				x[i] = rng.NormFloat64()
@@ -193,6 +196,9 @@ func BenchmarkScoreKernel(b *testing.B) {
 	for _, k := range ks {
 		if k == kernelAVX2 {
 			ks = append(ks, kernelAVX2x4)
+		}
+		if k == kernelAVX512 {
+			ks = append(ks, kernelAVX512x8)
 		}
 	}
 	for _, sz := range benchSizes {
