@@ -506,6 +506,19 @@ ret16:
 	VMOVUPD 608+off(SP), Y15; \
 	REDUCE4(dst)
 
+// CURSORS16 starts the j loop of a row block of n rows: R11 = &x_0[jend]
+// with jend = min(i0+n, d) (d in CX), and the cursors CX, DX, DI, R9 at
+// x_0[0] … x_3[0].
+#define CURSORS16(n) \
+	LEAQ n(AX), R11; \
+	CMPQ R11, CX; \
+	CMOVQGT CX, R11; \
+	LEAQ (R10)(R11*8), R11; \
+	MOVQ R10, CX; \
+	LEAQ (R10)(R12*1), DX; \
+	LEAQ (R10)(R12*2), DI; \
+	LEAQ (R10)(R13*1), R9
+
 // func scoreBlocks16AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
 //
 // scoreBlocks8AVX512 for n16 blocks of sixteen actions: sixteen independent
@@ -572,14 +585,7 @@ rows16m:
 	SHLQ $3, R11
 	CMPQ R11, BX
 	JGT  tail16m               // fewer than eight padded rows left: dp − i0 = 4
-	LEAQ 8(AX), R11
-	CMPQ R11, CX
-	CMOVQGT CX, R11            // jend = min(i0+8, d)
-	LEAQ (R10)(R11*8), R11     // &x_0[jend]
-	MOVQ R10, CX
-	LEAQ (R10)(R12*1), DX
-	LEAQ (R10)(R12*2), DI
-	LEAQ (R10)(R13*1), R9
+	CURSORS16(8)
 
 col16m:
 	VMOVUPD (R8), Z16
@@ -609,14 +615,7 @@ col16m:
 	JMP  rows16m
 
 tail16m:
-	LEAQ 4(AX), R11
-	CMPQ R11, CX
-	CMOVQGT CX, R11            // jend = min(i0+4, d)
-	LEAQ (R10)(R11*8), R11
-	MOVQ R10, CX
-	LEAQ (R10)(R12*1), DX
-	LEAQ (R10)(R12*2), DI
-	LEAQ (R10)(R13*1), R9
+	CURSORS16(4)
 
 coltail16m:
 	VMOVUPD (R8), Y16
