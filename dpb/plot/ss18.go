@@ -236,13 +236,30 @@ func SS18Fig5(res *experiment.SS18Exp3Result) ([][]*plot.Plot, error) {
 			p.Add(l)
 			p.Legend.Add(v.name, l)
 		}
-		// The legend goes to the side away from the vertical lines: the
-		// Wishart panel's unshifted line sits at the right edge, the
-		// Gaussian panel's 2Υ line near the left one.
-		p.Legend.Top, p.Legend.Left = true, m == 0
+		// The legend goes to the side where the curves are lower (their
+		// highest mean over the outer third of the sweep), so that it
+		// covers at most the dotted lines, not the curves.
+		p.Legend.Top, p.Legend.Left = true, outerMax(cv, true) <= outerMax(cv, false)
 		row = append(row, p)
 	}
 	return [][]*plot.Plot{row}, nil
+}
+
+// outerMax returns the highest mean of any series over the left (or right)
+// third of the points, at least one point.
+func outerMax(c *experiment.Curves, left bool) float64 {
+	n := max(1, len(c.X)/3)
+	lo, hi := 0, n
+	if !left {
+		lo, hi = len(c.X)-n, len(c.X)
+	}
+	v := math.Inf(-1)
+	for s := range c.Names {
+		for _, y := range c.Mean[s][lo:hi] {
+			v = math.Max(v, y)
+		}
+	}
+	return v
 }
 
 // TruncateCurves keeps the points with X ≤ to (c itself when to ≤ 0).
