@@ -72,9 +72,11 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 
 // avx512SixteenFrom is the smallest d at which the AVX-512 kernel scores
 // sixteen actions per pass (scoreBlocks16AVX512) rather than eight; below
-// it the lane sums in memory cost more than the extra chains gain
-// (BenchmarkScoreKernel, kernel=avx512 against kernel=avx512x8).
-const avx512SixteenFrom = 20
+// it the lane sums in memory cost more than the extra chains gain. On an
+// AMD EPYC (K = 1024, sixteen-action against eight-action kernel): +25 % at
+// d = 5, +4 to +6 % at d = 16–24, equal at d = 32–48, −1.5 to −2.5 % at
+// d = 56–70; −3 % at (64, 4096) (BenchmarkScoreKernel).
+const avx512SixteenFrom = 48
 
 // avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats
 // the four-action one (BenchmarkScoreKernel on an AMD EPYC: 8% slower at
