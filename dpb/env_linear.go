@@ -233,27 +233,72 @@ func (e *LinearEnv) Next(r *Round, t int) {
 	r.T = t
 	e.opt = e.rnd.intn(k)
 	if e.band.reject {
-		// Draw every action's first normal candidate in one batch (the
-		// cheapest way to make normals), then finish each action.
-		e.rnd.normalsTo(r.Actions)
-	}
-	for a := range k {
-		x := r.Actions[a*d : (a+1)*d : (a+1)*d]
-		switch {
-		case a == e.opt && e.band.reject:
-			sliceFinish(&e.rnd, e.theta, e.cfg.OptReward, x)
-			e.means[a] = e.cfg.OptReward
-		case a == e.opt:
-			sphereSlice(&e.rnd, e.theta, e.cfg.OptReward, x)
-			e.means[a] = e.cfg.OptReward
-		case e.band.reject:
-			e.means[a] = e.band.finish(&e.rnd, e.theta, x)
-		default:
+		e.nextReject(r.Actions)
+	} else {
+		for a := range k {
+			x := r.Actions[a*d : (a+1)*d : (a+1)*d]
+			if a == e.opt {
+				sphereSlice(&e.rnd, e.theta, e.cfg.OptReward, x)
+				e.means[a] = e.cfg.OptReward
+				continue
+			}
 			e.means[a] = e.band.sample(&e.rnd, e.theta, x)
 		}
 	}
 	e.noise = e.cfg.Noise.draw(&e.rnd)
 	e.started = true
+}
+
+// nextReject draws a decision set into acts (K·d) when the band is sampled by
+// rejection. It makes the same draws in the same order, and the same
+// floating-point operations, as finishing every action in turn with
+// [bandSampler.finish] after one batch of first candidates, but in two passes:
+// first every sub-optimal action's first candidate is normalised, with no
+// branch (K independent chains the processor overlaps); then, in increasing
+// action order, the rejected ones (about one in eight at (d, Δ) = (5, 0.1))
+// are redrawn and the optimal action is finished. A rejected candidate's
+// normalised values are overwritten by its redraws, and those come from the
+// stream after the batch and after the redraws of the actions before it, as
+// in the one-action-at-a-time order, so the bits are the same.
+func (e *LinearEnv) nextReject(acts []float64) {
+	d, k := e.cfg.Dim, e.cfg.K
+	f := &e.rnd
+	f.normalsTo(acts)
+	means := e.means[:k]
+	for a := range e.opt {
+		means[a] = normaliseTo(acts[a*d:(a+1)*d:(a+1)*d], e.theta)
+	}
+	for a := e.opt + 1; a < k; a++ {
+		means[a] = normaliseTo(acts[a*d:(a+1)*d:(a+1)*d], e.theta)
+	}
+	lo, hi := e.band.lo, e.band.hi
+	for a := range k {
+		switch u := means[a]; {
+		case a == e.opt:
+			sliceFinish(f, e.theta, e.cfg.OptReward, acts[a*d:(a+1)*d:(a+1)*d])
+			means[a] = e.cfg.OptReward
+		case !(u >= lo && u <= hi):
+			x := acts[a*d : (a+1)*d : (a+1)*d]
+			f.normalsTo(x)
+			means[a] = e.band.finish(f, e.theta, x)
+		}
+	}
+}
+
+// normaliseTo scales g to unit length and returns ⟨g, θ⟩ after scaling,
+// computed as [bandSampler.finish] does; for g = 0 it returns NaN.
+func normaliseTo(g, theta []float64) float64 {
+	theta = theta[:len(g)]
+	var s, u float64
+	for i, v := range g {
+		s += float64(v * v)
+		u += float64(v * theta[i])
+	}
+	inv := 1 / math.Sqrt(s)
+	for i := range g {
+		g[i] *= inv
+	}
+	return u * inv
 }
 
 // Reward returns the realised reward of arm in the current round.
