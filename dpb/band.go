@@ -134,42 +134,47 @@ func zig(s uint64) (next, u uint64, x float64, ok bool) {
 	return next, u, float64(j) * zigW[i], aj < zigK[i]
 }
 
-// normalsTo fills dst with standard normal draws.
+// normalsTo fills dst with standard normal draws: the fast path for runs of
+// draws (zigFast: eight at a time on CPUs with AVX-512), normSlow for the
+// rare draws that leave it. The draws are those of norm called len(dst)
+// times.
 func (f *fastRand) normalsTo(dst []float64) {
-	s := f.s
+	for {
+		n, next, u := zigFast(dst, f.s)
+		f.s = next
+		if n == len(dst) {
+			return
+		}
+		dst[n] = f.normSlow(u)
+		dst = dst[n+1:]
+	}
+}
+
+// zigFastGo writes fast-path ziggurat draws (zig) from the wyrand state s
+// into dst until dst is full (n = len(dst), next the state after the last
+// word, u = 0) or a word u falls off the fast path (dst[:n] written, next the
+// state after u, which normSlow must finish).
+func zigFastGo(dst []float64, s uint64) (n int, next, u uint64) {
 	for k := range dst {
-		var u uint64
 		var x float64
 		var ok bool
 		s, u, x, ok = zig(s)
 		if !ok {
-			f.s = s
-			x = f.normSlow(u)
-			s = f.s
+			return k, s, u
 		}
 		dst[k] = x
 	}
-	f.s = s
+	return len(dst), s, 0
 }
 
 // scaledNormalsTo sets dst[k] = scale[k]·z_k with z_k standard normal draws
 // (the same draws normalsTo would make).
 func (f *fastRand) scaledNormalsTo(dst, scale []float64) {
 	scale = scale[:len(dst)]
-	s := f.s
-	for k := range dst {
-		var u uint64
-		var x float64
-		var ok bool
-		s, u, x, ok = zig(s)
-		if !ok {
-			f.s = s
-			x = f.normSlow(u)
-			s = f.s
-		}
+	f.normalsTo(dst)
+	for k, x := range dst {
 		dst[k] = scale[k] * x
 	}
-	f.s = s
 }
 
 // normSlow finishes a ziggurat draw whose first word u fell outside the
