@@ -80,6 +80,7 @@ type LinUCB struct {
 	u      []float64
 	dp     int       // d rounded up to 4
 	mt, zp []float64 // kernel layout of M and z (linucb_kernel.go)
+	lanes  []float64 // scratch of PrepareLockstep when this policy leads a group of four (d ≤ prep4MaxDim)
 	scores []float64 // per-action UCB scores, grown to the largest K seen
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
@@ -158,6 +159,9 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 	p.dp = padDim(d)
 	p.mt = make([]float64, p.dp*p.dp)
 	p.zp = make([]float64, p.dp)
+	if d <= prep4MaxDim {
+		p.lanes = make([]float64, 2*d*d*4+2*d*4)
+	}
 	p.setRadiusConstants()
 	return p, nil
 }
@@ -180,8 +184,17 @@ func (p *LinUCB) Choose(r *Round) int {
 
 // prepare forms V_t, its Cholesky factor, M = L⁻¹, z = M ũ_t and β_t for
 // round t = p.t+1. θ̃_t = Mᵀ z is formed only when asked for (ThetaTo).
+// PrepareLockstep (linucb_lockstep.go) does the same for four policies at
+// once, in the same three phases.
 func (p *LinUCB) prepare() {
-	d := p.d
+	p.prepareStats()
+	prepareFactors(p)
+	p.prepareFinish()
+}
+
+// prepareStats writes V_t and ũ_t into v and u (and this round's bounds
+// when they change).
+func (p *LinUCB) prepareStats() {
 	p.reg.StatsTo(p.v, p.u)
 	if p.changing {
 		// SS18 Algorithm 1 with a changing regularizer: this round's ρ_max,
@@ -189,12 +202,19 @@ func (p *LinUCB) prepare() {
 		p.b = p.reg.Bounds()
 		p.setRadiusConstants()
 	}
-	if !linalg.Cholesky(p.v, d) {
-		p.notPD++
-		p.factorJittered()
-	}
-	inverseFactorTo(p.mt, p.zp, p.v, p.u, d, p.dp)
-	p.logDet = linalg.LogDetChol(p.v, d)
+}
+
+// factorFailed counts a V_t that is not positive definite and factors it
+// with jitter.
+func (p *LinUCB) factorFailed() {
+	p.notPD++
+	p.factorJittered()
+}
+
+// prepareFinish computes ln det V_t and β_t from the factor in v (M and z
+// are written) and marks the round prepared.
+func (p *LinUCB) prepareFinish() {
+	p.logDet = linalg.LogDetChol(p.v, p.d)
 	p.beta = p.radius(p.t + 1)
 	p.fresh = true
 }

@@ -163,7 +163,8 @@ func TestRegretLockstep(t *testing.T) {
 }
 
 // BenchmarkSS18Exp2RoundSet times one round of Experiment 2 in lockstep (one
-// decision set, the four variants choose and update) at the paper's setting
+// decision set, the four variants prepared together, choose and update, as
+// in RegretLockstep) at the paper's setting
 // (d = 5, K = 25, n = 5·10⁷ so m = 27, padded tree): the unit for
 // extrapolating the paper-scale run.
 func BenchmarkSS18Exp2RoundSet(b *testing.B) {
@@ -194,6 +195,7 @@ func BenchmarkSS18Exp2RoundSet(b *testing.B) {
 					b.Fatal("benchmark ran past the horizon")
 				}
 				env.Next(r, t)
+				dpb.PrepareLockstep(pols)
 				for _, p := range pols {
 					a := p.Choose(r)
 					p.Update(r, a, env.Reward(r, a))
