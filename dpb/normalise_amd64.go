@@ -1,0 +1,56 @@
+//go:build amd64 && !purego
+
+package dpb
+
+// normAVX512 selects normaliseBlocksAVX512 for normaliseBlocks (tests switch
+// it).
+var normAVX512 = hasAVX2FMA() && hasAVX512()
+
+// normTables drives normaliseBlocksAVX512 for one d ≤ 8 (the layout is the
+// assembly's: d at 0, idx at 8, mask at 520, exp at 584).
+type normTables struct {
+	d    int
+	idx  [8][8]int64 // idx[i][k] = (d·k+i) mod 8: lane of component i of vector k
+	mask [8][8]uint8 // bit k of mask[i][j]: component i of vector k is in register j
+	exp  [8][8]int64 // exp[j][l] = (8j+l)/d: the vector of lane l of register j
+}
+
+var normTab = func() (t [9]normTables) {
+	for d := 1; d <= 8; d++ {
+		tb := &t[d]
+		tb.d = d
+		for i := range d {
+			for k := range 8 {
+				f := d*k + i
+				tb.idx[i][k] = int64(f % 8)
+				tb.mask[i][f/8] |= 1 << k
+			}
+		}
+		for j := range d {
+			for l := range 8 {
+				tb.exp[j][l] = int64((8*j + l) / d)
+			}
+		}
+	}
+	return t
+}()
+
+// normaliseBlocksAVX512 is normaliseBlocksGo for 8·nblk vectors of
+// dimension tab.d, eight per pass (normalise_amd64.s).
+//
+//go:noescape
+func normaliseBlocksAVX512(acts, theta, means []float64, tab *normTables, nblk int)
+
+// normaliseBlocks sets means[a] = normaliseTo(acts[a·d:(a+1)·d], theta) for
+// a < len(means), eight vectors per pass on AVX-512 when d ≤ 8 (the same
+// bits: TestNormaliseBlocksSameBits).
+func normaliseBlocks(acts, theta, means []float64, d int) {
+	k := len(means)
+	acts, theta = acts[:k*d], theta[:d]
+	nb := 0
+	if normAVX512 && d <= 8 {
+		nb = k / 8
+		normaliseBlocksAVX512(acts, theta, means, &normTab[d], nb)
+	}
+	normaliseBlocksGo(acts[8*nb*d:], theta, means[8*nb:], d)
+}
