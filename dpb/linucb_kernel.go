@@ -129,8 +129,14 @@ func (p *LinUCB) chooseBlocked(r *Round) int {
 		q, s := quadOne(p.mt, dp, p.zp, d, r.Actions[a*d:(a+1)*d])
 		sc[a] = s + float64(p.beta*math.Sqrt(q))
 	}
+	return argmax(sc)
+}
+
+// argmaxGo returns the index of the first largest entry of x, ignoring NaN;
+// 0 when no entry is larger than −Inf.
+func argmaxGo(x []float64) int {
 	best, bestScore := 0, math.Inf(-1)
-	for a, v := range sc {
+	for a, v := range x {
 		if v > bestScore {
 			best, bestScore = a, v
 		}
