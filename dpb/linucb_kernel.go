@@ -50,10 +50,14 @@ func inverseFactorTo(mt, zp, l, u []float64, d, dp int) {
 	for i := 0; i < d; i++ {
 		mt[i*dp+i] = 1 / l[i*d+i]
 	}
-	for j := 0; j < d; j++ {
-		col := mt[j*dp : j*dp+d]
-		for i := j + 1; i < d; i++ {
-			col[i] = -linalg.Dot(l[i*d+j:i*d+i], col[j:i]) * mt[i*dp+i]
+	// Row by row: the entries of row i (one per column j < i) depend only on
+	// earlier rows, so the processor overlaps their sums; each entry is the
+	// same Dot as column by column.
+	for i := 1; i < d; i++ {
+		li, mii := l[i*d:i*d+i], mt[i*dp+i]
+		for j := 0; j < i; j++ {
+			col := mt[j*dp : j*dp+i+1]
+			col[i] = -linalg.Dot(li[j:i], col[j:i]) * mii
 		}
 	}
 	clear(zp[:d])

@@ -63,3 +63,42 @@ func TestZigFastSameBits(t *testing.T) {
 		}
 	}
 }
+
+// TestNormalsToIsNorm pins normalsTo, with the AVX-512 kernel and without,
+// to norm called once per draw (zig, then normSlow for every word off the
+// fast path: the definition of the stream), over runs of every length
+// 1…100 and 10⁶ draws in all (slow draws that take two words or more among
+// them). Deterministic: no false failures.
+func TestNormalsToIsNorm(t *testing.T) {
+	defer func(v bool) { zigAVX512 = v }(zigAVX512)
+	for _, kernel := range []bool{false, true} {
+		if kernel && !(hasAVX2FMA() && hasAVX512()) {
+			continue
+		}
+		zigAVX512 = kernel
+		fa, fb := newFastRand(Stream(5, 503)), newFastRand(Stream(5, 503))
+		buf := make([]float64, 100)
+		multi := 0
+		for done, rep := 0, 0; done < 1000000; rep++ {
+			n := 1 + rep%100
+			fa.normalsTo(buf[:n])
+			for i := range n {
+				before := fb.s
+				want := fb.norm()
+				if fb.s-before != 0xa0761d6478bd642f {
+					multi++ // a slow draw that took more words
+				}
+				if math.Float64bits(buf[i]) != math.Float64bits(want) {
+					t.Fatalf("kernel %v, run %d: draw %d is %v, norm gives %v", kernel, rep, i, buf[i], want)
+				}
+			}
+			if fa.s != fb.s {
+				t.Fatalf("kernel %v, run %d: state %x, norm's %x", kernel, rep, fa.s, fb.s)
+			}
+			done += n
+		}
+		if multi < 1000 {
+			t.Fatalf("kernel %v: only %d draws took more than one word", kernel, multi)
+		}
+	}
+}
