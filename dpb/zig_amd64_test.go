@@ -67,8 +67,8 @@ func TestZigFastSameBits(t *testing.T) {
 // TestNormalsToIsNorm pins normalsTo, with the AVX-512 kernel and without,
 // to norm called once per draw (zig, then normSlow for every word off the
 // fast path: the definition of the stream), over runs of every length
-// 1…100 and 10⁶ draws in all (slow draws that take two words or more among
-// them). Deterministic: no false failures.
+// 1…100, then 1…1500, 10⁶ draws each (slow draws that take two words or
+// more among them). Deterministic: no false failures.
 func TestNormalsToIsNorm(t *testing.T) {
 	defer func(v bool) { zigAVX512 = v }(zigAVX512)
 	for _, kernel := range []bool{false, true} {
@@ -77,10 +77,13 @@ func TestNormalsToIsNorm(t *testing.T) {
 		}
 		zigAVX512 = kernel
 		fa, fb := newFastRand(Stream(5, 503)), newFastRand(Stream(5, 503))
-		buf := make([]float64, 100)
+		buf := make([]float64, 1500)
 		multi := 0
-		for done, rep := 0, 0; done < 1000000; rep++ {
+		for done, rep := 0, 0; done < 2000000; rep++ {
 			n := 1 + rep%100
+			if done >= 1000000 {
+				n = 1 + rep%1500
+			}
 			fa.normalsTo(buf[:n])
 			for i := range n {
 				before := fb.s
