@@ -54,11 +54,7 @@ func inverseFactorTo(mt, zp, l, u []float64, d, dp int) {
 	// earlier rows, so the processor overlaps their sums; each entry is the
 	// same Dot as column by column.
 	for i := 1; i < d; i++ {
-		li, mii := l[i*d:i*d+i], mt[i*dp+i]
-		for j := 0; j < i; j++ {
-			col := mt[j*dp : j*dp+i+1]
-			col[i] = -linalg.Dot(li[j:i], col[j:i]) * mii
-		}
+		invRow(l[i*d:i*d+i], mt, dp, i, mt[i*dp+i])
 	}
 	clear(zp[:d])
 	for j := 0; j < d; j++ {
@@ -69,6 +65,20 @@ func inverseFactorTo(mt, zp, l, u []float64, d, dp int) {
 		}
 	}
 }
+
+// invRowGo writes row i of M below the diagonal: mt[j·dp+i] =
+// −M_ii ⟨li[j:i], M[j:i, j]⟩ for j < i, li being row i of L; each entry is
+// one linalg.Dot (the definition the AVX2 routine reproduces).
+func invRowGo(li, mt []float64, dp, i int, mii float64) {
+	for j := 0; j < i; j++ {
+		col := mt[j*dp : j*dp+i+1]
+		col[i] = -linalg.Dot(li[j:i], col[j:i]) * mii
+	}
+}
+
+// invRowAVXFrom is the smallest row length that goes through the AVX2
+// routine; shorter rows stay in Go.
+const invRowAVXFrom = 1
 
 // quadOne computes q = ‖M x‖² and s = ⟨z, M x⟩ for one action (the K mod 4
 // actions after the last block), with separately rounded products and sums:
