@@ -2,7 +2,11 @@
 
 package dpb
 
-import "github.com/dpbandits/dpbandits/dpb/internal/param"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
 
 // kernelsAvailable lists the scoring kernels this CPU and OS support, the
 // fastest first: AVX-512 (F and VL, with the OS saving ZMM state), AVX2 with
@@ -33,8 +37,8 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 	}
 	n8 := nblk / 2
 	switch k {
-	case kernelAVX512:
-		if n16 := nblk / 4; n16 > 0 && d >= avx512SixteenFrom {
+	case kernelAVX512, kernelAVX512x16:
+		if n16 := nblk / 4; n16 > 0 && (d >= sixteenFrom || k == kernelAVX512x16) {
 			scoreBlocks16AVX512(&mt[0], dp, &zp[0], d, &x[0], n16, beta, &scores[0])
 			done := 16 * n16 // actions scored
 			if nblk -= 4 * n16; nblk == 0 {
@@ -77,6 +81,47 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 // d = 5, +4 to +6 % at d = 16–24, equal at d = 32–48, −1.5 to −2.5 % at
 // d = 56–70; −3 % at (64, 4096) (BenchmarkScoreKernel).
 const avx512SixteenFrom = 48
+
+// sixteenFrom is avx512SixteenFrom, or never (MaxInt) on a CPU whose
+// AVX-512 runs on 256-bit units (zmmHalfWidth): there the eight-action kernel
+// keeps the one 512-bit FMA a cycle busy, and the sixteen-action one only
+// adds its lane sums in memory. On AMD EPYC family 25 (Zen 4), K = 1024, the
+// eight-action kernel is 1–2 % faster at every d from 48 to 70, 2 % at
+// (64, 4096) (BenchmarkScoreKernel).
+var sixteenFrom = func() int {
+	if zmmHalfWidth() {
+		return math.MaxInt
+	}
+	return avx512SixteenFrom
+}()
+
+// zmmHalfWidth reports a CPU known to execute 512-bit FMAs on 256-bit units
+// (two passes each), so that its AVX-512 FMA peak is its AVX2 one: AMD
+// family 25 (0x19), whose AVX-512 models are Zen 4 (family 26, Zen 5, has
+// full-width units). Others answer false.
+func zmmHalfWidth() bool {
+	vendor, family, _ := cpuFamilyModel()
+	return vendor == "AuthenticAMD" && family == 0x19
+}
+
+// cpuFamilyModel returns the CPU's vendor string and its display family and
+// model (CPUID leaf 1, with the extended fields as Intel and AMD define them).
+func cpuFamilyModel() (vendor string, family, model int) {
+	_, b, c, d := cpuid(0, 0)
+	var v []byte
+	for _, r := range [3]uint32{b, d, c} {
+		v = append(v, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	a, _, _, _ := cpuid(1, 0)
+	family, model = int(a>>8&0xf), int(a>>4&0xf)
+	if family == 0xf {
+		family += int(a >> 20 & 0xff)
+	}
+	if family == 0x6 || family >= 0xf {
+		model += int(a>>16&0xf) << 4
+	}
+	return string(v), family, model
+}
 
 // avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats
 // the four-action one (BenchmarkScoreKernel on an AMD EPYC: 8% slower at

@@ -47,8 +47,9 @@ func TestQuadLanes(t *testing.T) {
 	}
 }
 
-// TestKernelsSameBits runs every scoring kernel this CPU supports (AVX-512,
-// AVX2 eight- and four-action, the Go loop) for d = 1..70 and 1..5 blocks of
+// TestKernelsSameBits runs every scoring kernel this CPU supports (AVX-512
+// as selected, eight-action alone and sixteen-action at every d; AVX2 eight-
+// and four-action; the Go loop) for d = 1..70 and 1..5 blocks of
 // four actions (odd counts exercise the eight-action kernels' tail) and
 // requires the same bits as scoreBlocksGo, the definition of the summation
 // order, and no write past the blocks.
@@ -59,7 +60,7 @@ func TestKernelsSameBits(t *testing.T) {
 			ks = append(ks, kernelAVX2x4)
 		}
 		if k == kernelAVX512 {
-			ks = append(ks, kernelAVX512x8)
+			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
 		}
 	}
 	t.Logf("kernels tested: %v (in use: %s)", ks, Kernel())
@@ -198,7 +199,7 @@ func BenchmarkScoreKernel(b *testing.B) {
 			ks = append(ks, kernelAVX2x4)
 		}
 		if k == kernelAVX512 {
-			ks = append(ks, kernelAVX512x8)
+			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
 		}
 	}
 	for _, sz := range benchSizes {

@@ -2,7 +2,10 @@
 
 package dpb
 
-import "strings"
+import (
+	"fmt"
+	"strings"
+)
 
 // Work per iteration of the assembly peak loops (peak_amd64.s): 12 YMM
 // chains × 4 lanes and 24 ZMM chains × 8 lanes, 2 flops per lane.
@@ -25,8 +28,16 @@ func hasFMA256() bool { return hasAVX2FMA() }
 func hasFMA512() bool { return hasAVX2FMA() && hasAVX512() }
 
 // cpuModel returns the CPU's brand string (CPUID 0x80000002–4), as lscpu's
-// "Model name".
+// "Model name", with its family and model numbers, which tell apart CPUs
+// that a hypervisor names alike ("AMD EPYC" is Zen 4 in family 25 and Zen 5
+// in family 26).
 func cpuModel() string {
+	_, family, model := cpuFamilyModel()
+	return fmt.Sprintf("%s (family %d, model %d)", cpuBrand(), family, model)
+}
+
+// cpuBrand returns the CPU's brand string, or "amd64" when CPUID has none.
+func cpuBrand() string {
 	if maxExt, _, _, _ := cpuid(0x80000000, 0); maxExt < 0x80000004 {
 		return "amd64"
 	}
