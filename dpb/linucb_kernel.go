@@ -76,10 +76,6 @@ func invRowGo(li, mt []float64, dp, i int, mii float64) {
 	}
 }
 
-// invRowAVXFrom is the smallest row length that goes through the AVX2
-// routine; shorter rows stay in Go.
-const invRowAVXFrom = 1
-
 // quadOne computes q = ‖M x‖² and s = ⟨z, M x⟩ for one action (the K mod 4
 // actions after the last block), with separately rounded products and sums:
 // the float64 conversions forbid the compiler to fuse them (as it may for
