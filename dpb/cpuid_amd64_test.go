@@ -20,7 +20,11 @@ func TestCPUFamilyModel(t *testing.T) {
 	if zmmHalfWidth() != half {
 		t.Fatalf("zmmHalfWidth() = %v for %s family %d", zmmHalfWidth(), vendor, family)
 	}
-	if want := map[bool]int{true: math.MaxInt, false: avx512SixteenFrom}[half]; sixteenFrom != want {
+	want := avx512SixteenFrom
+	if half {
+		want = math.MaxInt
+	}
+	if sixteenFrom != want {
 		t.Fatalf("sixteenFrom = %d, want %d", sixteenFrom, want)
 	}
 	if m := cpuModel(); !strings.Contains(m, "(family ") {

@@ -3,7 +3,6 @@
 package dpb
 
 import (
-	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 	"math"
 	"testing"
 )
@@ -12,8 +11,8 @@ import (
 // arbitrary rows (entries with random signs and exponents over ±2⁴⁰, so that
 // any change in the order of the roundings shows, and ±0, subnormals and
 // overflow to ±Inf among them) for every row index i = 1…70 and a padded
-// stride, and on the inverse factors of random positive-definite matrices
-// for d = 1…70 through inverseFactorTo with the routine on and off.
+// stride, and through inverseFactorTo on random lower-triangular L for
+// d = 1…70 (randomFactor) with the routine on and off.
 // Deterministic: no false failures. Skipped on CPUs without AVX2.
 func TestInvRowSameBits(t *testing.T) {
 	if !invRowAVX {
@@ -62,27 +61,7 @@ func TestInvRowSameBits(t *testing.T) {
 	rng := Stream(4, 510)
 	for d := 1; d <= dmax; d++ {
 		dp := padDim(d)
-		a := make([]float64, d*d)
-		x := make([]float64, d)
-		for range 2 * d {
-			for k := range x {
-				x[k] = rng.NormFloat64()
-			}
-			for r := range d {
-				for c := range d {
-					a[r*d+c] += x[r] * x[c]
-				}
-			}
-		}
-		u := make([]float64, d)
-		for k := range d {
-			a[k*d+k] += 1
-			u[k] = rng.NormFloat64()
-		}
-		l := append([]float64(nil), a...)
-		if !linalg.Cholesky(l, d) {
-			t.Fatalf("d = %d: not positive definite", d)
-		}
+		l, u := randomFactor(rng, d)
 		var out [2][]float64
 		for s, on := range []bool{true, false} {
 			invRowAVX = on

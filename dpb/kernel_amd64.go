@@ -108,10 +108,7 @@ func zmmHalfWidth() bool {
 // model (CPUID leaf 1, with the extended fields as Intel and AMD define them).
 func cpuFamilyModel() (vendor string, family, model int) {
 	_, b, c, d := cpuid(0, 0)
-	var v []byte
-	for _, r := range [3]uint32{b, d, c} {
-		v = append(v, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
-	}
+	v := appendRegs(nil, b, d, c)
 	a, _, _, _ := cpuid(1, 0)
 	family, model = int(a>>8&0xf), int(a>>4&0xf)
 	if family == 0xf {
@@ -121,6 +118,15 @@ func cpuFamilyModel() (vendor string, family, model int) {
 		model += int(a>>16&0xf) << 4
 	}
 	return string(v), family, model
+}
+
+// appendRegs appends the bytes of CPUID registers to b, each little-endian:
+// how CPUID spells its vendor and brand strings.
+func appendRegs(b []byte, regs ...uint32) []byte {
+	for _, r := range regs {
+		b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	return b
 }
 
 // avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats

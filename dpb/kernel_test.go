@@ -131,20 +131,27 @@ func randomKernel(rng *rand.Rand, d, dp int) (m, z, mt, zp []float64) {
 	return m, z, mt, zp
 }
 
+// randomFactor draws what inverseFactorTo takes: a lower-triangular L (d×d
+// row-major) with standard normal entries below a diagonal in [1, 2), and u
+// with standard normal entries.
+func randomFactor(rng *rand.Rand, d int) (l, u []float64) {
+	l, u = make([]float64, d*d), make([]float64, d)
+	for i := 0; i < d; i++ {
+		for j := 0; j < i; j++ {
+			l[i*d+j] = rng.NormFloat64()
+		}
+		l[i*d+i] = 1 + rng.Float64()
+		u[i] = rng.NormFloat64()
+	}
+	return l, u
+}
+
 // TestInverseFactor checks M = L⁻¹ (L M = I) and z = M u in the kernel layout.
 func TestInverseFactor(t *testing.T) {
 	rng := Stream(1, 3)
 	for d := 1; d <= 20; d++ {
 		dp := padDim(d)
-		l := make([]float64, d*d)
-		u := make([]float64, d)
-		for i := 0; i < d; i++ {
-			for j := 0; j < i; j++ {
-				l[i*d+j] = rng.NormFloat64()
-			}
-			l[i*d+i] = 1 + rng.Float64()
-			u[i] = rng.NormFloat64()
-		}
+		l, u := randomFactor(rng, d)
 		mt, zp := make([]float64, dp*dp), make([]float64, dp)
 		inverseFactorTo(mt, zp, l, u, d, dp)
 		for i := 0; i < d; i++ {

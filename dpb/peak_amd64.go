@@ -44,9 +44,7 @@ func cpuBrand() string {
 	var b []byte
 	for leaf := uint32(0x80000002); leaf <= 0x80000004; leaf++ {
 		a, bx, c, d := cpuid(leaf, 0)
-		for _, r := range [4]uint32{a, bx, c, d} {
-			b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
-		}
+		b = appendRegs(b, a, bx, c, d)
 	}
 	return strings.TrimSpace(strings.TrimRight(string(b), "\x00"))
 }
