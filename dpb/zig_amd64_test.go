@@ -3,20 +3,56 @@
 package dpb
 
 import (
+	"fmt"
 	"math"
 	"testing"
 )
 
-// TestZigFastSameBits compares the AVX-512 ziggurat kernel with the Go loop
-// it replaces: from 20000 states of a fixed stream and every length 0…40
+// TestZigFastSameBits compares each assembly ziggurat kernel (scalar;
+// AVX-512 with gathers; AVX-512 with table loads) with the Go loop it
+// replaces: from 20000 states of a fixed stream and every length 0…40
 // (whole passes, tails, slow draws in every lane), the same count, state,
 // failing word and draws; then normalsTo over 10⁶ draws in runs of varied
 // length, with the kernel and without. Deterministic: no false failures.
-// Skipped on CPUs without AVX-512.
+// A kernel the CPU lacks is skipped.
 func TestZigFastSameBits(t *testing.T) {
-	if !hasAVX2FMA() || !hasAVX512() {
-		t.Skip("no AVX-512 on this CPU")
+	for _, k := range zigKernels() {
+		t.Run(k.name, func(t *testing.T) {
+			if !k.ok {
+				t.Skipf("no %s on this CPU", k.name)
+			}
+			testZigKernel(t, k)
+		})
 	}
+}
+
+// zigKernel is one setting of zigFast's switches, with the kernel it selects
+// for runs of 16 draws or more.
+type zigKernel struct {
+	name                  string
+	ok                    bool // the CPU has it
+	scalar, avx512, loads bool
+	fn                    func([]float64, uint64) (int, uint64, uint64)
+}
+
+func zigKernels() []zigKernel {
+	avx512 := hasAVX2FMA() && hasAVX512()
+	return []zigKernel{
+		{"go", true, false, false, false, zigFastGo},
+		{"scalar", hasAVX2FMA() && hasBMI2(), true, false, false, zigFastScalar},
+		{"avx512-gather", avx512, true, true, false, zigFastAVX512},
+		{"avx512-loads", avx512, true, true, true, zigFastAVX512Loads},
+	}
+}
+
+// use sets zigFast's switches to k's and returns a function that restores them.
+func (k zigKernel) use() (restore func()) {
+	s, a, l := zigScalar, zigAVX512, zigLoads
+	zigScalar, zigAVX512, zigLoads = k.scalar, k.avx512, k.loads
+	return func() { zigScalar, zigAVX512, zigLoads = s, a, l }
+}
+
+func testZigKernel(t *testing.T, k zigKernel) {
 	f := newFastRand(Stream(1, 503))
 	a, b := make([]float64, 41), make([]float64, 41)
 	slow := 0
@@ -26,17 +62,17 @@ func TestZigFastSameBits(t *testing.T) {
 			for i := range a {
 				a[i], b[i] = -1, -1
 			}
-			na, nexta, ua := zigFastAVX512(a[:n], s)
+			na, nexta, ua := k.fn(a[:n], s)
 			nb, nextb, ub := zigFastGo(b[:n], s)
 			if na != nb || nexta != nextb || ua != ub {
-				t.Fatalf("state %x, len %d: AVX-512 (%d, %x, %x), Go (%d, %x, %x)", s, n, na, nexta, ua, nb, nextb, ub)
+				t.Fatalf("state %x, len %d: %s (%d, %x, %x), Go (%d, %x, %x)", s, n, k.name, na, nexta, ua, nb, nextb, ub)
 			}
 			if na < n {
 				slow++
 			}
 			for i := range a {
 				if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-					t.Fatalf("state %x, len %d: draw %d is %v (AVX-512), %v (Go)", s, n, i, a[i], b[i])
+					t.Fatalf("state %x, len %d: draw %d is %v (%s), %v (Go)", s, n, i, a[i], k.name, b[i])
 				}
 			}
 		}
@@ -44,21 +80,22 @@ func TestZigFastSameBits(t *testing.T) {
 	if slow < 1000 {
 		t.Fatalf("only %d calls met a slow draw: the comparison did not exercise the slow lanes", slow)
 	}
-	defer func(v bool) { zigAVX512 = v }(zigAVX512)
 	fa, fb := newFastRand(Stream(2, 503)), newFastRand(Stream(2, 503))
 	da, db := make([]float64, 1000), make([]float64, 1000)
 	for rep := 0; rep < 2000; rep++ {
 		n := 1 + rep%997
-		zigAVX512 = true
+		restore := k.use()
 		fa.normalsTo(da[:n])
-		zigAVX512 = false
+		restore()
+		restore = zigKernels()[0].use()
 		fb.normalsTo(db[:n])
+		restore()
 		if fa != fb {
-			t.Fatalf("run %d: states %x (AVX-512) and %x (Go)", rep, fa.s, fb.s)
+			t.Fatalf("run %d: states %x (%s) and %x (Go)", rep, fa.s, k.name, fb.s)
 		}
 		for i := range n {
 			if math.Float64bits(da[i]) != math.Float64bits(db[i]) {
-				t.Fatalf("run %d: draw %d is %v (AVX-512), %v (Go)", rep, i, da[i], db[i])
+				t.Fatalf("run %d: draw %d is %v (%s), %v (Go)", rep, i, da[i], k.name, db[i])
 			}
 		}
 	}
@@ -70,12 +107,11 @@ func TestZigFastSameBits(t *testing.T) {
 // 1…100, then 1…1500, 10⁶ draws each (slow draws that take two words or
 // more among them). Deterministic: no false failures.
 func TestNormalsToIsNorm(t *testing.T) {
-	defer func(v bool) { zigAVX512 = v }(zigAVX512)
-	for _, kernel := range []bool{false, true} {
-		if kernel && !(hasAVX2FMA() && hasAVX512()) {
+	for _, k := range zigKernels() {
+		if !k.ok {
 			continue
 		}
-		zigAVX512 = kernel
+		restore := k.use()
 		fa, fb := newFastRand(Stream(5, 503)), newFastRand(Stream(5, 503))
 		buf := make([]float64, 1500)
 		multi := 0
@@ -92,16 +128,39 @@ func TestNormalsToIsNorm(t *testing.T) {
 					multi++ // a slow draw that took more words
 				}
 				if math.Float64bits(buf[i]) != math.Float64bits(want) {
-					t.Fatalf("kernel %v, run %d: draw %d is %v, norm gives %v", kernel, rep, i, buf[i], want)
+					t.Fatalf("kernel %s, run %d: draw %d is %v, norm gives %v", k.name, rep, i, buf[i], want)
 				}
 			}
 			if fa.s != fb.s {
-				t.Fatalf("kernel %v, run %d: state %x, norm's %x", kernel, rep, fa.s, fb.s)
+				t.Fatalf("kernel %s, run %d: state %x, norm's %x", k.name, rep, fa.s, fb.s)
 			}
 			done += n
 		}
+		restore()
 		if multi < 1000 {
-			t.Fatalf("kernel %v: only %d draws took more than one word", kernel, multi)
+			t.Fatalf("kernel %s: only %d draws took more than one word", k.name, multi)
+		}
+	}
+}
+
+// BenchmarkZigKernel times normalsTo (slow draws included) with each kernel
+// the CPU has, for runs of 5, 21 (a node noise at d = 5), 125 (a (5, 25)
+// decision set) and 1000 draws.
+func BenchmarkZigKernel(b *testing.B) {
+	for _, n := range []int{5, 21, 125, 1000} {
+		for _, k := range zigKernels() {
+			if !k.ok {
+				continue
+			}
+			b.Run(fmt.Sprintf("n=%d/%s", n, k.name), func(b *testing.B) {
+				defer k.use()()
+				f := newFastRand(Stream(1, 1))
+				dst := make([]float64, n)
+				b.ReportAllocs()
+				for b.Loop() {
+					f.normalsTo(dst)
+				}
+			})
 		}
 	}
 }
