@@ -3,6 +3,7 @@ package dpb
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"sort"
 	"testing"
 
@@ -529,4 +530,46 @@ func TestWishartClaim19(t *testing.T) {
 		t.Errorf("Claim 19 interval [%.4g, %.4g] violated %d/%d times, want <= α·N = %v", lo, hi, out, N, alpha*N)
 	}
 	t.Logf("Claim 19 at α = %v: %d/%d violations (the bound is loose)", alpha, out, N)
+}
+
+// TestBartlettProductSameBits pins bartlett6To to the loop it replaces at
+// n = 6 (bartlettProductTo), on 10⁵ factors: standard normals, values with
+// exponents over ±2⁴⁰, and exact zeros; every entry's bits equal.
+// Deterministic: no false failures.
+func TestBartlettProductSameBits(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 21))
+	var a [15]float64
+	var g [6]float64
+	var got [21]float64
+	want := make([]float64, 21)
+	draw := func(mode int) float64 {
+		switch mode {
+		case 0:
+			return rng.NormFloat64()
+		case 1:
+			return math.Ldexp(rng.NormFloat64(), rng.IntN(81)-40)
+		default:
+			if rng.IntN(3) == 0 {
+				return 0
+			}
+			return rng.NormFloat64()
+		}
+	}
+	for rep := range 100000 {
+		mode := rep % 3
+		for i := range a {
+			a[i] = draw(mode)
+		}
+		for i := range g {
+			g[i] = math.Abs(draw(mode))
+		}
+		s := math.Ldexp(1+rng.Float64(), rng.IntN(21)-10)
+		bartlett6To(&got, &a, &g, s)
+		bartlettProductTo(want, a[:], g[:], s)
+		for p := range got {
+			if math.Float64bits(got[p]) != math.Float64bits(want[p]) {
+				t.Fatalf("rep %d: entry %d is %v, the loop gives %v", rep, p, got[p], want[p])
+			}
+		}
+	}
 }
