@@ -444,3 +444,45 @@ func BenchmarkFastNormalsTo(b *testing.B) {
 		f.normalsTo(dst)
 	}
 }
+
+// TestNormaliseBlocksGoIsNormaliseTo pins normaliseBlocksGo (four actions at
+// a time) to normaliseTo called once per action, for d = 1…70 and K = 0…13
+// (whole groups of four and tails), on normal draws, on vectors scaled by
+// 2^±520 (s over- or underflows) and on zero vectors (NaN means and
+// components): the same bits in every component and mean. Deterministic: no
+// false failures.
+func TestNormaliseBlocksGoIsNormaliseTo(t *testing.T) {
+	f := newFastRand(Stream(4, 503))
+	for d := 1; d <= 70; d++ {
+		theta := make([]float64, d)
+		f.normalsTo(theta)
+		for k := 0; k <= 13; k++ {
+			for _, scale := range []float64{1, 0x1p520, 0x1p-520, 0} {
+				a := make([]float64, k*d)
+				f.normalsTo(a)
+				for i := range a {
+					a[i] *= scale
+				}
+				if k > 5 {
+					clear(a[5*d : 6*d]) // one zero vector
+				}
+				b := append([]float64(nil), a...)
+				ma, mb := make([]float64, k), make([]float64, k)
+				normaliseBlocksGo(a, theta, ma, d)
+				for i := range mb {
+					mb[i] = normaliseTo(b[i*d:(i+1)*d], theta)
+				}
+				for i := range a {
+					if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+						t.Fatalf("d %d, K %d, scale %g: component %d is %v, normaliseTo gives %v", d, k, scale, i, a[i], b[i])
+					}
+				}
+				for i := range ma {
+					if math.Float64bits(ma[i]) != math.Float64bits(mb[i]) {
+						t.Fatalf("d %d, K %d, scale %g: mean %d is %v, normaliseTo gives %v", d, k, scale, i, ma[i], mb[i])
+					}
+				}
+			}
+		}
+	}
+}
