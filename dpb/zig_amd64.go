@@ -2,34 +2,36 @@
 
 package dpb
 
-import "math"
-
-// The ziggurat's fast path, zigFastGo, has three assembly versions with the
+// The ziggurat's fast path, zigFastGo, has two assembly versions with the
 // same words, operations and bits (TestZigFastSameBits): zigFastScalar, one
-// draw at a time with BMI2's MULX; zigFastAVX512, eight lanes a pass with
-// table gathers; and zigFastAVX512Loads, eight lanes with one 16-byte table
-// load a lane.
+// draw at a time with BMI2's MULX and BMI1's BEXTR, and zigFastAVX512, eight
+// lanes a pass with the layer tables read by gathers.
 //
-// zigScalar, zigAVX512 and zigLoads select them in zigFast (tests switch
-// them). On AMD family 25 (Zen 4, zmmHalfWidth), whose eight-lane gathers
-// are slow, normalsTo of 125 draws takes 290 ns with the gathers, 231 with
-// the loads and 245 with the scalar loop, against 320 with the Go loop
-// (BenchmarkZigKernel); the other AVX-512 CPUs the project has measured
-// (Zen 5, Intel Xeon) keep the gathers the kernel was tuned with there.
+// zigScalar and zigAVX512 select them in zigFast (tests switch them). On AMD
+// family 25 (Zen 4, zmmHalfWidth), whose eight-lane gathers are slow, the
+// scalar kernel is the faster one at every length: normalsTo of the 125
+// draws of a (5, 25) decision set takes 273 ns with the gathers, 195 with the
+// scalar kernel and 320 with the Go loop, of 1000 draws 2.15, 1.52 and 2.32 µs
+// (BenchmarkZigKernel), so there zigAVX512 is off. The other AVX-512 CPUs the project has measured (Zen 5,
+// Intel Xeon) keep the eight-lane kernel the project tuned there for runs of
+// 16 draws or more.
 var (
-	zigScalar = hasAVX2FMA() && hasBMI2()
-	zigAVX512 = hasAVX2FMA() && hasAVX512()
-	zigLoads  = zmmHalfWidth()
+	zigScalar = hasAVX2FMA() && hasBMI12()
+	zigAVX512 = hasAVX2FMA() && hasAVX512() && !zmmHalfWidth()
 )
 
-// zigWK holds zigW[i] and zigK[i] side by side (the bound as a quadword), so
-// that the assembly reads a layer's entry with one 16-byte load, or two
-// loads from one base.
-var zigWK [zigN][2]uint64
+// zigKLo[i] = zigK[i] − 1 and zigKSpan[i] = 2·zigK[i] − 1 (0 when zigK[i] =
+// 0) put zigFastScalar's test in one add and one unsigned compare: for an
+// integer j and K ≥ 1, |j| < K exactly when 0 ≤ j + K − 1 < 2K − 1, and a
+// negative j + K − 1 is a huge unsigned value; for K = 0 nothing is below 0.
+var zigKLo, zigKSpan [zigN]uint64
 
 func init() {
-	for i := range zigWK {
-		zigWK[i] = [2]uint64{math.Float64bits(zigW[i]), uint64(zigK[i])}
+	for i, k := range zigK {
+		zigKLo[i] = uint64(int64(k) - 1)
+		if k > 0 {
+			zigKSpan[i] = 2*uint64(k) - 1
+		}
 	}
 }
 
@@ -43,24 +45,16 @@ func zigFastScalar(dst []float64, s uint64) (n int, next, u uint64)
 //go:noescape
 func zigFastAVX512(dst []float64, s uint64) (n int, next, u uint64)
 
-// zigFastAVX512Loads is zigFastAVX512 with table loads instead of gathers.
-//
-//go:noescape
-func zigFastAVX512Loads(dst []float64, s uint64) (n int, next, u uint64)
-
-// zigFast is zigFastGo, through an eight-lane kernel when the CPU has
-// AVX-512 and dst holds at least 16 draws, otherwise through the scalar one.
-// Shorter runs stay scalar: a caller that reads a few draws back right away
-// (the band sampler's redraws of d = 5 normals) waits for the kernel's vector
-// stores, which a scalar load cannot take from the store buffer; with the
-// threshold the (5, 25) Gaussian round is about 1.5 % faster than with none
-// and than with 8 or 32 (AMD EPYC, interleaved runs; 8 also slows the
-// Wishart round).
+// zigFast is zigFastGo, through the eight-lane kernel when it is selected and
+// dst holds at least 16 draws, otherwise through the scalar one. Shorter runs
+// stay scalar: a caller that reads a few draws back right away (the band
+// sampler's redraws of d = 5 normals) waits for the eight-lane kernel's
+// vector stores, which a scalar load cannot take from the store buffer; with
+// the threshold the (5, 25) Gaussian round was about 1.5 % faster than with
+// none and than with 8 or 32 (AMD EPYC, Zen 5, interleaved runs; 8 also
+// slowed the Wishart round).
 func zigFast(dst []float64, s uint64) (n int, next, u uint64) {
 	if zigAVX512 && len(dst) >= 16 {
-		if zigLoads {
-			return zigFastAVX512Loads(dst, s)
-		}
 		return zigFastAVX512(dst, s)
 	}
 	if zigScalar {
@@ -69,11 +63,13 @@ func zigFast(dst []float64, s uint64) (n int, next, u uint64) {
 	return zigFastGo(dst, s)
 }
 
-// hasBMI2 reports BMI2 (MULX), CPUID leaf 7, EBX bit 8.
-func hasBMI2() bool {
+// hasBMI12 reports BMI1 (BEXTR) and BMI2 (MULX): CPUID leaf 7, EBX bits 3
+// and 8.
+func hasBMI12() bool {
 	if maxID, _, _, _ := cpuid(0, 0); maxID < 7 {
 		return false
 	}
 	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<8) != 0
+	const bmi1, bmi2 = 1 << 3, 1 << 8
+	return ebx7&bmi1 != 0 && ebx7&bmi2 != 0
 }
