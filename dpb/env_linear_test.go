@@ -447,42 +447,58 @@ func BenchmarkFastNormalsTo(b *testing.B) {
 
 // TestNormaliseBlocksGoIsNormaliseTo pins normaliseBlocksGo (four actions at
 // a time) to normaliseTo called once per action, for d = 1…70 and K = 0…13
-// (whole groups of four and tails), on normal draws, on vectors scaled by
-// 2^±520 (s over- or underflows) and on zero vectors (NaN means and
-// components): the same bits in every component and mean. Deterministic: no
-// false failures.
+// (whole groups of four and tails), on the cases of normaliseCases: the same
+// bits in every component and mean. Deterministic: no false failures.
 func TestNormaliseBlocksGoIsNormaliseTo(t *testing.T) {
-	f := newFastRand(Stream(4, 503))
-	for d := 1; d <= 70; d++ {
+	normaliseCases(4, 70, 13, 5, func(d, k int, scale float64, a, theta []float64) {
+		b := append([]float64(nil), a...)
+		ma, mb := make([]float64, k), make([]float64, k)
+		normaliseBlocksGo(a, theta, ma, d)
+		for i := range mb {
+			mb[i] = normaliseTo(b[i*d:(i+1)*d], theta)
+		}
+		if i := firstDiff(a, b); i >= 0 {
+			t.Fatalf("d %d, K %d, scale %g: component %d is %v, normaliseTo gives %v", d, k, scale, i, a[i], b[i])
+		}
+		if i := firstDiff(ma, mb); i >= 0 {
+			t.Fatalf("d %d, K %d, scale %g: mean %d is %v, normaliseTo gives %v", d, k, scale, i, ma[i], mb[i])
+		}
+	})
+}
+
+// normaliseCases calls f for d = 1…dmax and K = 0…kmax with θ of d normal
+// draws and K vectors of d normal draws each, scaled by 1, 2⁵²⁰,
+// 2⁻⁵²⁰ (so that the sum of squares over- or underflows) and 0, the vector
+// at position zeroAt zeroed when K > zeroAt + 1 (NaN means and components);
+// all from the fixed stream Stream(seed, 503).
+func normaliseCases(seed uint64, dmax, kmax, zeroAt int, f func(d, k int, scale float64, acts, theta []float64)) {
+	g := newFastRand(Stream(seed, 503))
+	for d := 1; d <= dmax; d++ {
 		theta := make([]float64, d)
-		f.normalsTo(theta)
-		for k := 0; k <= 13; k++ {
+		g.normalsTo(theta)
+		for k := 0; k <= kmax; k++ {
 			for _, scale := range []float64{1, 0x1p520, 0x1p-520, 0} {
 				a := make([]float64, k*d)
-				f.normalsTo(a)
+				g.normalsTo(a)
 				for i := range a {
 					a[i] *= scale
 				}
-				if k > 5 {
-					clear(a[5*d : 6*d]) // one zero vector
+				if k > zeroAt+1 {
+					clear(a[zeroAt*d : (zeroAt+1)*d])
 				}
-				b := append([]float64(nil), a...)
-				ma, mb := make([]float64, k), make([]float64, k)
-				normaliseBlocksGo(a, theta, ma, d)
-				for i := range mb {
-					mb[i] = normaliseTo(b[i*d:(i+1)*d], theta)
-				}
-				for i := range a {
-					if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-						t.Fatalf("d %d, K %d, scale %g: component %d is %v, normaliseTo gives %v", d, k, scale, i, a[i], b[i])
-					}
-				}
-				for i := range ma {
-					if math.Float64bits(ma[i]) != math.Float64bits(mb[i]) {
-						t.Fatalf("d %d, K %d, scale %g: mean %d is %v, normaliseTo gives %v", d, k, scale, i, ma[i], mb[i])
-					}
-				}
+				f(d, k, scale, a, theta)
 			}
 		}
 	}
+}
+
+// firstDiff returns the first index at which a and b differ in their bits
+// (len(a) = len(b)), or −1.
+func firstDiff(a, b []float64) int {
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i
+		}
+	}
+	return -1
 }

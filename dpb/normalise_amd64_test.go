@@ -2,10 +2,7 @@
 
 package dpb
 
-import (
-	"math"
-	"testing"
-)
+import "testing"
 
 // TestNormaliseBlocksSameBits compares the AVX-512 normalisation kernel with
 // the Go loop it replaces, for d = 1…8 (and 9, which stays in Go) and
@@ -17,35 +14,16 @@ func TestNormaliseBlocksSameBits(t *testing.T) {
 	if !normAVX512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
-	f := newFastRand(Stream(3, 503))
-	for d := 1; d <= 9; d++ {
-		theta := make([]float64, d)
-		f.normalsTo(theta)
-		for k := 0; k <= 41; k++ {
-			for _, scale := range []float64{1, 0x1p520, 0x1p-520, 0} {
-				a := make([]float64, k*d)
-				f.normalsTo(a)
-				for i := range a {
-					a[i] *= scale
-				}
-				if k > 3 {
-					clear(a[2*d : 3*d]) // one zero vector in every set
-				}
-				b := append([]float64(nil), a...)
-				ma, mb := make([]float64, k), make([]float64, k)
-				normaliseBlocks(a, theta, ma, d)
-				normaliseBlocksGo(b, theta, mb, d)
-				for i := range a {
-					if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-						t.Fatalf("d %d, K %d, scale %g: component %d is %v (AVX-512), %v (Go)", d, k, scale, i, a[i], b[i])
-					}
-				}
-				for i := range ma {
-					if math.Float64bits(ma[i]) != math.Float64bits(mb[i]) {
-						t.Fatalf("d %d, K %d, scale %g: mean %d is %v (AVX-512), %v (Go)", d, k, scale, i, ma[i], mb[i])
-					}
-				}
-			}
+	normaliseCases(3, 9, 41, 2, func(d, k int, scale float64, a, theta []float64) {
+		b := append([]float64(nil), a...)
+		ma, mb := make([]float64, k), make([]float64, k)
+		normaliseBlocks(a, theta, ma, d)
+		normaliseBlocksGo(b, theta, mb, d)
+		if i := firstDiff(a, b); i >= 0 {
+			t.Fatalf("d %d, K %d, scale %g: component %d is %v (AVX-512), %v (Go)", d, k, scale, i, a[i], b[i])
 		}
-	}
+		if i := firstDiff(ma, mb); i >= 0 {
+			t.Fatalf("d %d, K %d, scale %g: mean %d is %v (AVX-512), %v (Go)", d, k, scale, i, ma[i], mb[i])
+		}
+	})
 }
