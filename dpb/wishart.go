@@ -116,8 +116,8 @@ func (w *WishartNoise) Sample(dst []float64) {
 // diagonal term last: the loop's operations in the loop's order, so the
 // same bits (TestBartlettProductSameBits). At n = 6 the loops' bounds,
 // slicing and short trip counts cost more than the 56 products, 56 sums and
-// 21 scalings: BenchmarkWishartSample n = 6, 180 → 105 ns (AMD EPYC family
-// 25, Zen 4). a is A below the diagonal by rows (row i at i(i−1)/2), g its
+// 21 scalings: BenchmarkWishartSample n = 6, 157 → 112 ns (AMD EPYC family
+// 25, Zen 4; benchstat). a is A below the diagonal by rows (row i at i(i−1)/2), g its
 // diagonal.
 func bartlett6To(dst *[21]float64, a *[15]float64, g *[6]float64, s float64) {
 	dst[0] = s * (0 + float64(g[0]*g[0]))

@@ -10,11 +10,11 @@ package dpb
 // zigScalar and zigAVX512 select them in zigFast (tests switch them). On AMD
 // family 25 (Zen 4, zmmHalfWidth), whose eight-lane gathers are slow, the
 // scalar kernel is the faster one at every length: normalsTo of the 125
-// draws of a (5, 25) decision set takes 273 ns with the gathers, 195 with the
-// scalar kernel and 320 with the Go loop, of 1000 draws 2.15, 1.52 and 2.32 µs
-// (BenchmarkZigKernel), so there zigAVX512 is off. The other AVX-512 CPUs the project has measured (Zen 5,
-// Intel Xeon) keep the eight-lane kernel the project tuned there for runs of
-// 16 draws or more.
+// draws of a (5, 25) decision set takes 273 ns with the gathers, 195 with
+// the scalar kernel and 320 with the Go loop, of 1000 draws 2.15, 1.52 and
+// 2.32 µs (BenchmarkZigKernel), so there zigAVX512 is off. Other AVX-512
+// CPUs keep the eight-lane kernel for runs of 16 draws or more: it was
+// tuned on Zen 5, where the scalar kernel has not been measured.
 var (
 	zigScalar = hasAVX2FMA() && hasBMI12()
 	zigAVX512 = hasAVX2FMA() && hasAVX512() && !zmmHalfWidth()
