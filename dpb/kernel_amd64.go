@@ -188,3 +188,11 @@ func hasAVX512() bool {
 	const f, vl = 1 << 16, 1 << 31
 	return ebx7&f != 0 && ebx7&vl != 0
 }
+
+// hasBMI12 reports BMI1 (BEXTR) and BMI2 (MULX), CPUID leaf 7 EBX bits 3 and
+// 8 (call only when hasAVX2FMA, which checks that leaf 7 exists).
+func hasBMI12() bool {
+	_, ebx7, _, _ := cpuid(7, 0)
+	const bmi1, bmi2 = 1 << 3, 1 << 8
+	return ebx7&bmi1 != 0 && ebx7&bmi2 != 0
+}

@@ -566,10 +566,8 @@ func TestBartlettProductSameBits(t *testing.T) {
 		s := math.Ldexp(1+rng.Float64(), rng.IntN(21)-10)
 		bartlett6To(&got, &a, &g, s)
 		bartlettProductTo(want, a[:], g[:], s)
-		for p := range got {
-			if math.Float64bits(got[p]) != math.Float64bits(want[p]) {
-				t.Fatalf("rep %d: entry %d is %v, the loop gives %v", rep, p, got[p], want[p])
-			}
+		if p := firstDiff(got[:], want); p >= 0 {
+			t.Fatalf("rep %d: entry %d is %v, the loop gives %v", rep, p, got[p], want[p])
 		}
 	}
 }

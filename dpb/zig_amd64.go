@@ -62,14 +62,3 @@ func zigFast(dst []float64, s uint64) (n int, next, u uint64) {
 	}
 	return zigFastGo(dst, s)
 }
-
-// hasBMI12 reports BMI1 (BEXTR) and BMI2 (MULX): CPUID leaf 7, EBX bits 3
-// and 8.
-func hasBMI12() bool {
-	if maxID, _, _, _ := cpuid(0, 0); maxID < 7 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	const bmi1, bmi2 = 1 << 3, 1 << 8
-	return ebx7&bmi1 != 0 && ebx7&bmi2 != 0
-}
