@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // AdaPConfig configures [AdaP] (AdaP-UCB and AdaP-KLUCB).
@@ -96,7 +97,7 @@ func (p *AdaP) Index(a, t int) float64 {
 		return math.Inf(1)
 	}
 	fn := float64(n)
-	lt := p.cfg.Alpha * math.Log(float64(t))
+	lt := p.cfg.Alpha * xmath.Log(float64(t))
 	priv := lt / (p.eps * fn) // 0 when eps = +Inf
 	if p.cfg.KL {
 		return upperInverse(clip01(p.s.mean(a)+priv), n, lt, math.Inf(1))

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // This file holds every constant and bound of AS17 (Agarwal & Singh 2017) in
@@ -15,7 +16,7 @@ import (
 //
 //	λ = ‖𝒴‖₁ log T / ε      (experts: N log T/ε, sphere: √N log T/ε, cube: log T/ε)
 func FTRLLambdaPrinted(set DecisionSet, n, horizon int, eps float64) float64 {
-	return set.YNorm1(n) * math.Log(float64(horizon)) / eps
+	return set.YNorm1(n) * xmath.Log(float64(horizon)) / eps
 }
 
 // FTRLLambda is the privacy-correct Laplace scale of a TreeBasedAgg node:
@@ -36,7 +37,7 @@ func FTRLLambda(set DecisionSet, n, horizon int, eps float64) float64 {
 func FTRLDR(set DecisionSet, n int) float64 {
 	switch set {
 	case Simplex:
-		return math.Log(float64(n))
+		return xmath.Log(float64(n))
 	case Ball:
 		return 1
 	case Cube:
@@ -87,10 +88,10 @@ func Theorem31Bound(set DecisionSet, n, horizon int, dLap float64) float64 {
 // ε = +Inf gives the non-private term.
 func Corollary32Bound(set DecisionSet, n, horizon int, eps float64) float64 {
 	t, nn := float64(horizon), float64(n)
-	l2 := math.Pow(math.Log(t), 2)
+	l2 := xmath.Pow(xmath.Log(t), 2)
 	switch set {
 	case Simplex:
-		return math.Sqrt(t*math.Log(nn)) + nn*l2*math.Log(nn)/eps
+		return math.Sqrt(t*xmath.Log(nn)) + nn*l2*xmath.Log(nn)/eps
 	case Ball:
 		return math.Sqrt(t) + nn*l2/eps
 	case Cube:
@@ -135,12 +136,12 @@ func DLap(set DecisionSet, n, m int, lambda float64, samples int, rng *rand.Rand
 // ε = +Inf keeps the first (regret) term only.
 func FTPLSigma(set DecisionSet, n, horizon int, eps, delta float64) float64 {
 	t, nn := float64(horizon), float64(n)
-	lt := math.Log(t)
+	lt := xmath.Log(t)
 	s := set.YNorm2(n) * math.Sqrt(t/(math.Sqrt(nn)*lt))
 	if math.IsInf(eps, 1) {
 		return s
 	}
-	return math.Max(s, math.Sqrt(nn)/eps*lt*math.Log(lt/delta))
+	return math.Max(s, math.Sqrt(nn)/eps*lt*xmath.Log(lt/delta))
 }
 
 // Theorem35Bound is the O(·) of Theorem 3.5 with constant 1:
@@ -149,12 +150,12 @@ func FTPLSigma(set DecisionSet, n, horizon int, eps, delta float64) float64 {
 func Theorem35Bound(set DecisionSet, n, horizon int, eps, delta float64) float64 {
 	t, nn := float64(horizon), float64(n)
 	x2, y2 := set.XNorm2(n), set.YNorm2(n)
-	b := float64(math.Pow(nn, 0.25) * x2 * y2 * math.Sqrt(t))
+	b := float64(xmath.Pow(nn, 0.25) * x2 * y2 * math.Sqrt(t))
 	if math.IsInf(eps, 1) {
 		return b
 	}
-	lt := math.Log(t)
-	return b + float64(nn*x2/eps*math.Pow(lt, 1.5)*math.Log(lt/delta))
+	lt := xmath.Log(t)
+	return b + float64(nn*x2/eps*xmath.Pow(lt, 1.5)*xmath.Log(lt/delta))
 }
 
 // Exp2Params returns η and γ of Theorem 4.1 as printed, with λ = 1/ε:
@@ -165,8 +166,8 @@ func Theorem35Bound(set DecisionSet, n, horizon int, eps, delta float64) float64
 func Exp2Params(arms, horizon int, eps float64) (eta, gamma float64) {
 	n, t := float64(arms), float64(horizon)
 	lam := 1 / eps
-	c := 1 + 2*lam*lam*math.Log(n*t)
-	eta = math.Sqrt(math.Log(n) / (2 * n * t * c))
+	c := 1 + float64(2*lam*lam*xmath.Log(n*t))
+	eta = math.Sqrt(xmath.Log(n) / (2 * n * t * c))
 	return eta, eta * n * math.Sqrt(c)
 }
 
@@ -177,7 +178,7 @@ func Exp2Params(arms, horizon int, eps float64) (eta, gamma float64) {
 func Exp2GammaCorrected(arms, horizon int, eps float64) float64 {
 	eta, _ := Exp2Params(arms, horizon, eps)
 	n, t := float64(arms), float64(horizon)
-	return math.Min(1, eta*n*(1+4/eps*math.Log(n*t)))
+	return math.Min(1, eta*n*(1+float64(4/eps*xmath.Log(n*t))))
 }
 
 // Theorem41Bound is the O(·) of Theorem 4.1 with constant 1:
@@ -185,9 +186,9 @@ func Exp2GammaCorrected(arms, horizon int, eps float64) float64 {
 func Theorem41Bound(arms, horizon int, eps float64) float64 {
 	n, t := float64(arms), float64(horizon)
 	if math.IsInf(eps, 1) {
-		return math.Sqrt(n * t * math.Log(n))
+		return math.Sqrt(n * t * xmath.Log(n))
 	}
-	return math.Sqrt(n*t*math.Log(t)*math.Log(n)) / eps
+	return math.Sqrt(n*t*xmath.Log(t)*xmath.Log(n)) / eps
 }
 
 // Exp2ProofBound is the last explicit line of the proof of Theorem 4.1 plus
@@ -197,8 +198,8 @@ func Theorem41Bound(arms, horizon int, eps float64) float64 {
 func Exp2ProofBound(arms, horizon int, eps, eta, gamma float64) float64 {
 	n, t := float64(arms), float64(horizon)
 	lam := 1 / eps
-	l := math.Log(n * t)
-	return math.Log(n)/eta + float64(2*eta*t*n*(1+float64(lam*lam*l*l))) + float64(2*t*gamma) + 1
+	l := xmath.Log(n * t)
+	return xmath.Log(n)/eta + float64(2*eta*t*n*(1+float64(lam*lam*l*l))) + float64(2*t*gamma) + 1
 }
 
 // SCRiBLENu returns ν, the self-concordance parameter of the barrier used on
@@ -227,7 +228,7 @@ func SCRiBLEEta(set DecisionSet, n, horizon int, eps float64) float64 {
 	nn, t := float64(n), float64(horizon)
 	lam := SCRiBLELambda(set, n, eps)
 	x2 := set.XNorm2(n)
-	return math.Sqrt(SCRiBLENu(set, n) * math.Log(t) / (2 * nn * nn * t * (1 + float64(lam*lam*nn*x2*x2))))
+	return math.Sqrt(SCRiBLENu(set, n) * xmath.Log(t) / (2 * nn * nn * t * (1 + float64(lam*lam*nn*x2*x2))))
 }
 
 // Theorem45Bound is the O(·) of Theorem 4.5 with constant 1 and M = 1:
@@ -240,5 +241,5 @@ func Theorem45Bound(set DecisionSet, n, horizon int, eps float64) float64 {
 	if !math.IsInf(eps, 1) {
 		p = nn * x2 * x2 * y1 * y1 / (eps * eps)
 	}
-	return math.Sqrt(t*math.Log(t)) * math.Sqrt(nn*nn*SCRiBLENu(set, n)*(1+p))
+	return math.Sqrt(t*xmath.Log(t)) * math.Sqrt(nn*nn*SCRiBLENu(set, n)*(1+p))
 }

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // GaussianWidth returns w = E[max_{x∈𝒳} ⟨G, x⟩ − min_{x∈𝒳} ⟨G, x⟩] for
@@ -27,8 +29,8 @@ func GaussianWidth(set DecisionSet, n int) float64 {
 		const a, k = 12.0, 2400
 		h := 2 * a / k
 		f := func(x float64) float64 {
-			phi := math.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
-			return x * phi * math.Pow(0.5*math.Erfc(-x/math.Sqrt2), nn-1)
+			phi := xmath.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
+			return x * phi * xmath.Pow(0.5*math.Erfc(-x/math.Sqrt2), nn-1)
 		}
 		s := f(-a) + f(a)
 		for i := 1; i < k; i++ {
@@ -42,7 +44,7 @@ func GaussianWidth(set DecisionSet, n int) float64 {
 	case Ball:
 		lg1, _ := math.Lgamma((nn + 1) / 2)
 		lg0, _ := math.Lgamma(nn / 2)
-		return 2 * math.Sqrt2 * math.Exp(lg1-lg0)
+		return 2 * math.Sqrt2 * xmath.Exp(lg1-lg0)
 	case Cube:
 		return 2 * nn * math.Sqrt(2/math.Pi)
 	}

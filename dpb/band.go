@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -73,18 +74,18 @@ var (
 
 func init() {
 	dn, tn := zigR, zigR
-	q := zigV / math.Exp(-0.5*dn*dn)
+	q := zigV / xmath.Exp(-0.5*dn*dn)
 	zigK[0] = uint32(dn / q * zigM)
 	zigK[1] = 0
 	zigW[0] = q / zigM
 	zigW[zigN-1] = dn / zigM
 	zigF[0] = 1
-	zigF[zigN-1] = math.Exp(-0.5 * dn * dn)
+	zigF[zigN-1] = xmath.Exp(-0.5 * dn * dn)
 	for i := zigN - 2; i >= 1; i-- {
-		dn = math.Sqrt(-2 * math.Log(zigV/dn+math.Exp(-0.5*dn*dn)))
+		dn = math.Sqrt(-2 * xmath.Log(zigV/dn+xmath.Exp(-0.5*dn*dn)))
 		zigK[i+1] = uint32(dn / tn * zigM)
 		tn = dn
-		zigF[i] = math.Exp(-0.5 * dn * dn)
+		zigF[i] = xmath.Exp(-0.5 * dn * dn)
 		zigW[i] = dn / zigM
 	}
 	for i := 1; i < zigN; i++ {
@@ -199,8 +200,8 @@ func (f *fastRand) normSlow(u uint64) float64 {
 		if i == 0 {
 			// Base strip: sample the tail beyond zigR (Marsaglia 1964).
 			for {
-				x = -math.Log(f.float64()) / zigR
-				y := -math.Log(f.float64())
+				x = -xmath.Log(f.float64()) / zigR
+				y := -xmath.Log(f.float64())
 				if y+y >= x*x {
 					break
 				}
@@ -216,7 +217,7 @@ func (f *fastRand) normSlow(u uint64) float64 {
 		// same as with the exponential alone (TestZigSqueeze).
 		y := zigF[i] + float64(f.float64()*(zigF[i-1]-zigF[i]))
 		c := zigF[i-1] + (math.Abs(x)-zigA[i])*zigS[i]
-		if y < c-zigD[i] || (y <= c+zigD[i] && y < math.Exp(-0.5*x*x)) {
+		if y < c-zigD[i] || (y <= c+zigD[i] && y < xmath.Exp(-0.5*x*x)) {
 			return x
 		}
 	}

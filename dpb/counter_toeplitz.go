@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // ToeplitzCounter is a matrix-factorisation counter with lower-triangular
@@ -110,10 +111,10 @@ func NewSqrtCounter(dim, horizon int, noise Noise) (*ToeplitzCounter, error) {
 // 0.3% of it; coarser lower ends lose 2–40%.
 func BLTParams(n int) (omega, lambda []float64) {
 	const du = 1.5
-	umax, umin := math.Log(10), math.Log(1e-3/float64(n))
+	umax, umin := xmath.Log(10), xmath.Log(1e-3/float64(n))
 	for u := umax; u >= umin; u -= du {
-		lambda = append(lambda, math.Exp(-math.Exp(u)))
-		omega = append(omega, du/math.Pi*math.Exp(u/2))
+		lambda = append(lambda, xmath.Exp(-xmath.Exp(u)))
+		omega = append(omega, du/math.Pi*xmath.Exp(u/2))
 	}
 	return omega, lambda
 }
@@ -255,7 +256,7 @@ func (c *ToeplitzCounter) VarianceAt(t int) float64 {
 			if q == 0 {
 				continue
 			}
-			v += wi * wk * q * (1 - math.Pow(q, float64(t-1))) / (1 - q)
+			v += wi * wk * q * (1 - xmath.Pow(q, float64(t-1))) / (1 - q)
 		}
 	}
 	return v

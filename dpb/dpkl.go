@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // DPKLConfig configures [DPKL] (DP-KLUCB and DP-IMED).
@@ -123,9 +124,9 @@ func (p *DPKL) score(a, t int, best float64) float64 {
 	}
 	x := clip01(p.s.mean(a))
 	if p.cfg.IMED {
-		return -(float64(n)*dEps(x, best, p.eps) + math.Log(float64(n)))
+		return -(float64(float64(n)*dEps(x, best, p.eps)) + xmath.Log(float64(n)))
 	}
-	return upperInverse(x, n, p.cfg.Alpha*math.Log(float64(t)), p.eps)
+	return upperInverse(x, n, p.cfg.Alpha*xmath.Log(float64(t)), p.eps)
 }
 
 // Choose returns the arm of the open phase, or starts a new phase with the

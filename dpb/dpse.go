@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // DPSEConfig configures [DPSE].
@@ -108,7 +109,7 @@ func (p *DPSE) Threshold() float64 {
 // dpseLogs returns ln(8|S|e²/β) and ln(4|S|e²/β).
 func (p *DPSE) dpseLogs() (l8, l4 float64) {
 	v := float64(len(p.active)) * float64(p.epoch) * float64(p.epoch) / p.cfg.Beta
-	return math.Log(8 * v), math.Log(4 * v)
+	return xmath.Log(8 * v), xmath.Log(4 * v)
 }
 
 // startEpoch begins epoch e+1: R_e and the first block.

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // SwapEnv is the two-arm instance of SS18 Claim 13: in each round a fair
@@ -94,7 +95,7 @@ func NewRandomizedResponse(eps float64, rng *rand.Rand) (*RandomizedResponse, er
 	if err := param.CheckEpsilon(eps); err != nil {
 		return nil, err
 	}
-	return &RandomizedResponse{p: math.Exp(eps) / (1 + math.Exp(eps)), f: newFastRand(rng)}, nil
+	return &RandomizedResponse{p: xmath.Exp(eps) / (1 + xmath.Exp(eps)), f: newFastRand(rng)}, nil
 }
 
 // Choose reads the context from the features (the arm with features e_0 is

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // BanditLearner is a bandit linear optimisation learner (AS17 Section 4):
@@ -113,7 +114,7 @@ func (e *Exp2) probs() {
 	}
 	var z float64
 	for i, v := range e.logw {
-		e.p[i] = math.Exp(v - m)
+		e.p[i] = xmath.Exp(v - m)
 		z += e.p[i]
 	}
 	g, u := e.cfg.Gamma, 1/float64(len(e.p))

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // OnlineLearner is a full-information online linear optimisation learner
@@ -245,7 +246,7 @@ func FTRLArgminTo(set DecisionSet, dst, L []float64, eta float64) {
 		}
 		var z float64
 		for i, v := range L {
-			dst[i] = math.Exp(-eta * (v - m))
+			dst[i] = xmath.Exp(-eta * (v - m))
 			z += dst[i]
 		}
 		for i := range dst {

@@ -1,6 +1,10 @@
 package dpb
 
-import "math"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
 
 // gammaSampler draws Gamma(shape, 1) variables (density x^{a−1} e^{−x}/Γ(a))
 // by the method of Marsaglia & Tsang (2000), "A simple method for generating
@@ -72,7 +76,7 @@ func (g *gammaSampler) draw(f *fastRand) float64 {
 	}
 	if g.inv != 0 {
 		// U in (0, 1]: 1 − Float64() avoids U = 0, which would give 0 exactly.
-		r *= math.Pow(1-f.float64(), g.inv)
+		r *= xmath.Pow(1-f.float64(), g.inv)
 	}
 	return r
 }
@@ -94,5 +98,5 @@ func (g *gammaSampler) squeezeBound(x float64) float64 {
 func (g *gammaSampler) exact(x, u float64) bool {
 	v := 1 + float64(g.c*x)
 	v = v * v * v
-	return u > 0 && math.Log(u) < float64(0.5*x*x)+float64(g.d*(1-v+math.Log(v)))
+	return u > 0 && xmath.Log(u) < float64(0.5*x*x)+float64(g.d*(1-v+xmath.Log(v)))
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // RadiusForm selects how LinUCB computes the confidence radius β_t.
@@ -258,11 +259,11 @@ func (p *LinUCB) setRadiusConstants() {
 	d := float64(p.d)
 	p.c1 = cp.S*math.Sqrt(b.RhoMax) + b.Gamma
 	if p.cfg.Radius == RadiusClosedForm {
-		p.c0 = 2 * math.Log(2/cp.Alpha)
+		p.c0 = 2 * xmath.Log(2/cp.Alpha)
 		p.c2 = b.RhoMax / b.RhoMin
 		p.c3 = cp.L * cp.L / (d * b.RhoMin)
 	} else {
-		p.c0 = 2*math.Log(2/cp.Alpha) - d*math.Log(b.RhoMin)
+		p.c0 = 2*xmath.Log(2/cp.Alpha) - d*xmath.Log(b.RhoMin)
 	}
 }
 
@@ -274,7 +275,7 @@ func (p *LinUCB) Confidence() ConfidenceParams {
 // and [BetaBar] (tested), with the t-independent parts precomputed.
 func (p *LinUCB) radius(t int) float64 {
 	if p.cfg.Radius == RadiusClosedForm {
-		return p.cfg.Sigma*math.Sqrt(p.c0+float64(p.d)*math.Log(p.c2+float64(t)*p.c3)) + p.c1
+		return p.cfg.Sigma*math.Sqrt(p.c0+float64(p.d)*xmath.Log(p.c2+float64(t)*p.c3)) + p.c1
 	}
 	return p.cfg.Sigma*math.Sqrt(max(0, p.c0+p.logDet)) + p.c1
 }

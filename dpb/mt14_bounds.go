@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // The constants of Mishra & Thakurta (MT14), in one place. Logarithms are
@@ -20,8 +22,8 @@ func MT14Gamma(k, T int, eps, gamma float64) float64 {
 	if k < 1 || T < 2 || !(eps > 0) || !(gamma > 0 && gamma < 1) {
 		panic(fmt.Sprintf("dpb: MT14Gamma(k=%d, T=%d, eps=%v, gamma=%v) out of range", k, T, eps, gamma))
 	}
-	lt := math.Log(float64(T))
-	return float64(k) * lt * lt * math.Log(float64(k)*float64(T)*lt/gamma) / eps
+	lt := xmath.Log(float64(T))
+	return float64(k) * lt * lt * xmath.Log(float64(k)*float64(T)*lt/gamma) / eps
 }
 
 // MT14Theorem4Bound returns the regret bound of MT14 Theorem 4 with the
@@ -38,8 +40,8 @@ func MT14Theorem4Bound(gaps []float64, T int, eps, gamma float64) float64 {
 		panic(fmt.Sprintf("dpb: MT14Theorem4Bound(T=%d, eps=%v, gamma=%v) out of range", T, eps, gamma))
 	}
 	k := float64(len(gaps))
-	lt := math.Log(float64(T))
-	c := k * lt * lt * math.Log(k*float64(T)/gamma) / eps
+	lt := xmath.Log(float64(T))
+	c := k * lt * lt * xmath.Log(k*float64(T)/gamma) / eps
 	var s float64
 	for _, d := range gaps {
 		if d > 0 {
@@ -52,7 +54,7 @@ func MT14Theorem4Bound(gaps []float64, T int, eps, gamma float64) float64 {
 // UCB1Bound returns the non-private UCB1 bound MT14 Theorem 2 cites (Auer et
 // al. 2002, Theorem 1, with its constants): Σ_{Δ_a>0} 8 ln T/Δ_a + (1 + π²/3)Δ_a.
 func UCB1Bound(gaps []float64, T int) float64 {
-	lt := math.Log(float64(T))
+	lt := xmath.Log(float64(T))
 	var s float64
 	for _, d := range gaps {
 		if d > 0 {
@@ -82,7 +84,7 @@ func SS18PrivateMABLowerBound(gaps []float64, n int, eps float64) float64 {
 			sub++
 		}
 	}
-	return float64(sub) * math.Log(float64(n)) / (200 * eps)
+	return float64(sub) * xmath.Log(float64(n)) / (200 * eps)
 }
 
 // MT14Epsilon0 returns the per-tree privacy ε₀ = 2ε/(d² + 3d) of MT14

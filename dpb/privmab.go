@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // privArms is the bookkeeping shared by the batched ε-DP K-armed algorithms
@@ -202,10 +203,10 @@ func clip01(x float64) float64 { return math.Min(1, math.Max(0, x)) }
 func klBernoulli(p, q float64) float64 {
 	var s float64
 	if p > 0 {
-		s += float64(p * math.Log(p/q))
+		s += float64(p * xmath.Log(p/q))
 	}
 	if p < 1 {
-		s += float64((1 - p) * math.Log((1-p)/(1-q)))
+		s += float64((1 - p) * xmath.Log((1-p)/(1-q)))
 	}
 	return s
 }
@@ -227,7 +228,7 @@ func dEps(x, lambda, eps float64) float64 {
 	if math.IsInf(eps, 1) {
 		return klBernoulli(x, lambda)
 	}
-	w := float64(lambda * math.Exp(-eps))
+	w := float64(lambda * xmath.Exp(-eps))
 	z := w / (w + (1 - lambda))
 	if z <= x {
 		return klBernoulli(x, lambda)

@@ -3,6 +3,8 @@ package dpb
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // The regret lower bounds for ε-DP Bernoulli bandits drawn beside the optimal
@@ -23,7 +25,7 @@ func sumOverGaps(means []float64, T int, eps float64, div func(m, best float64) 
 		}
 		best = math.Max(best, m)
 	}
-	lt := math.Log(float64(T))
+	lt := xmath.Log(float64(T))
 	var s float64
 	for _, m := range means {
 		if d := best - m; d > 0 {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // This file holds every constant and bound of Shariff & Sheffet (2018)
@@ -91,7 +92,7 @@ const maxWishartK = 1 << 53
 func (s SS18Setting) wishartKFloat() float64 {
 	m := float64(s.Levels())
 	eps2 := s.Epsilon * s.Epsilon
-	return float64(s.D+1) + math.Ceil(224*m/eps2*math.Log(8*m/s.Delta)*math.Log(2/s.Delta))
+	return float64(s.D+1) + math.Ceil(224*m/eps2*xmath.Log(8*m/s.Delta)*xmath.Log(2/s.Delta))
 }
 
 // WishartKAuthors returns the Wishart degrees of freedom that the authors'
@@ -119,10 +120,10 @@ func (s SS18Setting) wishartKAuthorsFloat() float64 {
 	eps, delta := s.Epsilon, s.Delta
 	if m > 1 {
 		dfail := delta / float64(m+1)
-		eps = eps / math.Sqrt(8*float64(m)*math.Log(1/dfail))
+		eps = eps / math.Sqrt(8*float64(m)*xmath.Log(1/dfail))
 		delta = (delta - dfail) / float64(m)
 	}
-	return float64(s.D+1) + math.Floor(28*math.Log(4/delta)/(eps*eps))
+	return float64(s.D+1) + math.Floor(28*xmath.Log(4/delta)/(eps*eps))
 }
 
 // RegBounds are (α/2n)-accurate bounds on a changing regularizer (SS18
@@ -138,13 +139,13 @@ type RegBounds struct {
 // wishartA returns a = √d + √(2 ln(8n/α)) (SS18 Eq. 4 and Prop. 9): the
 // deviation in Claim 19's eigenvalue interval at failure probability α/(4n).
 func (s SS18Setting) wishartA() float64 {
-	return math.Sqrt(float64(s.D)) + math.Sqrt(2*math.Log(8*float64(s.N)/s.AlphaOrDefault()))
+	return math.Sqrt(float64(s.D)) + math.Sqrt(2*xmath.Log(8*float64(s.N)/s.AlphaOrDefault()))
 }
 
 // gammaB returns b = √d + √(2 ln(2n/α)), the χ²(d) tail of Claim 17 at
 // failure probability α/(2n): ‖g‖ ≤ b for g ~ N(0, I_d).
 func (s SS18Setting) gammaB() float64 {
-	return math.Sqrt(float64(s.D)) + math.Sqrt(2*math.Log(2*float64(s.N)/s.AlphaOrDefault()))
+	return math.Sqrt(float64(s.D)) + math.Sqrt(2*xmath.Log(2*float64(s.N)/s.AlphaOrDefault()))
 }
 
 // WishartShift returns c of SS18 Eq. (4), the shift subtracted from the
@@ -222,7 +223,7 @@ func (s SS18Setting) WishartBoundsShift(k int, c float64) RegBounds {
 // authors' code uses the same σ.
 func (s SS18Setting) GaussianSigma() float64 {
 	m := float64(s.Levels())
-	return 4 * math.Sqrt(m) * s.Lt2 * math.Log(4/s.Delta) / s.Epsilon
+	return 4 * math.Sqrt(m) * s.Lt2 * xmath.Log(4/s.Delta) / s.Epsilon
 }
 
 // GaussianZCDPRho returns the zero-concentrated DP parameter ρ (Bun &
@@ -271,7 +272,7 @@ func (s SS18Setting) GaussianEpsilonZCDP() float64 {
 func (s SS18Setting) Upsilon() float64 {
 	m := float64(s.Levels())
 	return s.GaussianSigma() * math.Sqrt(2*m) *
-		(float64(4*math.Sqrt(float64(s.D))) + float64(2*math.Log(2*float64(s.N)/s.AlphaOrDefault())))
+		(float64(4*math.Sqrt(float64(s.D))) + float64(2*xmath.Log(2*float64(s.N)/s.AlphaOrDefault())))
 }
 
 // UpsilonCorrected returns Υ with the deviation term √(2 ln(2n/α)) in place
@@ -295,7 +296,7 @@ func (s SS18Setting) Upsilon() float64 {
 func (s SS18Setting) UpsilonCorrected() float64 {
 	m := float64(s.Levels())
 	return s.GaussianSigma() * math.Sqrt(2*m) *
-		(float64(4*math.Sqrt(float64(s.D))) + math.Sqrt(2*math.Log(2*float64(s.N)/s.AlphaOrDefault())))
+		(float64(4*math.Sqrt(float64(s.D))) + math.Sqrt(2*xmath.Log(2*float64(s.N)/s.AlphaOrDefault())))
 }
 
 // GaussianBounds returns the bounds of SS18 Proposition 11 with the printed
@@ -369,7 +370,7 @@ func (p ConfidenceParams) Validate() error {
 // simultaneously with probability ≥ 1 − α.
 func BetaLogDet(p ConfidenceParams, b RegBounds, logDetV float64) float64 {
 	d := float64(p.D)
-	return p.Sigma*math.Sqrt(2*math.Log(2/p.Alpha)+logDetV-d*math.Log(b.RhoMin)) +
+	return p.Sigma*math.Sqrt(2*xmath.Log(2/p.Alpha)+logDetV-d*xmath.Log(b.RhoMin)) +
 		p.S*math.Sqrt(b.RhoMax) + b.Gamma
 }
 
@@ -379,8 +380,8 @@ func BetaLogDet(p ConfidenceParams, b RegBounds, logDetV float64) float64 {
 //	β̄_t = σ √(2 ln(2/α) + d ln(ρ_max/ρ_min + t L²/(d ρ_min))) + S √ρ_max + γ.
 func BetaBar(p ConfidenceParams, b RegBounds, t int) float64 {
 	d := float64(p.D)
-	return float64(p.Sigma*math.Sqrt(float64(2*math.Log(2/p.Alpha))+
-		float64(d*math.Log(b.RhoMax/b.RhoMin+float64(float64(t)*p.L*p.L/(d*b.RhoMin)))))) +
+	return float64(p.Sigma*math.Sqrt(float64(2*xmath.Log(2/p.Alpha))+
+		float64(d*xmath.Log(b.RhoMax/b.RhoMin+float64(float64(t)*p.L*p.L/(d*b.RhoMin)))))) +
 		float64(p.S*math.Sqrt(b.RhoMax)) + b.Gamma
 }
 
@@ -390,7 +391,7 @@ func BetaBar(p ConfidenceParams, b RegBounds, t int) float64 {
 //	R̂_n ≤ B · β̄_n · √(8 d n ln(1 + n L²/(d ρ_min))).
 func Theorem5Bound(p ConfidenceParams, b RegBounds, n int, B float64) float64 {
 	d, nf := float64(p.D), float64(n)
-	return B * BetaBar(p, b, n) * math.Sqrt(8*d*nf*math.Log(1+nf*p.L*p.L/(d*b.RhoMin)))
+	return B * BetaBar(p, b, n) * math.Sqrt(8*d*nf*xmath.Log(1+nf*p.L*p.L/(d*b.RhoMin)))
 }
 
 // Theorem6Bound returns the gap-dependent regret bound of SS18 Theorem 6
@@ -400,5 +401,5 @@ func Theorem5Bound(p ConfidenceParams, b RegBounds, n int, B float64) float64 {
 func Theorem6Bound(p ConfidenceParams, b RegBounds, n int, B, gap float64) float64 {
 	d, nf := float64(p.D), float64(n)
 	bb := BetaBar(p, b, n)
-	return 8 * B / gap * bb * bb * d * math.Log(1+nf*p.L*p.L/(d*b.RhoMin))
+	return 8 * B / gap * bb * bb * d * xmath.Log(1+nf*p.L*p.L/(d*b.RhoMin))
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // GaussianCounterCal is the exact calibration of SS18's Gaussian
@@ -76,7 +77,7 @@ func GaussianCounterCalibration(s SS18Setting, kind CounterKind) (GaussianCounte
 		return GaussianCounterCal{}, err
 	}
 	c.Mu = accounting.GDPMu(s.Epsilon, s.Delta)
-	lg := math.Sqrt(2 * math.Log(4*float64(s.N)/s.AlphaOrDefault()))
+	lg := math.Sqrt(2 * xmath.Log(4*float64(s.N)/s.AlphaOrDefault()))
 	sd := math.Sqrt(float64(s.D))
 	c.Upsilon = float64(c.Sigma * math.Sqrt(2*c.MaxVar) * (2*sd + lg))
 	c.Bounds = RegBounds{RhoMin: c.Upsilon, RhoMax: float64(3 * c.Upsilon), Shift: float64(2 * c.Upsilon),
@@ -192,8 +193,8 @@ func GaussianCounterCalibrationSharp(s SS18Setting, kind CounterKind) (GaussianC
 	sd := math.Sqrt(float64(s.D))
 	sv := c.Sigma * math.Sqrt(c.MaxVar)
 	c.Sharp = true
-	c.Upsilon = sv * (2*sd + 2*math.Sqrt(math.Log(8*n/a)))
-	g0 := sv * (sd + math.Sqrt(2*math.Log(4*n/a)))
+	c.Upsilon = sv * (2*sd + 2*math.Sqrt(xmath.Log(8*n/a)))
+	g0 := sv * (sd + math.Sqrt(2*xmath.Log(4*n/a)))
 	cp := ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: a}
 	bounds := func(rho float64) RegBounds {
 		return RegBounds{RhoMin: rho, RhoMax: rho + 2*c.Upsilon, Gamma: g0 / math.Sqrt(rho), Shift: rho + c.Upsilon}

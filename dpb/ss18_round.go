@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // roundCal gives the per-round bounds of [NewGaussianCounterRegRound].
@@ -21,7 +22,7 @@ type roundCal struct {
 // gridUp returns the smallest point ⌈2^{j/8}⌉ ≥ t (j ≥ 0) of a geometric
 // grid, capped at n.
 func gridUp(t, n int) int {
-	pt := func(j int) int { return int(math.Ceil(math.Pow(2, float64(j)/8))) }
+	pt := func(j int) int { return int(math.Ceil(xmath.Pow(2, float64(j)/8))) }
 	j := max(0, int(math.Ceil(8*math.Log2(float64(t)))))
 	for pt(j) < t {
 		j++
@@ -50,8 +51,8 @@ func (c *roundCal) at(t int) RegBounds {
 		c.lastGrid, c.vGrid = g, c.ctr.VarianceAt(g)
 	}
 	sv := c.sigma * math.Sqrt(c.vGrid)
-	ups := float64(sv * (2*c.sd + 2*math.Sqrt(math.Log(4/a))))
-	g0 := sv * (c.sd + math.Sqrt(2*math.Log(2/a)))
+	ups := float64(sv * (2*c.sd + 2*math.Sqrt(xmath.Log(4/a))))
+	g0 := sv * (c.sd + math.Sqrt(2*xmath.Log(2/a)))
 	c.last = t
 	c.cached = RegBounds{RhoMin: c.rho, RhoMax: c.rho + float64(2*ups), Gamma: g0 / math.Sqrt(c.rho), Shift: c.rho + ups}
 	return c.cached
@@ -141,12 +142,12 @@ func NewGaussianCounterRegRound(s SS18Setting, kind CounterKind, rng *rand.Rand)
 // near its grid minimum): an 800-point log grid, then golden section.
 func minimiseLog(lo, hi float64, f func(float64) float64) float64 {
 	const steps = 800
-	a, b := math.Log(lo), math.Log(hi)
+	a, b := xmath.Log(lo), xmath.Log(hi)
 	h := (b - a) / steps
 	best, bx := math.Inf(1), a
 	for i := 0; i <= steps; i++ {
 		x := a + float64(float64(i)*h)
-		if v := f(math.Exp(x)); v < best {
+		if v := f(xmath.Exp(x)); v < best {
 			best, bx = v, x
 		}
 	}
@@ -154,13 +155,13 @@ func minimiseLog(lo, hi float64, f func(float64) float64) float64 {
 	const phi = 0.6180339887498949
 	for range 60 {
 		m1, m2 := r-float64(phi*(r-l)), l+float64(phi*(r-l))
-		if f(math.Exp(m1)) <= f(math.Exp(m2)) {
+		if f(xmath.Exp(m1)) <= f(xmath.Exp(m2)) {
 			r = m2
 		} else {
 			l = m1
 		}
 	}
-	return math.Exp((l + r) / 2)
+	return xmath.Exp((l + r) / 2)
 }
 
 // BoundsChange reports whether Bounds (and the shift) change from round to

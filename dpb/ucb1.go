@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // UCB1Config configures [UCB1].
@@ -84,7 +85,7 @@ func mt14Choose(t int, n []int, totals []float64, gamma float64) int {
 	if a, ok := mt14InitialArm(t, n); ok {
 		return a
 	}
-	lt := 2 * math.Log(float64(t))
+	lt := 2 * xmath.Log(float64(t))
 	totals = totals[:len(n)]
 	best, bestV := 0, math.Inf(-1)
 	for a, c := range n {

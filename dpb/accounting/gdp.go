@@ -1,6 +1,10 @@
 package accounting
 
-import "math"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
 
 // Φ, the standard normal CDF.
 func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
@@ -20,9 +24,9 @@ func GDPDelta(mu, eps float64) float64 {
 	t := -eps/mu - float64(mu/2)
 	var b float64
 	if eps < 700 {
-		b = math.Exp(eps) * normalCDF(t)
+		b = xmath.Exp(eps) * normalCDF(t)
 	} else {
-		b = math.Exp(eps + math.Log(normalCDF(t)))
+		b = xmath.Exp(eps + xmath.Log(normalCDF(t)))
 	}
 	return math.Max(a-b, 0)
 }

@@ -3,6 +3,8 @@ package accounting
 import (
 	"fmt"
 	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // KOVDelta returns the smallest δ at which the adaptive m-fold composition
@@ -28,16 +30,16 @@ func KOVDelta(m int, eps0, delta0, eps float64) float64 {
 			break // terms decrease in l; the rest are 0
 		}
 		lc := lgammaInt(m+1) - lgammaInt(l+1) - lgammaInt(m-l+1)
-		s += math.Exp(lc+float64((mf-lf)*eps0)-norm) - math.Exp(lc+eps+float64(lf*eps0)-norm)
+		s += xmath.Exp(lc+float64((mf-lf)*eps0)-norm) - xmath.Exp(lc+eps+float64(lf*eps0)-norm)
 	}
-	return 1 - math.Pow(1-delta0, mf)*(1-s)
+	return 1 - xmath.Pow(1-delta0, mf)*(1-s)
 }
 
 func softplus(x float64) float64 {
 	if x > 30 {
-		return x + math.Exp(-x)
+		return x + xmath.Exp(-x)
 	}
-	return math.Log1p(math.Exp(x))
+	return math.Log1p(xmath.Exp(x))
 }
 
 func lgammaInt(n int) float64 {
@@ -62,7 +64,7 @@ func KOVEpsilon0(m int, delta0, eps, delta float64) float64 {
 // never larger.
 func AdvancedComposition(m int, eps0, deltaPrime float64) float64 {
 	mf := float64(m)
-	return float64(math.Sqrt(2*mf*math.Log(1/deltaPrime))*eps0) + float64(mf*eps0*math.Expm1(eps0))
+	return float64(math.Sqrt(2*mf*xmath.Log(1/deltaPrime))*eps0) + float64(mf*eps0*math.Expm1(eps0))
 }
 
 // WishartEps0 inverts SS18 Theorem 8 (Sheffet 2015): a Wishart node
@@ -73,7 +75,7 @@ func WishartEps0(k, d int, delta0 float64) float64 {
 	if k <= d+1 {
 		return math.Inf(1)
 	}
-	return math.Sqrt(28 * math.Log(4/delta0) / float64(k-d-1))
+	return math.Sqrt(28 * xmath.Log(4/delta0) / float64(k-d-1))
 }
 
 // WishartK is the result of [WishartKOV].
@@ -106,13 +108,13 @@ func WishartKOV(d, m int, eps, delta float64) (WishartK, error) {
 	best := WishartK{K: math.MaxInt}
 	mf := float64(m)
 	for i := 1; i < 400; i++ {
-		f := math.Pow(10, -4+4*float64(i)/400) // 1e-4 … 1
+		f := xmath.Pow(10, -4+4*float64(i)/400) // 1e-4 … 1
 		d0 := f * delta / mf
 		e0 := KOVEpsilon0(m, d0, eps, delta)
 		if !(e0 > 0) {
 			continue
 		}
-		kf := float64(d+1) + math.Ceil(28*math.Log(4/d0)/(e0*e0))
+		kf := float64(d+1) + math.Ceil(28*xmath.Log(4/d0)/(e0*e0))
 		if kf >= float64(math.MaxInt32) {
 			continue
 		}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"math/cmplx"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // PLD is a discretised privacy-loss distribution (Meiser & Mohammadi 2018;
@@ -54,7 +56,7 @@ func LaplacePLD(eps0, h float64, pessimistic bool) (*PLD, error) {
 		p.Mass[i-lo] += mass
 	}
 	put(eps0, 0.5)
-	put(-eps0, 0.5*math.Exp(-eps0))
+	put(-eps0, 0.5*xmath.Exp(-eps0))
 	// Continuous part: o ∈ (0, Δ₁), in units of b: u = o/b ∈ (0, ε₀),
 	// L = ε₀ − 2u, density e^{−u}/2. The loss interval (a, a+h] maps to
 	// u ∈ [(ε₀−a−h)/2, (ε₀−a)/2), mass (e^{−u₁} − e^{−u₂})/2.
@@ -65,7 +67,7 @@ func LaplacePLD(eps0, h float64, pessimistic bool) (*PLD, error) {
 			continue
 		}
 		u1, u2 := (eps0-b)/2, (eps0-a)/2
-		mass := float64((math.Exp(-u1) - math.Exp(-u2)) / 2)
+		mass := float64((xmath.Exp(-u1) - xmath.Exp(-u2)) / 2)
 		if pessimistic {
 			p.Mass[i+1-lo] += mass
 		} else {
@@ -128,7 +130,7 @@ func (p *PLD) SelfCompose(m int) (*PLD, error) {
 			q.Mass[i] = v
 		}
 	}
-	q.Inf = 1 - math.Pow(1-p.Inf, float64(m))
+	q.Inf = 1 - xmath.Pow(1-p.Inf, float64(m))
 	return q, nil
 }
 

@@ -1,6 +1,10 @@
 package accounting
 
-import "math"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
 
 // GaussianDeltaQuad returns δ(ε) of the Gaussian mechanism with μ = Δ₂/σ by
 // numerical integration of the hockey-stick divergence,
@@ -14,9 +18,9 @@ import "math"
 func GaussianDeltaQuad(mu, eps float64) float64 {
 	xs := mu/2 - eps/mu
 	f := func(x float64) float64 {
-		p := math.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
-		q := math.Exp(-(x-mu)*(x-mu)/2) / math.Sqrt(2*math.Pi)
-		return math.Max(0, p-math.Exp(eps)*q)
+		p := xmath.Exp(-x*x/2) / math.Sqrt(2*math.Pi)
+		q := xmath.Exp(-(x-mu)*(x-mu)/2) / math.Sqrt(2*math.Pi)
+		return math.Max(0, p-xmath.Exp(eps)*q)
 	}
 	return simpson(f, xs-40, xs, 200000)
 }

@@ -1,6 +1,10 @@
 package accounting
 
-import "math"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
 
 // GaussianRDP returns the Rényi divergence of order a > 1 of the Gaussian
 // mechanism with noise σ and ℓ2 sensitivity sens2: aΔ₂²/(2σ²) (Mironov
@@ -12,8 +16,8 @@ func GaussianRDP(a, sigma, sens2 float64) float64 { return a * sens2 * sens2 / (
 //
 //	(1/(a−1)) ln( a/(2a−1) e^{(a−1)ε₀} + (a−1)/(2a−1) e^{−aε₀} ).
 func LaplaceRDP(a, eps0 float64) float64 {
-	x := a/(2*a-1)*math.Exp((a-1)*eps0) + (a-1)/(2*a-1)*math.Exp(-a*eps0)
-	return math.Log(x) / (a - 1)
+	x := float64(a/(2*a-1)*xmath.Exp((a-1)*eps0)) + float64((a-1)/(2*a-1)*xmath.Exp(-a*eps0))
+	return xmath.Log(x) / (a - 1)
 }
 
 // RDPToDP returns the ε at δ of a mechanism whose Rényi DP of order a is
@@ -29,8 +33,8 @@ func RDPToDP(rdp func(a float64) float64, delta float64) float64 { return rdpToD
 func rdpToDPScan(rdp func(a float64) float64, delta float64) float64 {
 	best := math.Inf(1)
 	for i := range 4000 {
-		a := 1 + math.Exp(-9+float64(float64(i)*0.005))
-		e := rdp(a) + (math.Log(1/delta)+float64((a-1)*math.Log(1-1/a))-math.Log(a))/(a-1)
+		a := 1 + xmath.Exp(-9+float64(float64(i)*0.005))
+		e := rdp(a) + (xmath.Log(1/delta)+float64((a-1)*xmath.Log(1-1/a))-xmath.Log(a))/(a-1)
 		best = math.Min(best, e)
 	}
 	return math.Max(best, 0)

@@ -1,6 +1,10 @@
 package accounting
 
-import "math"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
 
 // GaussianRho returns the zCDP parameter ρ = Δ₂²/(2σ²) of the Gaussian
 // mechanism (Bun & Steinke 2016, Prop. 1.6); ρ's add under composition.
@@ -11,7 +15,7 @@ func GaussianRho(sigma, sens2 float64) float64 { return sens2 * sens2 / (2 * sig
 // caller passes once inlined, so a GOAMD64=v3 build cannot fuse it; see
 // .ci/fma-check.)
 func ZCDPToDP(rho, delta float64) float64 {
-	return float64(rho) + float64(2*math.Sqrt(rho*math.Log(1/delta)))
+	return float64(rho) + float64(2*math.Sqrt(rho*xmath.Log(1/delta)))
 }
 
 // ZCDPToDPTight returns the infimum over Rényi orders a > 1 of the
@@ -24,7 +28,7 @@ func ZCDPToDPTight(rho, delta float64) float64 {
 // ZCDPRho returns the largest ρ whose ρ-zCDP implies (ε, δ)-DP by
 // [ZCDPToDP]: ρ = (√(ln(1/δ) + ε) − √(ln(1/δ)))².
 func ZCDPRho(eps, delta float64) float64 {
-	l := math.Log(1 / delta)
+	l := xmath.Log(1 / delta)
 	r := math.Sqrt(l+eps) - math.Sqrt(l)
 	return r * r
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // dpucb audits DP-UCB (MT14 Algorithm 1, [dpb.DPUCB]) through its output,
@@ -112,7 +113,7 @@ func ftrl(name string, noise dpb.NoiseMode) *Mechanism {
 					}
 					if t&(t-1) == 0 { // t = 1, 2, 4, 8
 						f.Predict(x)
-						u := (math.Log(x[0]) - math.Log(x[1])) / -eta
+						u := (xmath.Log(x[0]) - xmath.Log(x[1])) / -eta
 						llr += logf(u+2) - logf(u-2)
 					}
 				}

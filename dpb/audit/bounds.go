@@ -3,6 +3,7 @@ package audit
 import (
 	"math"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"gonum.org/v1/gonum/mathext"
 )
 
@@ -71,5 +72,5 @@ func logRatio(num, den float64) float64 {
 	if !(den > 0) {
 		return math.Inf(1)
 	}
-	return math.Log(num / den)
+	return xmath.Log(num / den)
 }

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // ss18Setting is the audited SS18 setting: d = 2, n = 8 users, ε = 1,
@@ -170,7 +171,7 @@ func logDet2(a, b, c float64) float64 {
 	if !(a > 0 && det > 0) {
 		return math.NaN()
 	}
-	return math.Log(det)
+	return xmath.Log(det)
 }
 
 // roundScore rounds a statistic to 9 significant digits so that its last
@@ -181,6 +182,6 @@ func roundScore(x float64) float64 {
 		return x
 	}
 	e := math.Floor(math.Log10(math.Abs(x)))
-	p := math.Pow(10, 8-e)
+	p := xmath.Pow(10, 8-e)
 	return math.Round(x*p) / p
 }

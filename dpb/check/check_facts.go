@@ -12,6 +12,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // Checks of the probabilistic facts SS18 uses (Appendix A.3: Claims 17–20),
@@ -89,7 +90,7 @@ func (e *eigenSym) quadInv(h []float64, s float64) float64 {
 //
 // It returns one verdict per tail.
 func CheckChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdicts {
-	l := math.Log(1 / alpha)
+	l := xmath.Log(1 / alpha)
 	hi := float64(d) + 2*math.Sqrt(float64(d)*l) + 2*l
 	lo := float64(d) - 2*math.Sqrt(float64(d)*l)
 	up := make([]float64, trials)
@@ -120,7 +121,7 @@ func CheckChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdi
 //
 // Slack: the median of max|σ − √rows| over the allowed deviation.
 func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, trials int) Verdict {
-	dev := math.Sqrt(float64(cols)) + math.Sqrt(2*math.Log(2/alpha))
+	dev := math.Sqrt(float64(cols)) + math.Sqrt(2*xmath.Log(2/alpha))
 	c := math.Sqrt(float64(rows))
 	a := make([]float64, rows*cols)
 	g := make([]float64, cols*cols)
@@ -165,7 +166,7 @@ func CheckWishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, tri
 	if err != nil {
 		return Verdict{}, err
 	}
-	dev := math.Sqrt(float64(d)) + math.Sqrt(2*math.Log(2/alpha))
+	dev := math.Sqrt(float64(d)) + math.Sqrt(2*xmath.Log(2/alpha))
 	sk := math.Sqrt(k)
 	p := make([]float64, dpb.PackedLen(d))
 	e := newEigenSym(d)
@@ -210,8 +211,8 @@ func CheckUpsilon(rng *rand.Rand, s dpb.SS18Setting, trials int) (Verdicts, erro
 		return nil, err
 	}
 	p := 2 * float64(s.N) / s.AlphaOrDefault()
-	sharp := sigma * math.Sqrt(2*float64(m)) * (2*math.Sqrt(float64(d)) + math.Sqrt(2*math.Log(p)))
-	sf := sigma * math.Sqrt(float64(m)) * (2*math.Sqrt(float64(d)) + 2*math.Sqrt(math.Log(2*p)))
+	sharp := sigma * math.Sqrt(2*float64(m)) * (2*math.Sqrt(float64(d)) + math.Sqrt(2*xmath.Log(p)))
+	sf := sigma * math.Sqrt(float64(m)) * (2*math.Sqrt(float64(d)) + 2*math.Sqrt(xmath.Log(2*p)))
 	bounds := []float64{s.Upsilon(), s.UpsilonCorrected(), sharp, sf}
 	node := make([]float64, dpb.PackedLen(d+1))
 	sum := make([]float64, dpb.PackedLen(d+1))
@@ -280,8 +281,8 @@ func CheckClaim20(rng *rand.Rand, d, trials int) Verdict {
 	ratios := make([]float64, trials)
 	fails := 0
 	for t := range trials {
-		rho := math.Exp(4 * (rng.Float64() - 0.5))
-		scale := math.Exp(6 * (rng.Float64() - 0.5))
+		rho := xmath.Exp(4 * (rng.Float64() - 0.5))
+		scale := xmath.Exp(6 * (rng.Float64() - 0.5))
 		for i := range a {
 			a[i] = scale * rng.NormFloat64()
 		}
@@ -333,8 +334,8 @@ func CheckEllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
 	r2 := make([]float64, trials)
 	f1, f2 := 0, 0
 	for t := range trials {
-		L := math.Exp(rng.Float64() - 0.5)
-		lambda := math.Exp(4 * (rng.Float64() - 0.5))
+		L := xmath.Exp(rng.Float64() - 0.5)
+		lambda := xmath.Exp(4 * (rng.Float64() - 0.5))
 		clear(u)
 		for i := 0; i < d; i++ {
 			u[i*d+i] = lambda
@@ -365,7 +366,7 @@ func CheckEllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
 			}
 			r := L / math.Sqrt(nrm)
 			if rng.IntN(2) == 0 {
-				r *= math.Pow(rng.Float64(), 1/float64(d))
+				r *= xmath.Pow(rng.Float64(), 1/float64(d))
 			}
 			for i := range x {
 				x[i] *= r
@@ -385,7 +386,7 @@ func CheckEllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
 		copy(l, u)
 		linalg.Cholesky(l, d)
 		mid := 2 * (linalg.LogDetChol(l, d) - logDet1)
-		right := 2 * float64(d) * math.Log((tr+float64(float64(n)*L*L))/(float64(d)*math.Exp(logDet1/float64(d))))
+		right := 2 * float64(d) * xmath.Log((tr+float64(float64(n)*L*L))/(float64(d)*xmath.Exp(logDet1/float64(d))))
 		r1[t] = upperRatio(sum, mid)
 		r2[t] = upperRatio(mid, right)
 		if sum > mid*(1+1e-9) {

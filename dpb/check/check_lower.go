@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // Claim13Config configures [CheckClaim13].
@@ -84,7 +85,7 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 	}
 	v1 := NewVerdict("claim13-standard-dp", "a standard (ε < ln 2)-DP contextual bandit has R̂_n ≥ n/4 on the swapped-context instance",
 		"SS18 Claim 13", 0, 0, fail, (n/4)/rr,
-		fmt.Sprintf("randomized response, ε=%g: mean regret %.1f ± %.1f (theory n/(1+e^ε) = %.1f), n/4 = %.1f, n=%d, %d runs", cfg.Epsilon, rr, rrSE, n/(1+math.Exp(cfg.Epsilon)), n/4, cfg.N, cfg.Reps))
+		fmt.Sprintf("randomized response, ε=%g: mean regret %.1f ± %.1f (theory n/(1+e^ε) = %.1f), n/4 = %.1f, n=%d, %d runs", cfg.Epsilon, rr, rrSE, n/(1+xmath.Exp(cfg.Epsilon)), n/4, cfg.N, cfg.Reps))
 	first, _ := meanSE(out[1], 0)
 	total, totalSE := meanSE(out[1], 1)
 	second := total - first
@@ -158,7 +159,7 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	need := math.Log(float64(cfg.N)) / (100 * cfg.Epsilon * cfg.Gap)
+	need := xmath.Log(float64(cfg.N)) / (100 * cfg.Epsilon * cfg.Gap)
 	var ratios []float64
 	var regrets []float64
 	for _, o := range out[0] {

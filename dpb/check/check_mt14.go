@@ -8,6 +8,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // MT14CheckConfig sizes the MT14 proof-check suite ([CheckMT14]).
@@ -142,7 +143,7 @@ func CheckMT14(cfg MT14CheckConfig) (Verdicts, error) {
 // draws at failure probability alpha (two-sided Chan–Shi–Song Lemma 2.8 with
 // ν = b√n): b·√(8 n ln(2/α)). The lemma needs ln(2/α) < n.
 func counterBound(b float64, n int, alpha float64) float64 {
-	return b * math.Sqrt(8*float64(n)*math.Log(2/alpha))
+	return b * math.Sqrt(8*float64(n)*xmath.Log(2/alpha))
 }
 
 // CheckTreeCounter checks MT14 Section 2.1's counter (the binary mechanism
@@ -159,7 +160,7 @@ func counterBound(b float64, n int, alpha float64) float64 {
 func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Verdicts, error) {
 	m := dpb.TreeLevels(T)
 	b := dpb.TreeCounterScale(T, 1, eps)
-	if !(math.Log(2*float64(T)/alpha) < float64(m)) {
+	if !(xmath.Log(2*float64(T)/alpha) < float64(m)) {
 		return nil, fmt.Errorf("dpb: counter check needs ln(2T/α) < m: T=%d α=%v", T, alpha)
 	}
 	bq, bu := counterBound(b, m, alpha), counterBound(b, m, alpha/float64(T))

@@ -10,6 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // Privacy calibration of SS18's two tree mechanisms: the (ε, δ) that the
@@ -110,7 +111,7 @@ func SS18WishartK(s dpb.SS18Setting) (WishartKAccounting, error) {
 				hi = mid
 			}
 		}
-		k := float64(d+1) + math.Ceil(28*math.Log(4/d0)/(lo*lo))
+		k := float64(d+1) + math.Ceil(28*xmath.Log(4/d0)/(lo*lo))
 		best = math.Min(best, k)
 	}
 	w.Direct = int(best)

@@ -7,6 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // Checks of SS18 Propositions 9 and 11: the regularizers that the tree-based
@@ -164,7 +165,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 	}
 	// The sharp form of Υ (see CheckUpsilon) with Prop. 11's shift 2Υ_s.
 	upsS := float64(s.GaussianSigma() * math.Sqrt(2*float64(m)) *
-		(2*math.Sqrt(float64(d)) + math.Sqrt(2*math.Log(2*float64(n)/s.AlphaOrDefault()))))
+		(2*math.Sqrt(float64(d)) + math.Sqrt(2*xmath.Log(2*float64(n)/s.AlphaOrDefault()))))
 	gs := s.GaussianBoundsShift(upsS, float64(2*upsS))
 	wishartVariants := [3]variant{{0, wu, "unshifted", nil}, {-ws.Shift, ws, "shifted", nil}, {name: "shifted per-round m_t", perRound: perRound}}
 	gaussVariants := [3]variant{{2 * ups, gp, "printed Υ", nil}, {2 * upsC, gc, "corrected Υ_c", nil}, {2 * upsS, gs, "sharp Υ_s", nil}}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // BandCheck compares the sub-optimal actions of SS18 Appendix D's
@@ -36,7 +37,7 @@ type BandCheck struct {
 }
 
 // bandKSC solves 2·exp(−2c²) = 1e-5 (Dvoretzky–Kiefer–Wolfowitz–Massart).
-var bandKSC = math.Sqrt(math.Log(2/1e-5) / 2)
+var bandKSC = math.Sqrt(xmath.Log(2/1e-5) / 2)
 
 // CheckBand draws rounds decision sets of NewLinearEnv(cfg) built from
 // Stream(seed, StreamID(0, 0)) and compares the sub-optimal actions'

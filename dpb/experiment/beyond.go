@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // CounterNoiseResult is the per-round noise of every continual counter at a
@@ -100,7 +101,7 @@ func RegretRatios(res *SS18Exp2Result) ([]RegretRatio, error) {
 			a, ase := c.Mean[i][last], c.StdErr[i][last]
 			r := a / b
 			out = append(out, RegretRatio{Alg: name, Gap: res.Config.Gaps[g], Regret: a, SE: ase, Ratio: r,
-				RatioSE: r * math.Sqrt(math.Pow(ase/a, 2)+math.Pow(bse/b, 2))})
+				RatioSE: r * math.Sqrt(xmath.Pow(ase/a, 2)+xmath.Pow(bse/b, 2))})
 		}
 	}
 	return out, nil

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // Fit is a least-squares line log y = Intercept + Slope·log x.
@@ -37,8 +39,8 @@ func FitLogLog(x, y []float64) Fit {
 	var lx, ly []float64
 	for i := range x {
 		if x[i] > 0 && y[i] > 0 && !math.IsInf(y[i], 0) {
-			lx = append(lx, math.Log(x[i]))
-			ly = append(ly, math.Log(y[i]))
+			lx = append(lx, xmath.Log(x[i]))
+			ly = append(ly, xmath.Log(y[i]))
 		}
 	}
 	f := Fit{Slope: math.NaN(), Intercept: math.NaN(), SlopeSE: math.NaN(), Points: len(lx)}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // TrialFunc runs one independent job and writes its recorded values into out
@@ -414,7 +415,7 @@ func LogGrid(n, k int) []int {
 	}
 	var g []int
 	for i := 0; i < k; i++ {
-		t := int(math.Round(math.Pow(float64(n), float64(i+1)/float64(k))))
+		t := int(math.Round(xmath.Pow(float64(n), float64(i+1)/float64(k))))
 		if t < 1 {
 			t = 1
 		}

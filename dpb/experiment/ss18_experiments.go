@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // This file holds the drivers of SS18 Appendix D's experiments, callable from
@@ -57,7 +58,7 @@ func LogDims(lo, hi, k int) []int {
 	}
 	var ds []int
 	for i := range k {
-		d := int(math.Round(float64(lo) * math.Pow(float64(hi)/float64(lo), float64(i)/float64(k-1))))
+		d := int(math.Round(float64(lo) * xmath.Pow(float64(hi)/float64(lo), float64(i)/float64(k-1))))
 		if len(ds) == 0 || d > ds[len(ds)-1] {
 			ds = append(ds, d)
 		}
@@ -512,7 +513,7 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 	res := &SS18Exp3Result{Config: cfg, Mechanisms: []string{"Wishart", "Gaussian"},
 		PaperRhoMin: []float64{sh.RhoMin, ups}, UnshiftedRhoMin: unsh.RhoMin}
 	for i := range cfg.RhoMins {
-		res.RhoMin = append(res.RhoMin, lo*math.Pow(hi/lo, float64(i)/float64(cfg.RhoMins-1)))
+		res.RhoMin = append(res.RhoMin, lo*xmath.Pow(hi/lo, float64(i)/float64(cfg.RhoMins-1)))
 	}
 	var specs []dpb.SS18PolicyConfig
 	for _, alg := range []dpb.SS18Alg{dpb.SS18Wishart, dpb.SS18Gaussian} {
@@ -556,7 +557,7 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 func exp1RoundCost(dims []int) float64 {
 	var c float64
 	for _, d := range dims {
-		c += math.Pow(float64(d)/32, 3)
+		c += xmath.Pow(float64(d)/32, 3)
 	}
 	return c / float64(max(len(dims), 1))
 }

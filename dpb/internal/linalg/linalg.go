@@ -1,6 +1,10 @@
 package linalg
 
-import "math"
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
 
 // Small dense linear algebra on row-major []float64, written for LinUCB's
 // per-round work: no allocation, no interface calls, loops the compiler keeps
@@ -91,7 +95,7 @@ func LogDetChol(l []float64, d int) float64 {
 		for i := i0; i < min(i0+8, d); i++ {
 			prod *= l[i*d+i]
 		}
-		s += math.Log(prod)
+		s += xmath.Log(prod)
 	}
 	return 2 * s
 }
