@@ -164,9 +164,7 @@ func (ts *TreeSum) Add(z []float64) {
 			ts.exact[j] += math.RoundToEven(v/g) * g
 		}
 	} else {
-		for j, v := range z {
-			ts.exact[j] += v
-		}
+		vecAdd(ts.exact, ts.exact, z)
 	}
 	i := bits.TrailingZeros(uint(ts.t))
 	// Round t closes the node at level i; it gets one fresh draw. The nodes of
@@ -178,10 +176,7 @@ func (ts *TreeSum) Add(z []float64) {
 		// j, the lowest set bit above i, was the lowest set bit at round
 		// t − 2^i, when cum[j] was written; no round since wrote level j.
 		j := bits.TrailingZeros(rest)
-		above := ts.cum[j*d : (j+1)*d]
-		for k := range cur {
-			cur[k] = above[k] + ts.node[k]
-		}
+		vecAdd(cur, ts.cum[j*d:(j+1)*d], ts.node)
 		return
 	}
 	copy(cur, ts.node)
@@ -200,10 +195,7 @@ func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
 	copy(dst, ts.cum[i*d:(i+1)*d])
 	if ts.mode == Padded {
 		k := ts.levels - bits.OnesCount(uint(ts.t))
-		p := ts.pad[k*d : (k+1)*d]
-		for j := range dst {
-			dst[j] += p[j]
-		}
+		vecAdd(dst, dst, ts.pad[k*d:(k+1)*d])
 	}
 	return dst
 }
@@ -223,15 +215,10 @@ func (ts *TreeSum) SumTo(dst []float64) []float64 {
 	ex := ts.exact[:d]
 	if ts.mode == Padded {
 		k := ts.levels - bits.OnesCount(uint(ts.t))
-		p := ts.pad[k*d : (k+1)*d]
-		for j := range dst {
-			dst[j] = (cum[j] + p[j]) + ex[j]
-		}
+		vecAdd3(dst, cum, ts.pad[k*d:(k+1)*d], ex)
 		return dst
 	}
-	for j := range dst {
-		dst[j] = cum[j] + ex[j]
-	}
+	vecAdd(dst, cum, ex)
 	return dst
 }
 
