@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"fmt"
 	"math"
 	"runtime"
 	"time"
@@ -93,4 +94,64 @@ func LinUCBRoundWork(d, k int, private, withEnv bool) RoundWork {
 		w.Normals += float64((d + 1) * (d + 2) / 2)
 	}
 	return w
+}
+
+// SS18TimingConfig is one timing of SS18's LinUCB loop (dpb bench, the
+// performance notebook).
+type SS18TimingConfig struct {
+	Alg    dpb.SS18Alg
+	D, K   int  // dimension and actions per round (Appendix D sets, Δ = 0.1)
+	Rounds int  // rounds timed
+	Env    bool // draw a decision set every round (false: score one set every round)
+	Padded bool // padded tree release (private variants)
+	Seed   uint64
+}
+
+// SS18Timing is a timing of SS18's loop beside the round's work
+// (LinUCBRoundWork).
+type SS18Timing struct {
+	LoopTiming
+	RoundWork
+}
+
+// BoundMicros returns the lower bound the work puts on a round on a core
+// with Peak p (dpb bench -json's bound_us): the larger of the flops at the
+// widest FMA unit's peak and the normals at the generator's rate.
+func (w RoundWork) BoundMicros(p dpb.Peak) float64 {
+	var flops float64
+	if g := p.FMAGFlops(); g > 0 {
+		flops = w.Flops / g / 1e3
+	}
+	return max(flops, w.Normals*p.NormalNs/1e3)
+}
+
+// TimeSS18 times cfg.Rounds rounds of cfg.Alg on the calling goroutine
+// (TimeLoop), its tree sized for the timed rounds.
+func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
+	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: cfg.D, K: cfg.K, Gap: 0.1}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 0)))
+	if err != nil {
+		return SS18Timing{}, err
+	}
+	if cfg.Rounds < 1 {
+		return SS18Timing{}, fmt.Errorf("experiment: %d rounds to time, must be >= 1", cfg.Rounds)
+	}
+	mode := dpb.Plain
+	if cfg.Padded {
+		mode = dpb.Padded
+	}
+	// The tree is sized for the timed rounds plus the one set drawn before
+	// the clock when Env is false.
+	pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
+		Alg:     cfg.Alg,
+		Setting: dpb.SS18Setting{D: cfg.D, N: cfg.Rounds + 64, Epsilon: 1, Delta: 0.1, Lt2: 2},
+		Mode:    mode,
+	}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 1)))
+	if err != nil {
+		return SS18Timing{}, err
+	}
+	res := TimeLoop(env, pol, cfg.Rounds, cfg.Env)
+	if err := pol.Err(); err != nil {
+		return SS18Timing{}, err
+	}
+	return SS18Timing{res, LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != dpb.SS18NonPrivate, cfg.Env)}, nil
 }

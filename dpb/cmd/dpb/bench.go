@@ -54,35 +54,17 @@ func runBench(args []string) error {
 	if err := ready(); err != nil {
 		return err
 	}
-	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: *d, K: *k, Gap: 0.1}, dpb.Stream(*seed, dpb.StreamID(0, 0)))
-	if err != nil {
-		return err
-	}
-	mode := dpb.Plain
-	if *padded {
-		mode = dpb.Padded
-	}
-	// The tree is sized for the timed rounds plus the replay pool.
-	n := *rounds + 64
-	pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
-		Alg:     a,
-		Setting: dpb.SS18Setting{D: *d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2},
-		Mode:    mode,
-	}, dpb.Stream(*seed, dpb.StreamID(0, 1)))
-	if err != nil {
-		return err
-	}
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	res := experiment.TimeLoop(env, pol, *rounds, *withEnv)
-	if err := pol.Err(); err != nil {
+	tm, err := experiment.TimeSS18(experiment.SS18TimingConfig{Alg: a, D: *d, K: *k, Rounds: *rounds, Env: *withEnv, Padded: *padded, Seed: *seed})
+	if err != nil {
 		return err
 	}
+	res, w := tm.LoopTiming, tm.RoundWork
 	if *asJSON {
 		old := runtime.GOMAXPROCS(1)
 		p := dpb.MeasurePeak(50 * time.Millisecond)
 		runtime.GOMAXPROCS(old)
-		w := experiment.LinUCBRoundWork(*d, *k, a != dpb.SS18NonPrivate, *withEnv)
 		return json.NewEncoder(os.Stdout).Encode(newBenchReport(a, *d, *k, *withEnv, res, w, p))
 	}
 	fmt.Printf("%v d=%d K=%d env=%v: %.3f µs/round (fastest 1%% chunk %.3f), %.3f allocs/round over %d rounds (1 core, kernel %s)\n",
@@ -124,7 +106,7 @@ func newBenchReport(a dpb.SS18Alg, d, k int, env bool, res experiment.LoopTiming
 		r.FlopBoundUs = w.Flops / r.FMAPeakGFlops / 1e3
 	}
 	r.NormalBoundUs = w.Normals * p.NormalNs / 1e3
-	r.BoundUs = max(r.FlopBoundUs, r.NormalBoundUs)
+	r.BoundUs = w.BoundMicros(p)
 	if r.BoundUs > 0 {
 		r.RatioToBound = res.BestMicrosPerRound / r.BoundUs
 	}

@@ -1,0 +1,40 @@
+package experiment
+
+import (
+	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb"
+)
+
+// TestTimeSS18 times a few rounds of every SS18 variant with and without
+// the decision sets: positive times, no allocation in the loop, the work
+// bound of LinUCBRoundWork, and an error for a bad size.
+func TestTimeSS18(t *testing.T) {
+	for _, alg := range []dpb.SS18Alg{dpb.SS18NonPrivate, dpb.SS18Gaussian, dpb.SS18Wishart} {
+		for _, env := range []bool{true, false} {
+			tm, err := TimeSS18(SS18TimingConfig{Alg: alg, D: 5, K: 25, Rounds: 3000, Env: env, Padded: true, Seed: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			res, w := tm.LoopTiming, tm.RoundWork
+			if !(res.MicrosPerRound > 0) || !(res.BestMicrosPerRound > 0) || res.BestMicrosPerRound > res.MicrosPerRound*1.0001 {
+				t.Fatalf("%v env=%v: %+v", alg, env, res)
+			}
+			if res.AllocsPerRound > 0.01 {
+				t.Fatalf("%v env=%v: %v allocations a round", alg, env, res.AllocsPerRound)
+			}
+			if want := LinUCBRoundWork(5, 25, alg != dpb.SS18NonPrivate, env); w != want {
+				t.Fatalf("%v env=%v: work %+v, want %+v", alg, env, w, want)
+			}
+			p := dpb.Peak{FMAAVX2GFlops: 50, NormalNs: 2}
+			if got, want := w.BoundMicros(p), max(w.Flops/50/1e3, w.Normals*2/1e3); got != want {
+				t.Fatalf("%v env=%v: bound %v µs, want %v", alg, env, got, want)
+			}
+		}
+	}
+	for _, c := range []SS18TimingConfig{{Alg: dpb.SS18Gaussian, D: 5, K: 25}, {Alg: dpb.SS18Gaussian, D: 1, K: 25, Rounds: 10}, {Alg: dpb.SS18Gaussian, D: 5, K: 0, Rounds: 10}} {
+		if _, err := TimeSS18(c); err == nil {
+			t.Fatalf("%+v accepted", c)
+		}
+	}
+}
