@@ -1,5 +1,5 @@
-// Package xmath computes e^x and ln x with the same bits on every CPU and
-// architecture.
+// Package xmath computes e^x, ln x and x^y with the same bits on every CPU
+// and architecture.
 //
 // Go's math.Exp and math.Log are assembly on amd64, and math.Exp there takes
 // one of two paths at run time: with fused multiply–adds on CPUs that have
@@ -12,8 +12,9 @@
 // merge results from it.
 //
 // Exp and Log here are those routines written out in Go, operation for
-// operation, so on an amd64 CPU with FMA they return exactly math.Exp and
-// math.Log (tested bit for bit), and on every other CPU and architecture they
+// operation (and Pow is math.Pow's algorithm on them), so on an amd64 CPU
+// with FMA they return exactly math.Exp, math.Log and math.Pow (tested bit
+// for bit), and on every other CPU and architecture they
 // return the same: every product that feeds a sum is rounded on its own
 // (float64 conversions stop the compiler fusing it), and the fused steps are
 // math.FMA, which is exact everywhere (in software where the CPU has no FMA).
