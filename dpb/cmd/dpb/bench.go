@@ -102,11 +102,7 @@ func newBenchReport(a dpb.SS18Alg, d, k int, env bool, res experiment.LoopTiming
 		CPU: p.CPU, Kernel: dpb.Kernel(), StreamVersion: dpb.StreamVersion,
 		RoundWork: w, FMAPeakGFlops: p.FMAGFlops(), NormalNs: p.NormalNs,
 	}
-	if r.FMAPeakGFlops > 0 {
-		r.FlopBoundUs = w.Flops / r.FMAPeakGFlops / 1e3
-	}
-	r.NormalBoundUs = w.Normals * p.NormalNs / 1e3
-	r.BoundUs = w.BoundMicros(p)
+	r.FlopBoundUs, r.NormalBoundUs, r.BoundUs = w.FlopMicros(p), w.NormalMicros(p), w.BoundMicros(p)
 	if r.BoundUs > 0 {
 		r.RatioToBound = res.BestMicrosPerRound / r.BoundUs
 	}
