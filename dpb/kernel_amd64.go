@@ -37,7 +37,16 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 	}
 	n8 := nblk / 2
 	switch k {
-	case kernelAVX512, kernelAVX512x16:
+	case kernelAVX512, kernelAVX512x16, kernelAVX512Lanes:
+		if n32 := nblk / 8; n32 > 0 && d <= lanesMaxDim && (d >= lanesFrom || k == kernelAVX512Lanes) {
+			scoreLanesAVX512(&mt[0], dp, &zp[0], d, &x[0], n32, beta, &scores[0])
+			done := 32 * n32 // actions scored
+			if nblk -= 8 * n32; nblk == 0 {
+				return
+			}
+			x, scores = x[done*d:], scores[done:]
+			n8 = nblk / 2
+		}
 		if n16 := nblk / 4; n16 > 0 && (d >= sixteenFrom || k == kernelAVX512x16) {
 			scoreBlocks16AVX512(&mt[0], dp, &zp[0], d, &x[0], n16, beta, &scores[0])
 			done := 16 * n16 // actions scored
@@ -73,6 +82,22 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 		scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[8*n8*d], 1, beta, &scores[8*n8])
 	}
 }
+
+// lanesMaxDim is the largest d the one-action-per-lane kernel takes (its
+// frame holds 32 actions of up to 128 coordinates, transposed).
+const lanesMaxDim = 128
+
+// lanesFrom is the smallest d at which the AVX-512 kernel scores K >= 32
+// actions one per lane (scoreLanesAVX512) rather than eight rows of M per
+// register, or never (MaxInt) on a CPU whose AVX-512 runs on 256-bit units
+// (zmmHalfWidth), where one FMA a cycle leaves the load ports time for the
+// rows-in-lanes kernels' broadcast per FMA.
+var lanesFrom = func() int {
+	if zmmHalfWidth() {
+		return math.MaxInt
+	}
+	return 8
+}()
 
 // avx512SixteenFrom is the smallest d at which the AVX-512 kernel scores
 // sixteen actions per pass (scoreBlocks16AVX512) rather than eight; below
@@ -151,6 +176,23 @@ func scoreBlocks8AVX2(mt *float64, dp int, zp *float64, d int, x *float64, n8 in
 //
 //go:noescape
 func scoreBlocks8AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n8 int, beta float64, scores *float64)
+
+// transposePerm holds the permutation indices of the assembly's 8×8
+// transposition (transpose_amd64.h): lanes (0,1,8,9,4,5,12,13) and
+// (2,3,10,11,6,7,14,15), then (0,1,2,3,8,9,10,11) and (4,5,6,7,12,13,14,15),
+// where index 8 and up picks VPERMT2PD's second table.
+var transposePerm = [32]int64{
+	0, 1, 8, 9, 4, 5, 12, 13,
+	2, 3, 10, 11, 6, 7, 14, 15,
+	0, 1, 2, 3, 8, 9, 10, 11,
+	4, 5, 6, 7, 12, 13, 14, 15,
+}
+
+// scoreLanesAVX512 is scoreBlocksGo in AVX-512 assembly for n32 passes of
+// 32 actions, one action per lane (kernel_lanes_amd64.s); d <= lanesMaxDim.
+//
+//go:noescape
+func scoreLanesAVX512(mt *float64, dp int, zp *float64, d int, x *float64, n32 int, beta float64, scores *float64)
 
 // scoreBlocks16AVX512 is scoreBlocksGo in AVX-512 assembly for n16 blocks
 // of sixteen actions (kernel_amd64.s).

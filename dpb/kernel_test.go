@@ -60,7 +60,7 @@ func TestKernelsSameBits(t *testing.T) {
 			ks = append(ks, kernelAVX2x4)
 		}
 		if k == kernelAVX512 {
-			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
+			ks = append(ks, kernelAVX512x8, kernelAVX512x16, kernelAVX512Lanes)
 		}
 	}
 	t.Logf("kernels tested: %v (in use: %s)", ks, Kernel())
@@ -69,7 +69,7 @@ func TestKernelsSameBits(t *testing.T) {
 	for d := 1; d <= 70; d++ {
 		dp := padDim(d)
 		_, _, mt, zp := randomKernel(rng, d, dp)
-		for nblk := 1; nblk <= 9; nblk++ { // up to two sixteen-action blocks, an eight and a four
+		for _, nblk := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17} { // up to two 32-action passes, two sixteen-action blocks, an eight and a four
 			x := make([]float64, 4*nblk*d)
 			for i := range x {
 				x[i] = rng.NormFloat64()
@@ -206,7 +206,7 @@ func BenchmarkScoreKernel(b *testing.B) {
 			ks = append(ks, kernelAVX2x4)
 		}
 		if k == kernelAVX512 {
-			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
+			ks = append(ks, kernelAVX512x8, kernelAVX512x16, kernelAVX512Lanes)
 		}
 	}
 	for _, sz := range benchSizes {

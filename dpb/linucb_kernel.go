@@ -27,12 +27,21 @@ import (
 //	score = fma(β, √((q_0+q_1)+(q_2+q_3)), (s_0+s_1)+(s_2+s_3)).
 //
 // That is the order of one 4-lane vector per row block, which the kernels
-// keep however many rows or actions they process at once: the AVX-512 kernel
-// holds eight rows per register and folds its two halves into the four
-// lanes in row order; the AVX2 kernels hold four; the Go loop (scoreBlocksGo,
-// math.FMA) is the definition. Blocks of four actions go through the vector
-// kernel, the K mod 4 remaining actions through quadOne (the same Go code on
-// every machine).
+// keep however many rows or actions they process at once: the AVX-512
+// rows-in-lanes kernels hold eight rows per register and fold its two halves
+// into the four lanes in row order; the AVX2 kernels hold four; the AVX-512
+// lanes kernel (kernel_lanes_amd64.s) holds one action per lane and runs
+// every w_i and every lane sum of it as its own chain in the order above;
+// the Go loop (scoreBlocksGo, math.FMA) is the definition. Blocks of four
+// actions go through the vector kernel, the K mod 4 remaining actions
+// through quadOne (the same Go code on every machine).
+//
+// The kernels may add more or fewer of the zero terms M_ij·x_j (j > i): the
+// eight-row kernels run j to min(i0+8, d), the lanes kernel stops at j = i.
+// For finite actions a zero term leaves w_i unchanged (w_i starts at +0 and
+// a sum is never −0 unless both terms are), so the bits are the same; an
+// infinite or NaN action component can give NaN in one kernel where another
+// gives ±Inf (every such score is meaningless anyway).
 
 // padDim returns d rounded up to a multiple of 4.
 func padDim(d int) int { return (d + 3) &^ 3 }
