@@ -255,8 +255,8 @@ func (e *LinearEnv) Next(r *Round, t int) {
 // floating-point operations, as finishing every action in turn with
 // [bandSampler.finish] after one batch of first candidates, but in two passes:
 // first every sub-optimal action's first candidate is normalised, with no
-// branch (K independent chains the processor overlaps; eight actions per
-// pass on AVX-512, normaliseBlocks); then, in increasing
+// branch (K independent chains the processor overlaps; eight or 32 actions
+// per pass on AVX-512, normaliseBlocks); then, in increasing
 // action order, the rejected ones (about one in eight at (d, Δ) = (5, 0.1))
 // are redrawn and the optimal action is finished. A rejected candidate's
 // normalised values are overwritten by its redraws, and those come from the
@@ -292,8 +292,8 @@ func (e *LinearEnv) nextReject(acts []float64) {
 // in one loop, each in normaliseTo's order (the same bits). One action's
 // sums are two chains of d dependent additions; four actions' chains keep the
 // adder busy: BenchmarkLinearEnvNext (16, 256) 12.65 → 11.29 µs, (64, 4096)
-// 831 → 680 µs (AMD EPYC family 25, Zen 4). On AVX-512 CPUs d ≤ 8 takes the
-// kernel instead (normaliseBlocks).
+// 831 → 680 µs (AMD EPYC family 25, Zen 4). On AVX-512 CPUs the kernels
+// take the whole passes instead (normaliseBlocks).
 func normaliseBlocksGo(acts, theta, means []float64, d int) {
 	theta = theta[:d]
 	a := 0

@@ -41,16 +41,32 @@ var normTab = func() (t [9]normTables) {
 //go:noescape
 func normaliseBlocksAVX512(acts, theta, means []float64, tab *normTables, nblk int)
 
+// normaliseLanesAVX512 is normaliseBlocksGo for 32·n32 vectors of any
+// dimension d, one vector per lane (normalise_amd64.s).
+//
+//go:noescape
+func normaliseLanesAVX512(acts, theta, means []float64, d, n32 int)
+
 // normaliseBlocks sets means[a] = normaliseTo(acts[a·d:(a+1)·d], theta) for
-// a < len(means), eight vectors per pass on AVX-512 when d ≤ 8 (the same
-// bits: TestNormaliseBlocksSameBits).
+// a < len(means) on AVX-512 eight vectors per pass when d ≤ 8
+// (normaliseBlocksAVX512, the vectors' components permuted into lanes) and
+// 32 per pass, one per lane, when d > 8 (normaliseLanesAVX512, 8×8 blocks
+// transposed); the rest in Go. The same bits: TestNormaliseBlocksSameBits.
 func normaliseBlocks(acts, theta, means []float64, d int) {
 	k := len(means)
 	acts, theta = acts[:k*d], theta[:d]
-	nb := 0
-	if normAVX512 && d <= 8 {
-		nb = k / 8
+	done := 0
+	switch {
+	case normAVX512 && d <= 8:
+		nb := k / 8
 		normaliseBlocksAVX512(acts, theta, means, &normTab[d], nb)
+		done = 8 * nb
+	case normAVX512:
+		n32 := k / 32
+		if n32 > 0 {
+			normaliseLanesAVX512(acts, theta, means, d, n32)
+		}
+		done = 32 * n32
 	}
-	normaliseBlocksGo(acts[8*nb*d:], theta, means[8*nb:], d)
+	normaliseBlocksGo(acts[done*d:], theta, means[done:], d)
 }

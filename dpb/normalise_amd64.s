@@ -106,3 +106,163 @@ scaled:
 done:
 	VZEROUPPER
 	RET
+
+#include "transpose_amd64.h"
+
+// NACC adds coordinate j = j0+c (register x, θ_j at c·8(R8)) of one group to
+// its sums in lane order: s = s + x·x, u = u + x·θ_j, each product rounded
+// (no fused multiply-add), as normaliseTo.
+#define NACC(c, x, s, u) \
+	VMULPD x, x, Z25; \
+	VADDPD Z25, s, s; \
+	VBROADCASTSD (c*8)(R8), Z24; \
+	VMULPD Z24, x, Z26; \
+	VADDPD Z26, u, u
+
+// NGROUP transposes coordinates j0…j0+7 (those below d: BX of them, mask
+// K1) of the group whose block starts at DX and adds them to its sums s, u
+// in increasing j; skip labels the end.
+#define NGROUP(s, u, skip) \
+	LEAQ (DX)(R12*4), R9; \
+	TRANSPOSE8; \
+	NACC(0, Z4, s, u); \
+	CMPQ BX, $1; \
+	JLE  skip; \
+	NACC(1, Z6, s, u); \
+	CMPQ BX, $2; \
+	JLE  skip; \
+	NACC(2, Z5, s, u); \
+	CMPQ BX, $3; \
+	JLE  skip; \
+	NACC(3, Z7, s, u); \
+	CMPQ BX, $4; \
+	JLE  skip; \
+	NACC(4, Z0, s, u); \
+	CMPQ BX, $5; \
+	JLE  skip; \
+	NACC(5, Z1, s, u); \
+	CMPQ BX, $6; \
+	JLE  skip; \
+	NACC(6, Z8, s, u); \
+	CMPQ BX, $7; \
+	JLE  skip; \
+	NACC(7, Z9, s, u); \
+skip:
+
+// NFINISH sets inv = 1/√s for one group, stores it at off(SP) and the
+// group's means u·inv at off(R15).
+#define NFINISH(s, u, off) \
+	VSQRTPD s, s; \
+	VDIVPD s, Z27, s; \
+	VMOVUPD s, off(SP); \
+	VMULPD s, u, u; \
+	VMOVUPD u, off(R15)
+
+// func normaliseLanesAVX512(acts, theta, means []float64, d, n32 int)
+//
+// normaliseBlocksGo for 32·n32 vectors of any dimension d, one vector per
+// lane: a pass of 32 vectors (four groups of eight) takes eight coordinates
+// at a time, transposes each group's 8×8 block (TRANSPOSE8) and adds
+// coordinate j to the lanes' s and u in increasing j — in every lane the
+// operations of normaliseTo in its order, so the bits are the same; the
+// eight chains (s and u of four groups) keep the adder busy. Then inv =
+// 1/√s, means = u·inv, and each vector, contiguous in acts, is scaled by
+// its lane's inv eight components at a time.
+//
+// Registers: R10 the pass's first vector, SI theta, R15 means cursor, CX d,
+// R12 S = 8d, R11 3S, R13 8S, R14 passes left, AX j0, BX coordinates of the
+// block below d, R8 &theta[j0], DX, R9 block rows; Z16–Z23 s and u of the
+// four groups, Z24–Z26 scratch, Z27 1.
+TEXT ·normaliseLanesAVX512(SB), NOSPLIT, $256-88
+	MOVQ acts_base+0(FP), R10
+	MOVQ theta_base+24(FP), SI
+	MOVQ means_base+48(FP), R15
+	MOVQ d+72(FP), CX
+	MOVQ n32+80(FP), R14
+	MOVQ CX, R12
+	SHLQ $3, R12
+	LEAQ (R12)(R12*2), R11
+	MOVQ R12, R13
+	SHLQ $3, R13
+	VBROADCASTSD ·normOne<>(SB), Z27
+	TRANSPOSE8INDICES
+	TESTQ R14, R14
+	JLE   ldone
+
+lpass:
+	VPXORQ Z16, Z16, Z16
+	VPXORQ Z17, Z17, Z17
+	VPXORQ Z18, Z18, Z18
+	VPXORQ Z19, Z19, Z19
+	VPXORQ Z20, Z20, Z20
+	VPXORQ Z21, Z21, Z21
+	VPXORQ Z22, Z22, Z22
+	VPXORQ Z23, Z23, Z23
+	XORQ AX, AX
+
+lcoords:
+	MOVQ CX, BX
+	SUBQ AX, BX                 // coordinates left
+	MOVQ $0xff, DX
+	BZHIQ BX, DX, DX
+	KMOVQ DX, K1
+	LEAQ (SI)(AX*8), R8
+	LEAQ (R10)(AX*8), DX
+	NGROUP(Z16, Z17, lg0)
+	ADDQ R13, DX
+	NGROUP(Z18, Z19, lg1)
+	ADDQ R13, DX
+	NGROUP(Z20, Z21, lg2)
+	ADDQ R13, DX
+	NGROUP(Z22, Z23, lg3)
+	ADDQ $8, AX
+	CMPQ AX, CX
+	JLT  lcoords
+
+	NFINISH(Z16, Z17, 0)
+	NFINISH(Z18, Z19, 64)
+	NFINISH(Z20, Z21, 128)
+	NFINISH(Z22, Z23, 192)
+
+	// Scale vector a (at R10 + aS) by inv[a] (at 8a(SP)).
+	XORQ R8, R8                 // a
+	MOVQ R10, DX
+
+lscale:
+	VBROADCASTSD (SP)(R8*8), Z24
+	MOVQ DX, R9
+	MOVQ CX, BX
+
+lscale8:
+	CMPQ BX, $8
+	JLT  lscaletail
+	VMULPD (R9), Z24, Z25
+	VMOVUPD Z25, (R9)
+	ADDQ $64, R9
+	SUBQ $8, BX
+	JMP  lscale8
+
+lscaletail:
+	TESTQ BX, BX
+	JEQ   lscaled
+	MOVQ $0xff, AX
+	BZHIQ BX, AX, AX
+	KMOVQ AX, K2
+	VMOVUPD.Z (R9), K2, Z25
+	VMULPD Z25, Z24, Z25
+	VMOVUPD Z25, K2, (R9)
+
+lscaled:
+	ADDQ R12, DX
+	INCQ R8
+	CMPQ R8, $32
+	JLT  lscale
+
+	MOVQ DX, R10                // the next pass (32 vectors on)
+	ADDQ $256, R15
+	DECQ R14
+	JNZ  lpass
+
+ldone:
+	VZEROUPPER
+	RET

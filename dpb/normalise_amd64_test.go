@@ -4,9 +4,10 @@ package dpb
 
 import "testing"
 
-// TestNormaliseBlocksSameBits compares the AVX-512 normalisation kernel with
-// the Go loop it replaces, for d = 1…8 (and 9, which stays in Go) and
-// K = 0…41 (whole passes and tails), on normal draws, on vectors scaled by
+// TestNormaliseBlocksSameBits compares the AVX-512 normalisation kernels with
+// the Go loop they replace, for d = 1…8 (components permuted into lanes) and
+// 9…70 (one vector per lane, every d mod 8) and K = 0…70 (whole passes of 8
+// and 32 vectors and tails), on normal draws, on vectors scaled by
 // 2^±520 (so that s over- or underflows) and on zero vectors (NaN means and
 // components): the same bits in every component and mean. Deterministic: no
 // false failures. Skipped on CPUs without AVX-512.
@@ -14,7 +15,7 @@ func TestNormaliseBlocksSameBits(t *testing.T) {
 	if !normAVX512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
-	normaliseCases(3, 9, 41, 2, func(d, k int, scale float64, a, theta []float64) {
+	normaliseCases(3, 70, 70, 2, func(d, k int, scale float64, a, theta []float64) {
 		b := append([]float64(nil), a...)
 		ma, mb := make([]float64, k), make([]float64, k)
 		normaliseBlocks(a, theta, ma, d)
