@@ -1,7 +1,5 @@
 package dpb
 
-import "github.com/dpbandits/dpbandits/dpb/internal/linalg"
-
 // prep4MaxDim is the largest d PrepareLockstep factors four at a time: above
 // it a factorisation is long enough to keep the processor busy on its own.
 const prep4MaxDim = 16
@@ -54,7 +52,7 @@ func PrepareLockstep(pols []Policy) {
 // prepareFactors is prepare between prepareStats and prepareFinish: the
 // factor (jittered when V_t is not positive definite), M and z.
 func prepareFactors(p *LinUCB) {
-	if !linalg.Cholesky(p.v, p.d) {
+	if !cholesky(p.v, p.chol, p.d) {
 		p.factorFailed()
 	}
 	inverseFactorTo(p.mt, p.zp, p.v, p.u, p.d, p.dp)

@@ -1,0 +1,9 @@
+//go:build !amd64 || purego
+
+package dpb
+
+import "github.com/dpbandits/dpbandits/dpb/internal/linalg"
+
+// cholesky is linalg.Cholesky(a, d); c (scratch for the AVX-512 version)
+// is not used.
+func cholesky(a, c []float64, d int) bool { return linalg.Cholesky(a, d) }
