@@ -38,24 +38,16 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 	n8 := nblk / 2
 	switch k {
 	case kernelAVX512, kernelAVX512x16, kernelAVX512Lanes:
-		if n32 := nblk / 8; n32 > 0 && d <= lanesMaxDim && (d >= lanesFrom || k == kernelAVX512Lanes) {
-			scoreLanesAVX512(&mt[0], dp, &zp[0], d, &x[0], n32, beta, &scores[0])
-			done := 32 * n32 // actions scored
-			if nblk -= 8 * n32; nblk == 0 {
-				return
-			}
-			x, scores = x[done*d:], scores[done:]
-			n8 = nblk / 2
+		if d <= lanesMaxDim && (d >= lanesFrom || k == kernelAVX512Lanes) {
+			x, scores, nblk = scorePasses(scoreLanesAVX512, 8, mt, dp, zp, d, x, nblk, beta, scores)
 		}
-		if n16 := nblk / 4; n16 > 0 && (d >= sixteenFrom || k == kernelAVX512x16) {
-			scoreBlocks16AVX512(&mt[0], dp, &zp[0], d, &x[0], n16, beta, &scores[0])
-			done := 16 * n16 // actions scored
-			if nblk -= 4 * n16; nblk == 0 {
-				return
-			}
-			x, scores = x[done*d:], scores[done:]
-			n8 = nblk / 2
+		if d >= sixteenFrom || k == kernelAVX512x16 {
+			x, scores, nblk = scorePasses(scoreBlocks16AVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
 		}
+		if nblk == 0 {
+			return
+		}
+		n8 = nblk / 2
 		if n8 > 0 {
 			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
 		}
@@ -152,6 +144,20 @@ func appendRegs(b []byte, regs ...uint32) []byte {
 		b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
 	}
 	return b
+}
+
+// scorePasses scores the first nblk/per·per blocks of four actions with
+// kern, which takes passes of per blocks, and returns the actions, block
+// count and scores left.
+func scorePasses(kern func(mt *float64, dp int, zp *float64, d int, x *float64, n int, beta float64, scores *float64), per int,
+	mt []float64, dp int, zp []float64, d int, x []float64, nblk int, beta float64, scores []float64) ([]float64, []float64, int) {
+	n := nblk / per
+	if n == 0 {
+		return x, scores, nblk
+	}
+	kern(&mt[0], dp, &zp[0], d, &x[0], n, beta, &scores[0])
+	done := 4 * per * n // actions scored
+	return x[done*d:], scores[done:], nblk - per*n
 }
 
 // avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats
