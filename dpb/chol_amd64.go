@@ -9,9 +9,10 @@ import "github.com/dpbandits/dpbandits/dpb/internal/linalg"
 var cholAVX512 = hasAVX2FMA() && hasAVX512() && hasBMI12()
 
 // cholFrom is the smallest d cholesky hands to cholRowsAVX512: below it the
-// scalar loop's four chains are as fast or faster (Intel Xeon family 6 model
-// 207, the factorisation alone: d = 8 128 against 234 ns, d = 16 479
-// against 545 ns, d = 32 2.50 against 1.76 µs, d = 64 16.9 against 8.7 µs).
+// scalar loop's four chains are as fast or faster. The factorisation alone,
+// linalg.Cholesky against cholRowsAVX512 (Intel Xeon family 6 model 207):
+// d = 8 128 against 234 ns, d = 16 479 against 545 ns, d = 32 2.50 against
+// 1.76 µs, d = 64 16.9 against 8.7 µs.
 const cholFrom = 24
 
 // cholRowsAVX512 is linalg.Cholesky, right-looking, eight entries of a row

@@ -86,9 +86,9 @@
 // w unchanged (w is never −0), so the bits are those of scoreBlocksGo. Per
 // column, four broadcasts of M_ij and four loads of x_j feed sixteen FMAs,
 // so the FMA units, not the load ports, set the pace (the rows-in-lanes
-// kernels need a load per FMA). While a pass computes,
-// the next pass's actions are prefetched, 16 lines a row block. Requires
-// AVX-512F, AVX-512VL and BMI2, and d ≤ lanesMaxDim.
+// kernels need a load per FMA). While a pass computes, the next pass's
+// actions are prefetched, 16 lines a row block. Requires AVX-512F,
+// AVX-512VL and BMI2, and d ≤ lanesMaxDim.
 //
 // Registers: SI mt, BX row stride of mt in bytes, DI zp, CX d, R10 the
 // pass's first action, R12 S = 8d, R14 passes left, R15 scores cursor, R13
