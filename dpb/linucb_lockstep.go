@@ -52,7 +52,7 @@ func PrepareLockstep(pols []Policy) {
 // prepareFactors is prepare between prepareStats and prepareFinish: the
 // factor (jittered when V_t is not positive definite), M and z.
 func prepareFactors(p *LinUCB) {
-	if !cholesky(p.v, p.chol, p.d) {
+	if !cholesky(p.v, p.s, p.d) {
 		p.factorFailed()
 	}
 	inverseFactorTo(p.mt, p.zp, p.v, p.u, p.d, p.dp)
