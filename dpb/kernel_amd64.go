@@ -22,6 +22,26 @@ func kernelsAvailable() []kernelID {
 	return ks
 }
 
+// kernelsRunnable lists kernelsAvailable, then the variants tests and
+// benchmarks run besides them: the four-action AVX2 kernel, and the
+// eight-action, sixteen-action and (with BMI2) lanes AVX-512 kernels at
+// every d.
+func kernelsRunnable() []kernelID {
+	ks := kernelsAvailable()
+	for _, k := range ks {
+		switch k {
+		case kernelAVX2:
+			ks = append(ks, kernelAVX2x4)
+		case kernelAVX512:
+			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
+			if hasBMI12() {
+				ks = append(ks, kernelAVX512Lanes)
+			}
+		}
+	}
+	return ks
+}
+
 // scoreBlocksWith writes scores[k] = ⟨z, M x_k⟩ + β‖M x_k‖ for the first
 // 4·nblk actions of x (each d floats, contiguous) with kernel k, which must
 // be one of kernelsAvailable. Pairs of blocks go through the eight-action
@@ -83,9 +103,10 @@ const lanesMaxDim = 128
 // actions one per lane (scoreLanesAVX512) rather than eight rows of M per
 // register, or never (MaxInt) on a CPU whose AVX-512 runs on 256-bit units
 // (zmmHalfWidth), where one FMA a cycle leaves the load ports time for the
-// rows-in-lanes kernels' broadcast per FMA.
+// rows-in-lanes kernels' broadcast per FMA, or without BMI2 (its masks come
+// from BZHI).
 var lanesFrom = func() int {
-	if zmmHalfWidth() {
+	if zmmHalfWidth() || !hasBMI12() {
 		return math.MaxInt
 	}
 	return 8
@@ -226,15 +247,17 @@ func hasAVX2FMA() bool {
 	return ebx7&(1<<5) != 0 // AVX2
 }
 
-// hasAVX512 reports AVX-512F and AVX-512VL with the OS saving the opmask and
-// all 32 ZMM registers (call only when hasAVX2FMA, which checks OSXSAVE).
+// hasAVX512 reports the AVX-512 subset the assembly uses — F, VL, DQ
+// (KMOVB, VCVTQQ2PD) and BW (KMOVQ), which every AVX-512 CPU since Skylake-SP
+// and Zen 4 has — with the OS saving the opmask and all 32 ZMM registers
+// (call only when hasAVX2FMA, which checks OSXSAVE).
 func hasAVX512() bool {
 	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
 		return false
 	}
 	_, ebx7, _, _ := cpuid(7, 0)
-	const f, vl = 1 << 16, 1 << 31
-	return ebx7&f != 0 && ebx7&vl != 0
+	const f, dq, bw, vl = 1 << 16, 1 << 17, 1 << 30, 1 << 31
+	return ebx7&(f|dq|bw|vl) == f|dq|bw|vl
 }
 
 // hasBMI12 reports BMI1 (BEXTR) and BMI2 (MULX), CPUID leaf 7 EBX bits 3 and

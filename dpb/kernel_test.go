@@ -54,15 +54,7 @@ func TestQuadLanes(t *testing.T) {
 // requires the same bits as scoreBlocksGo, the definition of the summation
 // order, and no write past the blocks.
 func TestKernelsSameBits(t *testing.T) {
-	ks := kernelsAvailable()
-	for _, k := range ks {
-		if k == kernelAVX2 {
-			ks = append(ks, kernelAVX2x4)
-		}
-		if k == kernelAVX512 {
-			ks = append(ks, kernelAVX512x8, kernelAVX512x16, kernelAVX512Lanes)
-		}
-	}
+	ks := kernelsRunnable()
 	t.Logf("kernels tested: %v (in use: %s)", ks, Kernel())
 	rng := Stream(1, 2)
 	const beta = 1.7
@@ -200,15 +192,7 @@ func b2f(b bool) float64 {
 // GFLOP/s counting the useful work only: d(d+1)/2 multiply–adds of w = M x
 // and 2d of ⟨z, w⟩ and ‖w‖² per action, 2 flops each.
 func BenchmarkScoreKernel(b *testing.B) {
-	ks := kernelsAvailable()
-	for _, k := range ks {
-		if k == kernelAVX2 {
-			ks = append(ks, kernelAVX2x4)
-		}
-		if k == kernelAVX512 {
-			ks = append(ks, kernelAVX512x8, kernelAVX512x16, kernelAVX512Lanes)
-		}
-	}
+	ks := kernelsRunnable()
 	for _, sz := range benchSizes {
 		for _, k := range ks {
 			b.Run(fmt.Sprintf("kernel=%s/d=%d/K=%d", k, sz.d, sz.k), func(b *testing.B) {

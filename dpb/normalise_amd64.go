@@ -2,9 +2,13 @@
 
 package dpb
 
-// normAVX512 selects normaliseBlocksAVX512 for normaliseBlocks (tests switch
-// it).
-var normAVX512 = hasAVX2FMA() && hasAVX512()
+// normAVX512 selects normaliseBlocksAVX512 and normaliseLanesAVX512 for
+// normaliseBlocks (tests switch it); normLanes says whether the CPU has the
+// BMI2 (BZHI) the second one needs.
+var (
+	normAVX512 = hasAVX2FMA() && hasAVX512()
+	normLanes  = hasAVX2FMA() && hasBMI12()
+)
 
 // normTables drives normaliseBlocksAVX512 for one d ≤ 8 (the layout is the
 // assembly's: d at 0, idx at 8, mask at 520, exp at 584).
@@ -61,7 +65,7 @@ func normaliseBlocks(acts, theta, means []float64, d int) {
 		nb := k / 8
 		normaliseBlocksAVX512(acts, theta, means, &normTab[d], nb)
 		done = 8 * nb
-	case normAVX512:
+	case normAVX512 && normLanes:
 		n32 := k / 32
 		if n32 > 0 {
 			normaliseLanesAVX512(acts, theta, means, d, n32)

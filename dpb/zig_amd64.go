@@ -5,7 +5,8 @@ package dpb
 // The ziggurat's fast path, zigFastGo, has two assembly versions with the
 // same words, operations and bits (TestZigFastSameBits): zigFastScalar, one
 // draw at a time with BMI2's MULX and BMI1's BEXTR, and zigFastAVX512, eight
-// lanes a pass with the layer tables read by gathers.
+// lanes a pass with the layer tables read by gathers (its slow passes use
+// BMI1 and BMI2 too).
 //
 // zigScalar and zigAVX512 select them in zigFast (tests switch them). On AMD
 // family 25 (Zen 4, zmmHalfWidth), whose eight-lane gathers are slow, the
@@ -17,7 +18,7 @@ package dpb
 // tuned on Zen 5, where the scalar kernel has not been measured.
 var (
 	zigScalar = hasAVX2FMA() && hasBMI12()
-	zigAVX512 = hasAVX2FMA() && hasAVX512() && !zmmHalfWidth()
+	zigAVX512 = hasAVX2FMA() && hasAVX512() && hasBMI12() && !zmmHalfWidth()
 )
 
 // zigKLo[i] = zigK[i] − 1 and zigKSpan[i] = 2·zigK[i] − 1 (0 when zigK[i] =

@@ -38,7 +38,7 @@ type zigKernel struct {
 }
 
 func zigKernels() []zigKernel {
-	avx512 := hasAVX2FMA() && hasAVX512()
+	avx512 := hasAVX2FMA() && hasAVX512() && hasBMI12()
 	return []zigKernel{
 		{"go", true, false, false, zigFastGo},
 		{"scalar", hasAVX2FMA() && hasBMI12(), true, false, zigFastScalar},
