@@ -61,7 +61,7 @@ func TestKernelsSameBits(t *testing.T) {
 	for d := 1; d <= 70; d++ {
 		dp := padDim(d)
 		_, _, mt, zp := randomKernel(rng, d, dp)
-		for _, nblk := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17} { // up to two 32-action passes, two sixteen-action blocks, an eight and a four
+		for _, nblk := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 24, 33} { // up to four 32-action passes, two sixteen-action blocks, an eight and a four
 			x := make([]float64, 4*nblk*d)
 			for i := range x {
 				x[i] = rng.NormFloat64()
