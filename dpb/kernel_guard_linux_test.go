@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 )
 
 // guardedFloats returns n float64s that end exactly where an inaccessible
@@ -80,5 +82,123 @@ func TestNormaliseStaysInside(t *testing.T) {
 			free()
 		}
 		freeTheta()
+	}
+}
+
+// guardedCopy returns a copy of x in guardedFloats.
+func guardedCopy(t *testing.T, x []float64) ([]float64, func()) {
+	g, free := guardedFloats(t, len(x))
+	copy(g, x)
+	return g, free
+}
+
+// TestSmallKernelsStayInside runs the other assembly routines — the vector
+// sums, argmax, the Cholesky rows, the inverse factor's rows and the two
+// ziggurat kernels — with each slice argument in turn ending at an
+// inaccessible page, on the sizes around their vector widths, and checks
+// their results against the Go code they reproduce.
+func TestSmallKernelsStayInside(t *testing.T) {
+	g := newFastRand(Stream(1, 9))
+	draw := func(n int) []float64 {
+		x := make([]float64, n)
+		g.normalsTo(x)
+		return x
+	}
+	for n := 1; n <= 70; n++ {
+		a, b, c := draw(n), draw(n), draw(n)
+		want2, want3 := make([]float64, n), make([]float64, n)
+		vecAddGo(want2, a, b)
+		vecAdd3Go(want3, a, b, c)
+		for arg := range 4 {
+			args := [][]float64{make([]float64, n), a, b, c}
+			var free func()
+			args[arg], free = guardedCopy(t, args[arg])
+			if arg < 3 {
+				vecAddTo(args[0], args[1], args[2])
+				if i := firstDiff(args[0], want2); i >= 0 {
+					t.Fatalf("vecAddTo, n %d, argument %d guarded: entry %d is %v, want %v", n, arg, i, args[0][i], want2[i])
+				}
+			}
+			vecAdd3To(args[0], args[1], args[2], args[3])
+			if i := firstDiff(args[0], want3); i >= 0 {
+				t.Fatalf("vecAdd3To, n %d, argument %d guarded: entry %d is %v, want %v", n, arg, i, args[0][i], want3[i])
+			}
+			free()
+		}
+		x, free := guardedCopy(t, a)
+		if got, want := argmax(x), argmaxGo(a); got != want {
+			t.Fatalf("argmax, n %d: %d, argmaxGo %d", n, got, want)
+		}
+		free()
+	}
+	for d := 1; d <= 70; d++ {
+		// V = B Bᵀ + I, positive definite.
+		bm := draw(d * d)
+		v := make([]float64, d*d)
+		for i := range d {
+			for j := range d {
+				var s float64
+				for k := range d {
+					s += float64(bm[i*d+k] * bm[j*d+k])
+				}
+				v[i*d+j] = s
+			}
+			v[i*d+i]++
+		}
+		want := append([]float64(nil), v...)
+		wantOK := linalg.Cholesky(want, d)
+		for arg := range 2 {
+			a, c := append([]float64(nil), v...), make([]float64, d)
+			var free func()
+			if arg == 0 {
+				a, free = guardedCopy(t, a)
+			} else {
+				c, free = guardedCopy(t, c)
+			}
+			if ok := cholesky(a, c, d); ok != wantOK || firstDiff(a, want) >= 0 {
+				t.Fatalf("cholesky, d %d, argument %d guarded: ok %v (want %v), first difference at %d", d, arg, ok, wantOK, firstDiff(a, want))
+			}
+			free()
+		}
+		// invRow for the last row i = d−1 ≥ 1, on slices exactly as long
+		// as it may read: li[:i] and mt[:(i−1)·dp+i+1].
+		if i, dp := d-1, padDim(d); i >= 1 {
+			li, mt := draw(i), draw((i-1)*dp+i+1)
+			wantMT := append([]float64(nil), mt...)
+			invRowGo(li, wantMT, dp, i, 0.7)
+			for arg := range 2 {
+				l2, m2 := li, append([]float64(nil), mt...)
+				var free func()
+				if arg == 0 {
+					l2, free = guardedCopy(t, li)
+				} else {
+					m2, free = guardedCopy(t, m2)
+				}
+				invRow(l2, m2, dp, i, 0.7)
+				if j := firstDiff(m2, wantMT); j >= 0 {
+					t.Fatalf("invRow, d %d, argument %d guarded: entry %d is %v, want %v", d, arg, j, m2[j], wantMT[j])
+				}
+				free()
+			}
+		}
+	}
+	for _, k := range zigKernels() {
+		if !k.ok {
+			continue
+		}
+		for n := 1; n <= 100; n++ {
+			for rep := range 20 {
+				s := uint64(100*n+rep) * 0x9e3779b97f4a7c15
+				want := make([]float64, n)
+				_, wnext := zigFill(zigFastGo, want, s)
+				dst, free := guardedFloats(t, n)
+				_, gnext := zigFill(k.fn, dst, s)
+				if gnext != wnext || firstDiff(dst, want) >= 0 {
+					t.Fatalf("ziggurat %s, %d draws, state %#x: ends at state %#x, the Go loop at %#x; first difference at %d",
+						k.name, n, s, gnext, wnext, firstDiff(dst, want))
+				}
+				free()
+			}
+		}
 	}
 }
