@@ -202,3 +202,78 @@ func TestSmallKernelsStayInside(t *testing.T) {
 		}
 	}
 }
+
+// TestCholInv4StaysInside runs the four-policy factorisation (cholInv4AVX2)
+// with each of its seventeen slices in turn ending at an inaccessible page,
+// for d = 1…prep4MaxDim, and checks the factors, M and z of the four lanes
+// against cholesky and inverseFactorTo.
+func TestCholInv4StaysInside(t *testing.T) {
+	if !prep4AVX2 {
+		t.Skip("no AVX2 on this CPU")
+	}
+	g := newFastRand(Stream(1, 10))
+	for d := 1; d <= prep4MaxDim; d++ {
+		dp := padDim(d)
+		var v, u [4][]float64
+		for b := range 4 {
+			bm := make([]float64, d*d)
+			g.normalsTo(bm)
+			v[b] = make([]float64, d*d)
+			for i := range d {
+				for j := range d {
+					var s float64
+					for k := range d {
+						s += float64(bm[i*d+k] * bm[j*d+k])
+					}
+					v[b][i*d+j] = s
+				}
+				v[b][i*d+i]++
+			}
+			u[b] = make([]float64, d)
+			g.normalsTo(u[b])
+		}
+		var wantV, wantMT, wantZP [4][]float64
+		for b := range 4 {
+			wantV[b] = append([]float64(nil), v[b]...)
+			wantMT[b], wantZP[b] = make([]float64, (d-1)*dp+d), make([]float64, d)
+			if !cholesky(wantV[b], make([]float64, d), d) {
+				t.Fatalf("d %d: test matrix not positive definite", d)
+			}
+			inverseFactorTo(wantMT[b], wantZP[b], wantV[b], u[b], d, dp)
+		}
+		for arg := range 17 {
+			var bufs [16][]float64
+			for b := range 4 {
+				bufs[b] = append([]float64(nil), v[b]...)
+				bufs[4+b] = append([]float64(nil), u[b]...)
+				bufs[8+b] = make([]float64, (d-1)*dp+d)
+				bufs[12+b] = make([]float64, d)
+			}
+			s := make([]float64, 2*d*d*4+2*d*4)
+			var free func()
+			if arg < 16 {
+				bufs[arg], free = guardedCopy(t, bufs[arg])
+			} else {
+				s, free = guardedCopy(t, s)
+			}
+			var lanes [16]*float64
+			for i := range lanes {
+				lanes[i] = &bufs[i][0]
+			}
+			if bad := cholInv4AVX2(&lanes, s, d, dp); bad != 0 {
+				t.Fatalf("d %d, argument %d guarded: lanes %b flagged not positive definite", d, arg, bad)
+			}
+			for b := range 4 {
+				for _, c := range []struct {
+					name      string
+					got, want []float64
+				}{{"factor", bufs[b], wantV[b]}, {"M", bufs[8+b], wantMT[b]}, {"z", bufs[12+b], wantZP[b]}} {
+					if i := firstDiff(c.got, c.want); i >= 0 {
+						t.Fatalf("d %d, argument %d guarded, lane %d: %s entry %d is %v, want %v", d, arg, b, c.name, i, c.got[i], c.want[i])
+					}
+				}
+			}
+			free()
+		}
+	}
+}
