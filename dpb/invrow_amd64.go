@@ -26,3 +26,87 @@ func invRow(li, mt []float64, dp, i int, mii float64) {
 	}
 	invRowGo(li, mt, dp, i, mii)
 }
+
+// invLanes selects invRowLanesAVX512 for inverseFactorTo from d =
+// invLanesFrom on (tests switch it).
+var invLanes = hasAVX2FMA() && hasAVX512() && hasBMI12()
+
+// invLanesFrom is the smallest d at which inverseFactorTo computes its rows
+// eight columns a vector (invRowLanesAVX512) instead of one dot product at
+// a time (invRowAVX2).
+const invLanesFrom = 16
+
+// iota8 holds the lane numbers 0…7 (invRowLanesAVX512's scatter indices).
+var iota8 = [8]int64{0, 1, 2, 3, 4, 5, 6, 7}
+
+// invMasks[v][m] holds the lane masks of step m of invRowLanesAVX512's
+// masked steps when v = n0 − KA steps are left (the lanes' dot products
+// have n0 − l elements, and the first KA, a multiple of four, are done):
+// lane l has element KA + m when m < v − l (mask 0); it is in a full group
+// of four when its group ends by its length, m < 4⌊m/4⌋ + 4 ≤ v − l (mask
+// 1); in its tail otherwise (mask 2).
+var invMasks = func() (t [11][10][4]uint8) {
+	for v := range 11 {
+		for m := range 10 {
+			for l := range 8 {
+				valid := m < v-l
+				group := m/4*4+4 <= v-l
+				if valid {
+					t[v][m][0] |= 1 << l
+				}
+				if group {
+					t[v][m][1] |= 1 << l
+				}
+				if valid && !group {
+					t[v][m][2] |= 1 << l
+				}
+			}
+		}
+	}
+	return t
+}()
+
+// invRowLanesAVX512 is invRowGo for row i ≥ 1 with eight columns per
+// vector, reading M by subdiagonal from diag (diag[k·dp+j] = M_{j+k, j})
+// and writing the row into both mt and diag (invrow_amd64.s).
+//
+//go:noescape
+func invRowLanesAVX512(li, mt, diag *float64, dp, i int, nmii float64)
+
+// zFromFactorAVX512 is inverseFactorTo's z = M u loop, eight rows per
+// vector, with its operations in its order (invrow_amd64.s); zp[:d] zero on
+// entry.
+//
+//go:noescape
+func zFromFactorAVX512(zp, mt, u *float64, d, dp int)
+
+// invRowsLanes writes rows 1…d−1 of M (the diagonal already in mt) as
+// invRow would, through invRowLanesAVX512 with diag (at least d·dp floats)
+// as its copy of M by subdiagonal, and reports whether it did: only on
+// AVX-512 CPUs and for d >= invLanesFrom.
+func invRowsLanes(mt, l, diag []float64, d, dp int) bool {
+	if !invLanes || d < invLanesFrom || len(diag) < d*dp {
+		return false
+	}
+	_, _ = l[d*d-1], mt[(d-1)*dp+d-1]
+	for j := range d {
+		diag[j] = mt[j*dp+j]
+	}
+	for i := 1; i < d; i++ {
+		invRowLanesAVX512(&l[i*d], &mt[0], &diag[0], dp, i, -mt[i*dp+i])
+	}
+	return true
+}
+
+// zFromFactor forms z = M u into zp as inverseFactorTo's loop does, through
+// zFromFactorAVX512 on AVX-512 CPUs from d = invLanesFrom on, and reports
+// whether it did.
+func zFromFactor(zp, mt, u []float64, d, dp int) bool {
+	if !invLanes || d < invLanesFrom {
+		return false
+	}
+	_, _, _ = zp[d-1], mt[(d-1)*dp+d-1], u[d-1]
+	clear(zp[:d])
+	zFromFactorAVX512(&zp[0], &mt[0], &u[0], d, dp)
+	return true
+}

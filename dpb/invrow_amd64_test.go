@@ -4,22 +4,16 @@ package dpb
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
-// TestInvRowSameBits compares invRowAVX2 with invRowGo bit for bit: on
-// arbitrary rows (entries with random signs and exponents over ±2⁴⁰, so that
-// any change in the order of the roundings shows, and ±0, subnormals and
-// overflow to ±Inf among them) for every row index i = 1…70 and a padded
-// stride, and through inverseFactorTo on random lower-triangular L for
-// d = 1…70 (randomFactor) with the routine on and off.
-// Deterministic: no false failures. Skipped on CPUs without AVX2.
-func TestInvRowSameBits(t *testing.T) {
-	if !invRowAVX {
-		t.Skip("no AVX2 on this CPU")
-	}
-	f := newFastRand(Stream(4, 509))
-	val := func() float64 {
+// awkwardValues returns a source of values that make dot products show any
+// change in their order of roundings: signed zeros, subnormals, values near
+// overflow, and normal values of either sign with exponents in [−40, 40].
+func awkwardValues(rng *rand.Rand) func() float64 {
+	f := newFastRand(rng)
+	return func() float64 {
 		switch f.uint64() % 64 {
 		case 0:
 			return math.Copysign(0, -1)
@@ -34,6 +28,21 @@ func TestInvRowSameBits(t *testing.T) {
 		}
 		return v
 	}
+}
+
+// TestInvRowSameBits compares invRowAVX2 with invRowGo bit for bit: on
+// arbitrary rows (entries with random signs and exponents over ±2⁴⁰, so that
+// any change in the order of the roundings shows, and ±0, subnormals and
+// overflow to ±Inf among them) for every row index i = 1…70 and a padded
+// stride, and through inverseFactorTo on random lower-triangular L for
+// d = 1…70 (randomFactor) by each path: the Go rows, the AVX2 rows and, on
+// AVX-512, the eight-column rows with z from zFromFactorAVX512.
+// Deterministic: no false failures. Skipped on CPUs without AVX2.
+func TestInvRowSameBits(t *testing.T) {
+	if !invRowAVX {
+		t.Skip("no AVX2 on this CPU")
+	}
+	val := awkwardValues(Stream(4, 509))
 	const dmax = 70
 	for rep := range 40 {
 		for i := 1; i <= dmax; i++ {
@@ -57,22 +66,122 @@ func TestInvRowSameBits(t *testing.T) {
 			}
 		}
 	}
-	defer func(on bool) { invRowAVX = on }(invRowAVX)
+	defer func(on, lanes bool) { invRowAVX, invLanes = on, lanes }(invRowAVX, invLanes)
 	rng := Stream(4, 510)
+	paths := []struct {
+		name        string
+		avx2, lanes bool
+	}{{"Go", false, false}, {"AVX2", true, false}, {"AVX-512 lanes", true, true}}
+	if !hasAVX512() || !hasBMI12() {
+		paths = paths[:2]
+	}
 	for d := 1; d <= dmax; d++ {
 		dp := padDim(d)
 		l, u := randomFactor(rng, d)
-		var out [2][]float64
-		for s, on := range []bool{true, false} {
-			invRowAVX = on
+		var out [3][]float64
+		for s, path := range paths {
+			invRowAVX, invLanes = path.avx2, path.lanes
 			mt, zp := make([]float64, dp*dp), make([]float64, dp)
-			inverseFactorTo(mt, zp, l, u, d, dp)
+			inverseFactorTo(mt, zp, l, u, make([]float64, d*dp), d, dp)
 			out[s] = append(mt, zp...)
-		}
-		for k := range out[0] {
-			if math.Float64bits(out[0][k]) != math.Float64bits(out[1][k]) {
-				t.Fatalf("d = %d: inverse factor entry %d = %v (AVX2), %v (Go)", d, k, out[0][k], out[1][k])
+			for k := range out[0] {
+				if math.Float64bits(out[s][k]) != math.Float64bits(out[0][k]) {
+					t.Fatalf("d = %d: inverse factor entry %d = %v (%s), %v (Go)", d, k, out[s][k], path.name, out[0][k])
+				}
 			}
+		}
+	}
+}
+
+// TestInvRowLanesSameBits runs the eight-column rows (invRowLanesAVX512) on
+// the awkward values of TestInvRowSameBits — signed zeros, subnormals,
+// huge products — row by row for i = 1…70 from M's subdiagonal copy, and
+// requires invRowGo's bits in mt and the row's entries in the copy.
+func TestInvRowLanesSameBits(t *testing.T) {
+	if !invLanes {
+		t.Skip("no AVX-512 with BMI2 on this CPU")
+	}
+	val := awkwardValues(Stream(4, 511))
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	const dmax = 71
+	for rep := range 20 {
+		dp := padDim(dmax) + 4*(rep%2)
+		mt := make([]float64, dp*dp)
+		for k := range mt {
+			mt[k] = val()
+		}
+		for i := 1; i < dmax; i++ {
+			li := make([]float64, i)
+			for k := range li {
+				li[k] = val()
+			}
+			mii := val()
+			// diag[k·dp+j] = M_{j+k, j} = mt[j·dp+j+k] for the entries row i reads.
+			diag := make([]float64, dmax*dp)
+			for j := 0; j < i; j++ {
+				for k := 0; j+k < i; k++ {
+					diag[k*dp+j] = mt[j*dp+j+k]
+				}
+			}
+			got, want := append([]float64(nil), mt...), append([]float64(nil), mt...)
+			invRowLanesAVX512(&li[0], &got[0], &diag[0], dp, i, -mii)
+			invRowGo(li, want, dp, i, mii)
+			for k := range got {
+				if !same(got[k], want[k]) {
+					t.Fatalf("rep %d, i = %d, dp = %d: mt[%d] = %v (lanes), %v (Go)", rep, i, dp, k, got[k], want[k])
+				}
+			}
+			for j := 0; j < i; j++ {
+				if !same(diag[(i-j)*dp+j], want[j*dp+i]) {
+					t.Fatalf("rep %d, i = %d: diag[(i−%d)·dp+%d] = %v, M_ij = %v", rep, i, j, j, diag[(i-j)*dp+j], want[j*dp+i])
+				}
+			}
+			mt = want
+		}
+	}
+}
+
+// TestZFromFactorSameBits compares z = M u from zFromFactorAVX512 with
+// inverseFactorTo's Go loop bit for bit, for d = 1…70 and u holding ±Inf
+// and NaN besides normal draws: a row i < j that the kernel failed to mask
+// would turn Inf·0 into NaN there.
+func TestZFromFactorSameBits(t *testing.T) {
+	if !invLanes {
+		t.Skip("no AVX-512 with BMI2 on this CPU")
+	}
+	rng := Stream(4, 512)
+	for d := 1; d <= 70; d++ {
+		dp := padDim(d)
+		_, _, mt, _ := randomKernel(rng, d, dp)
+		u := make([]float64, d)
+		for i := range u {
+			switch rng.IntN(8) {
+			case 0:
+				u[i] = math.Inf(1 - 2*rng.IntN(2))
+			case 1:
+				u[i] = math.NaN()
+			default:
+				u[i] = rng.NormFloat64()
+			}
+		}
+		want := make([]float64, d)
+		for j := 0; j < d; j++ {
+			for i := j; i < d; i++ {
+				want[i] += float64(u[j] * mt[j*dp+i])
+			}
+		}
+		got := make([]float64, d+1)
+		got[d] = 12345 // sentinel: must not be written
+		zFromFactorAVX512(&got[0], &mt[0], &u[0], d, dp)
+		for i := range want {
+			if math.Float64bits(got[i]) != math.Float64bits(want[i]) && !(math.IsNaN(got[i]) && math.IsNaN(want[i])) {
+				t.Fatalf("d = %d: z[%d] = %v (AVX-512), %v (Go)", d, i, got[i], want[i])
+			}
+		}
+		if got[d] != 12345 {
+			t.Fatalf("d = %d: wrote past z", d)
 		}
 	}
 }

@@ -160,6 +160,32 @@ func TestSmallKernelsStayInside(t *testing.T) {
 			}
 			free()
 		}
+		// inverseFactorTo (AVX-512: eight columns a vector) with each of l,
+		// mt, zp, u and its scratch guarded in turn, mt and the scratch as
+		// short as they may be.
+		{
+			dp := padDim(d)
+			l, u := randomFactor(Stream(uint64(d), 11), d)
+			wantMT, wantZP := make([]float64, (d-1)*dp+d), make([]float64, d)
+			func() {
+				defer func(a, b bool) { invRowAVX, invLanes = a, b }(invRowAVX, invLanes)
+				invRowAVX, invLanes = false, false
+				inverseFactorTo(wantMT, wantZP, l, u, nil, d, dp)
+			}()
+			for arg := range 5 {
+				bufs := [][]float64{append([]float64(nil), l...), make([]float64, (d-1)*dp+d), make([]float64, d), append([]float64(nil), u...), make([]float64, d*dp)}
+				var free func()
+				bufs[arg], free = guardedCopy(t, bufs[arg])
+				inverseFactorTo(bufs[1], bufs[2], bufs[0], bufs[3], bufs[4], d, dp)
+				if i := firstDiff(bufs[1], wantMT); i >= 0 {
+					t.Fatalf("inverseFactorTo, d %d, argument %d guarded: M entry %d is %v, want %v", d, arg, i, bufs[1][i], wantMT[i])
+				}
+				if i := firstDiff(bufs[2], wantZP); i >= 0 {
+					t.Fatalf("inverseFactorTo, d %d, argument %d guarded: z entry %d is %v, want %v", d, arg, i, bufs[2][i], wantZP[i])
+				}
+				free()
+			}
+		}
 		// invRow for the last row i = d−1 ≥ 1, on slices exactly as long
 		// as it may read: li[:i] and mt[:(i−1)·dp+i+1].
 		if i, dp := d-1, padDim(d); i >= 1 {
@@ -239,7 +265,7 @@ func TestCholInv4StaysInside(t *testing.T) {
 			if !cholesky(wantV[b], make([]float64, d), d) {
 				t.Fatalf("d %d: test matrix not positive definite", d)
 			}
-			inverseFactorTo(wantMT[b], wantZP[b], wantV[b], u[b], d, dp)
+			inverseFactorTo(wantMT[b], wantZP[b], wantV[b], u[b], nil, d, dp)
 		}
 		for arg := range 17 {
 			var bufs [16][]float64

@@ -141,11 +141,11 @@ func randomFactor(rng *rand.Rand, d int) (l, u []float64) {
 // TestInverseFactor checks M = L⁻¹ (L M = I) and z = M u in the kernel layout.
 func TestInverseFactor(t *testing.T) {
 	rng := Stream(1, 3)
-	for d := 1; d <= 20; d++ {
+	for d := 1; d <= 40; d++ {
 		dp := padDim(d)
 		l, u := randomFactor(rng, d)
 		mt, zp := make([]float64, dp*dp), make([]float64, dp)
-		inverseFactorTo(mt, zp, l, u, d, dp)
+		inverseFactorTo(mt, zp, l, u, make([]float64, d*dp), d, dp)
 		for i := 0; i < d; i++ {
 			for j := 0; j < d; j++ {
 				var s float64 // (L M)_ij

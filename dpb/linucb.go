@@ -81,7 +81,7 @@ type LinUCB struct {
 	u      []float64
 	dp     int       // d rounded up to 4
 	mt, zp []float64 // kernel layout of M and z (linucb_kernel.go)
-	lanes  []float64 // scratch of PrepareLockstep when this policy leads a group of four (d ≤ prep4MaxDim)
+	lanes  []float64 // scratch: PrepareLockstep's when this policy leads a group of four (d ≤ prep4MaxDim), else inverseFactorTo's (d·dp)
 	scores []float64 // per-action UCB scores, grown to the largest K seen
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
@@ -162,6 +162,8 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 	p.zp = make([]float64, p.dp)
 	if d <= prep4MaxDim {
 		p.lanes = make([]float64, 2*d*d*4+2*d*4)
+	} else {
+		p.lanes = make([]float64, d*p.dp)
 	}
 	p.setRadiusConstants()
 	return p, nil

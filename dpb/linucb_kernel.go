@@ -50,20 +50,27 @@ func padDim(d int) int { return (d + 3) &^ 3 }
 // M_ij for j ≤ i < d: column j of M is contiguous) and z = M u into zp, from
 // the Cholesky factor stored in the lower triangle of l (d×d row-major).
 // Entries of mt and zp outside those positions are never written and must be
-// zero (as in fresh slices). Column j of M solves L m = e_j:
+// zero (as in fresh slices); diag is scratch of d·dp floats, or nil. Column
+// j of M solves L m = e_j:
 //
 //	M_jj = 1/L_jj,   M_ij = −M_ii Σ_{j≤k<i} L_ik M_kj   (i > j),
 //
 // each sum a dot product of contiguous slices.
-func inverseFactorTo(mt, zp, l, u []float64, d, dp int) {
+func inverseFactorTo(mt, zp, l, u, diag []float64, d, dp int) {
 	for i := 0; i < d; i++ {
 		mt[i*dp+i] = 1 / l[i*d+i]
 	}
 	// Row by row: the entries of row i (one per column j < i) depend only on
 	// earlier rows, so the processor overlaps their sums; each entry is the
-	// same Dot as column by column.
-	for i := 1; i < d; i++ {
-		invRow(l[i*d:i*d+i], mt, dp, i, mt[i*dp+i])
+	// same Dot as column by column. On AVX-512 at larger d, eight columns a
+	// vector, with diag as scratch (invRowsLanes).
+	if !invRowsLanes(mt, l, diag, d, dp) {
+		for i := 1; i < d; i++ {
+			invRow(l[i*d:i*d+i], mt, dp, i, mt[i*dp+i])
+		}
+	}
+	if zFromFactor(zp, mt, u, d, dp) {
+		return
 	}
 	clear(zp[:d])
 	for j := 0; j < d; j++ {

@@ -55,5 +55,5 @@ func prepareFactors(p *LinUCB) {
 	if !cholesky(p.v, p.s, p.d) {
 		p.factorFailed()
 	}
-	inverseFactorTo(p.mt, p.zp, p.v, p.u, p.d, p.dp)
+	inverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, p.d, p.dp)
 }

@@ -36,7 +36,7 @@ func prepare4(ps *[4]*LinUCB, d int) {
 		if bad&(1<<b) != 0 {
 			// As prepare: the jittered factor, then M and z from it.
 			p.factorFailed()
-			inverseFactorTo(p.mt, p.zp, p.v, p.u, d, p.dp)
+			inverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, d, p.dp)
 		}
 	}
 }
