@@ -2,15 +2,6 @@
 
 #include "textflag.h"
 
-DATA ·argmaxIota<>+0(SB)/8, $0
-DATA ·argmaxIota<>+8(SB)/8, $1
-DATA ·argmaxIota<>+16(SB)/8, $2
-DATA ·argmaxIota<>+24(SB)/8, $3
-DATA ·argmaxIota<>+32(SB)/8, $4
-DATA ·argmaxIota<>+40(SB)/8, $5
-DATA ·argmaxIota<>+48(SB)/8, $6
-DATA ·argmaxIota<>+56(SB)/8, $7
-GLOBL ·argmaxIota<>(SB), RODATA|NOPTR, $64
 
 DATA ·argmaxNegInf<>+0(SB)/8, $0xfff0000000000000
 GLOBL ·argmaxNegInf<>(SB), RODATA|NOPTR, $8
@@ -32,7 +23,7 @@ TEXT ·argmaxAVX512(SB), NOSPLIT, $0-32
 	MOVQ x_len+8(FP), CX
 	VBROADCASTSD ·argmaxNegInf<>(SB), Z0
 	VPTERNLOGQ   $0xff, Z1, Z1, Z1
-	VMOVDQU64    ·argmaxIota<>(SB), Z2
+	VMOVDQU64    ·iota8(SB), Z2
 	MOVQ         $8, AX
 	VPBROADCASTQ AX, Z3
 	XORQ         AX, AX

@@ -36,9 +36,6 @@ var invLanes = hasAVX2FMA() && hasAVX512() && hasBMI12()
 // a time (invRowAVX2).
 const invLanesFrom = 16
 
-// iota8 holds the lane numbers 0…7 (invRowLanesAVX512's scatter indices).
-var iota8 = [8]int64{0, 1, 2, 3, 4, 5, 6, 7}
-
 // invMasks[v][m] holds the lane masks of step m of invRowLanesAVX512's
 // masked steps when v = n0 − KA steps are left (the lanes' dot products
 // have n0 − l elements, and the first KA, a multiple of four, are done):
@@ -80,32 +77,22 @@ func invRowLanesAVX512(li, mt, diag *float64, dp, i int, nmii float64)
 //go:noescape
 func zFromFactorAVX512(zp, mt, u *float64, d, dp int)
 
-// invRowsLanes writes rows 1…d−1 of M (the diagonal already in mt) as
-// invRow would, through invRowLanesAVX512 with diag (at least d·dp floats)
-// as its copy of M by subdiagonal, and reports whether it did: only on
-// AVX-512 CPUs and for d >= invLanesFrom.
-func invRowsLanes(mt, l, diag []float64, d, dp int) bool {
+// inverseFactorLanes writes rows 1…d−1 of M (the diagonal already in mt)
+// and z = M u as inverseFactorTo's Go loops would, eight columns (rows of z)
+// a vector: invRowLanesAVX512 with diag (at least d·dp floats) as its copy of
+// M by subdiagonal, then zFromFactorAVX512. It reports whether it did: only
+// on AVX-512 CPUs and for d >= invLanesFrom.
+func inverseFactorLanes(mt, zp, l, u, diag []float64, d, dp int) bool {
 	if !invLanes || d < invLanesFrom || len(diag) < d*dp {
 		return false
 	}
-	_, _ = l[d*d-1], mt[(d-1)*dp+d-1]
+	_, _, _, _ = l[d*d-1], mt[(d-1)*dp+d-1], zp[d-1], u[d-1]
 	for j := range d {
 		diag[j] = mt[j*dp+j]
 	}
 	for i := 1; i < d; i++ {
 		invRowLanesAVX512(&l[i*d], &mt[0], &diag[0], dp, i, -mt[i*dp+i])
 	}
-	return true
-}
-
-// zFromFactor forms z = M u into zp as inverseFactorTo's loop does, through
-// zFromFactorAVX512 on AVX-512 CPUs from d = invLanesFrom on, and reports
-// whether it did.
-func zFromFactor(zp, mt, u []float64, d, dp int) bool {
-	if !invLanes || d < invLanesFrom {
-		return false
-	}
-	_, _, _ = zp[d-1], mt[(d-1)*dp+d-1], u[d-1]
 	clear(zp[:d])
 	zFromFactorAVX512(&zp[0], &mt[0], &u[0], d, dp)
 	return true

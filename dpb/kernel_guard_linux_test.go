@@ -85,6 +85,25 @@ func TestNormaliseStaysInside(t *testing.T) {
 	}
 }
 
+// gramPlusI returns B Bᵀ + I for a d×d B of normal draws from g: a
+// positive definite V (d×d row-major, both triangles).
+func gramPlusI(g *fastRand, d int) []float64 {
+	bm := make([]float64, d*d)
+	g.normalsTo(bm)
+	v := make([]float64, d*d)
+	for i := range d {
+		for j := range d {
+			var s float64
+			for k := range d {
+				s += float64(bm[i*d+k] * bm[j*d+k])
+			}
+			v[i*d+j] = s
+		}
+		v[i*d+i]++
+	}
+	return v
+}
+
 // guardedCopy returns a copy of x in guardedFloats.
 func guardedCopy(t *testing.T, x []float64) ([]float64, func()) {
 	g, free := guardedFloats(t, len(x))
@@ -132,19 +151,7 @@ func TestSmallKernelsStayInside(t *testing.T) {
 		free()
 	}
 	for d := 1; d <= 70; d++ {
-		// V = B Bᵀ + I, positive definite.
-		bm := draw(d * d)
-		v := make([]float64, d*d)
-		for i := range d {
-			for j := range d {
-				var s float64
-				for k := range d {
-					s += float64(bm[i*d+k] * bm[j*d+k])
-				}
-				v[i*d+j] = s
-			}
-			v[i*d+i]++
-		}
+		v := gramPlusI(&g, d)
 		want := append([]float64(nil), v...)
 		wantOK := linalg.Cholesky(want, d)
 		for arg := range 2 {
@@ -242,19 +249,7 @@ func TestCholInv4StaysInside(t *testing.T) {
 		dp := padDim(d)
 		var v, u [4][]float64
 		for b := range 4 {
-			bm := make([]float64, d*d)
-			g.normalsTo(bm)
-			v[b] = make([]float64, d*d)
-			for i := range d {
-				for j := range d {
-					var s float64
-					for k := range d {
-						s += float64(bm[i*d+k] * bm[j*d+k])
-					}
-					v[b][i*d+j] = s
-				}
-				v[b][i*d+i]++
-			}
+			v[b] = gramPlusI(&g, d)
 			u[b] = make([]float64, d)
 			g.normalsTo(u[b])
 		}

@@ -60,17 +60,16 @@ func inverseFactorTo(mt, zp, l, u, diag []float64, d, dp int) {
 	for i := 0; i < d; i++ {
 		mt[i*dp+i] = 1 / l[i*d+i]
 	}
+	// On AVX-512 at larger d, rows and z eight columns a vector, with diag as
+	// scratch, in the order of the loops below.
+	if inverseFactorLanes(mt, zp, l, u, diag, d, dp) {
+		return
+	}
 	// Row by row: the entries of row i (one per column j < i) depend only on
 	// earlier rows, so the processor overlaps their sums; each entry is the
-	// same Dot as column by column. On AVX-512 at larger d, eight columns a
-	// vector, with diag as scratch (invRowsLanes).
-	if !invRowsLanes(mt, l, diag, d, dp) {
-		for i := 1; i < d; i++ {
-			invRow(l[i*d:i*d+i], mt, dp, i, mt[i*dp+i])
-		}
-	}
-	if zFromFactor(zp, mt, u, d, dp) {
-		return
+	// same Dot as column by column.
+	for i := 1; i < d; i++ {
+		invRow(l[i*d:i*d+i], mt, dp, i, mt[i*dp+i])
 	}
 	clear(zp[:d])
 	for j := 0; j < d; j++ {
