@@ -298,3 +298,70 @@ func TestCholInv4StaysInside(t *testing.T) {
 		}
 	}
 }
+
+// TestChooseLockstepStaysInside scores decision sets that end at an
+// inaccessible page for four ridge policies at once through
+// ChooseLockstep, each policy's M, z and score buffer also ending at one
+// (the score buffer exactly as long as chooseLockstep may write, 4⌊K/4⌋ + 8),
+// and checks the actions and scores against each policy's Choose.
+func TestChooseLockstepStaysInside(t *testing.T) {
+	if !lockAVX512 || Kernel() != "avx512" {
+		t.Skip("no AVX-512 lockstep scoring on this CPU")
+	}
+	g := newFastRand(Stream(1, 9))
+	for d := 2; d <= lockMaxDim; d++ {
+		for _, k := range []int{4, 5, 7, 8, 12, 13, 16, 24, 25, 31, 32} {
+			pols := make([]Policy, 4)
+			var frees []func()
+			for i := range pols {
+				reg, err := NewRidge(d, 1)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: 100, Regularizer: reg})
+				if err != nil {
+					t.Fatal(err)
+				}
+				x := make([]float64, d)
+				for range 5 + 3*i {
+					g.normalsTo(x)
+					n := math.Sqrt(linalg.Dot(x, x))
+					for j := range x {
+						x[j] /= 2 * n
+					}
+					if err := p.Observe(x, 0.5); err != nil {
+						t.Fatal(err)
+					}
+				}
+				p.ensure()
+				var f1, f2, f3 func()
+				p.mt, f1 = guardedCopy(t, p.mt)
+				p.zp, f2 = guardedCopy(t, p.zp)
+				p.scores, f3 = guardedFloats(t, 4*(k/4)+8)
+				frees = append(frees, f1, f2, f3)
+				pols[i] = p
+			}
+			acts, free := guardedFloats(t, k*d)
+			g.normalsTo(acts)
+			r := &Round{T: 1, Dim: d, K: k, Actions: acts}
+			arms := make([]int, 4)
+			ChooseLockstep(pols, r, arms)
+			got := make([][]float64, 4)
+			for i, pol := range pols {
+				got[i] = append([]float64(nil), pol.(*LinUCB).scores[:k]...)
+			}
+			for i, pol := range pols {
+				if a := pol.Choose(r); a != arms[i] {
+					t.Fatalf("d %d, K %d, policy %d: action %d (lockstep), %d (Choose)", d, k, i, arms[i], a)
+				}
+				if j := firstDiff(got[i], pol.(*LinUCB).scores[:k]); j >= 0 {
+					t.Fatalf("d %d, K %d, policy %d: score %d is %v (lockstep), %v (Choose)", d, k, i, j, got[i][j], pol.(*LinUCB).scores[j])
+				}
+			}
+			free()
+			for _, f := range frees {
+				f()
+			}
+		}
+	}
+}

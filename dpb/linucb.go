@@ -83,6 +83,7 @@ type LinUCB struct {
 	mt, zp []float64 // kernel layout of M and z (linucb_kernel.go)
 	lanes  []float64 // scratch: PrepareLockstep's when this policy leads a group of four (d ≤ prep4MaxDim), else inverseFactorTo's (d·dp)
 	scores []float64 // per-action UCB scores, grown to the largest K seen
+	xt     []float64 // ChooseLockstep's last group of four actions and its K mod 4 last ones, each padded to eight, when this policy leads a group
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
 	c0, c1, c2, c3 float64
@@ -172,6 +173,13 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 // Choose returns the index of the action with the largest upper confidence
 // bound ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹} (the first one on ties).
 func (p *LinUCB) Choose(r *Round) int {
+	p.checkRound(r)
+	p.ensure()
+	return p.chooseBlocked(r)
+}
+
+// checkRound panics unless r is a decision set this policy can score.
+func (p *LinUCB) checkRound(r *Round) {
 	if r.Dim != p.d {
 		panic(param.BadDim)
 	}
@@ -181,8 +189,6 @@ func (p *LinUCB) Choose(r *Round) int {
 	if len(r.Actions) < r.K*r.Dim {
 		panic(shortActions(r))
 	}
-	p.ensure()
-	return p.chooseBlocked(r)
 }
 
 // prepare forms V_t, its Cholesky factor, M = L⁻¹, z = M ũ_t and β_t for

@@ -1,5 +1,7 @@
 package dpb
 
+import "github.com/dpbandits/dpbandits/dpb/internal/param"
+
 // prep4MaxDim is the largest d PrepareLockstep factors four at a time: above
 // it a factorisation is long enough to keep the processor busy on its own.
 const prep4MaxDim = 16
@@ -56,4 +58,73 @@ func prepareFactors(p *LinUCB) {
 		p.factorFailed()
 	}
 	inverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, p.d, p.dp)
+}
+
+// lockMaxDim is the largest d ChooseLockstep scores several policies at once.
+const lockMaxDim = 8
+
+// ChooseLockstep sets arms[i] = pols[i].Choose(r) for every policy, with the
+// same bits (TestChooseLockstepSameBits), after PrepareLockstep. Every
+// [*LinUCB] of dimension d ≤ 8 is scored with up to three others in one pass
+// over the decision set (AVX-512, score4SmallAVX512): the set is transposed
+// once, eight actions a vector, and each policy's w = M x, ⟨z, w⟩ and ‖w‖²
+// run one action per lane, in the order of scoreBlocksGo; at small d one
+// policy's scoring is short chains, and four policies give the processor
+// four times the independent work (SS18 Fig. 4: four policies, d = 5).
+// Other policies, and every policy on other CPUs or kernels, choose one by
+// one. Runners that show one decision set to several policies
+// (experiment.RegretLockstep) call it once a round. It draws no random
+// numbers.
+func ChooseLockstep(pols []Policy, r *Round, arms []int) {
+	if len(arms) != len(pols) {
+		panic(param.BadDim)
+	}
+	PrepareLockstep(pols)
+	var batch [4]*LinUCB
+	var idx [4]int
+	n := 0
+	for i, pol := range pols {
+		p, ok := pol.(*LinUCB)
+		if !ok || p.d != r.Dim || p.d > lockMaxDim {
+			arms[i] = pol.Choose(r)
+			continue
+		}
+		batch[n], idx[n] = p, i
+		n++
+		if n == 4 {
+			chooseBatch(batch[:n], idx[:n], r, arms)
+			n = 0
+		}
+	}
+	if n > 0 {
+		chooseBatch(batch[:n], idx[:n], r, arms)
+	}
+}
+
+// chooseBatch sets arms[idx[i]] = ps[i].Choose(r) for policies of dimension
+// r.Dim ≤ lockMaxDim: all of them at once when chooseLockstep can, else
+// one by one.
+func chooseBatch(ps []*LinUCB, idx []int, r *Round, arms []int) {
+	p0 := ps[0]
+	p0.checkRound(r)
+	k, d := r.K, r.Dim
+	if len(p0.xt) < 16*d {
+		p0.xt = make([]float64, 16*d)
+	}
+	for _, p := range ps {
+		p.ensure()
+		if m := 4*(k/4) + 8; cap(p.scores) < m {
+			p.scores = make([]float64, m) // grows once, as in chooseBlocked
+		}
+		p.scores = p.scores[:cap(p.scores)]
+	}
+	var out [4]int
+	if !chooseLockstep(ps, r, p0.xt, out[:len(ps)]) {
+		for i, p := range ps {
+			out[i] = p.Choose(r)
+		}
+	}
+	for i, j := range idx {
+		arms[j] = out[i]
+	}
 }

@@ -100,3 +100,167 @@ func prepareLockstepSameBits(t *testing.T, d, n int) int {
 	}
 	return notPD
 }
+
+// TestChooseLockstepSameBits runs two copies of the same policies, one
+// choosing through ChooseLockstep and the other through Choose, and requires
+// the same action and the same bits in every score, every round: d = 2…9
+// (9 is above lockMaxDim, chosen one by one), K from 1 to 70 (no block of
+// four, an odd number of blocks, a K mod 4 tail of 1–3 actions), six SS18
+// policies (a group of four, then a group of two) and a stand-in policy that
+// is not a LinUCB. Each round also scores a second decision set with awkward
+// actions (coordinates scaled by up to 2^±300, zeros of both signs), and,
+// with β set to 0, one that the first policy scores ≤ 0 everywhere (lanes
+// past the last action must never win), without learning from them.
+// Deterministic: no false failures.
+func TestChooseLockstepSameBits(t *testing.T) {
+	for d := 2; d <= 9; d++ {
+		for _, k := range []int{1, 3, 4, 5, 8, 12, 13, 16, 25, 31, 33, 70} {
+			chooseLockstepSameBits(t, d, k)
+		}
+	}
+}
+
+type fixedPolicy struct{ arm int }
+
+func (f fixedPolicy) Choose(*Round) int         { return f.arm }
+func (fixedPolicy) Update(*Round, int, float64) {}
+
+func chooseLockstepSameBits(t *testing.T, d, k int) {
+	const n = 40
+	s := SS18Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	mk := func() []Policy {
+		var ps []Policy
+		for i, a := range []SS18Alg{SS18NonPrivate, SS18Gaussian, SS18Wishart, SS18WishartUnshifted, SS18Gaussian, SS18Wishart} {
+			p, err := NewSS18Policy(SS18PolicyConfig{Alg: a, Setting: s, Mode: Padded}, Stream(11, uint64(i)))
+			if err != nil {
+				t.Fatal(err)
+			}
+			ps = append(ps, p)
+			if i == 2 {
+				ps = append(ps, fixedPolicy{k - 1})
+			}
+		}
+		return ps
+	}
+	a, b := mk(), mk()
+	env, err := NewLinearEnv(LinearEnvConfig{Dim: d, K: k}, Stream(11, 100+uint64(d)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRound(env)
+	odd := &Round{Dim: d, K: k, Actions: make([]float64, k*d)}
+	rng := Stream(12, uint64(d*100+k))
+	armsA, armsB := make([]int, len(a)), make([]int, len(b))
+	check := func(rr *Round, tt int, what string) {
+		ChooseLockstep(a, rr, armsA)
+		for p, pol := range b {
+			armsB[p] = pol.Choose(rr)
+			if armsA[p] != armsB[p] {
+				t.Fatalf("d %d, K %d, round %d (%s), policy %d: action %d (lockstep), %d (alone)", d, k, tt, what, p, armsA[p], armsB[p])
+			}
+			pa, ok := a[p].(*LinUCB)
+			if !ok {
+				continue
+			}
+			pb := pol.(*LinUCB)
+			for i := 0; i < k; i++ {
+				if x, y := pa.scores[i], pb.scores[i]; math.Float64bits(x) != math.Float64bits(y) {
+					t.Fatalf("d %d, K %d, round %d (%s), policy %d: score %d is %v (lockstep), %v (alone)", d, k, tt, what, p, i, x, y)
+				}
+			}
+		}
+	}
+	for tt := 1; tt <= n; tt++ {
+		env.Next(r, tt)
+		copy(odd.Actions, r.Actions)
+		for i := range odd.Actions {
+			switch u := rng.IntN(8); u {
+			case 0:
+				odd.Actions[i] = 0
+			case 1:
+				odd.Actions[i] = math.Copysign(0, -1)
+			default:
+				odd.Actions[i] = math.Ldexp(odd.Actions[i], rng.IntN(601)-300)
+			}
+		}
+		odd.T = tt
+		check(odd, tt, "awkward set")
+		check(r, tt, "environment's set")
+		// With β = 0 a score is ⟨z, M x⟩, odd in x: turn every action of
+		// the environment's set that policy 0 scores above 0 around, so
+		// that each of its scores is ≤ 0 (padding lanes, which would score
+		// 0, must not win).
+		for _, ps := range [][]Policy{a, b} {
+			for _, pol := range ps {
+				if p, ok := pol.(*LinUCB); ok {
+					p.ensure()
+					p.beta = 0
+				}
+			}
+		}
+		copy(odd.Actions, r.Actions)
+		b[0].Choose(odd)
+		for j, v := range b[0].(*LinUCB).scores[:k] {
+			if v > 0 {
+				for i := j * d; i < (j+1)*d; i++ {
+					odd.Actions[i] = -odd.Actions[i]
+				}
+			}
+		}
+		check(odd, tt, "set scored ≤ 0 by policy 0")
+		for p := range a {
+			y := env.Reward(r, armsA[p])
+			a[p].Update(r, armsA[p], y)
+			b[p].Update(r, armsB[p], y)
+		}
+	}
+	for p := range a {
+		if pa, ok := a[p].(*LinUCB); ok && (pa.Err() != nil || b[p].(*LinUCB).Err() != nil) {
+			t.Fatalf("d %d, K %d, policy %d stopped learning: %v / %v", d, k, p, pa.Err(), b[p].(*LinUCB).Err())
+		}
+	}
+}
+
+// BenchmarkChooseLockstep times choosing for SS18 Fig. 4's four variants
+// (d = 5, K = 25, padded tree) on one prepared decision set: each policy's
+// Choose in turn (alone), or ChooseLockstep (lockstep).
+func BenchmarkChooseLockstep(b *testing.B) {
+	for _, mode := range []string{"alone", "lockstep"} {
+		b.Run("mode="+mode, func(b *testing.B) {
+			s := SS18Setting{D: 5, N: 1000000, Epsilon: 1, Delta: 0.1, Lt2: 2}
+			var pols []Policy
+			for i, a := range SS18Algs {
+				p, err := NewSS18Policy(SS18PolicyConfig{Alg: a, Setting: s, Mode: Padded}, Stream(1, uint64(1+i)))
+				if err != nil {
+					b.Fatal(err)
+				}
+				pols = append(pols, p)
+			}
+			env, err := NewLinearEnv(LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, Stream(1, 0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := NewRound(env)
+			for t := 1; t <= 100; t++ {
+				env.Next(r, t)
+				for _, p := range pols {
+					a := p.Choose(r)
+					p.Update(r, a, env.Reward(r, a))
+				}
+			}
+			env.Next(r, 101)
+			arms := make([]int, len(pols))
+			ChooseLockstep(pols, r, arms) // prepared
+			b.ReportAllocs()
+			for b.Loop() {
+				if mode == "alone" {
+					for i, p := range pols {
+						arms[i] = p.Choose(r)
+					}
+				} else {
+					ChooseLockstep(pols, r, arms)
+				}
+			}
+		})
+	}
+}

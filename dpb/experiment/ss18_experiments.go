@@ -224,13 +224,14 @@ func RegretLockstep(env dpb.Environment, pols []dpb.Policy, n int, rec []int, ou
 	}
 	r := dpb.NewRound(env)
 	regret := make([]float64, len(pols))
+	arms := make([]int, len(pols))
 	k := 0
 	for t := 1; t <= n; t++ {
 		env.Next(r, t)
 		best := env.BestMean(r)
-		dpb.PrepareLockstep(pols) // the same bits as preparing in Choose, faster
+		dpb.ChooseLockstep(pols, r, arms) // the same bits as each Choose, faster
 		for p, pol := range pols {
-			a := pol.Choose(r)
+			a := arms[p]
 			regret[p] += best - env.Mean(r, a)
 			pol.Update(r, a, env.Reward(r, a))
 		}

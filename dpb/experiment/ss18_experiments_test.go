@@ -163,7 +163,7 @@ func TestRegretLockstep(t *testing.T) {
 }
 
 // BenchmarkSS18Exp2RoundSet times one round of Experiment 2 in lockstep (one
-// decision set, the four variants prepared together, choose and update, as
+// decision set, the four variants prepared and scored together, then updated, as
 // in RegretLockstep) at the paper's setting
 // (d = 5, K = 25, n = 5·10⁷ so m = 27, padded tree): the unit for
 // extrapolating the paper-scale run.
@@ -187,6 +187,7 @@ func BenchmarkSS18Exp2RoundSet(b *testing.B) {
 				pols = append(pols, p)
 			}
 			r := dpb.NewRound(env)
+			arms := make([]int, len(pols))
 			b.ReportAllocs()
 			t := 0
 			for b.Loop() {
@@ -195,10 +196,9 @@ func BenchmarkSS18Exp2RoundSet(b *testing.B) {
 					b.Fatal("benchmark ran past the horizon")
 				}
 				env.Next(r, t)
-				dpb.PrepareLockstep(pols)
-				for _, p := range pols {
-					a := p.Choose(r)
-					p.Update(r, a, env.Reward(r, a))
+				dpb.ChooseLockstep(pols, r, arms)
+				for i, p := range pols {
+					p.Update(r, arms[i], env.Reward(r, arms[i]))
 				}
 			}
 		})
