@@ -323,6 +323,16 @@ func (cfg *SS18Exp2Config) defaults() error {
 	return nil
 }
 
+// JobRounds returns the experiment's job-rounds (one decision set and the
+// variants in lockstep): Horizon × Reps × the number of gaps, defaults
+// filled in. At the paper's scale, 5·10⁷ × 35 × 2 = 3.5·10⁹.
+func (cfg SS18Exp2Config) JobRounds() (int, error) {
+	if err := cfg.defaults(); err != nil {
+		return 0, err
+	}
+	return cfg.Horizon * cfg.Reps * len(cfg.Gaps), nil
+}
+
 // Setting returns the SS18Setting of the experiment (α = 1/n, L̃² = 2).
 func (cfg SS18Exp2Config) Setting() dpb.SS18Setting {
 	return dpb.SS18Setting{D: cfg.Dim, N: cfg.Horizon, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2}

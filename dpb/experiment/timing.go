@@ -34,6 +34,21 @@ func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) Loo
 	if !withEnv {
 		env.Next(r, 1)
 	}
+	return timeRounds(rounds, func(t int) {
+		if withEnv {
+			env.Next(r, t)
+		} else {
+			r.T = t
+		}
+		a := pol.Choose(r)
+		pol.Update(r, a, env.Reward(r, a))
+	})
+}
+
+// timeRounds runs round(t) for t = 1…rounds on the calling goroutine and
+// returns the wall time and heap allocations per round, and the fastest of
+// about 100 equal chunks.
+func timeRounds(rounds int, round func(t int)) LoopTiming {
 	var ms0, ms1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms0)
@@ -47,13 +62,7 @@ func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) Loo
 			best = min(best, now.Sub(c0))
 			c0 = now
 		}
-		if withEnv {
-			env.Next(r, t)
-		} else {
-			r.T = t
-		}
-		a := pol.Choose(r)
-		pol.Update(r, a, env.Reward(r, a))
+		round(t)
 	}
 	el := time.Since(start)
 	runtime.ReadMemStats(&ms1)
@@ -161,4 +170,82 @@ func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
 		return SS18Timing{}, err
 	}
 	return SS18Timing{res, LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != dpb.SS18NonPrivate, cfg.Env)}, nil
+}
+
+// LockstepTimingConfig is one timing of SS18 Fig. 4's job-round: one
+// Appendix D decision set (d = 5, K = 25, Δ = 0.1) and the four variants of
+// dpb.SS18Algs in lockstep, padded trees, as RegretLockstep runs them.
+type LockstepTimingConfig struct {
+	Rounds int // rounds timed
+	// Horizon is the trees' horizon n (at least Rounds; 0: Rounds). The
+	// paper's 5·10⁷ gives m = 27 levels.
+	Horizon int
+	// Together scores the four policies in one pass (dpb.ChooseLockstep, as
+	// RegretLockstep does); false calls each policy's Choose in turn after
+	// dpb.PrepareLockstep (the previous release's loop), for comparison.
+	Together bool
+	Seed     uint64
+}
+
+// LockstepTiming is a timing of the job-round, with the four policies'
+// final ln det V_t and θ̃_t, which two timings of one seed must share bit for
+// bit whichever way they chose.
+type LockstepTiming struct {
+	LoopTiming
+	LogDet []float64
+	Theta  [][]float64
+}
+
+// TimeLockstep times cfg.Rounds job-rounds on the calling goroutine.
+func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
+	if cfg.Rounds < 1 {
+		return LockstepTiming{}, fmt.Errorf("experiment: %d rounds to time, must be >= 1", cfg.Rounds)
+	}
+	if cfg.Horizon == 0 {
+		cfg.Horizon = cfg.Rounds
+	}
+	if cfg.Horizon < cfg.Rounds {
+		return LockstepTiming{}, fmt.Errorf("experiment: horizon %d is below the %d rounds to time", cfg.Horizon, cfg.Rounds)
+	}
+	ec := SS18Exp2Config{Horizon: cfg.Horizon}
+	if err := ec.defaults(); err != nil {
+		return LockstepTiming{}, err
+	}
+	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: ec.Dim, K: ec.K, Gap: 0.1}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 0)))
+	if err != nil {
+		return LockstepTiming{}, err
+	}
+	pols := make([]dpb.Policy, len(dpb.SS18Algs))
+	lins := make([]*dpb.LinUCB, len(pols))
+	for i, a := range dpb.SS18Algs {
+		p, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{Alg: a, Setting: ec.Setting(), Mode: dpb.Padded}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 1+i)))
+		if err != nil {
+			return LockstepTiming{}, err
+		}
+		pols[i], lins[i] = p, p
+	}
+	r := dpb.NewRound(env)
+	arms := make([]int, len(pols))
+	res := LockstepTiming{LoopTiming: timeRounds(cfg.Rounds, func(t int) {
+		env.Next(r, t)
+		if cfg.Together {
+			dpb.ChooseLockstep(pols, r, arms)
+		} else {
+			dpb.PrepareLockstep(pols)
+			for i, p := range pols {
+				arms[i] = p.Choose(r)
+			}
+		}
+		for i, p := range pols {
+			p.Update(r, arms[i], env.Reward(r, arms[i]))
+		}
+	})}
+	for _, p := range lins {
+		if err := p.Err(); err != nil {
+			return LockstepTiming{}, err
+		}
+		res.LogDet = append(res.LogDet, p.LogDetV())
+		res.Theta = append(res.Theta, p.ThetaTo(nil))
+	}
+	return res, nil
 }

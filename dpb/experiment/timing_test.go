@@ -1,6 +1,7 @@
 package experiment
 
 import (
+	"math"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb"
@@ -35,6 +36,42 @@ func TestTimeSS18(t *testing.T) {
 	for _, c := range []SS18TimingConfig{{Alg: dpb.SS18Gaussian, D: 5, K: 25}, {Alg: dpb.SS18Gaussian, D: 1, K: 25, Rounds: 10}, {Alg: dpb.SS18Gaussian, D: 5, K: 0, Rounds: 10}} {
 		if _, err := TimeSS18(c); err == nil {
 			t.Fatalf("%+v accepted", c)
+		}
+	}
+}
+
+// TestTimeLockstep runs the Fig. 4 job-round both ways on one seed and
+// requires the same final state bit for bit (the speed is not tested), no
+// allocations per round, and errors for bad rounds and horizons.
+// Deterministic: no false failures.
+func TestTimeLockstep(t *testing.T) {
+	a, err := TimeLockstep(LockstepTimingConfig{Rounds: 3000, Horizon: 5000, Together: true, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := TimeLockstep(LockstepTimingConfig{Rounds: 3000, Horizon: 5000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(a.LogDet) != 4 || len(b.Theta) != 4 {
+		t.Fatalf("%d and %d policies' states, want 4", len(a.LogDet), len(b.Theta))
+	}
+	for i := range a.LogDet {
+		if math.Float64bits(a.LogDet[i]) != math.Float64bits(b.LogDet[i]) {
+			t.Errorf("policy %d: ln det V %v (together), %v (one by one)", i, a.LogDet[i], b.LogDet[i])
+		}
+		for j := range a.Theta[i] {
+			if math.Float64bits(a.Theta[i][j]) != math.Float64bits(b.Theta[i][j]) {
+				t.Errorf("policy %d: θ̃[%d] %v (together), %v (one by one)", i, j, a.Theta[i][j], b.Theta[i][j])
+			}
+		}
+	}
+	if a.AllocsPerRound > 0.01 || b.AllocsPerRound > 0.01 {
+		t.Errorf("allocations per round %v, %v", a.AllocsPerRound, b.AllocsPerRound)
+	}
+	for _, c := range []LockstepTimingConfig{{Rounds: 0}, {Rounds: 10, Horizon: 5}} {
+		if _, err := TimeLockstep(c); err == nil {
+			t.Errorf("%+v: no error", c)
 		}
 	}
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"flag"
 	"fmt"
 	"os"
 	"runtime"
@@ -30,7 +31,14 @@ func runBench(args []string) error {
 	asJSON := fs.Bool("json", false, "print JSON: the timing, the CPU, the kernel in use and the ratio to the bound (see -peak)")
 	peak := fs.Bool("peak", false, "measure this core's FMA peak (scalar, AVX2, AVX-512) and normal-generation rate, and exit")
 	kernel := fs.String("kernel", "", "LinUCB scoring kernel (default: the fastest this CPU supports; all give the same bits)")
+	fig4 := fs.Bool("fig4", false, "time SS18 Fig. 4's job-round instead (one (d, K) = (5, 25) decision set, the four variants in lockstep, padded trees) and extrapolate the paper-scale run; -alg, -d, -K, -env and -padded do not apply")
+	alone := fs.Bool("alone", false, "with -fig4: each variant chooses in turn (the previous release's loop) instead of all four in one pass (dpb.ChooseLockstep); the same bits")
+	horizon := new(int)
+	countVar(fs, horizon, "horizon", 50000000, 1, maxHorizon, "with -fig4: the trees' horizon n, at least -rounds (the paper's 5·10⁷ gives 27 levels)")
 	if err := parseFigure(fs, args); err != nil {
+		return err
+	}
+	if err := benchFlagsApply(fs, *fig4); err != nil {
 		return err
 	}
 	if *kernel != "" {
@@ -43,6 +51,9 @@ func runBench(args []string) error {
 			return err
 		}
 		return printPeak(*asJSON)
+	}
+	if *fig4 {
+		return benchFig4(*rounds, *horizon, !*alone, *seed, *asJSON)
 	}
 	a, err := dpb.ParseSS18Alg(*alg)
 	if err != nil {
@@ -121,5 +132,78 @@ func printPeak(asJSON bool) error {
 	fmt.Printf("FMA peak on one core: AVX-512 %.1f, AVX2 %.1f, scalar %.1f GFLOP/s (0: not supported)\n",
 		p.FMAAVX512GFlops, p.FMAAVX2GFlops, p.FMAScalarGFlops)
 	fmt.Printf("standard normals: %.2f ns (wyrand + ziggurat), %.2f ns (ChaCha8 NormFloat64)\n", p.NormalNs, p.ChaCha8NormalNs)
+	return nil
+}
+
+// benchFlagsApply rejects flags set for the mode they do not apply to: -alg,
+// -d, -K, -env and -padded with -fig4, -alone and -horizon without it.
+func benchFlagsApply(fs *flag.FlagSet, fig4 bool) error {
+	var bad error
+	fs.Visit(func(f *flag.Flag) {
+		switch f.Name {
+		case "alg", "d", "K", "env", "padded":
+			if fig4 && bad == nil {
+				bad = usagef("bench: -%s does not apply with -fig4 (the job-round is (5, 25), all four variants, padded trees)", f.Name)
+			}
+		case "alone", "horizon":
+			if !fig4 && bad == nil {
+				bad = usagef("bench: -%s applies only with -fig4", f.Name)
+			}
+		}
+	})
+	return bad
+}
+
+// fig4Report is dpb bench -fig4 -json: the job-round's timing and the
+// paper-scale run it implies at that rate (paper_job_rounds ×
+// us_per_round, the mean, on one core; two workers on a 2-core host
+// contend, so a measured run is the test of the target).
+type fig4Report struct {
+	experiment.LoopTiming
+	Together       bool    `json:"together"`
+	Horizon        int     `json:"horizon"`
+	CPU            string  `json:"cpu"`
+	Kernel         string  `json:"kernel"`
+	StreamVersion  int     `json:"stream_version"`
+	PaperJobRounds int     `json:"paper_job_rounds"`
+	PaperCoreHours float64 `json:"paper_core_hours"`
+	PaperMinutes2  float64 `json:"paper_minutes_on_2_cores"`
+}
+
+// benchFig4 times SS18 Fig. 4's job-round on one core (experiment.TimeLockstep).
+func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON bool) error {
+	if horizon < rounds {
+		return usagef("bench: -horizon %d is below -rounds %d", horizon, rounds)
+	}
+	pc := experiment.SS18Exp2Config{}
+	pc.ApplyScale(experiment.ScalePaper)
+	jr, err := pc.JobRounds()
+	if err != nil {
+		return err
+	}
+	if err := ready(); err != nil {
+		return err
+	}
+	old := runtime.GOMAXPROCS(1)
+	tm, err := experiment.TimeLockstep(experiment.LockstepTimingConfig{Rounds: rounds, Horizon: horizon, Together: together, Seed: seed})
+	cpu := dpb.MeasurePeak(time.Millisecond).CPU // (the CPU's name; the peak is not used)
+	runtime.GOMAXPROCS(old)
+	if err != nil {
+		return err
+	}
+	r := fig4Report{LoopTiming: tm.LoopTiming, Together: together, Horizon: horizon, CPU: cpu, Kernel: dpb.Kernel(),
+		StreamVersion: dpb.StreamVersion, PaperJobRounds: jr}
+	r.PaperCoreHours = float64(jr) * tm.MicrosPerRound / 1e6 / 3600
+	r.PaperMinutes2 = r.PaperCoreHours * 60 / 2
+	if asJSON {
+		return json.NewEncoder(os.Stdout).Encode(r)
+	}
+	how := "together (dpb.ChooseLockstep)"
+	if !together {
+		how = "one by one"
+	}
+	fmt.Printf("SS18 Fig. 4 job-round, four variants choosing %s: %.3f µs (fastest 1%% chunk %.3f), %.3f allocs over %d rounds (1 core of %s, kernel %s)\n",
+		how, tm.MicrosPerRound, tm.BestMicrosPerRound, tm.AllocsPerRound, rounds, cpu, dpb.Kernel())
+	fmt.Printf("paper scale (%.3g job-rounds) at this rate: %.2f core-hours, %.0f minutes on 2 cores\n", float64(jr), r.PaperCoreHours, r.PaperMinutes2)
 	return nil
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -109,4 +110,33 @@ func captureStdout(t *testing.T, f func() error) string {
 		t.Fatal(ferr)
 	}
 	return string(b)
+}
+
+// TestBenchFig4 runs dpb bench -fig4 -json both ways: the paper's 3.5·10⁹
+// job-rounds, the extrapolation from the mean, no allocations; and the flags
+// that do not apply are rejected.
+func TestBenchFig4(t *testing.T) {
+	for _, alone := range []string{"false", "true"} {
+		out := captureStdout(t, func() error {
+			return runBench([]string{"-fig4", "-alone=" + alone, "-rounds", "2000", "-horizon", "4000", "-json"})
+		})
+		var m fig4Report
+		if err := json.Unmarshal([]byte(out), &m); err != nil {
+			t.Fatalf("alone=%s: %v in %q", alone, err, out)
+		}
+		if m.PaperJobRounds != 3500000000 || m.Together != (alone == "false") || m.Horizon != 4000 || m.CPU == "" || m.Kernel != dpb.Kernel() {
+			t.Errorf("alone=%s: %+v", alone, m)
+		}
+		if !(m.MicrosPerRound > 0) || m.AllocsPerRound > 0.01 {
+			t.Errorf("alone=%s: %v µs, %v allocs a round", alone, m.MicrosPerRound, m.AllocsPerRound)
+		}
+		if want := 3.5e9 * m.MicrosPerRound / 1e6 / 3600; math.Abs(m.PaperCoreHours-want) > 1e-9*want || math.Abs(m.PaperMinutes2-want*30) > 1e-9*want*30 {
+			t.Errorf("alone=%s: %v core-hours, %v minutes on 2 cores; want %v and %v", alone, m.PaperCoreHours, m.PaperMinutes2, want, want*30)
+		}
+	}
+	for _, args := range [][]string{{"-fig4", "-alg", "wishart"}, {"-fig4", "-K", "9"}, {"-alone"}, {"-horizon", "9"}, {"-fig4", "-rounds", "10", "-horizon", "9"}} {
+		if err := runBench(args); err == nil {
+			t.Errorf("%v: no error", args)
+		}
+	}
 }
