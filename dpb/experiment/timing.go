@@ -34,7 +34,10 @@ func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) Loo
 	if !withEnv {
 		env.Next(r, 1)
 	}
-	return timeRounds(rounds, func(t int) {
+	var ct chunkTimer
+	startChunks(rounds, &ct)
+	for t := 1; t <= rounds; t++ {
+		ct.tick(t)
 		if withEnv {
 			env.Next(r, t)
 		} else {
@@ -42,37 +45,52 @@ func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) Loo
 		}
 		a := pol.Choose(r)
 		pol.Update(r, a, env.Reward(r, a))
-	})
+	}
+	return ct.done()
 }
 
-// timeRounds runs round(t) for t = 1…rounds on the calling goroutine and
-// returns the wall time and heap allocations per round, and the fastest of
-// about 100 equal chunks.
-func timeRounds(rounds int, round func(t int)) LoopTiming {
-	var ms0, ms1 runtime.MemStats
+// chunkTimer times a loop of rounds rounds (wall time and heap allocations
+// per round) and the fastest of about 100 equal chunks: startChunks before
+// the loop, tick(t) at the start of round t (inlined: a lap is timed once a
+// chunk), done after it.
+type chunkTimer struct {
+	rounds, chunk int
+	best          time.Duration
+	start, c0     time.Time
+	ms0           runtime.MemStats
+}
+
+func startChunks(rounds int, ct *chunkTimer) {
+	*ct = chunkTimer{rounds: rounds, chunk: max(1, rounds/100), best: time.Duration(math.MaxInt64)}
 	runtime.GC()
-	runtime.ReadMemStats(&ms0)
-	chunk := max(1, rounds/100)
-	best := time.Duration(math.MaxInt64)
-	start := time.Now()
-	c0 := start
-	for t := 1; t <= rounds; t++ {
-		if t%chunk == 0 {
-			now := time.Now()
-			best = min(best, now.Sub(c0))
-			c0 = now
-		}
-		round(t)
+	runtime.ReadMemStats(&ct.ms0)
+	ct.start = time.Now()
+	ct.c0 = ct.start
+}
+
+func (ct *chunkTimer) tick(t int) {
+	if t%ct.chunk == 0 {
+		ct.lap()
 	}
-	el := time.Since(start)
+}
+
+func (ct *chunkTimer) lap() {
+	now := time.Now()
+	ct.best = min(ct.best, now.Sub(ct.c0))
+	ct.c0 = now
+}
+
+func (ct *chunkTimer) done() LoopTiming {
+	el := time.Since(ct.start)
+	var ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms1)
+	best, chunk := ct.best, ct.chunk
 	if best == time.Duration(math.MaxInt64) { // fewer rounds than one chunk
-		best = el
-		chunk = rounds
+		best, chunk = el, ct.rounds
 	}
 	return LoopTiming{
-		MicrosPerRound:     float64(el.Nanoseconds()) / 1e3 / float64(rounds),
-		AllocsPerRound:     float64(ms1.Mallocs-ms0.Mallocs) / float64(rounds),
+		MicrosPerRound:     float64(el.Nanoseconds()) / 1e3 / float64(ct.rounds),
+		AllocsPerRound:     float64(ms1.Mallocs-ct.ms0.Mallocs) / float64(ct.rounds),
 		BestMicrosPerRound: float64(best.Nanoseconds()) / 1e3 / float64(chunk),
 	}
 }
@@ -226,7 +244,10 @@ func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
 	}
 	r := dpb.NewRound(env)
 	arms := make([]int, len(pols))
-	res := LockstepTiming{LoopTiming: timeRounds(cfg.Rounds, func(t int) {
+	var ct chunkTimer
+	startChunks(cfg.Rounds, &ct)
+	for t := 1; t <= cfg.Rounds; t++ {
+		ct.tick(t)
 		env.Next(r, t)
 		if cfg.Together {
 			dpb.ChooseLockstep(pols, r, arms)
@@ -239,7 +260,8 @@ func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
 		for i, p := range pols {
 			p.Update(r, arms[i], env.Reward(r, arms[i]))
 		}
-	})}
+	}
+	res := LockstepTiming{LoopTiming: ct.done()}
 	for _, p := range lins {
 		if err := p.Err(); err != nil {
 			return LockstepTiming{}, err
