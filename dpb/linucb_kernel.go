@@ -71,6 +71,11 @@ func inverseFactorTo(mt, zp, l, u, diag []float64, d, dp int) {
 	for i := 1; i < d; i++ {
 		invRow(l[i*d:i*d+i], mt, dp, i, mt[i*dp+i])
 	}
+	zFromFactorTo(zp, mt, u, d, dp)
+}
+
+// zFromFactorTo writes z = M u into zp from M in the kernel layout.
+func zFromFactorTo(zp, mt, u []float64, d, dp int) {
 	clear(zp[:d])
 	for j := 0; j < d; j++ {
 		uj := u[j]

@@ -1,6 +1,9 @@
 package dpb
 
-import "github.com/dpbandits/dpbandits/dpb/internal/param"
+import (
+	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
 
 // prep4MaxDim is the largest d PrepareLockstep factors four at a time: above
 // it a factorisation is long enough to keep the processor busy on its own.
@@ -51,9 +54,32 @@ func PrepareLockstep(pols []Policy) {
 	}
 }
 
+// cholInvMaxDim is the largest d at which prepareFactors computes each row
+// of M = L⁻¹ as soon as the Cholesky factorisation has written the row of L
+// it needs, so that the processor overlaps the two chains (below the
+// dimensions where either runs in AVX-512 rows).
+const cholInvMaxDim = 15
+
 // prepareFactors is prepare between prepareStats and prepareFinish: the
 // factor (jittered when V_t is not positive definite), M and z.
 func prepareFactors(p *LinUCB) {
+	if d, dp, l, mt := p.d, p.dp, p.v, p.mt; d <= cholInvMaxDim {
+		// The same operations as cholesky and inverseFactorTo (the same
+		// bits, TestPrepareInterleavedSameBits), row j of M right after
+		// column j of L, M_jj = 1/L_jj the factorisation's own reciprocal.
+		if linalg.CholeskyCols(l, d, func(j int, inv float64) {
+			mt[j*dp+j] = inv
+			if j > 0 {
+				invRow(l[j*d:j*d+j], mt, dp, j, inv)
+			}
+		}) {
+			zFromFactorTo(p.zp, mt, p.u, d, dp)
+			return
+		}
+		p.factorFailed()
+		inverseFactorTo(mt, p.zp, l, p.u, p.lanes, d, dp)
+		return
+	}
 	if !cholesky(p.v, p.s, p.d) {
 		p.factorFailed()
 	}

@@ -14,7 +14,13 @@ import (
 // its Cholesky factor L (a = L Lᵀ); the strict upper triangle is left as is.
 // It reports false, leaving a partly overwritten, when a is not numerically
 // positive definite.
-func Cholesky(a []float64, d int) bool {
+func Cholesky(a []float64, d int) bool { return CholeskyCols(a, d, nil) }
+
+// CholeskyCols is Cholesky calling col(j, 1/L_jj), when col is not nil, as
+// soon as column j of L is written: row j of L is then complete too, so a
+// caller can start on it (LinUCB computes row j of L⁻¹ there) while the
+// next columns are factored. The same operations, so the same bits.
+func CholeskyCols(a []float64, d int, col func(j int, inv float64)) bool {
 	_ = a[d*d-1]
 	for j := 0; j < d; j++ {
 		rj := a[j*d : j*d+j+1]
@@ -54,6 +60,9 @@ func Cholesky(a []float64, d int) bool {
 				s -= ri[k] * v
 			}
 			ri[j] = s * inv
+		}
+		if col != nil {
+			col(j, inv)
 		}
 	}
 	return true
