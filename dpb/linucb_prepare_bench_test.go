@@ -43,3 +43,54 @@ func BenchmarkLinUCBPrepare(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkPrepareLockstep times PrepareLockstep for four ridge policies at
+// d = 5 (cholInv4AVX2 on AVX2 CPUs: the four factorisations, inverse
+// factors and z in vector lanes, as SS18 Fig. 4's job-round needs them).
+func BenchmarkPrepareLockstep(b *testing.B) {
+	const d = 5
+	rng := Stream(1, 10)
+	pols := make([]Policy, 4)
+	lins := make([]*LinUCB, 4)
+	x := make([]float64, d)
+	for i := range pols {
+		reg, err := NewRidge(d, 1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: 1 << 20, Regularizer: reg})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for range 4*d + i {
+			var s float64
+			for j := range x {
+				x[j] = rng.NormFloat64()
+				s += x[j] * x[j]
+			}
+			for j := range x {
+				x[j] /= 2 * math.Sqrt(s)
+			}
+			if err := p.Observe(x, rng.Float64()-0.5); err != nil {
+				b.Fatal(err)
+			}
+		}
+		pols[i], lins[i] = p, p
+	}
+	for _, lanes := range []bool{true, false} {
+		b.Run(fmt.Sprintf("lanes=%v", lanes), func(b *testing.B) {
+			if lanes && !prep4AVX2 {
+				b.Skip("no AVX2")
+			}
+			defer func(v bool) { prep4AVX2 = v }(prep4AVX2)
+			prep4AVX2 = lanes
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, p := range lins {
+					p.fresh = false
+				}
+				PrepareLockstep(pols)
+			}
+		})
+	}
+}

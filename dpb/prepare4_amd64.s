@@ -34,10 +34,12 @@ GLOBL ·prep4Sign<>(SB), RODATA|NOPTR, $8
 // four matrices and vectors are interleaved there (entry (i, j) of matrix b
 // at [(i·d+j)·4+b]), factored and inverted, and written back: L into V's
 // lower triangle (the upper one unchanged), M into mt[j·dp+i], z into zp.
-// In every lane the operations are those of linalg.Cholesky, then those of
+// In every lane the operations are those of linalg.Cholesky and of
 // inverseFactorTo: M_ii = 1/L_ii, M_ij = −Dot(L_i[j:i], M[j:i]_j)·M_ii with
 // linalg.Dot's four chains, tail and final sums, and z_i = Σ_j u_j M_ij
-// (j ascending), every product rounded before its sum. Lanes are independent
+// (j ascending), every product rounded before its sum; row i of M is
+// computed as soon as column i of L is (as prepareFactors does at d ≤ 15),
+// so the two chains overlap. Lanes are independent
 // IEEE operations, so each lane has the bits of the scalar code. Bit b of
 // bad is set when matrix b met a pivot that is not > 0 (nothing is written
 // back for it; the caller factors it again, jittered).
@@ -157,51 +159,34 @@ offDone:
 	JMP     rowI
 
 rowDone:
-	INCQ R10
-	JMP  cholJ
-
-cholDone:
-	// M_ii = 1/L_ii.
-	XORQ R10, R10
-	LEAQ 32(R15), R11        // diagonal step (d+1)·32
-	XORQ AX, AX
-
-invDiag:
-	CMPQ R10, CX
-	JAE  invCols
-	VMOVUPD (SI)(AX*1), Y0
-	VDIVPD  Y0, Y15, Y0
-	VMOVUPD Y0, (DI)(AX*1)
-	ADDQ    R11, AX
-	INCQ    R10
-	JMP     invDiag
-
-invCols:
-	// Column j (R10), rows i > j (R12): terms t = 0…n−1, n = i−j, of
-	// L_{i,j+t}·M_{j+t,j}; a term's L at row i + (j+t)·32, its M at
-	// (j+t)·R15 + j·32.
-	XORQ R10, R10
-
-invJ:
-	CMPQ R10, CX
-	JAE  invDone
-	MOVQ R10, BX
-	SHLQ $5, BX              // j·32
-	LEAQ 1(R10), R12
-
-invI:
-	CMPQ R12, CX
-	JAE  invNextJ
-	MOVQ R12, AX
-	IMULQ R15, AX
-	LEAQ (SI)(AX*1), R13
-	ADDQ BX, R13             // &L_ij: L_{i,j+t} at R13 + t·32
+	// Row j (R10) of M, now that row j of L is complete: M_jj = 1/L_jj
+	// (Y4, the factorisation's own reciprocal), then M_jk for k < j (R12),
+	// each the dot product of terms t = 0…n−1, n = j−k, L_{j,k+t}·M_{k+t,k}
+	// (L at row j + (k+t)·32, M at (k+t)·R15 + k·32). The next columns of
+	// L do not wait for it, so the processor overlaps the two chains.
 	MOVQ R10, AX
 	IMULQ R15, AX
+	LEAQ (DI)(AX*1), R11     // row j of M
+	MOVQ R10, BX
+	SHLQ $5, BX
+	VMOVUPD Y4, (R11)(BX*1)  // M_jj
+	XORQ R12, R12
+
+invK:
+	CMPQ R12, R10
+	JAE  invRowDone
+	MOVQ R10, AX
+	IMULQ R15, AX
+	LEAQ (SI)(AX*1), R13
+	MOVQ R12, BX
+	SHLQ $5, BX              // k·32
+	ADDQ BX, R13             // &L_jk: L_{j,k+t} at R13 + t·32
+	MOVQ R12, AX
+	IMULQ R15, AX
 	LEAQ (DI)(AX*1), R14
-	ADDQ BX, R14             // &M_jj: M_{j+t,j} at R14 + t·R15
-	MOVQ R12, DX
-	SUBQ R10, DX             // n
+	ADDQ BX, R14             // &M_kk: M_{k+t,k} at R14 + t·R15
+	MOVQ R10, DX
+	SUBQ R12, DX             // n
 	VXORPD Y0, Y0, Y0
 	VXORPD Y1, Y1, Y1
 	VXORPD Y2, Y2, Y2
@@ -246,20 +231,16 @@ dotSum:
 	VADDPD Y3, Y2, Y2
 	VADDPD Y2, Y0, Y0        // (s0 + s1) + (s2 + s3)
 	VXORPD Y11, Y0, Y0       // −Dot
-	MOVQ   R12, AX
-	IMULQ  R15, AX
-	LEAQ   (DI)(AX*1), R13   // row i of M
-	MOVQ   R12, AX
-	SHLQ   $5, AX
-	VMULPD (R13)(AX*1), Y0, Y0   // ·M_ii
-	VMOVUPD Y0, (R13)(BX*1)      // M_ij
+	VMULPD Y4, Y0, Y0        // ·M_jj
+	VMOVUPD Y0, (R11)(BX*1)  // M_jk
 	INCQ   R12
-	JMP    invI
+	JMP    invK
 
-invNextJ:
+invRowDone:
 	INCQ R10
-	JMP  invJ
+	JMP  cholJ
 
+cholDone:
 invDone:
 	// z_i = Σ_{j ≤ i} u_j M_ij, j ascending (z starts at zero).
 	XORQ R12, R12
