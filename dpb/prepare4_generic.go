@@ -3,7 +3,7 @@
 package dpb
 
 // prep4AVX2 is false: this build prepares policies one at a time.
-const prep4AVX2 = false
+var prep4AVX2 = false
 
 // prepare4 prepares the four policies of ps one by one.
 func prepare4(ps *[4]*LinUCB, d int) {
