@@ -2,9 +2,7 @@
 
 #include "textflag.h"
 
-
-DATA ·argmaxNegInf<>+0(SB)/8, $0xfff0000000000000
-GLOBL ·argmaxNegInf<>(SB), RODATA|NOPTR, $8
+#include "argmax_amd64.h"
 
 // func argmaxAVX512(x []float64) int
 //
@@ -21,7 +19,7 @@ GLOBL ·argmaxNegInf<>(SB), RODATA|NOPTR, $8
 TEXT ·argmaxAVX512(SB), NOSPLIT, $0-32
 	MOVQ x_base+0(FP), SI
 	MOVQ x_len+8(FP), CX
-	VBROADCASTSD ·argmaxNegInf<>(SB), Z0
+	VBROADCASTSD ·negInfBits(SB), Z0
 	VPTERNLOGQ   $0xff, Z1, Z1, Z1
 	VMOVDQU64    ·iota8(SB), Z2
 	MOVQ         $8, AX
@@ -54,22 +52,7 @@ tail:
 	VMOVDQA64 Z2, K1, Z1
 
 reduce:
-	// M in every lane of Z5.
-	VSHUFF64X2 $0x4e, Z0, Z0, Z5
-	VMAXPD     Z5, Z0, Z5
-	VSHUFF64X2 $0xb1, Z5, Z5, Z6
-	VMAXPD     Z6, Z5, Z5
-	VPERMILPD  $0x55, Z5, Z6
-	VMAXPD     Z6, Z5, Z5
-	VCMPPD     $0, Z5, Z0, K3     // lanes holding M
-	VPTERNLOGQ $0xff, Z7, Z7, Z7
-	VMOVDQA64  Z1, K3, Z7         // their indices; others 2⁶⁴−1
-	VSHUFI64X2 $0x4e, Z7, Z7, Z8
-	VPMINUQ    Z8, Z7, Z7
-	VSHUFI64X2 $0xb1, Z7, Z7, Z8
-	VPMINUQ    Z8, Z7, Z7
-	VPSHUFD    $0x4e, Z7, Z8
-	VPMINUQ    Z8, Z7, Z7
+	LANEARGMAX
 	VMOVQ      X7, AX
 	CMPQ       AX, $-1
 	JNE        ret

@@ -4,8 +4,8 @@
 
 #include "textflag.h"
 
-DATA ·lockNegInf<>+0(SB)/8, $0xfff0000000000000
-GLOBL ·lockNegInf<>(SB), RODATA|NOPTR, $8
+#include "argmax_amd64.h"
+
 
 // func score4SmallAVX512(x *float64, n int, pad *float64, npad, d, dp, np int, tab *normTables, a *lockArgs, tail *float64, ntail int)
 //
@@ -55,7 +55,7 @@ TEXT ·score4SmallAVX512(SB), NOSPLIT, $0-88
 	MOVQ $8, BX
 	VPBROADCASTQ BX, Z30
 	// The argmax lanes: best −∞, bidx 0.
-	VBROADCASTSD ·lockNegInf<>(SB), Z0
+	VBROADCASTSD ·negInfBits(SB), Z0
 	VPXORQ Z1, Z1, Z1
 	LEAQ 128(AX), R14
 	MOVQ np+48(FP), R11
@@ -564,21 +564,7 @@ s4red:
 	JEQ   s4done
 	VMOVUPD    0(R14), Z0
 	VMOVDQU64  256(R14), Z1
-	VSHUFF64X2 $0x4e, Z0, Z0, Z5
-	VMAXPD     Z5, Z0, Z5
-	VSHUFF64X2 $0xb1, Z5, Z5, Z6
-	VMAXPD     Z6, Z5, Z5
-	VPERMILPD  $0x55, Z5, Z6
-	VMAXPD     Z6, Z5, Z5
-	VCMPPD     $0, Z5, Z0, K2
-	VPTERNLOGQ $0xff, Z7, Z7, Z7
-	VMOVDQA64  Z1, K2, Z7
-	VSHUFI64X2 $0x4e, Z7, Z7, Z8
-	VPMINUQ    Z8, Z7, Z7
-	VSHUFI64X2 $0xb1, Z7, Z7, Z8
-	VPMINUQ    Z8, Z7, Z7
-	VPSHUFD    $0x4e, Z7, Z8
-	VPMINUQ    Z8, Z7, Z7
+	LANEARGMAX
 	VMOVQ      X7, 0(BX)
 	VMOVSD     X5, 32(BX)
 	ADDQ       $64, R14

@@ -215,9 +215,12 @@ var transposePerm = [32]int64{
 	4, 5, 6, 7, 12, 13, 14, 15,
 }
 
-// iota8 holds the lane numbers 0…7 (argmaxAVX512's indices,
-// invRowLanesAVX512's scatter indices).
+// iota8 holds the lane numbers 0…7 (argmaxAVX512's and
+// score4SmallAVX512's indices, invRowLanesAVX512's scatter indices).
 var iota8 = [8]int64{0, 1, 2, 3, 4, 5, 6, 7}
+
+// negInfBits is −∞ (argmaxAVX512's and score4SmallAVX512's empty lanes).
+var negInfBits uint64 = 0xfff0000000000000
 
 // scoreLanesAVX512 is scoreBlocksGo in AVX-512 assembly for n32 passes of
 // 32 actions, one action per lane (kernel_lanes_amd64.s); d <= lanesMaxDim.

@@ -3,6 +3,7 @@ package dpb
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -21,21 +22,7 @@ func BenchmarkLinUCBPrepare(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			rng := Stream(1, 9)
-			x := make([]float64, d)
-			for range 4 * d {
-				var s float64
-				for i := range x {
-					x[i] = rng.NormFloat64()
-					s += x[i] * x[i]
-				}
-				for i := range x {
-					x[i] /= 2 * math.Sqrt(s)
-				}
-				if err := p.Observe(x, rng.Float64()-0.5); err != nil {
-					b.Fatal(err)
-				}
-			}
+			observeRandom(b, p, Stream(1, 9), 4*d)
 			b.ReportAllocs()
 			for b.Loop() {
 				p.prepare()
@@ -52,7 +39,6 @@ func BenchmarkPrepareLockstep(b *testing.B) {
 	rng := Stream(1, 10)
 	pols := make([]Policy, 4)
 	lins := make([]*LinUCB, 4)
-	x := make([]float64, d)
 	for i := range pols {
 		reg, err := NewRidge(d, 1)
 		if err != nil {
@@ -62,19 +48,7 @@ func BenchmarkPrepareLockstep(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		for range 4*d + i {
-			var s float64
-			for j := range x {
-				x[j] = rng.NormFloat64()
-				s += x[j] * x[j]
-			}
-			for j := range x {
-				x[j] /= 2 * math.Sqrt(s)
-			}
-			if err := p.Observe(x, rng.Float64()-0.5); err != nil {
-				b.Fatal(err)
-			}
-		}
+		observeRandom(b, p, rng, 4*d+i)
 		pols[i], lins[i] = p, p
 	}
 	for _, lanes := range []bool{true, false} {
@@ -92,5 +66,24 @@ func BenchmarkPrepareLockstep(b *testing.B) {
 				PrepareLockstep(pols)
 			}
 		})
+	}
+}
+
+// observeRandom feeds p n observations: random directions of norm 1/2 and
+// rewards uniform in [−1/2, 1/2).
+func observeRandom(b *testing.B, p *LinUCB, rng *rand.Rand, n int) {
+	x := make([]float64, p.d)
+	for range n {
+		var s float64
+		for i := range x {
+			x[i] = rng.NormFloat64()
+			s += x[i] * x[i]
+		}
+		for i := range x {
+			x[i] /= 2 * math.Sqrt(s)
+		}
+		if err := p.Observe(x, rng.Float64()-0.5); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
