@@ -21,30 +21,8 @@ func FuzzChooseLockstep(f *testing.F) {
 		d, k := 1+int(dd)%lockMaxDim, 1+int(kk)%70
 		rng := Stream(seed, 1)
 		pols := make([]Policy, 5)
-		x := make([]float64, d)
 		for i := range pols {
-			reg, err := NewRidge(d, 1)
-			if err != nil {
-				t.Fatal(err)
-			}
-			p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: 100, Regularizer: reg})
-			if err != nil {
-				t.Fatal(err)
-			}
-			for range 1 + i + int(seed%5) {
-				var s float64
-				for j := range x {
-					x[j] = rng.NormFloat64()
-					s += float64(x[j] * x[j])
-				}
-				for j := range x {
-					x[j] /= 2 * math.Sqrt(s)
-				}
-				if err := p.Observe(x, rng.Float64()-0.5); err != nil {
-					t.Fatal(err)
-				}
-			}
-			pols[i] = p
+			pols[i] = ridgeLinUCB(t, d, 100, 1+i+int(seed%5), rng)
 		}
 		r := &Round{T: 1, Dim: d, K: k, Actions: make([]float64, k*d)}
 		for i := range r.Actions {

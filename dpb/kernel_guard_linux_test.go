@@ -308,31 +308,13 @@ func TestChooseLockstepStaysInside(t *testing.T) {
 	if !lockAVX512 || Kernel() != "avx512" {
 		t.Skip("no AVX-512 lockstep scoring on this CPU")
 	}
-	g := newFastRand(Stream(1, 9))
+	g, rng := newFastRand(Stream(1, 9)), Stream(1, 10)
 	for d := 2; d <= lockMaxDim; d++ {
 		for _, k := range []int{4, 5, 7, 8, 12, 13, 16, 24, 25, 31, 32} {
 			pols := make([]Policy, 4)
 			var frees []func()
 			for i := range pols {
-				reg, err := NewRidge(d, 1)
-				if err != nil {
-					t.Fatal(err)
-				}
-				p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: 100, Regularizer: reg})
-				if err != nil {
-					t.Fatal(err)
-				}
-				x := make([]float64, d)
-				for range 5 + 3*i {
-					g.normalsTo(x)
-					n := math.Sqrt(linalg.Dot(x, x))
-					for j := range x {
-						x[j] /= 2 * n
-					}
-					if err := p.Observe(x, 0.5); err != nil {
-						t.Fatal(err)
-					}
-				}
+				p := ridgeLinUCB(t, d, 100, 5+3*i, rng)
 				p.ensure()
 				var f1, f2, f3 func()
 				p.mt, f1 = guardedCopy(t, p.mt)

@@ -76,14 +76,14 @@ type LinUCB struct {
 	b   RegBounds
 	lt2 float64
 
-	t      int // rounds completed
-	v      []float64
-	u      []float64
-	dp     int       // d rounded up to 4
-	mt, zp []float64 // kernel layout of M and z (linucb_kernel.go)
-	lanes  []float64 // scratch: PrepareLockstep's when this policy leads a group of four (d ≤ prep4MaxDim), else inverseFactorTo's (d·dp)
-	scores []float64 // per-action UCB scores, grown to the largest K seen
-	xt     []float64 // ChooseLockstep's last group of four actions and its K mod 4 last ones, each padded to eight, when this policy leads a group
+	t       int // rounds completed
+	v       []float64
+	u       []float64
+	dp      int       // d rounded up to 4
+	mt, zp  []float64 // kernel layout of M and z (linucb_kernel.go)
+	lanes   []float64 // scratch: PrepareLockstep's when this policy leads a group of four (d ≤ prep4MaxDim), else inverseFactorTo's (d·dp)
+	scores  []float64 // per-action UCB scores, grown to the largest K seen
+	lockPad []float64 // ChooseLockstep's last group of four actions and its K mod 4 last ones, each padded to eight, when this policy leads a group
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
 	c0, c1, c2, c3 float64
@@ -213,11 +213,12 @@ func (p *LinUCB) prepareStats() {
 	}
 }
 
-// factorFailed counts a V_t that is not positive definite and factors it
-// with jitter.
+// factorFailed counts a V_t that is not positive definite, factors it with
+// jitter and forms M and z from that factor.
 func (p *LinUCB) factorFailed() {
 	p.notPD++
 	p.factorJittered()
+	inverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, p.d, p.dp)
 }
 
 // prepareFinish computes ln det V_t and β_t from the factor in v (M and z

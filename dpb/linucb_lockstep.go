@@ -63,7 +63,8 @@ const cholInvMaxDim = 15
 // prepareFactors is prepare between prepareStats and prepareFinish: the
 // factor (jittered when V_t is not positive definite), M and z.
 func prepareFactors(p *LinUCB) {
-	if d, dp, l, mt := p.d, p.dp, p.v, p.mt; d <= cholInvMaxDim {
+	d, dp, l, mt := p.d, p.dp, p.v, p.mt
+	if d <= cholInvMaxDim {
 		// The same operations as cholesky and inverseFactorTo (the same
 		// bits, TestPrepareInterleavedSameBits), row j of M right after
 		// column j of L, M_jj = 1/L_jj the factorisation's own reciprocal.
@@ -76,14 +77,11 @@ func prepareFactors(p *LinUCB) {
 			zFromFactorTo(p.zp, mt, p.u, d, dp)
 			return
 		}
-		p.factorFailed()
+	} else if cholesky(l, p.s, d) {
 		inverseFactorTo(mt, p.zp, l, p.u, p.lanes, d, dp)
 		return
 	}
-	if !cholesky(p.v, p.s, p.d) {
-		p.factorFailed()
-	}
-	inverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, p.d, p.dp)
+	p.factorFailed()
 }
 
 // lockMaxDim is the largest d ChooseLockstep scores several policies at once.
@@ -128,24 +126,23 @@ func ChooseLockstep(pols []Policy, r *Round, arms []int) {
 }
 
 // chooseBatch sets arms[idx[i]] = ps[i].Choose(r) for policies of dimension
-// r.Dim ≤ lockMaxDim: all of them at once when chooseLockstep can, else
-// one by one.
+// r.Dim ≤ lockMaxDim, prepared (PrepareLockstep): all of them at once when
+// chooseLockstep can, else one by one.
 func chooseBatch(ps []*LinUCB, idx []int, r *Round, arms []int) {
 	p0 := ps[0]
 	p0.checkRound(r)
 	k, d := r.K, r.Dim
-	if len(p0.xt) < 16*d {
-		p0.xt = make([]float64, 16*d)
+	if len(p0.lockPad) < 16*d {
+		p0.lockPad = make([]float64, 16*d)
 	}
 	for _, p := range ps {
-		p.ensure()
 		if m := 4*(k/4) + 8; cap(p.scores) < m {
 			p.scores = make([]float64, m) // grows once, as in chooseBlocked
 		}
 		p.scores = p.scores[:cap(p.scores)]
 	}
 	var out [4]int
-	if !chooseLockstep(ps, r, p0.xt, out[:len(ps)]) {
+	if !chooseLockstep(ps, r, p0.lockPad, out[:len(ps)]) {
 		for i, p := range ps {
 			out[i] = p.Choose(r)
 		}

@@ -14,15 +14,7 @@ import (
 func BenchmarkLinUCBPrepare(b *testing.B) {
 	for _, d := range []int{5, 16, 64} {
 		b.Run(fmt.Sprintf("d=%d", d), func(b *testing.B) {
-			reg, err := NewRidge(d, 1)
-			if err != nil {
-				b.Fatal(err)
-			}
-			p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: 1 << 20, Regularizer: reg})
-			if err != nil {
-				b.Fatal(err)
-			}
-			observeRandom(b, p, Stream(1, 9), 4*d)
+			p := ridgeLinUCB(b, d, 1<<20, 4*d, Stream(1, 9))
 			b.ReportAllocs()
 			for b.Loop() {
 				p.prepare()
@@ -40,15 +32,7 @@ func BenchmarkPrepareLockstep(b *testing.B) {
 	pols := make([]Policy, 4)
 	lins := make([]*LinUCB, 4)
 	for i := range pols {
-		reg, err := NewRidge(d, 1)
-		if err != nil {
-			b.Fatal(err)
-		}
-		p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: 1 << 20, Regularizer: reg})
-		if err != nil {
-			b.Fatal(err)
-		}
-		observeRandom(b, p, rng, 4*d+i)
+		p := ridgeLinUCB(b, d, 1<<20, 4*d+i, rng)
 		pols[i], lins[i] = p, p
 	}
 	for _, lanes := range []bool{true, false} {
@@ -69,11 +53,20 @@ func BenchmarkPrepareLockstep(b *testing.B) {
 	}
 }
 
-// observeRandom feeds p n observations: random directions of norm 1/2 and
+// ridgeLinUCB returns a ridge (λ = 1) LinUCB of dimension d and horizon n
+// that has seen obs observations from rng: random directions of norm 1/2 and
 // rewards uniform in [−1/2, 1/2).
-func observeRandom(b *testing.B, p *LinUCB, rng *rand.Rand, n int) {
-	x := make([]float64, p.d)
-	for range n {
+func ridgeLinUCB(tb testing.TB, d, n, obs int, rng *rand.Rand) *LinUCB {
+	reg, err := NewRidge(d, 1)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	p, err := NewLinUCB(LinUCBConfig{Dim: d, Horizon: n, Regularizer: reg})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	x := make([]float64, d)
+	for range obs {
 		var s float64
 		for i := range x {
 			x[i] = rng.NormFloat64()
@@ -83,7 +76,8 @@ func observeRandom(b *testing.B, p *LinUCB, rng *rand.Rand, n int) {
 			x[i] /= 2 * math.Sqrt(s)
 		}
 		if err := p.Observe(x, rng.Float64()-0.5); err != nil {
-			b.Fatal(err)
+			tb.Fatal(err)
 		}
 	}
+	return p
 }

@@ -34,9 +34,7 @@ func prepare4(ps *[4]*LinUCB, d int) {
 	bad := cholInv4AVX2(&lanes, s, d, ps[0].dp)
 	for b, p := range ps {
 		if bad&(1<<b) != 0 {
-			// As prepare: the jittered factor, then M and z from it.
-			p.factorFailed()
-			inverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, d, p.dp)
+			p.factorFailed() // as prepare: the jittered factor, M and z
 		}
 	}
 }
