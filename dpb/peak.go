@@ -30,11 +30,15 @@ func (p Peak) FMAGFlops() float64 {
 	return max(p.FMAScalarGFlops, p.FMAAVX2GFlops, p.FMAAVX512GFlops)
 }
 
+// CPUModel returns the CPU's name as Peak.CPU gives it (on amd64 the brand
+// string with the CPUID family and model), without measuring anything.
+func CPUModel() string { return cpuModel() }
+
 // MeasurePeak measures the Peak of the calling goroutine's core, spending
 // about 5·each on the five figures; each is the best of several runs, so a
 // shared host that steals time lowers it less. It allocates a few kB.
 func MeasurePeak(each time.Duration) Peak {
-	p := Peak{CPU: cpuModel(), Kernel: Kernel(), Kernels: Kernels()}
+	p := Peak{CPU: CPUModel(), Kernel: Kernel(), Kernels: Kernels()}
 	p.FMAScalarGFlops = bestRate(each, func(n int) float64 { peakSink = fmaPeakGo(n); return float64(n) * 8 * 2 }) // fmaPeakGo's math.FMA, inlined
 	if hasFMA256() {
 		p.FMAAVX2GFlops = bestRate(each, func(n int) float64 { fmaPeak256(n); return float64(n) * fmaPeak256Flops })

@@ -186,7 +186,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON bool) err
 	}
 	old := runtime.GOMAXPROCS(1)
 	tm, err := experiment.TimeLockstep(experiment.LockstepTimingConfig{Rounds: rounds, Horizon: horizon, Together: together, Seed: seed})
-	cpu := dpb.MeasurePeak(time.Millisecond).CPU // (the CPU's name; the peak is not used)
+	cpu := dpb.CPUModel()
 	runtime.GOMAXPROCS(old)
 	if err != nil {
 		return err
