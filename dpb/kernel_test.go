@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestQuadLanes compares the Go definition of the kernels' summation order
@@ -209,5 +211,41 @@ func BenchmarkScoreKernel(b *testing.B) {
 				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
+	}
+}
+
+// BenchmarkScoreKernelVsPeak times the scoring kernel in use at d = 64 against
+// this core's FMA peak, at K = 4096 (the decision set beyond L2) and
+// K = 512 (within it). Each iteration measures the widest unit's peak loop
+// and then the kernel, each for 30 ms as bestRate does (the best of calls of
+// about 1 ms), and x-bound is the median over iterations of the kernel's time
+// over the time its useful flops take at that peak (min-x-bound the
+// smallest): both figures of a ratio come from the same moment of a shared
+// host whose load moves in phases. Run it with -benchtime 15x (README, "What
+// bounds the (64, 4096) step").
+func BenchmarkScoreKernelVsPeak(b *testing.B) {
+	for _, k := range []int{4096, 512} {
+		b.Run(fmt.Sprintf("d=64/K=%d", k), func(b *testing.B) {
+			const d, dp = 64, 64
+			_, _, mt, zp := randomKernel(Stream(1, 4), d, dp)
+			r := randomRound(nil, 1, k, d)
+			scores := make([]float64, k)
+			nblk := k / 4
+			flops := float64(4*nblk) * float64(d*(d+1)+4*d)
+			var ratios []float64
+			for b.Loop() {
+				peak := widestFMARate(30 * time.Millisecond)
+				rate := bestRate(30*time.Millisecond, func(n int) float64 {
+					for range n {
+						scoreBlocks(mt, dp, zp, d, r.Actions, nblk, 1.5, scores)
+					}
+					return float64(n) * flops
+				})
+				ratios = append(ratios, peak/rate)
+			}
+			slices.Sort(ratios)
+			b.ReportMetric(ratios[len(ratios)/2], "x-bound")
+			b.ReportMetric(ratios[0], "min-x-bound")
+		})
 	}
 }

@@ -39,12 +39,12 @@ func CPUModel() string { return cpuModel() }
 // shared host that steals time lowers it less. It allocates a few kB.
 func MeasurePeak(each time.Duration) Peak {
 	p := Peak{CPU: CPUModel(), Kernel: Kernel(), Kernels: Kernels()}
-	p.FMAScalarGFlops = bestRate(each, func(n int) float64 { peakSink = fmaPeakGo(n); return float64(n) * 8 * 2 }) // fmaPeakGo's math.FMA, inlined
+	p.FMAScalarGFlops = bestRate(each, peakScalarRun)
 	if hasFMA256() {
-		p.FMAAVX2GFlops = bestRate(each, func(n int) float64 { fmaPeak256(n); return float64(n) * fmaPeak256Flops })
+		p.FMAAVX2GFlops = bestRate(each, peak256Run)
 	}
 	if hasFMA512() {
-		p.FMAAVX512GFlops = bestRate(each, func(n int) float64 { fmaPeak512(n); return float64(n) * fmaPeak512Flops })
+		p.FMAAVX512GFlops = bestRate(each, peak512Run)
 	}
 	buf := make([]float64, 1024)
 	f := newFastRand(Stream(0, 0))
@@ -64,6 +64,25 @@ func MeasurePeak(each time.Duration) Peak {
 		p.ChaCha8NormalNs = 1 / r
 	}
 	return p
+}
+
+// The peak loops as bestRate runs them: n iterations, returning the flops
+// done. peakScalarRun's math.FMA is inlined into fmaPeakGo.
+func peakScalarRun(n int) float64 { peakSink = fmaPeakGo(n); return float64(n) * 8 * 2 }
+func peak256Run(n int) float64    { fmaPeak256(n); return float64(n) * fmaPeak256Flops }
+func peak512Run(n int) float64    { fmaPeak512(n); return float64(n) * fmaPeak512Flops }
+
+// widestFMARate returns the FMA peak of the widest unit this CPU has, in
+// flops per ns (GFLOP/s), measured over about each: the rate behind
+// Peak.FMAGFlops without measuring the narrower units.
+func widestFMARate(each time.Duration) float64 {
+	switch {
+	case hasFMA512():
+		return bestRate(each, peak512Run)
+	case hasFMA256():
+		return bestRate(each, peak256Run)
+	}
+	return bestRate(each, peakScalarRun)
 }
 
 // chachaNormals fills buf with rng.NormFloat64() n times over.
