@@ -67,8 +67,8 @@ func MeasurePeak(each time.Duration) Peak {
 }
 
 // The peak loops as bestRate runs them: n iterations, returning the flops
-// done. peakScalarRun's math.FMA is inlined into fmaPeakGo.
-func peakScalarRun(n int) float64 { peakSink = fmaPeakGo(n); return float64(n) * 8 * 2 }
+// done.
+func peakScalarRun(n int) float64 { peakSink = fmaPeakGo(n); return float64(n) * 8 * 2 } // fmaPeakGo's math.FMA, inlined
 func peak256Run(n int) float64    { fmaPeak256(n); return float64(n) * fmaPeak256Flops }
 func peak512Run(n int) float64    { fmaPeak512(n); return float64(n) * fmaPeak512Flops }
 
