@@ -189,6 +189,30 @@ func b2f(b bool) float64 {
 	return 0
 }
 
+// scoreBench is a scoring-kernel benchmark's input: one random kernel
+// (M, z) of dimension d and one decision set of k actions, with its useful
+// flops (see BenchmarkScoreKernel).
+type scoreBench struct {
+	d, dp, nblk int
+	mt, zp      []float64
+	x, scores   []float64
+	flops       float64
+}
+
+func newScoreBench(d, k int) scoreBench {
+	dp := padDim(d)
+	_, _, mt, zp := randomKernel(Stream(1, 4), d, dp)
+	r := randomRound(nil, 1, k, d)
+	nblk := k / 4
+	return scoreBench{d: d, dp: dp, nblk: nblk, mt: mt, zp: zp, x: r.Actions, scores: make([]float64, k),
+		flops: float64(4*nblk) * float64(d*(d+1)+4*d)}
+}
+
+// score scores the set's first 4·nblk actions with kernel k.
+func (c *scoreBench) score(k kernelID) {
+	scoreBlocksWith(k, c.mt, c.dp, c.zp, c.d, c.x, c.nblk, 1.5, c.scores)
+}
+
 // BenchmarkScoreKernel times the scoring kernel alone (all K actions of one
 // decision set, scored with each kernel this CPU supports) and reports
 // GFLOP/s counting the useful work only: d(d+1)/2 multiply–adds of w = M x
@@ -198,17 +222,12 @@ func BenchmarkScoreKernel(b *testing.B) {
 	for _, sz := range benchSizes {
 		for _, k := range ks {
 			b.Run(fmt.Sprintf("kernel=%s/d=%d/K=%d", k, sz.d, sz.k), func(b *testing.B) {
-				d, dp := sz.d, padDim(sz.d)
-				_, _, mt, zp := randomKernel(Stream(1, 4), d, dp)
-				r := randomRound(nil, 1, sz.k, d)
-				scores := make([]float64, sz.k)
-				nblk := sz.k / 4
+				c := newScoreBench(sz.d, sz.k)
 				b.ReportAllocs()
 				for b.Loop() {
-					scoreBlocksWith(k, mt, dp, zp, d, r.Actions, nblk, 1.5, scores)
+					c.score(k)
 				}
-				flops := float64(4*nblk) * float64(d*(d+1)+4*d)
-				b.ReportMetric(flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
+				b.ReportMetric(c.flops*float64(b.N)/b.Elapsed().Seconds()/1e9, "GFLOP/s")
 			})
 		}
 	}
@@ -226,20 +245,16 @@ func BenchmarkScoreKernel(b *testing.B) {
 func BenchmarkScoreKernelVsPeak(b *testing.B) {
 	for _, k := range []int{4096, 512} {
 		b.Run(fmt.Sprintf("d=64/K=%d", k), func(b *testing.B) {
-			const d, dp = 64, 64
-			_, _, mt, zp := randomKernel(Stream(1, 4), d, dp)
-			r := randomRound(nil, 1, k, d)
-			scores := make([]float64, k)
-			nblk := k / 4
-			flops := float64(4*nblk) * float64(d*(d+1)+4*d)
+			c := newScoreBench(64, k)
+			inUse := kernelID(kernelInUse.Load())
 			var ratios []float64
 			for b.Loop() {
 				peak := widestFMARate(30 * time.Millisecond)
 				rate := bestRate(30*time.Millisecond, func(n int) float64 {
 					for range n {
-						scoreBlocks(mt, dp, zp, d, r.Actions, nblk, 1.5, scores)
+						c.score(inUse)
 					}
-					return float64(n) * flops
+					return float64(n) * c.flops
 				})
 				ratios = append(ratios, peak/rate)
 			}
