@@ -4,31 +4,67 @@ package dpb
 
 import "github.com/dpbandits/dpbandits/dpb/internal/linalg"
 
-// cholAVX512 selects cholRowsAVX512 for cholesky from d = cholFrom on
-// (tests switch it).
+// cholAVX512 selects cholPanelsAVX512 for cholesky from d = cholPanelsFrom
+// on (tests switch it).
 var cholAVX512 = hasAVX2FMA() && hasAVX512() && hasBMI12()
-
-// cholFrom is the smallest d cholesky hands to cholRowsAVX512: below it the
-// scalar loop's four chains are as fast or faster. The factorisation alone,
-// linalg.Cholesky against cholRowsAVX512 (Intel Xeon family 6 model 207):
-// d = 8 128 against 234 ns, d = 16 479 against 545 ns, d = 32 2.50 against
-// 1.76 µs, d = 64 16.9 against 8.7 µs.
-const cholFrom = 24
-
-// cholRowsAVX512 is linalg.Cholesky, right-looking, eight entries of a row
-// per instruction (chol_amd64.s); c is scratch of d floats.
-//
-//go:noescape
-func cholRowsAVX512(a, c *float64, d int) (ok bool)
 
 // cholesky is linalg.Cholesky(a, d) with the same bits (the lower triangle
 // of a becomes L, the upper one is left as it is, and false means not
-// positive definite with a partly overwritten), through cholRowsAVX512 on
-// AVX-512 CPUs for d >= cholFrom; c is scratch of at least d floats.
+// positive definite with a partly overwritten), through cholPanelsAVX512 on
+// AVX-512 CPUs for d >= cholPanelsFrom when c, its scratch, holds
+// cholScratchLen(d) floats (the portable loop otherwise).
 func cholesky(a, c []float64, d int) bool {
-	if cholAVX512 && d >= cholFrom {
-		_, _ = a[d*d-1], c[d-1]
-		return cholRowsAVX512(&a[0], &c[0], d)
+	if cholAVX512 && d >= cholPanelsFrom && len(c) >= cholScratchLen(d) {
+		return cholPanels(a, c, d)
 	}
 	return linalg.Cholesky(a, d)
+}
+
+// cholPanelsFrom is the smallest d cholesky hands to cholPanelsAVX512 (when
+// its scratch is long enough): below it the scalar loop's four chains are as
+// fast. The factorisation alone (BenchmarkCholeskyKernels; Intel Xeon family
+// 6 model 207), linalg.Cholesky against the panels, their copies included:
+// d = 8 163 against 223 ns, d = 12 440 against 440, d = 16 530–630 against
+// 452, d = 24 1.6 against 0.79 µs, d = 32 2.6 against 1.3, d = 64 16 against
+// 5.6 µs (the right-looking AVX-512 kernel it replaces: 1.07, 2.1 and 10.3 µs
+// at d = 24, 32, 64). (LinUCB factors d ≤ cholInvMaxDim with CholeskyCols.)
+const cholPanelsFrom = 16
+
+// cholScratchLen is the scratch cholesky needs to take the panel kernel at
+// dimension d: d inverses and the lower triangle column-major, s×s with s =
+// d rounded up to 8.
+func cholScratchLen(d int) int {
+	s := (d + 7) &^ 7
+	return d + s*s
+}
+
+// cholPanelsAVX512 is linalg.Cholesky in panels of eight columns on a
+// column-major copy of the lower triangle (chol_amd64.s).
+//
+//go:noescape
+func cholPanelsAVX512(lt, c *float64, s, d int) (ok bool)
+
+// cholPackAVX512 copies the lower triangle of a into lt column-major,
+// zero-padded to s rows and columns (chol_amd64.s).
+//
+//go:noescape
+func cholPackAVX512(a, lt *float64, d, s int)
+
+// cholUnpackAVX512 copies the lower triangle back from lt into a.
+//
+//go:noescape
+func cholUnpackAVX512(a, lt *float64, d, s int)
+
+// cholPanels is cholesky through cholPanelsAVX512: the lower triangle of a
+// copied column-major into c[d:], factored there, and copied back.
+func cholPanels(a, c []float64, d int) bool {
+	s := (d + 7) &^ 7
+	inv, lt := c[:d], c[d:d+s*s]
+	_ = a[d*d-1]
+	cholPackAVX512(&a[0], &lt[0], d, s)
+	if !cholPanelsAVX512(&lt[0], &inv[0], s, d) {
+		return false
+	}
+	cholUnpackAVX512(&a[0], &lt[0], d, s)
+	return true
 }

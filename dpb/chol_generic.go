@@ -7,3 +7,6 @@ import "github.com/dpbandits/dpbandits/dpb/internal/linalg"
 // cholesky is linalg.Cholesky(a, d); c (scratch for the AVX-512 version)
 // is not used.
 func cholesky(a, c []float64, d int) bool { return linalg.Cholesky(a, d) }
+
+// cholScratchLen is d: the portable loop needs no scratch.
+func cholScratchLen(d int) int { return d }

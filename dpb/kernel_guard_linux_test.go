@@ -155,7 +155,7 @@ func TestSmallKernelsStayInside(t *testing.T) {
 		want := append([]float64(nil), v...)
 		wantOK := linalg.Cholesky(want, d)
 		for arg := range 2 {
-			a, c := append([]float64(nil), v...), make([]float64, d)
+			a, c := append([]float64(nil), v...), make([]float64, cholScratchLen(d))
 			var free func()
 			if arg == 0 {
 				a, free = guardedCopy(t, a)

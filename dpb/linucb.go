@@ -87,7 +87,8 @@ type LinUCB struct {
 	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
 	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
 	c0, c1, c2, c3 float64
-	s              []float64 // scratch, len d (VTo's ũ, cholesky's column)
+	s              []float64 // scratch, len d (VTo's ũ)
+	cs             []float64 // cholesky's scratch, cholScratchLen(d)
 	xy             []float64 // scratch for clipping
 	beta           float64
 	logDet         float64
@@ -153,7 +154,7 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 	p := &LinUCB{
 		cfg: cfg, d: d, reg: cfg.Regularizer, b: b, lt2: cfg.Regularizer.DataBound(),
 		v: make([]float64, d*d), u: make([]float64, d),
-		s: make([]float64, d), xy: make([]float64, d),
+		s: make([]float64, d), cs: make([]float64, cholScratchLen(d)), xy: make([]float64, d),
 	}
 	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
 		p.changing = true
@@ -252,7 +253,7 @@ func (p *LinUCB) factorJittered() {
 		for i := 0; i < d; i++ {
 			p.v[i*d+i] += jit
 		}
-		if cholesky(p.v, p.s, d) {
+		if cholesky(p.v, p.cs, d) {
 			return
 		}
 		jit *= 2

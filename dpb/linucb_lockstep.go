@@ -77,7 +77,7 @@ func prepareFactors(p *LinUCB) {
 			zFromFactorTo(p.zp, mt, p.u, d, dp)
 			return
 		}
-	} else if cholesky(l, p.s, d) {
+	} else if cholesky(l, p.cs, d) {
 		inverseFactorTo(mt, p.zp, l, p.u, p.lanes, d, dp)
 		return
 	}

@@ -13,10 +13,8 @@
 // TRANSPOSE8 transposes an 8×8 block of float64s: row a is 8 floats at DX +
 // a·S (S = R12; R11 = 3S, R9 = DX + 4S), the columns outside the mask K1
 // read as 0 (and not read). Column c of the block, the eight rows' entries
-// in lane order, ends in Z4, Z6, Z5, Z7, Z0, Z1, Z8, Z9 for c = 0…7.
-// Unpacks pair the rows (lanes 2i, 2i+1 from rows 2p, 2p+1), then VPERMT2PD
-// (index bit 3 picks the second table) gathers four rows' halves, then
-// eight rows. Uses Z0–Z15; Z28–Z31 hold TRANSPOSE8INDICES.
+// in lane order, ends in Z4, Z6, Z5, Z7, Z0, Z1, Z8, Z9 for c = 0…7
+// (TRANSPOSE8REGS). Uses Z0–Z15; Z28–Z31 hold TRANSPOSE8INDICES.
 #define TRANSPOSE8 \
 	VMOVUPD.Z (DX), K1, Z0; \
 	VMOVUPD.Z (DX)(R12*1), K1, Z1; \
@@ -26,6 +24,14 @@
 	VMOVUPD.Z (R9)(R12*1), K1, Z5; \
 	VMOVUPD.Z (R9)(R12*2), K1, Z6; \
 	VMOVUPD.Z (R9)(R11*1), K1, Z7; \
+	TRANSPOSE8REGS
+
+// TRANSPOSE8REGS transposes the 8×8 block whose rows are Z0–Z7: column c
+// ends in Z4, Z6, Z5, Z7, Z0, Z1, Z8, Z9 for c = 0…7. Unpacks pair the rows
+// (lanes 2i, 2i+1 from rows 2p, 2p+1), then VPERMT2PD (index bit 3 picks the
+// second table) gathers four rows' halves, then eight rows. Uses Z0–Z15;
+// Z28–Z31 hold TRANSPOSE8INDICES.
+#define TRANSPOSE8REGS \
 	VUNPCKLPD Z1, Z0, Z8; \
 	VUNPCKHPD Z1, Z0, Z9; \
 	VUNPCKLPD Z3, Z2, Z10; \
