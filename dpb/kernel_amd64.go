@@ -59,7 +59,7 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 	switch k {
 	case kernelAVX512, kernelAVX512x16, kernelAVX512Lanes:
 		if d <= lanesMaxDim && (d >= lanesFrom || k == kernelAVX512Lanes) {
-			x, scores, nblk = scorePasses(scoreLanesAVX512, 8, mt, dp, zp, d, x, nblk, beta, scores)
+			x, scores, nblk = scorePasses(scoreLanesAVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
 		}
 		if d >= sixteenFrom || k == kernelAVX512x16 {
 			x, scores, nblk = scorePasses(scoreBlocks16AVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
@@ -96,10 +96,10 @@ func scoreBlocksWith(k kernelID, mt []float64, dp int, zp []float64, d int, x []
 }
 
 // lanesMaxDim is the largest d the one-action-per-lane kernel takes (its
-// frame holds 32 actions of up to 128 coordinates, transposed).
+// frame holds 16 actions of up to 128 coordinates, transposed).
 const lanesMaxDim = 128
 
-// lanesFrom is the smallest d at which the AVX-512 kernel scores K >= 32
+// lanesFrom is the smallest d at which the AVX-512 kernel scores K >= 16
 // actions one per lane (scoreLanesAVX512) rather than eight rows of M per
 // register, or never (MaxInt) on a CPU whose AVX-512 runs on 256-bit units
 // (zmmHalfWidth), where one FMA a cycle leaves the load ports time for the
@@ -222,11 +222,11 @@ var iota8 = [8]int64{0, 1, 2, 3, 4, 5, 6, 7}
 // negInfBits is −∞ (argmaxAVX512's and score4SmallAVX512's empty lanes).
 var negInfBits uint64 = 0xfff0000000000000
 
-// scoreLanesAVX512 is scoreBlocksGo in AVX-512 assembly for n32 passes of
-// 32 actions, one action per lane (kernel_lanes_amd64.s); d <= lanesMaxDim.
+// scoreLanesAVX512 is scoreBlocksGo in AVX-512 assembly for n16 passes of
+// 16 actions, one action per lane (kernel_lanes_amd64.s); d <= lanesMaxDim.
 //
 //go:noescape
-func scoreLanesAVX512(mt *float64, dp int, zp *float64, d int, x *float64, n32 int, beta float64, scores *float64)
+func scoreLanesAVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
 
 // scoreBlocks16AVX512 is scoreBlocksGo in AVX-512 assembly for n16 blocks
 // of sixteen actions (kernel_amd64.s).
