@@ -32,11 +32,15 @@ const cholPanelsFrom = 16
 
 // cholScratchLen is the scratch cholesky needs to take the panel kernel at
 // dimension d: d inverses and the lower triangle column-major, s×s with s =
-// d rounded up to 8.
+// cholStride(d).
 func cholScratchLen(d int) int {
-	s := (d + 7) &^ 7
+	s := cholStride(d)
 	return d + s*s
 }
+
+// cholStride is the column stride of the panel kernel's copy: d rounded up
+// to 8, a whole number of vectors a column.
+func cholStride(d int) int { return (d + 7) &^ 7 }
 
 // cholPanelsAVX512 is linalg.Cholesky in panels of eight columns on a
 // column-major copy of the lower triangle (chol_amd64.s).
@@ -58,7 +62,7 @@ func cholUnpackAVX512(a, lt *float64, d, s int)
 // cholPanels is cholesky through cholPanelsAVX512: the lower triangle of a
 // copied column-major into c[d:], factored there, and copied back.
 func cholPanels(a, c []float64, d int) bool {
-	s := (d + 7) &^ 7
+	s := cholStride(d)
 	inv, lt := c[:d], c[d:d+s*s]
 	_ = a[d*d-1]
 	cholPackAVX512(&a[0], &lt[0], d, s)

@@ -12,8 +12,8 @@ import (
 )
 
 // TestCholeskySameBits compares cholPanelsAVX512 (through cholPanels, with
-// its column-major copies) with linalg.Cholesky, the definition: for d = 1…70, Gram matrices of d+3 random vectors plus a
-// ridge (entries scaled by 2^e for e in {0, ±300}), the same bits in every
+// its column-major copies) with linalg.Cholesky, the definition: for
+// d = 1…70, Gram matrices of d+3 random vectors plus a ridge (entries scaled by 2^e for e in {0, ±300}), the same bits in every
 // entry of the lower triangle, the upper triangle untouched (it holds other
 // numbers than the lower one), and the same verdict on matrices that are
 // not positive definite (a negative or NaN pivot at a random position).
@@ -22,30 +22,22 @@ func TestCholeskySameBits(t *testing.T) {
 	if !cholAVX512 {
 		t.Skip("no AVX-512 on this CPU")
 	}
-	kernels := []struct {
-		name string
-		run  func(a []float64, d int) bool
-	}{
-		{"panels", func(a []float64, d int) bool { return cholPanels(a, make([]float64, cholScratchLen(d)), d) }},
-	}
-	for _, k := range kernels {
-		rng := Stream(7, 1)
-		for d := 1; d <= 70; d++ {
-			for _, scale := range []float64{1, 0x1p300, 0x1p-300} {
-				for trial := 0; trial < 3; trial++ {
-					a := cholTestMatrix(rng, d, scale, trial)
-					want := append([]float64(nil), a...)
-					okWant := linalg.Cholesky(want, d)
-					okGot := k.run(a, d)
-					if okGot != okWant {
-						t.Fatalf("%s, d %d, scale %g, trial %d: AVX-512 says %v, linalg %v", k.name, d, scale, trial, okGot, okWant)
-					}
-					if !okWant {
-						continue
-					}
-					if i := firstDiff(a, want); i >= 0 {
-						t.Fatalf("%s, d %d, scale %g: entry (%d, %d) is %v (AVX-512), %v (linalg)", k.name, d, scale, i/d, i%d, a[i], want[i])
-					}
+	rng := Stream(7, 1)
+	for d := 1; d <= 70; d++ {
+		for _, scale := range []float64{1, 0x1p300, 0x1p-300} {
+			for trial := 0; trial < 3; trial++ {
+				a := cholTestMatrix(rng, d, scale, trial)
+				want := append([]float64(nil), a...)
+				okWant := linalg.Cholesky(want, d)
+				okGot := cholPanels(a, make([]float64, cholScratchLen(d)), d)
+				if okGot != okWant {
+					t.Fatalf("d %d, scale %g, trial %d: AVX-512 says %v, linalg %v", d, scale, trial, okGot, okWant)
+				}
+				if !okWant {
+					continue
+				}
+				if i := firstDiff(a, want); i >= 0 {
+					t.Fatalf("d %d, scale %g: entry (%d, %d) is %v (AVX-512), %v (linalg)", d, scale, i/d, i%d, a[i], want[i])
 				}
 			}
 		}
