@@ -41,6 +41,23 @@
 	VFMADD231PD w0, zz, s0; \
 	VFMADD231PD w1, zz, s1
 
+// LOADX6 loads coordinate j of the two groups into Z12–Z13 (six-row blocks).
+#define LOADX6 \
+	VMOVAPD 0(DX), Z12; \
+	VMOVAPD XTG(DX), Z13
+
+// FMAROW6 adds M_{i0+r, j} (broadcast in m) times coordinate j of the two
+// groups (Z12–Z13) to row r's two accumulators.
+#define FMAROW6(m, w0, w1) \
+	VFMADD231PD Z12, m, w0; \
+	VFMADD231PD Z13, m, w1
+
+// FOLDZ folds row r of a six-row block (w in w0, w1) into lane sums q and s
+// of index i0+r mod 4, z_{i0+r} broadcast into zz from off(DI)(AX*8).
+#define FOLDZ(off, zz, w0, w1, q0, q1, s0, s1) \
+	VBROADCASTSD off(DI)(AX*8), zz; \
+	FOLD(zz, w0, w1, q0, q1, s0, s1)
+
 // SCORE writes one group's scores at off(R15): fma(β, √((q0+q1)+(q2+q3)),
 // (s0+s1)+(s2+s3)).
 #define SCORE(q0, q1, q2, q3, s0, s1, s2, s3, off) \
@@ -59,29 +76,35 @@
 //
 // scoreBlocksGo for n16 passes of 16 actions, one action per lane: a pass
 // transposes its two groups of eight actions into the frame (coordinate j
-// of a group is one register), then for each row block [i0, i0+4) runs the
-// eight chains w_{i0+r} of the two groups (r = 0..3) — each lane the chain
-// fma(M_ij, x_j, w) over j in increasing order, as quadLanes — and folds
-// them into the lane sums q_r, s_r in row order. The terms with i < j <
-// i0+4, whose M_ij = 0, are skipped: for finite actions they leave w
-// unchanged (w is never −0), so the bits are those of scoreBlocksGo. Per
-// column, four broadcasts of M_ij and two loads of x_j feed eight FMAs: the
-// FMA units, not the load ports, set the pace (the rows-in-lanes kernels
-// need a load per FMA). The sixteen lane sums stay in registers: with four
-// groups a pass (the previous release) they lived in the frame, and each row
-// block's fold took 32 loads and 32 stores (BenchmarkLinUCBStep (16, 256)
-// −12 % [−24, −7], (64, 4096) −4.5 % [−15, −1], 12 pairs; Intel Xeon family 6
-// model 207). While a pass computes, the next pass's actions are
-// prefetched, eight lines a row block. Requires AVX-512F, AVX-512VL and
+// of a group is one register), then for each row block runs the chains
+// w_i of the two groups — each lane the chain fma(M_ij, x_j, w) over j in
+// increasing order, as quadLanes — and folds them into the lane sums q_r,
+// s_r (r = i mod 4) in row order. The terms with i < j < i0+4, whose M_ij
+// = 0, are skipped: for finite actions they leave w unchanged (w is never
+// −0), so the bits are those of scoreBlocksGo.
+//
+// Row blocks: six rows (twelve chains) in pairs, i0 ≡ 0 and i0 ≡ 2 mod 4,
+// while twelve rows of dp remain, then four-row blocks (eight chains) to
+// dp. Per column a six-row block broadcasts six M_ij and loads two x_j for
+// twelve FMAs. Eight chains are exactly the FMA latency times its two
+// ports, so any cycle an FMA loses to another uop is lost for good: a loop
+// of eight chains ran at ≈ 81 % of the peak, one of twelve at ≈ 97 %
+// (the kernel alone at d = 64, K = 512: 1.27 → 1.19× the FMA bound, paired;
+// Intel Xeon family 6 model 207). The sixteen lane sums stay in registers
+// (with four groups a pass they lived in the frame, and each row block's
+// fold took 32 loads and 32 stores). While a pass computes, the next pass's
+// actions are prefetched, two lines a row. Requires AVX-512F, AVX-512VL and
 // BMI2, and d ≤ lanesMaxDim.
 //
 // Registers: SI mt, BX row stride of mt in bytes, DI zp, CX d, R10 the
 // pass's first action, R12 S = 8d, R14 passes left, R15 scores cursor, R13
 // the frame (aligned), R9 prefetch cursor; AX i0, DX xt cursor, R8 mt cursor,
-// R11 count. Z0–Z7 w (row r, group g in Z(2r+g)), Z8–Z9 x_j of the groups,
-// Z10–Z13 M_{i0+r, j} (then z_{i0+r}), Z14–Z21 q_{r,g} (Z(14+2r+g)),
-// Z22–Z29 s_{r,g} (Z(22+2r+g)), Z31 β; the transposition uses Z0–Z15 and
-// Z28–Z31 before the sums are zeroed.
+// R11 count. Z14–Z21 q_{r,g} (Z(14+2r+g)), Z22–Z29 s_{r,g} (Z(22+2r+g)).
+// Six-row blocks: Z0–Z11 w (row r, group g in Z(2r+g)), Z12–Z13 x_j of the
+// groups, Z30–Z31 M_{i0+r, j} (then z_{i0+r}), alternately. Four-row
+// blocks: Z0–Z7 w, Z8–Z9 x_j, Z10–Z13 M_{i0+r, j} (then z_{i0+r}). Z31 β
+// at the end; the transposition uses Z0–Z15 and Z28–Z31 before the sums
+// are zeroed.
 TEXT ·scoreLanesAVX512(SB), 0, $16448-64
 	MOVQ mt+0(FP), SI
 	MOVQ dp+8(FP), BX
@@ -147,6 +170,169 @@ coords:
 	SHLQ $4, R9
 	ADDQ R10, R9                // prefetch cursor: the next pass (16S on)
 	XORQ AX, AX
+
+	// Six-row blocks in pairs (i0 ≡ 0 and 2 mod 4), while twelve rows of
+	// the dp = d rounded up to 4 remain; then four-row blocks.
+rows6:
+	TESTQ $2, AX
+	JNZ   six
+	LEAQ  3(CX), R11
+	ANDQ  $-4, R11
+	SUBQ  AX, R11
+	CMPQ  R11, $12
+	JLT   rows4
+
+six:
+	PREFETCHT0 0(R9)
+	PREFETCHT0 64(R9)
+	PREFETCHT0 128(R9)
+	PREFETCHT0 192(R9)
+	PREFETCHT0 256(R9)
+	PREFETCHT0 320(R9)
+	PREFETCHT0 384(R9)
+	PREFETCHT0 448(R9)
+	PREFETCHT0 512(R9)
+	PREFETCHT0 576(R9)
+	PREFETCHT0 640(R9)
+	PREFETCHT0 704(R9)
+	ADDQ $768, R9
+	VPXORQ Z0, Z0, Z0
+	VPXORQ Z1, Z1, Z1
+	VPXORQ Z2, Z2, Z2
+	VPXORQ Z3, Z3, Z3
+	VPXORQ Z4, Z4, Z4
+	VPXORQ Z5, Z5, Z5
+	VPXORQ Z6, Z6, Z6
+	VPXORQ Z7, Z7, Z7
+	VPXORQ Z8, Z8, Z8
+	VPXORQ Z9, Z9, Z9
+	VPXORQ Z10, Z10, Z10
+	VPXORQ Z11, Z11, Z11
+	LEAQ (SI)(AX*8), R8
+	MOVQ R13, DX
+	MOVQ AX, R11
+	TESTQ R11, R11
+	JEQ  tri6
+
+full6:
+	LOADX6
+	VBROADCASTSD 0(R8), Z30
+	FMAROW6(Z30, Z0, Z1)
+	VBROADCASTSD 8(R8), Z31
+	FMAROW6(Z31, Z2, Z3)
+	VBROADCASTSD 16(R8), Z30
+	FMAROW6(Z30, Z4, Z5)
+	VBROADCASTSD 24(R8), Z31
+	FMAROW6(Z31, Z6, Z7)
+	VBROADCASTSD 32(R8), Z30
+	FMAROW6(Z30, Z8, Z9)
+	VBROADCASTSD 40(R8), Z31
+	FMAROW6(Z31, Z10, Z11)
+	ADDQ $64, DX
+	ADDQ BX, R8
+	DECQ R11
+	JNZ  full6
+
+tri6:
+	LOADX6
+	VBROADCASTSD 0(R8), Z30
+	FMAROW6(Z30, Z0, Z1)
+	VBROADCASTSD 8(R8), Z31
+	FMAROW6(Z31, Z2, Z3)
+	VBROADCASTSD 16(R8), Z30
+	FMAROW6(Z30, Z4, Z5)
+	VBROADCASTSD 24(R8), Z31
+	FMAROW6(Z31, Z6, Z7)
+	VBROADCASTSD 32(R8), Z30
+	FMAROW6(Z30, Z8, Z9)
+	VBROADCASTSD 40(R8), Z31
+	FMAROW6(Z31, Z10, Z11)
+	LEAQ 1(AX), R11
+	CMPQ R11, CX
+	JGE  fold6
+	ADDQ $64, DX
+	ADDQ BX, R8
+	LOADX6
+	VBROADCASTSD 8(R8), Z31
+	FMAROW6(Z31, Z2, Z3)
+	VBROADCASTSD 16(R8), Z30
+	FMAROW6(Z30, Z4, Z5)
+	VBROADCASTSD 24(R8), Z31
+	FMAROW6(Z31, Z6, Z7)
+	VBROADCASTSD 32(R8), Z30
+	FMAROW6(Z30, Z8, Z9)
+	VBROADCASTSD 40(R8), Z31
+	FMAROW6(Z31, Z10, Z11)
+	LEAQ 2(AX), R11
+	CMPQ R11, CX
+	JGE  fold6
+	ADDQ $64, DX
+	ADDQ BX, R8
+	LOADX6
+	VBROADCASTSD 16(R8), Z30
+	FMAROW6(Z30, Z4, Z5)
+	VBROADCASTSD 24(R8), Z31
+	FMAROW6(Z31, Z6, Z7)
+	VBROADCASTSD 32(R8), Z30
+	FMAROW6(Z30, Z8, Z9)
+	VBROADCASTSD 40(R8), Z31
+	FMAROW6(Z31, Z10, Z11)
+	LEAQ 3(AX), R11
+	CMPQ R11, CX
+	JGE  fold6
+	ADDQ $64, DX
+	ADDQ BX, R8
+	LOADX6
+	VBROADCASTSD 24(R8), Z31
+	FMAROW6(Z31, Z6, Z7)
+	VBROADCASTSD 32(R8), Z30
+	FMAROW6(Z30, Z8, Z9)
+	VBROADCASTSD 40(R8), Z31
+	FMAROW6(Z31, Z10, Z11)
+	LEAQ 4(AX), R11
+	CMPQ R11, CX
+	JGE  fold6
+	ADDQ $64, DX
+	ADDQ BX, R8
+	LOADX6
+	VBROADCASTSD 32(R8), Z30
+	FMAROW6(Z30, Z8, Z9)
+	VBROADCASTSD 40(R8), Z31
+	FMAROW6(Z31, Z10, Z11)
+	LEAQ 5(AX), R11
+	CMPQ R11, CX
+	JGE  fold6
+	ADDQ $64, DX
+	ADDQ BX, R8
+	LOADX6
+	VBROADCASTSD 40(R8), Z31
+	FMAROW6(Z31, Z10, Z11)
+
+fold6:
+	TESTQ $2, AX
+	JNZ   fold6b
+	FOLDZ(0, Z30, Z0, Z1, Z14, Z15, Z22, Z23)
+	FOLDZ(8, Z31, Z2, Z3, Z16, Z17, Z24, Z25)
+	FOLDZ(16, Z30, Z4, Z5, Z18, Z19, Z26, Z27)
+	FOLDZ(24, Z31, Z6, Z7, Z20, Z21, Z28, Z29)
+	FOLDZ(32, Z30, Z8, Z9, Z14, Z15, Z22, Z23)
+	FOLDZ(40, Z31, Z10, Z11, Z16, Z17, Z24, Z25)
+	ADDQ $6, AX
+	JMP  rows6
+
+fold6b:
+	FOLDZ(0, Z30, Z0, Z1, Z18, Z19, Z26, Z27)
+	FOLDZ(8, Z31, Z2, Z3, Z20, Z21, Z28, Z29)
+	FOLDZ(16, Z30, Z4, Z5, Z14, Z15, Z22, Z23)
+	FOLDZ(24, Z31, Z6, Z7, Z16, Z17, Z24, Z25)
+	FOLDZ(32, Z30, Z8, Z9, Z18, Z19, Z26, Z27)
+	FOLDZ(40, Z31, Z10, Z11, Z20, Z21, Z28, Z29)
+	ADDQ $6, AX
+	JMP  rows6
+
+rows4:
+	CMPQ AX, CX
+	JGE  scored
 
 rows:
 	PREFETCHT0 0(R9)
@@ -241,6 +427,7 @@ fold:
 	CMPQ AX, CX
 	JLT  rows
 
+scored:
 	SCORE(Z14, Z16, Z18, Z20, Z22, Z24, Z26, Z28, 0)
 	SCORE(Z15, Z17, Z19, Z21, Z23, Z25, Z27, Z29, 64)
 	ADDQ $128, R15
