@@ -22,6 +22,58 @@
 	VMOVAPD Z8, 384(R8); \
 	VMOVAPD Z9, 448(R8)
 
+// TRANS8FULL is TRANS8 for a block of eight coordinates (no mask) with
+// fewer shuffles: each register is loaded as two 256-bit halves, rows a and
+// a+4 (a load and an insert, which may issue on either FMA port), so that
+// the unpacks and one VPERMT2PD stage finish the transposition (16 uops
+// that need the shuffle port, against TRANSPOSE8's 24). Rows a at DX + a·S
+// (R11 = 3S, R9 = DX + 4S); uses Z0–Z15, Z28–Z29 (TRANSPOSE8INDICES).
+#define TRANS8FULL \
+	VMOVUPD 0(DX), Y0; \
+	VINSERTF64X4 $1, 0(R9), Z0, Z0; \
+	VMOVUPD 0(DX)(R12*1), Y1; \
+	VINSERTF64X4 $1, 0(R9)(R12*1), Z1, Z1; \
+	VMOVUPD 0(DX)(R12*2), Y2; \
+	VINSERTF64X4 $1, 0(R9)(R12*2), Z2, Z2; \
+	VMOVUPD 0(DX)(R11*1), Y3; \
+	VINSERTF64X4 $1, 0(R9)(R11*1), Z3, Z3; \
+	VMOVUPD 32(DX), Y4; \
+	VINSERTF64X4 $1, 32(R9), Z4, Z4; \
+	VMOVUPD 32(DX)(R12*1), Y5; \
+	VINSERTF64X4 $1, 32(R9)(R12*1), Z5, Z5; \
+	VMOVUPD 32(DX)(R12*2), Y6; \
+	VINSERTF64X4 $1, 32(R9)(R12*2), Z6, Z6; \
+	VMOVUPD 32(DX)(R11*1), Y7; \
+	VINSERTF64X4 $1, 32(R9)(R11*1), Z7, Z7; \
+	VUNPCKLPD Z1, Z0, Z8; \
+	VUNPCKHPD Z1, Z0, Z9; \
+	VUNPCKLPD Z3, Z2, Z10; \
+	VUNPCKHPD Z3, Z2, Z11; \
+	VUNPCKLPD Z5, Z4, Z12; \
+	VUNPCKHPD Z5, Z4, Z13; \
+	VUNPCKLPD Z7, Z6, Z14; \
+	VUNPCKHPD Z7, Z6, Z15; \
+	VMOVAPD Z8, Z0; \
+	VPERMT2PD Z10, Z28, Z0; \
+	VPERMT2PD Z10, Z29, Z8; \
+	VMOVAPD Z9, Z1; \
+	VPERMT2PD Z11, Z28, Z1; \
+	VPERMT2PD Z11, Z29, Z9; \
+	VMOVAPD Z12, Z2; \
+	VPERMT2PD Z14, Z28, Z2; \
+	VPERMT2PD Z14, Z29, Z12; \
+	VMOVAPD Z13, Z3; \
+	VPERMT2PD Z15, Z28, Z3; \
+	VPERMT2PD Z15, Z29, Z13; \
+	VMOVAPD Z0, 0(R8); \
+	VMOVAPD Z1, 64(R8); \
+	VMOVAPD Z8, 128(R8); \
+	VMOVAPD Z9, 192(R8); \
+	VMOVAPD Z2, 256(R8); \
+	VMOVAPD Z3, 320(R8); \
+	VMOVAPD Z12, 384(R8); \
+	VMOVAPD Z13, 448(R8)
+
 // LOADX loads coordinate j of the two groups (xt cursor DX) into Z8–Z9.
 #define LOADX \
 	VMOVAPD 0(DX), Z8; \
@@ -133,11 +185,20 @@ group:
 	MOVQ CX, AX
 
 coords:
+	LEAQ (DX)(R12*4), R9
+	CMPQ AX, $8
+	JLT  partial
+	TRANS8FULL
+	JMP  cnext
+
+partial:
 	MOVQ $0xff, R9
 	BZHIQ AX, R9, R9
 	KMOVQ R9, K1
 	LEAQ (DX)(R12*4), R9
 	TRANS8
+
+cnext:
 	ADDQ $64, DX
 	ADDQ $512, R8
 	SUBQ $8, AX
