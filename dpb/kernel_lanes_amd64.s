@@ -128,7 +128,8 @@
 //
 // scoreBlocksGo for n16 passes of 16 actions, one action per lane: a pass
 // transposes its two groups of eight actions into the frame (coordinate j
-// of a group is one register), then for each row block runs the chains
+// of a group is one register; blocks of eight coordinates by TRANS8FULL,
+// the last partial one by TRANS8), then for each row block runs the chains
 // w_i of the two groups — each lane the chain fma(M_ij, x_j, w) over j in
 // increasing order, as quadLanes — and folds them into the lane sums q_r,
 // s_r (r = i mod 4) in row order. The terms with i < j < i0+4, whose M_ij
