@@ -347,3 +347,40 @@ func TestChooseLockstepStaysInside(t *testing.T) {
 		}
 	}
 }
+
+// TestBartlettLanesStaysInside runs the AVX-512 Bartlett kernel with W, A's
+// rows and A's copy by columns each ending at an inaccessible page: a store
+// of lanes past the last entry of W's last row, or a load past the copy's
+// padding, faults. It also checks the bits against the loop.
+func TestBartlettLanesStaysInside(t *testing.T) {
+	if !bartlettLanesOK {
+		t.Skip("no AVX-512 and BMI2")
+	}
+	rng := Stream(1, 12)
+	for n := bartlettLanesFrom; n <= 70; n++ {
+		m := n * (n - 1) / 2
+		off, freeOff := guardedFloats(t, m)
+		diag, freeDiag := guardedFloats(t, n)
+		col, freeCol := guardedFloats(t, bartlettColLen(n))
+		dst, freeDst := guardedFloats(t, PackedLen(n))
+		clear(col)
+		for i := range off {
+			off[i] = rng.NormFloat64()
+		}
+		for i := range diag {
+			diag[i] = 1 + rng.Float64()
+		}
+		want := make([]float64, PackedLen(n))
+		bartlettProductTo(want, off, diag, 0.5)
+		if !bartlettLanesTo(dst, off, diag, col, 0.5) {
+			t.Fatalf("n=%d: bartlettLanesTo declined", n)
+		}
+		if p := firstDiff(dst, want); p >= 0 {
+			t.Fatalf("n=%d: packed entry %d is %v, the loop gives %v", n, p, dst[p], want[p])
+		}
+		freeOff()
+		freeDiag()
+		freeCol()
+		freeDst()
+	}
+}

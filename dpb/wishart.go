@@ -42,6 +42,7 @@ type WishartNoise struct {
 	chi   []gammaSampler // chi[i] draws Gamma((k−i)/2, 1) = χ²(k−i)/2
 	off   []float64      // A below the diagonal by rows: row i at i(i−1)/2, length i
 	diag  []float64      // A's diagonal
+	col   []float64      // A by columns for bartlettLanesTo (nil if unused)
 }
 
 var _ Noise = (*WishartNoise)(nil)
@@ -70,6 +71,9 @@ func NewWishartNoise(n int, scale float64, k float64, rng *rand.Rand) (*WishartN
 		chi:   make([]gammaSampler, n),
 		off:   make([]float64, n*(n-1)/2),
 		diag:  make([]float64, n),
+	}
+	if m := bartlettColLen(n); m > 0 {
+		w.col = make([]float64, m)
 	}
 	for i := range w.chi {
 		w.chi[i] = newGammaSampler((k - float64(i)) / 2)
@@ -105,6 +109,9 @@ func (w *WishartNoise) Sample(dst []float64) {
 	}
 	if n == 6 {
 		bartlett6To((*[21]float64)(dst), (*[15]float64)(off), (*[6]float64)(diag), w.scale)
+		return
+	}
+	if bartlettLanesTo(dst, off, diag, w.col, w.scale) {
 		return
 	}
 	bartlettProductTo(dst, off, diag, w.scale)

@@ -1,0 +1,56 @@
+//go:build amd64 && !purego
+
+package dpb
+
+// bartlettLanesOK selects bartlettLanesTo for WishartNoise.Sample (tests
+// switch it).
+var bartlettLanesOK = hasAVX512() && hasBMI12()
+
+// bartlettLanesFrom is the smallest n whose Bartlett product goes through
+// bartlettRowsAVX512 (n = 6, d = 5, has bartlett6To).
+const bartlettLanesFrom = 8
+
+// bartlettColStride returns the row stride of bartlettLanesTo's copy of A
+// by columns: n rounded up to 8, plus the 32 lanes one pass of
+// bartlettRowsAVX512 may read past the last column.
+func bartlettColStride(n int) int { return (n+7)&^7 + 32 }
+
+// bartlettRowsAVX512 is bartlettProductTo for n ≥ 1 with 32 columns j a
+// pass, one per lane (bartlett_amd64.s), from col, A by columns (col[l·np +
+// j] = A_jl for j ≥ l, zero for j ≥ n).
+//
+//go:noescape
+func bartlettRowsAVX512(dst, off, col, diag *float64, n, np int, s float64)
+
+// bartlettColLen is the length of the copy of A by columns that
+// bartlettLanesTo needs for an n×n draw, 0 when it is not used.
+func bartlettColLen(n int) int {
+	if n < bartlettLanesFrom {
+		return 0
+	}
+	return n * bartlettColStride(n)
+}
+
+// bartlettLanesTo is bartlettProductTo (the same bits) through
+// bartlettRowsAVX512, with col (at least n·bartlettColStride(n) floats,
+// zero beyond A's lower triangle and never written there) as A's copy by
+// columns. It reports whether it did: on AVX-512 CPUs, for n >=
+// bartlettLanesFrom.
+func bartlettLanesTo(dst, off, diag, col []float64, s float64) bool {
+	n := len(diag)
+	np := bartlettColStride(n)
+	if !bartlettLanesOK || n < bartlettLanesFrom || len(col) < n*np {
+		return false
+	}
+	_, _ = dst[PackedLen(n)-1], off[n*(n-1)/2-1]
+	for j := 1; j < n; j++ {
+		for l, v := range off[j*(j-1)/2 : j*(j-1)/2+j] {
+			col[l*np+j] = v
+		}
+	}
+	for j, v := range diag {
+		col[j*np+j] = v
+	}
+	bartlettRowsAVX512(&dst[0], &off[0], &col[0], &diag[0], n, np, s)
+	return true
+}

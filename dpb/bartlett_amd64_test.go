@@ -1,0 +1,74 @@
+//go:build amd64 && !purego
+
+package dpb
+
+import (
+	"math"
+	"testing"
+)
+
+// TestBartlettLanesSameBits compares the AVX-512 Bartlett kernel with the
+// loop it replaces, bit for bit, at n = 1…70 (the kernel is called directly
+// below bartlettLanesFrom too), on factors of ordinary normals, of entries
+// scaled by up to 2^±500 (products that overflow to ±Inf and sums that
+// become NaN, or underflow to subnormals and zeros), and of entries that are
+// often ±0.
+func TestBartlettLanesSameBits(t *testing.T) {
+	if !bartlettLanesOK {
+		t.Skip("no AVX-512 and BMI2")
+	}
+	rng := Stream(1, 11)
+	draw := func(mode int) float64 {
+		v := rng.NormFloat64()
+		switch mode {
+		case 1:
+			return math.Ldexp(v, rng.IntN(1001)-500)
+		case 2:
+			switch rng.IntN(4) {
+			case 0:
+				return 0
+			case 1:
+				return math.Copysign(0, -1)
+			}
+		}
+		return v
+	}
+	for n := 1; n <= 70; n++ {
+		np := bartlettColStride(n)
+		for mode := range 3 {
+			offBuf := make([]float64, n*(n-1)/2+1) // a pointer even at n = 1
+			off := offBuf[:n*(n-1)/2]
+			diag := make([]float64, n)
+			for i := range off {
+				off[i] = draw(mode)
+			}
+			for i := range diag {
+				diag[i] = math.Abs(draw(mode))
+			}
+			s := math.Ldexp(1+rng.Float64(), rng.IntN(21)-10)
+			want := make([]float64, PackedLen(n))
+			bartlettProductTo(want, off, diag, s)
+			col := make([]float64, n*np)
+			got := make([]float64, PackedLen(n))
+			if n >= bartlettLanesFrom {
+				if !bartlettLanesTo(got, off, diag, col, s) {
+					t.Fatalf("n=%d: bartlettLanesTo declined", n)
+				}
+			} else {
+				for j := 1; j < n; j++ {
+					for l, v := range off[j*(j-1)/2 : j*(j-1)/2+j] {
+						col[l*np+j] = v
+					}
+				}
+				for j, v := range diag {
+					col[j*np+j] = v
+				}
+				bartlettRowsAVX512(&got[0], &offBuf[0], &col[0], &diag[0], n, np, s)
+			}
+			if p := firstDiff(got, want); p >= 0 {
+				t.Fatalf("n=%d mode %d: packed entry %d is %v (%#x), the loop gives %v (%#x)",
+					n, mode, p, got[p], math.Float64bits(got[p]), want[p], math.Float64bits(want[p]))
+			}
+		}
+	}
+}
