@@ -43,7 +43,16 @@ func bartlettLanesTo(dst, off, diag, col []float64, s float64) bool {
 		return false
 	}
 	_, _ = dst[PackedLen(n)-1], off[n*(n-1)/2-1]
-	for j := 1; j < n; j++ {
+	bartlettColumns(col, off, diag, np)
+	bartlettRowsAVX512(&dst[0], &off[0], &col[0], &diag[0], n, np, s)
+	return true
+}
+
+// bartlettColumns writes A by columns into col (row stride np): col[l·np +
+// j] = A_jl for j > l from off (A below the diagonal by rows), A_jj from
+// diag. Nothing else of col is written.
+func bartlettColumns(col, off, diag []float64, np int) {
+	for j := 1; j < len(diag); j++ {
 		for l, v := range off[j*(j-1)/2 : j*(j-1)/2+j] {
 			col[l*np+j] = v
 		}
@@ -51,6 +60,4 @@ func bartlettLanesTo(dst, off, diag, col []float64, s float64) bool {
 	for j, v := range diag {
 		col[j*np+j] = v
 	}
-	bartlettRowsAVX512(&dst[0], &off[0], &col[0], &diag[0], n, np, s)
-	return true
 }

@@ -55,14 +55,7 @@ func TestBartlettLanesSameBits(t *testing.T) {
 					t.Fatalf("n=%d: bartlettLanesTo declined", n)
 				}
 			} else {
-				for j := 1; j < n; j++ {
-					for l, v := range off[j*(j-1)/2 : j*(j-1)/2+j] {
-						col[l*np+j] = v
-					}
-				}
-				for j, v := range diag {
-					col[j*np+j] = v
-				}
+				bartlettColumns(col, off, diag, np)
 				bartlettRowsAVX512(&got[0], &offBuf[0], &col[0], &diag[0], n, np, s)
 			}
 			if p := firstDiff(got, want); p >= 0 {

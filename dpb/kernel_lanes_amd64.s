@@ -25,8 +25,9 @@
 // TRANS8FULL is TRANS8 for a block of eight coordinates (no mask) with
 // fewer shuffles: each register is loaded as two 256-bit halves, rows a and
 // a+4 (a load and an insert, which may issue on either FMA port), so that
-// the unpacks and one VPERMT2PD stage finish the transposition (16 uops
-// that need the shuffle port, against TRANSPOSE8's 24). Rows a at DX + a·S
+// the unpacks and one VPERMT2PD stage (TRANSPOSE8PAIRS) finish the
+// transposition (16 uops that need the shuffle port, against TRANSPOSE8's
+// 24). Rows a at DX + a·S
 // (R11 = 3S, R9 = DX + 4S); uses Z0–Z15, Z28–Z29 (TRANSPOSE8INDICES).
 #define TRANS8FULL \
 	VMOVUPD 0(DX), Y0; \
@@ -45,26 +46,7 @@
 	VINSERTF64X4 $1, 32(R9)(R12*2), Z6, Z6; \
 	VMOVUPD 32(DX)(R11*1), Y7; \
 	VINSERTF64X4 $1, 32(R9)(R11*1), Z7, Z7; \
-	VUNPCKLPD Z1, Z0, Z8; \
-	VUNPCKHPD Z1, Z0, Z9; \
-	VUNPCKLPD Z3, Z2, Z10; \
-	VUNPCKHPD Z3, Z2, Z11; \
-	VUNPCKLPD Z5, Z4, Z12; \
-	VUNPCKHPD Z5, Z4, Z13; \
-	VUNPCKLPD Z7, Z6, Z14; \
-	VUNPCKHPD Z7, Z6, Z15; \
-	VMOVAPD Z8, Z0; \
-	VPERMT2PD Z10, Z28, Z0; \
-	VPERMT2PD Z10, Z29, Z8; \
-	VMOVAPD Z9, Z1; \
-	VPERMT2PD Z11, Z28, Z1; \
-	VPERMT2PD Z11, Z29, Z9; \
-	VMOVAPD Z12, Z2; \
-	VPERMT2PD Z14, Z28, Z2; \
-	VPERMT2PD Z14, Z29, Z12; \
-	VMOVAPD Z13, Z3; \
-	VPERMT2PD Z15, Z28, Z3; \
-	VPERMT2PD Z15, Z29, Z13; \
+	TRANSPOSE8PAIRS; \
 	VMOVAPD Z0, 0(R8); \
 	VMOVAPD Z1, 64(R8); \
 	VMOVAPD Z8, 128(R8); \

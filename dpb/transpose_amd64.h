@@ -26,12 +26,11 @@
 	VMOVUPD.Z (R9)(R11*1), K1, Z7; \
 	TRANSPOSE8REGS
 
-// TRANSPOSE8REGS transposes the 8×8 block whose rows are Z0–Z7: column c
-// ends in Z4, Z6, Z5, Z7, Z0, Z1, Z8, Z9 for c = 0…7. Unpacks pair the rows
-// (lanes 2i, 2i+1 from rows 2p, 2p+1), then VPERMT2PD (index bit 3 picks the
-// second table) gathers four rows' halves, then eight rows. Uses Z0–Z15;
-// Z28–Z31 hold TRANSPOSE8INDICES.
-#define TRANSPOSE8REGS \
+// TRANSPOSE8PAIRS is TRANSPOSE8REGS's unpacks and first VPERMT2PD stage:
+// from rows Z0–Z7 to Z0, Z8, Z1, Z9, Z2, Z12, Z3, Z13 (each the pairs of
+// rows 0–1, 2–3 and 4–5, 6–7 of two columns' halves). Uses Z0–Z15; Z28–Z29
+// hold TRANSPOSE8INDICES' first two tables.
+#define TRANSPOSE8PAIRS \
 	VUNPCKLPD Z1, Z0, Z8; \
 	VUNPCKHPD Z1, Z0, Z9; \
 	VUNPCKLPD Z3, Z2, Z10; \
@@ -51,7 +50,15 @@
 	VPERMT2PD Z14, Z29, Z12; \
 	VMOVAPD Z13, Z3; \
 	VPERMT2PD Z15, Z28, Z3; \
-	VPERMT2PD Z15, Z29, Z13; \
+	VPERMT2PD Z15, Z29, Z13
+
+// TRANSPOSE8REGS transposes the 8×8 block whose rows are Z0–Z7: column c
+// ends in Z4, Z6, Z5, Z7, Z0, Z1, Z8, Z9 for c = 0…7. Unpacks pair the rows
+// (lanes 2i, 2i+1 from rows 2p, 2p+1), then VPERMT2PD (index bit 3 picks the
+// second table) gathers four rows' halves, then eight rows. Uses Z0–Z15;
+// Z28–Z31 hold TRANSPOSE8INDICES.
+#define TRANSPOSE8REGS \
+	TRANSPOSE8PAIRS; \
 	VMOVAPD Z0, Z4; \
 	VPERMT2PD Z2, Z30, Z4; \
 	VPERMT2PD Z2, Z31, Z0; \
