@@ -384,3 +384,23 @@ func TestBartlettLanesStaysInside(t *testing.T) {
 		freeDst()
 	}
 }
+
+// TestSymLowerStaysInside mirrors matrices that end at an inaccessible page:
+// a tile load or store past v's last row faults.
+func TestSymLowerStaysInside(t *testing.T) {
+	for d := 8; d <= 70; d++ {
+		v, free := guardedFloats(t, d*d)
+		for i := range v {
+			v[i] = float64(i)
+		}
+		symLower(v, d)
+		for i := range d {
+			for j := range i {
+				if v[i*d+j] != v[j*d+i] {
+					t.Fatalf("d=%d: v[%d][%d] = %v, want %v", d, i, j, v[i*d+j], v[j*d+i])
+				}
+			}
+		}
+		free()
+	}
+}

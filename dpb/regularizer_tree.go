@@ -261,6 +261,10 @@ func (r *TreeRegularizer) unpack(v, u []float64) {
 	}
 	_ = v[d*d-1]
 	_ = u[d-1]
+	if d >= symLowerFrom && symLowerLanes {
+		r.unpackMirrored(v, u)
+		return
+	}
 	k := 0
 	for i := 0; i < d; i++ {
 		row := r.buf[k : k+n1-i]
@@ -271,6 +275,34 @@ func (r *TreeRegularizer) unpack(v, u []float64) {
 		}
 		u[i] = row[d-i]
 		k += n1 - i
+	}
+}
+
+// unpackMirrored is unpack from symLowerFrom on with AVX-512: the rows are
+// copied into the upper triangle and the lower one is mirrored from it by
+// 8×8 transpositions (symLower), instead of each entry being stored twice,
+// the second time a column apart.
+func (r *TreeRegularizer) unpackMirrored(v, u []float64) {
+	d, n1 := r.d, r.d+1
+	k := 0
+	for i := 0; i < d; i++ {
+		row := r.buf[k : k+n1-i]
+		v[i*d+i] = row[0] + r.diag
+		copy(v[i*d+i+1:(i+1)*d], row[1:d-i])
+		u[i] = row[d-i]
+		k += n1 - i
+	}
+	symLower(v, d)
+}
+
+// symLowerRows sets v[i·d+j] = v[j·d+i] for j < i in the rows i ≥ from of
+// the d×d row-major v.
+func symLowerRows(v []float64, d, from int) {
+	for i := max(from, 1); i < d; i++ {
+		vi := v[i*d : i*d+i]
+		for j := range vi {
+			vi[j] = v[j*d+i]
+		}
 	}
 }
 
