@@ -4,6 +4,12 @@
 
 #include "transpose_amd64.h"
 
+// DSTORE stores the lanes of z in mask m at addr (a diagonal tile's row).
+#define DSTORE(m, z, addr) \
+	MOVQ    $m, R10; \
+	KMOVQ   R10, K2; \
+	VMOVUPD z, K2, addr
+
 // func symLowerAVX512(v *float64, d int)
 //
 // symLower's full 8×8 tiles: each tile (I, J ≥ I) of the upper triangle of
@@ -61,27 +67,13 @@ tile:
 
 diagtile:
 	// Column c of the tile goes to row i0+c, lanes (rows) below c only.
-	MOVQ    $0x01, R10
-	KMOVQ   R10, K2
-	VMOVUPD Z6, K2, (R8)(R12*1)
-	MOVQ    $0x03, R10
-	KMOVQ   R10, K2
-	VMOVUPD Z5, K2, (R8)(R12*2)
-	MOVQ    $0x07, R10
-	KMOVQ   R10, K2
-	VMOVUPD Z7, K2, (R8)(R11*1)
-	MOVQ    $0x0f, R10
-	KMOVQ   R10, K2
-	VMOVUPD Z0, K2, (R13)
-	MOVQ    $0x1f, R10
-	KMOVQ   R10, K2
-	VMOVUPD Z1, K2, (R13)(R12*1)
-	MOVQ    $0x3f, R10
-	KMOVQ   R10, K2
-	VMOVUPD Z8, K2, (R13)(R12*2)
-	MOVQ    $0x7f, R10
-	KMOVQ   R10, K2
-	VMOVUPD Z9, K2, (R13)(R11*1)
+	DSTORE(0x01, Z6, (R8)(R12*1))
+	DSTORE(0x03, Z5, (R8)(R12*2))
+	DSTORE(0x07, Z7, (R8)(R11*1))
+	DSTORE(0x0f, Z0, (R13))
+	DSTORE(0x1f, Z1, (R13)(R12*1))
+	DSTORE(0x3f, Z8, (R13)(R12*2))
+	DSTORE(0x7f, Z9, (R13)(R11*1))
 
 nexttile:
 	ADDQ $8, BX
