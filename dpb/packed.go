@@ -46,6 +46,17 @@ func packOuterTo(dst []float64, z []float64) {
 	if len(dst) != PackedLen(n) {
 		panic(param.BadDim)
 	}
+	if n == 6 {
+		packOuter6To((*[21]float64)(dst), (*[6]float64)(z))
+		return
+	}
+	packOuterLoop(dst, z)
+}
+
+// packOuterLoop is packOuterTo's loop (the definition packOuter6To writes
+// out).
+func packOuterLoop(dst []float64, z []float64) {
+	n := len(z)
 	k := 0
 	for i := 0; i < n; i++ {
 		zi := z[i]

@@ -255,16 +255,27 @@ func (r *TreeRegularizer) PerturbationTo(h, hv []float64) {
 }
 
 func (r *TreeRegularizer) unpack(v, u []float64) {
-	d, n1 := r.d, r.d+1
+	d := r.d
 	if r.round != nil {
 		r.diag = r.round.at(r.ctr.Rounds()).Shift
 	}
 	_ = v[d*d-1]
 	_ = u[d-1]
-	if d >= symLowerFrom && symLowerLanes {
+	switch {
+	case d == 5:
+		unpack5((*[25]float64)(v), (*[5]float64)(u), (*[21]float64)(r.buf), r.diag)
+		return
+	case d >= symLowerFrom && symLowerLanes:
 		r.unpackMirrored(v, u)
 		return
 	}
+	r.unpackLoop(v, u)
+}
+
+// unpackLoop is unpack's one-pass loop (the definition unpack5 writes out):
+// each entry stored twice, the second time a column apart.
+func (r *TreeRegularizer) unpackLoop(v, u []float64) {
+	d, n1 := r.d, r.d+1
 	k := 0
 	for i := 0; i < d; i++ {
 		row := r.buf[k : k+n1-i]
