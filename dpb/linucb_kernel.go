@@ -76,6 +76,16 @@ func inverseFactorTo(mt, zp, l, u, diag []float64, d, dp int) {
 
 // zFromFactorTo writes z = M u into zp from M in the kernel layout.
 func zFromFactorTo(zp, mt, u []float64, d, dp int) {
+	if d == 5 && dp == 8 {
+		zFromFactor5((*[5]float64)(zp), (*[37]float64)(mt), (*[5]float64)(u))
+		return
+	}
+	zFromFactorLoop(zp, mt, u, d, dp)
+}
+
+// zFromFactorLoop is zFromFactorTo's loop (the definition zFromFactor5
+// writes out).
+func zFromFactorLoop(zp, mt, u []float64, d, dp int) {
 	clear(zp[:d])
 	for j := 0; j < d; j++ {
 		uj := u[j]
@@ -101,6 +111,14 @@ func invRowGo(li, mt []float64, dp, i int, mii float64) {
 // the float64 conversions forbid the compiler to fuse them (as it may for
 // GOAMD64=v3), so every build gives the same bits.
 func quadOne(mt []float64, dp int, zp []float64, d int, x []float64) (q, s float64) {
+	if d == 5 && dp == 8 {
+		return quadOne5((*[37]float64)(mt), (*[5]float64)(zp), (*[5]float64)(x))
+	}
+	return quadOneLoop(mt, dp, zp, d, x)
+}
+
+// quadOneLoop is quadOne's loop (the definition quadOne5 writes out).
+func quadOneLoop(mt []float64, dp int, zp []float64, d int, x []float64) (q, s float64) {
 	for i := 0; i < d; i++ {
 		var w float64
 		for j := 0; j <= i; j++ {

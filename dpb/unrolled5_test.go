@@ -1,0 +1,63 @@
+package dpb
+
+import (
+	"math"
+	"testing"
+)
+
+// TestUnrolled5SameBits compares zFromFactor5 and quadOne5 with the loops
+// they write out, bit for bit, on entries that are ordinary, ±0, NaN, huge
+// (products overflow) or tiny (products underflow). A NaN matches any NaN:
+// which operand's payload an addition keeps is the compiler's choice of
+// operand order, in the loops as in the written-out code.
+func TestUnrolled5SameBits(t *testing.T) {
+	rng := Stream(1, 16)
+	draw := func() float64 {
+		switch rng.IntN(6) {
+		case 0:
+			return math.Copysign(0, -1)
+		case 1:
+			return math.Float64frombits(0x7ff8_0000_0000_0000 | rng.Uint64()>>13)
+		case 2:
+			return math.Ldexp(rng.NormFloat64(), 600)
+		case 3:
+			return math.Ldexp(rng.NormFloat64(), -600)
+		}
+		return rng.NormFloat64()
+	}
+	var mt [64]float64
+	var u, x, z1, z2 [5]float64
+	z2full := make([]float64, 8)
+	for rep := range 10000 {
+		for i := range mt {
+			mt[i] = draw()
+		}
+		for i := range u {
+			u[i], x[i] = draw(), draw()
+		}
+		zFromFactor5(&z1, (*[37]float64)(mt[:37]), &u)
+		zFromFactorLoop(z2full, mt[:], u[:], 5, 8)
+		copy(z2[:], z2full)
+		if p := firstDiffNaN(z1[:], z2[:]); p >= 0 {
+			t.Fatalf("rep %d: zFromFactor5 entry %d is %v, the loop gives %v", rep, p, z1[p], z2[p])
+		}
+		q1, s1 := quadOne5((*[37]float64)(mt[:37]), &z1, &x)
+		q2, s2 := quadOneLoop(mt[:], 8, z1[:], 5, x[:])
+		if p := firstDiffNaN([]float64{q1, s1}, []float64{q2, s2}); p >= 0 {
+			t.Fatalf("rep %d: quadOne5 gives (%v, %v), the loop (%v, %v)", rep, q1, s1, q2, s2)
+		}
+	}
+}
+
+// firstDiffNaN is firstDiff with every NaN equal to every other.
+func firstDiffNaN(a, b []float64) int {
+	for i := range a {
+		if math.IsNaN(a[i]) && math.IsNaN(b[i]) {
+			continue
+		}
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i
+		}
+	}
+	return -1
+}
