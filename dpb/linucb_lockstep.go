@@ -64,7 +64,11 @@ const cholInvMaxDim = 15
 // factor (jittered when V_t is not positive definite), M and z.
 func prepareFactors(p *LinUCB) {
 	d, dp, l, mt := p.d, p.dp, p.v, p.mt
-	if d <= cholInvMaxDim {
+	if d == 5 && dp == 8 {
+		if prepareFactors5((*[25]float64)(l), (*[37]float64)(mt), (*[5]float64)(p.zp), (*[5]float64)(p.u)) {
+			return
+		}
+	} else if d <= cholInvMaxDim {
 		// The same operations as cholesky and inverseFactorTo (the same
 		// bits, TestPrepareInterleavedSameBits), row j of M right after
 		// column j of L, M_jj = 1/L_jj the factorisation's own reciprocal.
