@@ -2,6 +2,7 @@ package dpb
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -11,19 +12,7 @@ import (
 // NaN, huge (products overflow) or tiny (products underflow).
 func TestPacked6SameBits(t *testing.T) {
 	rng := Stream(1, 15)
-	draw := func() float64 {
-		switch rng.IntN(6) {
-		case 0:
-			return math.Copysign(0, -1)
-		case 1:
-			return math.Float64frombits(0x7ff8_0000_0000_0000 | rng.Uint64()>>13)
-		case 2:
-			return math.Ldexp(rng.NormFloat64(), 600)
-		case 3:
-			return math.Ldexp(rng.NormFloat64(), -600)
-		}
-		return rng.NormFloat64()
-	}
+	draw := func() float64 { return awkwardFloat(rng) }
 	var z [6]float64
 	var got, want [21]float64
 	r := &TreeRegularizer{d: 5, buf: make([]float64, 21)}
@@ -51,4 +40,21 @@ func TestPacked6SameBits(t *testing.T) {
 			t.Fatalf("rep %d: unpack5 ũ entry %d is %v, the loop gives %v", rep, p, u1[p], u2[p])
 		}
 	}
+}
+
+// awkwardFloat draws a float64 that is −0, a NaN with a random payload, a
+// normal scaled by 2^600 (its products overflow) or by 2^−600 (they
+// underflow) one time in six each, and a standard normal otherwise.
+func awkwardFloat(rng *rand.Rand) float64 {
+	switch rng.IntN(6) {
+	case 0:
+		return math.Copysign(0, -1)
+	case 1:
+		return math.Float64frombits(0x7ff8_0000_0000_0000 | rng.Uint64()>>13)
+	case 2:
+		return math.Ldexp(rng.NormFloat64(), 600)
+	case 3:
+		return math.Ldexp(rng.NormFloat64(), -600)
+	}
+	return rng.NormFloat64()
 }

@@ -12,19 +12,7 @@ import (
 // operand order, in the loops as in the written-out code.
 func TestUnrolled5SameBits(t *testing.T) {
 	rng := Stream(1, 16)
-	draw := func() float64 {
-		switch rng.IntN(6) {
-		case 0:
-			return math.Copysign(0, -1)
-		case 1:
-			return math.Float64frombits(0x7ff8_0000_0000_0000 | rng.Uint64()>>13)
-		case 2:
-			return math.Ldexp(rng.NormFloat64(), 600)
-		case 3:
-			return math.Ldexp(rng.NormFloat64(), -600)
-		}
-		return rng.NormFloat64()
-	}
+	draw := func() float64 { return awkwardFloat(rng) }
 	var mt [64]float64
 	var u, x, z1, z2 [5]float64
 	z2full := make([]float64, 8)
