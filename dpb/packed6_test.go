@@ -32,7 +32,7 @@ func TestPacked6SameBits(t *testing.T) {
 		}
 		r.diag = draw()
 		unpack5(&v1, &u1, (*[21]float64)(r.buf), r.diag)
-		r.unpackLoop(v2[:], u2[:])
+		r.unpackLoop(v2[:], u2[:], false)
 		if p := firstDiff(v1[:], v2[:]); p >= 0 {
 			t.Fatalf("rep %d: unpack5 V entry %d is %v, the loop gives %v", rep, p, v1[p], v2[p])
 		}

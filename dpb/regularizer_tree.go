@@ -261,49 +261,39 @@ func (r *TreeRegularizer) unpack(v, u []float64) {
 	}
 	_ = v[d*d-1]
 	_ = u[d-1]
-	switch {
-	case d == 5:
+	if d == 5 {
 		unpack5((*[25]float64)(v), (*[5]float64)(u), (*[21]float64)(r.buf), r.diag)
 		return
-	case d >= symLowerFrom && symLowerLanes:
-		r.unpackMirrored(v, u)
-		return
 	}
-	r.unpackLoop(v, u)
+	r.unpackLoop(v, u, d >= symLowerFrom && symLowerLanes)
 }
 
-// unpackLoop is unpack's one-pass loop (the definition unpack5 writes out):
-// each entry stored twice, the second time a column apart.
-func (r *TreeRegularizer) unpackLoop(v, u []float64) {
+// unpackLoop is unpack's loop (the definition unpack5 writes out). Each
+// entry of a packed row goes into V's upper triangle; without mirror it is
+// stored a second time, a column apart, into the lower triangle, and with
+// mirror (from symLowerFrom on with AVX-512) the rows are copied and the
+// lower triangle is mirrored from the upper by 8×8 transpositions
+// (symLower).
+func (r *TreeRegularizer) unpackLoop(v, u []float64, mirror bool) {
 	d, n1 := r.d, r.d+1
 	k := 0
 	for i := 0; i < d; i++ {
 		row := r.buf[k : k+n1-i]
 		v[i*d+i] = row[0] + r.diag
-		for j := 1; j < d-i; j++ {
-			v[i*d+i+j] = row[j]
-			v[(i+j)*d+i] = row[j]
+		if mirror {
+			copy(v[i*d+i+1:(i+1)*d], row[1:d-i])
+		} else {
+			for j := 1; j < d-i; j++ {
+				v[i*d+i+j] = row[j]
+				v[(i+j)*d+i] = row[j]
+			}
 		}
 		u[i] = row[d-i]
 		k += n1 - i
 	}
-}
-
-// unpackMirrored is unpack from symLowerFrom on with AVX-512: the rows are
-// copied into the upper triangle and the lower one is mirrored from it by
-// 8×8 transpositions (symLower), instead of each entry being stored twice,
-// the second time a column apart.
-func (r *TreeRegularizer) unpackMirrored(v, u []float64) {
-	d, n1 := r.d, r.d+1
-	k := 0
-	for i := 0; i < d; i++ {
-		row := r.buf[k : k+n1-i]
-		v[i*d+i] = row[0] + r.diag
-		copy(v[i*d+i+1:(i+1)*d], row[1:d-i])
-		u[i] = row[d-i]
-		k += n1 - i
+	if mirror {
+		symLower(v, d)
 	}
-	symLower(v, d)
 }
 
 // symLowerRows sets v[i·d+j] = v[j·d+i] for j < i in the rows i ≥ from of
