@@ -27,8 +27,8 @@
 // a+4 (a load and an insert, which may issue on either FMA port), so that
 // the unpacks and one VPERMT2PD stage (TRANSPOSE8PAIRS) finish the
 // transposition (16 uops that need the shuffle port, against TRANSPOSE8's
-// 24). Rows a at DX + a·S
-// (R11 = 3S, R9 = DX + 4S); uses Z0–Z15, Z28–Z29 (TRANSPOSE8INDICES).
+// 24). Rows a at DX + a·S (R11 = 3S, R9 = DX + 4S); uses Z0–Z15, Z28–Z29
+// (TRANSPOSE8INDICES).
 #define TRANS8FULL \
 	VMOVUPD 0(DX), Y0; \
 	VINSERTF64X4 $1, 0(R9), Z0, Z0; \
