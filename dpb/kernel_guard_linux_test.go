@@ -404,3 +404,60 @@ func TestSymLowerStaysInside(t *testing.T) {
 		free()
 	}
 }
+
+// TestCholInv5x4StaysInside runs cholInv5x4AVX2 with each of its seventeen
+// arrays in turn ending at an inaccessible page (V, ũ, mt, z of each lane,
+// then the scratch) and checks every lane against prepareFactors5.
+func TestCholInv5x4StaysInside(t *testing.T) {
+	if !prep4AVX2 {
+		t.Skip("no AVX2 on this CPU")
+	}
+	g := newFastRand(Stream(1, 19))
+	var v, u [4][]float64
+	var want [4]prep5x4Case
+	var wantZ [4][5]float64
+	for b := range 4 {
+		v[b] = gramPlusI(&g, 5)
+		u[b] = make([]float64, 5)
+		g.normalsTo(u[b])
+		copy(want[b].v[:], v[b])
+		copy(want[b].u[:], u[b])
+		if !prepareFactors5(&want[b].v, &want[b].mt, &wantZ[b], &want[b].u) {
+			t.Fatal("test matrix not positive definite")
+		}
+	}
+	for arg := range 17 {
+		var bufs [16][]float64
+		for b := range 4 {
+			bufs[b] = append([]float64(nil), v[b]...)
+			bufs[4+b] = append([]float64(nil), u[b]...)
+			bufs[8+b] = make([]float64, 37)
+			bufs[12+b] = make([]float64, 5)
+		}
+		s := make([]float64, 160)
+		var free func()
+		if arg < 16 {
+			bufs[arg], free = guardedCopy(t, bufs[arg])
+		} else {
+			s, free = guardedCopy(t, s)
+		}
+		var lanes [16]*float64
+		for i := range lanes {
+			lanes[i] = &bufs[i][0]
+		}
+		if bad := cholInv5x4AVX2(&lanes, (*[160]float64)(s)); bad != 0 {
+			t.Fatalf("argument %d guarded: lanes %b flagged not positive definite", arg, bad)
+		}
+		for b := range 4 {
+			for _, c := range []struct {
+				name      string
+				got, want []float64
+			}{{"factor", bufs[b], want[b].v[:]}, {"mt", bufs[8+b], want[b].mt[:]}, {"z", bufs[12+b], wantZ[b][:]}} {
+				if i := firstDiff(c.got, c.want); i >= 0 {
+					t.Fatalf("argument %d guarded, lane %d: %s entry %d is %v, want %v", arg, b, c.name, i, c.got[i], c.want[i])
+				}
+			}
+		}
+		free()
+	}
+}

@@ -12,9 +12,16 @@ var prep4AVX2 = hasAVX2FMA()
 //go:noescape
 func cholInv4AVX2(lanes *[16]*float64, s []float64, d, dp int) (bad int)
 
+// cholInv5x4AVX2 is cholInv4AVX2 at d = 5, dp = 8, written out
+// (prepare5x4_amd64.s, from internal/asmgen/prepare5x4.py): prepareFactors5
+// in the four lanes.
+//
+//go:noescape
+func cholInv5x4AVX2(lanes *[16]*float64, s *[160]float64) (bad int)
+
 // prepare4 prepares the four policies of ps (dimension d ≤ prep4MaxDim,
-// statistics already in v and u) in the lanes of cholInv4AVX2, or one by one
-// without AVX2.
+// statistics already in v and u) in the lanes of cholInv4AVX2 (of
+// cholInv5x4AVX2 at d = 5), or one by one without AVX2.
 func prepare4(ps *[4]*LinUCB, d int) {
 	if !prep4AVX2 {
 		for _, p := range ps {
@@ -30,8 +37,12 @@ func prepare4(ps *[4]*LinUCB, d int) {
 			panic("dpb: prepare4: policies of one dimension with different strides")
 		}
 	}
-	s := ps[0].lanes[:2*d*d*4+2*d*4]
-	bad := cholInv4AVX2(&lanes, s, d, ps[0].dp)
+	var bad int
+	if d == 5 && ps[0].dp == 8 {
+		bad = cholInv5x4AVX2(&lanes, (*[160]float64)(ps[0].lanes[:160]))
+	} else {
+		bad = cholInv4AVX2(&lanes, ps[0].lanes[:2*d*d*4+2*d*4], d, ps[0].dp)
+	}
 	for b, p := range ps {
 		if bad&(1<<b) != 0 {
 			p.factorFailed() // as prepare: the jittered factor, M and z
