@@ -263,24 +263,7 @@ func TestCholInv4StaysInside(t *testing.T) {
 			inverseFactorTo(wantMT[b], wantZP[b], wantV[b], u[b], nil, d, dp)
 		}
 		for arg := range 17 {
-			var bufs [16][]float64
-			for b := range 4 {
-				bufs[b] = append([]float64(nil), v[b]...)
-				bufs[4+b] = append([]float64(nil), u[b]...)
-				bufs[8+b] = make([]float64, (d-1)*dp+d)
-				bufs[12+b] = make([]float64, d)
-			}
-			s := make([]float64, 2*d*d*4+2*d*4)
-			var free func()
-			if arg < 16 {
-				bufs[arg], free = guardedCopy(t, bufs[arg])
-			} else {
-				s, free = guardedCopy(t, s)
-			}
-			var lanes [16]*float64
-			for i := range lanes {
-				lanes[i] = &bufs[i][0]
-			}
+			bufs, lanes, s, free := guardedLanes(t, &v, &u, (d-1)*dp+d, d, 2*d*d*4+2*d*4, arg)
 			if bad := cholInv4AVX2(&lanes, s, d, dp); bad != 0 {
 				t.Fatalf("d %d, argument %d guarded: lanes %b flagged not positive definite", d, arg, bad)
 			}
@@ -427,24 +410,7 @@ func TestCholInv5x4StaysInside(t *testing.T) {
 		}
 	}
 	for arg := range 17 {
-		var bufs [16][]float64
-		for b := range 4 {
-			bufs[b] = append([]float64(nil), v[b]...)
-			bufs[4+b] = append([]float64(nil), u[b]...)
-			bufs[8+b] = make([]float64, 37)
-			bufs[12+b] = make([]float64, 5)
-		}
-		s := make([]float64, 160)
-		var free func()
-		if arg < 16 {
-			bufs[arg], free = guardedCopy(t, bufs[arg])
-		} else {
-			s, free = guardedCopy(t, s)
-		}
-		var lanes [16]*float64
-		for i := range lanes {
-			lanes[i] = &bufs[i][0]
-		}
+		bufs, lanes, s, free := guardedLanes(t, &v, &u, 37, 5, 160, arg)
 		if bad := cholInv5x4AVX2(&lanes, (*[160]float64)(s)); bad != 0 {
 			t.Fatalf("argument %d guarded: lanes %b flagged not positive definite", arg, bad)
 		}
@@ -460,4 +426,27 @@ func TestCholInv5x4StaysInside(t *testing.T) {
 		}
 		free()
 	}
+}
+
+// guardedLanes lays out the four-policy kernels' arguments: copies of v and
+// u, zeroed mt (nmt floats) and z (nz) for each lane, zeroed scratch (ns),
+// with argument arg (0…15 the lanes' arrays in lanes' order, 16 the
+// scratch) ending at an inaccessible page; free releases it.
+func guardedLanes(t *testing.T, v, u *[4][]float64, nmt, nz, ns, arg int) (bufs [16][]float64, lanes [16]*float64, s []float64, free func()) {
+	for b := range 4 {
+		bufs[b] = append([]float64(nil), v[b]...)
+		bufs[4+b] = append([]float64(nil), u[b]...)
+		bufs[8+b] = make([]float64, nmt)
+		bufs[12+b] = make([]float64, nz)
+	}
+	s = make([]float64, ns)
+	if arg < 16 {
+		bufs[arg], free = guardedCopy(t, bufs[arg])
+	} else {
+		s, free = guardedCopy(t, s)
+	}
+	for i := range lanes {
+		lanes[i] = &bufs[i][0]
+	}
+	return bufs, lanes, s, free
 }

@@ -2,6 +2,7 @@ package dpb
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
@@ -16,32 +17,9 @@ import (
 func TestPrepareFactors5SameBits(t *testing.T) {
 	const d, dp = 5, 8
 	rng := Stream(1, 17)
-	var bm [25]float64
 	var pass, fail int
 	for trial := range 20000 {
-		scale := 0
-		if trial%3 == 1 {
-			scale = rng.IntN(801) - 400
-		}
-		for i := range bm {
-			bm[i] = math.Ldexp(rng.NormFloat64(), scale)
-			if trial%7 == 3 && i%5 == 2 {
-				bm[i] = 0 // a zero column: singular
-			}
-		}
-		var a [25]float64
-		for i := range d {
-			for j := range d {
-				var s float64
-				for k := range d {
-					s += float64(bm[i*d+k] * bm[j*d+k])
-				}
-				a[i*d+j] = s
-			}
-		}
-		if trial%5 == 4 {
-			a[rng.IntN(5)*6] *= -1 // a negative pivot somewhere
-		}
+		a := drawGram5(rng, trial)
 		u := [5]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 		l := a
 		var mt [64]float64
@@ -79,4 +57,36 @@ func TestPrepareFactors5SameBits(t *testing.T) {
 	if pass < 1000 || fail < 1000 {
 		t.Fatalf("%d factorisations succeeded and %d failed: both paths need exercising", pass, fail)
 	}
+}
+
+// drawGram5 draws the 5×5 V of trial number trial: B Bᵀ for a standard
+// normal B scaled by 2^s (s = 0, or uniform in −400…400 for trial ≡ 1 mod 3,
+// so that products overflow or underflow), with a zero column in B (singular)
+// for trial ≡ 3 mod 7 and a diagonal entry negated (indefinite) for trial ≡ 4
+// mod 5.
+func drawGram5(rng *rand.Rand, trial int) (a [25]float64) {
+	var bm [25]float64
+	scale := 0
+	if trial%3 == 1 {
+		scale = rng.IntN(801) - 400
+	}
+	for i := range bm {
+		bm[i] = math.Ldexp(rng.NormFloat64(), scale)
+		if trial%7 == 3 && i%5 == 2 {
+			bm[i] = 0 // a zero column: singular
+		}
+	}
+	for i := range 5 {
+		for j := range 5 {
+			var s float64
+			for k := range 5 {
+				s += float64(bm[i*5+k] * bm[j*5+k])
+			}
+			a[i*5+j] = s
+		}
+	}
+	if trial%5 == 4 {
+		a[rng.IntN(5)*6] *= -1 // a negative pivot somewhere
+	}
+	return a
 }

@@ -15,36 +15,14 @@ type prep5x4Case struct {
 	mt [37]float64
 }
 
-// drawPrep5x4Case draws a lane's V_t, ũ and prior mt as
-// TestPrepareFactors5SameBits does (Gram matrices scaled by up to 2^±400,
-// zero columns, negative pivots), with an awkwardFloat (−0, NaN, a huge or
+// drawPrep5x4Case draws a lane's V_t as TestPrepareFactors5SameBits does
+// (drawGram5), a standard normal ũ, and an awkwardFloat (−0, NaN, a huge or
 // tiny normal) in one entry of V or ũ one time in four; mt's entries are
 // random (the kernel must leave all but M's lower triangle as they are).
 func drawPrep5x4Case(rng *rand.Rand, trial int) prep5x4Case {
-	var c prep5x4Case
-	var bm [25]float64
-	scale := 0
-	if trial%3 == 1 {
-		scale = rng.IntN(801) - 400
-	}
-	for i := range bm {
-		bm[i] = math.Ldexp(rng.NormFloat64(), scale)
-		if trial%7 == 3 && i%5 == 2 {
-			bm[i] = 0
-		}
-	}
-	for i := range 5 {
-		for j := range 5 {
-			var s float64
-			for k := range 5 {
-				s += float64(bm[i*5+k] * bm[j*5+k])
-			}
-			c.v[i*5+j] = s
-		}
+	c := prep5x4Case{v: drawGram5(rng, trial)}
+	for i := range c.u {
 		c.u[i] = rng.NormFloat64()
-	}
-	if trial%5 == 4 {
-		c.v[rng.IntN(5)*6] *= -1
 	}
 	switch rng.IntN(8) {
 	case 0:
