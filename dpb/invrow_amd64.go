@@ -27,48 +27,21 @@ func invRow(li, mt []float64, dp, i int, mii float64) {
 	invRowGo(li, mt, dp, i, mii)
 }
 
-// invLanes selects invRowLanesAVX512 for inverseFactorTo from d =
+// invLanes selects invPanelsAVX512 for inverseFactorTo from d =
 // invLanesFrom on (tests switch it).
 var invLanes = hasAVX2FMA() && hasAVX512() && hasBMI12()
 
 // invLanesFrom is the smallest d at which inverseFactorTo computes its rows
-// eight columns a vector (invRowLanesAVX512) instead of one dot product at
-// a time (invRowAVX2).
+// eight columns a vector (invPanelsAVX512) instead of one dot product at a
+// time (invRowAVX2).
 const invLanesFrom = 16
 
-// invMasks[v][m] holds the lane masks of step m of invRowLanesAVX512's
-// masked steps when v = n0 − KA steps are left (the lanes' dot products
-// have n0 − l elements, and the first KA, a multiple of four, are done):
-// lane l has element KA + m when m < v − l (mask 0); it is in a full group
-// of four when its group ends by its length, m < 4⌊m/4⌋ + 4 ≤ v − l (mask
-// 1); in its tail otherwise (mask 2).
-var invMasks = func() (t [11][10][4]uint8) {
-	for v := range 11 {
-		for m := range 10 {
-			for l := range 8 {
-				valid := m < v-l
-				group := m/4*4+4 <= v-l
-				if valid {
-					t[v][m][0] |= 1 << l
-				}
-				if group {
-					t[v][m][1] |= 1 << l
-				}
-				if valid && !group {
-					t[v][m][2] |= 1 << l
-				}
-			}
-		}
-	}
-	return t
-}()
-
-// invRowLanesAVX512 is invRowGo for row i ≥ 1 with eight columns per
-// vector, reading M by subdiagonal from diag (diag[k·dp+j] = M_{j+k, j})
-// and writing the row into both mt and diag (invrow_amd64.s).
+// invPanelsAVX512 writes the rows of M below its diagonal eight columns (a
+// panel) at a time, row by row, with the panel's rows in r, one load a step
+// and no scatter (invpanel_amd64.s).
 //
 //go:noescape
-func invRowLanesAVX512(li, mt, diag *float64, dp, i int, nmii float64)
+func invPanelsAVX512(l, mt, r *float64, d, dp int)
 
 // zFromFactorAVX512 is inverseFactorTo's z = M u loop, eight rows per
 // vector, with its operations in its order (invrow_amd64.s); zp[:d] zero on
@@ -79,20 +52,15 @@ func zFromFactorAVX512(zp, mt, u *float64, d, dp int)
 
 // inverseFactorLanes writes rows 1…d−1 of M (the diagonal already in mt)
 // and z = M u as inverseFactorTo's Go loops would, eight columns (rows of z)
-// a vector: invRowLanesAVX512 with diag (at least d·dp floats) as its copy of
-// M by subdiagonal, then zFromFactorAVX512. It reports whether it did: only
-// on AVX-512 CPUs and for d >= invLanesFrom.
-func inverseFactorLanes(mt, zp, l, u, diag []float64, d, dp int) bool {
-	if !invLanes || d < invLanesFrom || len(diag) < d*dp {
+// a vector: invPanelsAVX512 with scratch (at least 8·(d+7) floats) for a
+// panel's rows, then zFromFactorAVX512. It reports whether it did: only on
+// AVX-512 CPUs and for d >= invLanesFrom.
+func inverseFactorLanes(mt, zp, l, u, scratch []float64, d, dp int) bool {
+	if !invLanes || d < invLanesFrom || len(scratch) < 8*(d+7) {
 		return false
 	}
 	_, _, _, _ = l[d*d-1], mt[(d-1)*dp+d-1], zp[d-1], u[d-1]
-	for j := range d {
-		diag[j] = mt[j*dp+j]
-	}
-	for i := 1; i < d; i++ {
-		invRowLanesAVX512(&l[i*d], &mt[0], &diag[0], dp, i, -mt[i*dp+i])
-	}
+	invPanelsAVX512(&l[0], &mt[0], &scratch[0], d, dp)
 	clear(zp[:d])
 	zFromFactorAVX512(&zp[0], &mt[0], &u[0], d, dp)
 	return true

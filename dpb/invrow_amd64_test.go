@@ -93,56 +93,6 @@ func TestInvRowSameBits(t *testing.T) {
 	}
 }
 
-// TestInvRowLanesSameBits runs the eight-column rows (invRowLanesAVX512) on
-// the awkward values of TestInvRowSameBits — signed zeros, subnormals,
-// huge products — row by row for i = 1…70 from M's subdiagonal copy, and
-// requires invRowGo's bits in mt and the row's entries in the copy.
-func TestInvRowLanesSameBits(t *testing.T) {
-	if !invLanes {
-		t.Skip("no AVX-512 with BMI2 on this CPU")
-	}
-	val := awkwardValues(Stream(4, 511))
-	same := func(a, b float64) bool {
-		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
-	}
-	const dmax = 71
-	for rep := range 20 {
-		dp := padDim(dmax) + 4*(rep%2)
-		mt := make([]float64, dp*dp)
-		for k := range mt {
-			mt[k] = val()
-		}
-		for i := 1; i < dmax; i++ {
-			li := make([]float64, i)
-			for k := range li {
-				li[k] = val()
-			}
-			mii := val()
-			// diag[k·dp+j] = M_{j+k, j} = mt[j·dp+j+k] for the entries row i reads.
-			diag := make([]float64, dmax*dp)
-			for j := 0; j < i; j++ {
-				for k := 0; j+k < i; k++ {
-					diag[k*dp+j] = mt[j*dp+j+k]
-				}
-			}
-			got, want := append([]float64(nil), mt...), append([]float64(nil), mt...)
-			invRowLanesAVX512(&li[0], &got[0], &diag[0], dp, i, -mii)
-			invRowGo(li, want, dp, i, mii)
-			for k := range got {
-				if !same(got[k], want[k]) {
-					t.Fatalf("rep %d, i = %d, dp = %d: mt[%d] = %v (lanes), %v (Go)", rep, i, dp, k, got[k], want[k])
-				}
-			}
-			for j := 0; j < i; j++ {
-				if !same(diag[(i-j)*dp+j], want[j*dp+i]) {
-					t.Fatalf("rep %d, i = %d: diag[(i−%d)·dp+%d] = %v, M_ij = %v", rep, i, j, j, diag[(i-j)*dp+j], want[j*dp+i])
-				}
-			}
-			mt = want
-		}
-	}
-}
-
 // TestZFromFactorSameBits compares z = M u from zFromFactorAVX512 with
 // inverseFactorTo's Go loop bit for bit, for d = 1…70 and u holding ±Inf
 // and NaN besides normal draws: a row i < j that the kernel failed to mask
@@ -182,6 +132,65 @@ func TestZFromFactorSameBits(t *testing.T) {
 		}
 		if got[d] != 12345 {
 			t.Fatalf("d = %d: wrote past z", d)
+		}
+	}
+}
+
+// TestInvPanelsSameBits runs invPanelsAVX512 on lower-triangular L with
+// awkwardValues entries (signed zeros, subnormals, near-overflow values,
+// exponents over ±2⁴⁰: any change in the order of the roundings shows; ±Inf
+// and NaN one entry in 64, which a lane without an element at a step must
+// not multiply by its zeros) and
+// M's diagonal from the same source, for d = 1…70 and a padded stride, and
+// requires invRowGo's bits (NaNs equal whatever their payload and sign, as
+// the lanes kernel and the Go loop may keep a different NaN) in M's lower
+// triangle, and every other entry of mt (the upper triangle, the padding
+// rows) and the scratch beyond 8·(d+7) floats untouched. Deterministic: no
+// false failures.
+func TestInvPanelsSameBits(t *testing.T) {
+	if !invLanes {
+		t.Skip("no AVX-512 with BMI2 on this CPU")
+	}
+	val := awkwardValues(Stream(4, 513))
+	rng := Stream(4, 514)
+	same := func(a, b float64) bool {
+		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
+	}
+	for rep := range 6 {
+		for d := 1; d <= 70; d++ {
+			dp := padDim(d) + 4*(rep%2)
+			l := make([]float64, d*d)
+			for i := range d {
+				for j := range i + 1 {
+					l[i*d+j] = val()
+					switch rng.IntN(128) {
+					case 0:
+						l[i*d+j] = math.Inf(1 - 2*rng.IntN(2)) // Inf·0 would be NaN
+					case 1:
+						l[i*d+j] = math.NaN()
+					}
+				}
+			}
+			mt := make([]float64, (d-1)*dp+d)
+			for k := range mt {
+				mt[k] = val() // the diagonal M_jj, and sentinels elsewhere
+			}
+			want := append([]float64(nil), mt...)
+			for i := 1; i < d; i++ {
+				invRowGo(l[i*d:i*d+i], want, dp, i, want[i*dp+i])
+			}
+			got := append([]float64(nil), mt...)
+			r := make([]float64, 8*(d+7)+8)
+			r[len(r)-1] = 42
+			invPanelsAVX512(&l[0], &got[0], &r[0], d, dp)
+			for k := range got {
+				if !same(got[k], want[k]) {
+					t.Fatalf("rep %d, d = %d, dp = %d: mt[%d] (M_%d,%d) = %v (panels), %v (Go)", rep, d, dp, k, k%dp, k/dp, got[k], want[k])
+				}
+			}
+			if r[len(r)-1] != 42 {
+				t.Fatalf("d = %d: wrote past 8·(d+7) floats of scratch", d)
+			}
 		}
 	}
 }

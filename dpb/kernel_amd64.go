@@ -216,7 +216,7 @@ var transposePerm = [32]int64{
 }
 
 // iota8 holds the lane numbers 0…7 (argmaxAVX512's and
-// score4SmallAVX512's indices, invRowLanesAVX512's scatter indices).
+// score4SmallAVX512's indices).
 var iota8 = [8]int64{0, 1, 2, 3, 4, 5, 6, 7}
 
 // negInfBits is −∞ (argmaxAVX512's and score4SmallAVX512's empty lanes).

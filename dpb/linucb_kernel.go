@@ -50,19 +50,20 @@ func padDim(d int) int { return (d + 3) &^ 3 }
 // M_ij for j ≤ i < d: column j of M is contiguous) and z = M u into zp, from
 // the Cholesky factor stored in the lower triangle of l (d×d row-major).
 // Entries of mt and zp outside those positions are never written and must be
-// zero (as in fresh slices); diag is scratch of d·dp floats, or nil. Column
+// zero (as in fresh slices); scratch holds d·dp floats, or is nil (the
+// AVX-512 path needs 8·(d+7), which d·dp is from d = 16 on). Column
 // j of M solves L m = e_j:
 //
 //	M_jj = 1/L_jj,   M_ij = −M_ii Σ_{j≤k<i} L_ik M_kj   (i > j),
 //
 // each sum a dot product of contiguous slices.
-func inverseFactorTo(mt, zp, l, u, diag []float64, d, dp int) {
+func inverseFactorTo(mt, zp, l, u, scratch []float64, d, dp int) {
 	for i := 0; i < d; i++ {
 		mt[i*dp+i] = 1 / l[i*d+i]
 	}
-	// On AVX-512 at larger d, rows and z eight columns a vector, with diag as
-	// scratch, in the order of the loops below.
-	if inverseFactorLanes(mt, zp, l, u, diag, d, dp) {
+	// On AVX-512 at larger d, rows and z eight columns a vector, in the
+	// order of the loops below.
+	if inverseFactorLanes(mt, zp, l, u, scratch, d, dp) {
 		return
 	}
 	// Row by row: the entries of row i (one per column j < i) depend only on
