@@ -58,10 +58,10 @@ GLOBL ·invPanelSign<>(SB), RODATA|NOPTR, $8
 // The rows of the inverse factor M = L⁻¹ below its diagonal (which mt
 // already holds, mt[j·dp+j] = M_jj), in the kernel layout mt[j·dp+i] = M_ij,
 // eight columns j0…j0+7 (a panel) at a time, one per lane, with invRowGo's
-// operations: M_ij = −Dot(L_i[j:i], M[j:i, j])·M_jj... precisely
-// Dot(L_{i,j..i−1}, M_{j..i−1, j}) (linalg.Dot: element t to chain t mod 4
-// while t is in a full group of four, the tail to chain 0, each product and
-// sum rounded, then (s0+s1)+(s2+s3)) times −M_ii.
+// operations: M_ij = Dot(L_{i,j..i−1}, M_{j..i−1, j})·(−M_ii), the dot
+// product as linalg.Dot forms it (element t to chain t mod 4 while t is in
+// a full group of four, the tail to chain 0, each product and sum rounded,
+// then (s0+s1)+(s2+s3)).
 //
 // Row i of a panel is one pass over k = j0…i−1: step s = k − j0 multiplies
 // L_ik (one broadcast: every lane's element k has the same factor of L) by
