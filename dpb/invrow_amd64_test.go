@@ -3,6 +3,7 @@
 package dpb
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -138,21 +139,21 @@ func TestZFromFactorSameBits(t *testing.T) {
 
 // TestInvPanelsSameBits runs invPanelsAVX512 on lower-triangular L with
 // awkwardValues entries (signed zeros, subnormals, near-overflow values,
-// exponents over ±2⁴⁰: any change in the order of the roundings shows; ±Inf
-// and NaN one entry in 64, which a lane without an element at a step must
-// not multiply by its zeros) and
+// exponents over ±2⁴⁰: any change in the order of the roundings shows) and
 // M's diagonal from the same source, for d = 1…70 and a padded stride, and
 // requires invRowGo's bits (NaNs equal whatever their payload and sign, as
 // the lanes kernel and the Go loop may keep a different NaN) in M's lower
 // triangle, and every other entry of mt (the upper triangle, the padding
-// rows) and the scratch beyond 8·(d+7) floats untouched. Deterministic: no
-// false failures.
+// rows) and the scratch beyond invPanelScratch(d) floats untouched. One factor in four
+// gets a ±Inf or NaN below the diagonal: the kernel must refuse it (ok = 0)
+// and write nothing. Deterministic: no false failures.
 func TestInvPanelsSameBits(t *testing.T) {
 	if !invLanes {
 		t.Skip("no AVX-512 with BMI2 on this CPU")
 	}
 	val := awkwardValues(Stream(4, 513))
 	rng := Stream(4, 514)
+	nonFinite := 0
 	same := func(a, b float64) bool {
 		return math.Float64bits(a) == math.Float64bits(b) || math.IsNaN(a) && math.IsNaN(b)
 	}
@@ -163,12 +164,13 @@ func TestInvPanelsSameBits(t *testing.T) {
 			for i := range d {
 				for j := range i + 1 {
 					l[i*d+j] = val()
-					switch rng.IntN(128) {
-					case 0:
-						l[i*d+j] = math.Inf(1 - 2*rng.IntN(2)) // Inf·0 would be NaN
-					case 1:
-						l[i*d+j] = math.NaN()
-					}
+				}
+			}
+			finite := true
+			if rng.IntN(4) == 0 { // one entry of the strict lower triangle ±Inf or NaN
+				if i := 1 + rng.IntN(max(d-1, 1)); i < d {
+					l[i*d+rng.IntN(i)] = []float64{math.Inf(1), math.Inf(-1), math.NaN()}[rng.IntN(3)]
+					finite = false
 				}
 			}
 			mt := make([]float64, (d-1)*dp+d)
@@ -180,17 +182,55 @@ func TestInvPanelsSameBits(t *testing.T) {
 				invRowGo(l[i*d:i*d+i], want, dp, i, want[i*dp+i])
 			}
 			got := append([]float64(nil), mt...)
-			r := make([]float64, 8*(d+7)+8)
+			r := make([]float64, invPanelScratch(d)+8)
 			r[len(r)-1] = 42
-			invPanelsAVX512(&l[0], &got[0], &r[0], d, dp)
+			ok := invPanelsAVX512(&l[0], &got[0], &r[0], d, dp)
+			if !finite {
+				if ok != 0 || firstDiff(got, mt) >= 0 {
+					t.Fatalf("d = %d: a factor that is not finite gave ok %d and mt written at %d; want 0 and nothing written", d, ok, firstDiff(got, mt))
+				}
+				nonFinite++
+				continue
+			}
+			if ok != 1 {
+				t.Fatalf("d = %d: a finite factor refused", d)
+			}
 			for k := range got {
 				if !same(got[k], want[k]) {
 					t.Fatalf("rep %d, d = %d, dp = %d: mt[%d] (M_%d,%d) = %v (panels), %v (Go)", rep, d, dp, k, k%dp, k/dp, got[k], want[k])
 				}
 			}
 			if r[len(r)-1] != 42 {
-				t.Fatalf("d = %d: wrote past 8·(d+7) floats of scratch", d)
+				t.Fatalf("d = %d: wrote past invPanelScratch(d) floats of scratch", d)
 			}
+		}
+	}
+	if nonFinite == 0 {
+		t.Fatal("no factor with a non-finite entry drawn")
+	}
+}
+
+// BenchmarkInverseFactor times inverseFactorTo (M = L⁻¹ and z = M u in the
+// kernel layout) at d = 16 and 64: the AVX-512 panels (lanes=true) against
+// the AVX2 rows one dot product at a time.
+func BenchmarkInverseFactor(b *testing.B) {
+	for _, d := range []int{16, 64} {
+		for _, lanes := range []bool{true, false} {
+			b.Run(fmt.Sprintf("d=%d/lanes=%v", d, lanes), func(b *testing.B) {
+				if lanes && !invLanes {
+					b.Skip("no AVX-512 with BMI2 on this CPU")
+				}
+				dp := padDim(d)
+				l, u := randomFactor(Stream(1, 2), d)
+				mt, zp := make([]float64, dp*dp), make([]float64, dp)
+				scratch := make([]float64, d*dp)
+				defer func(v bool) { invLanes = v }(invLanes)
+				invLanes = lanes
+				b.ReportAllocs()
+				for b.Loop() {
+					inverseFactorTo(mt, zp, l, u, scratch, d, dp)
+				}
+			})
 		}
 	}
 }

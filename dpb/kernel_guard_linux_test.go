@@ -169,7 +169,7 @@ func TestSmallKernelsStayInside(t *testing.T) {
 		}
 		// inverseFactorTo (AVX-512: eight columns a vector) with each of l,
 		// mt, zp, u and its scratch guarded in turn, mt and the scratch as
-		// short as they may be (8·(d+7) floats, a panel's rows).
+		// short as they may be (invPanelScratch(d) floats, the panels' rows).
 		{
 			dp := padDim(d)
 			l, u := randomFactor(Stream(uint64(d), 11), d)
@@ -180,7 +180,7 @@ func TestSmallKernelsStayInside(t *testing.T) {
 				inverseFactorTo(wantMT, wantZP, l, u, nil, d, dp)
 			}()
 			for arg := range 5 {
-				bufs := [][]float64{append([]float64(nil), l...), make([]float64, (d-1)*dp+d), make([]float64, d), append([]float64(nil), u...), make([]float64, 8*(d+7))}
+				bufs := [][]float64{append([]float64(nil), l...), make([]float64, (d-1)*dp+d), make([]float64, d), append([]float64(nil), u...), make([]float64, max(invPanelScratch(d), 1))}
 				var free func()
 				bufs[arg], free = guardedCopy(t, bufs[arg])
 				inverseFactorTo(bufs[1], bufs[2], bufs[0], bufs[3], bufs[4], d, dp)

@@ -51,7 +51,7 @@ func padDim(d int) int { return (d + 3) &^ 3 }
 // the Cholesky factor stored in the lower triangle of l (d×d row-major).
 // Entries of mt and zp outside those positions are never written and must be
 // zero (as in fresh slices); scratch holds d·dp floats, or is nil (the
-// AVX-512 path needs 8·(d+7), which d·dp is from d = 16 on). Column
+// AVX-512 path needs invPanelScratch(d), which d·dp is from d = 16 on). Column
 // j of M solves L m = e_j:
 //
 //	M_jj = 1/L_jj,   M_ij = −M_ii Σ_{j≤k<i} L_ik M_kj   (i > j),
