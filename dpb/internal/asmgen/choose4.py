@@ -386,4 +386,13 @@ s4red:
 s4done:
 	VZEROUPPER
 	RET''')
-print("\n".join(L))
+# The tail has at most three actions, so its arithmetic runs on the low four
+# lanes (256-bit registers: half the square root's cost, and a third port for
+# the multiplies and adds); the score's upper lanes are then +0, lanes that
+# K3 keeps out of the argmax and that lie past the K scores.
+out = "\n".join(L)
+head, rest = out.split("s4tpolicy:", 1)
+tail, end = rest.split("s4reduce:", 1)
+import re
+tail = "\n".join(re.sub(r"\bZ(\d+)\b", r"Y\1", ln) if ln.split() and ln.split()[0] in ("VMULPD", "VMULPD.BCST", "VADDPD", "VPXORQ", "VSQRTPD", "VBROADCASTSD") else ln for ln in tail.split("\n"))
+print(head + "s4tpolicy:" + tail + "s4reduce:" + end)
