@@ -41,6 +41,7 @@ DATA ·invPanelMasks<>+9(SB)/1, $0x11
 DATA ·invPanelMasks<>+10(SB)/1, $0xee
 DATA ·invPanelMasks<>+11(SB)/1, $0xcc
 GLOBL ·invPanelMasks<>(SB), RODATA|NOPTR, $16
+
 // TSTORE(Z): column c of a transposed block, Z, to DX in the rows of the
 // masks BX (rows below d) and R13 (rows from c on in the diagonal block),
 // which then shifts by R11 (1 in the diagonal block, else 0).
