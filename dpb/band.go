@@ -171,11 +171,8 @@ func zigFastGo(dst []float64, s uint64) (n int, next, u uint64) {
 // scaledNormalsTo sets dst[k] = scale[k]·z_k with z_k standard normal draws
 // (the same draws normalsTo would make).
 func (f *fastRand) scaledNormalsTo(dst, scale []float64) {
-	scale = scale[:len(dst)]
 	f.normalsTo(dst)
-	for k, x := range dst {
-		dst[k] = scale[k] * x
-	}
+	vecMul(dst, scale[:len(dst)], dst)
 }
 
 // normSlow finishes a ziggurat draw whose first word u fell outside the

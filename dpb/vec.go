@@ -2,7 +2,7 @@ package dpb
 
 import "github.com/dpbandits/dpbandits/dpb/internal/param"
 
-// Elementwise sums for the trees' short vectors (a packed (d+1)×(d+1)
+// Elementwise sums (and products) for the trees' short vectors (a packed (d+1)×(d+1)
 // statistic: 21 entries at d = 5): each output is one correctly rounded
 // addition (or two, in the order written), so every implementation gives
 // the same bits. On AVX-512 CPUs eight entries a pass with a masked tail
@@ -14,6 +14,14 @@ func vecAdd(dst, a, b []float64) {
 		panic(param.BadDim)
 	}
 	vecAddTo(dst, a, b)
+}
+
+// vecMul sets dst[k] = a[k]·b[k]; dst may be a or b.
+func vecMul(dst, a, b []float64) {
+	if len(a) != len(dst) || len(b) != len(dst) {
+		panic(param.BadDim)
+	}
+	vecMulTo(dst, a, b)
 }
 
 // vecAdd3 sets dst[k] = (a[k] + b[k]) + c[k]; dst may be any of them.
@@ -35,5 +43,12 @@ func vecAdd3Go(dst, a, b, c []float64) {
 	a, b, c = a[:len(dst)], b[:len(dst)], c[:len(dst)]
 	for k := range dst {
 		dst[k] = (a[k] + b[k]) + c[k]
+	}
+}
+
+func vecMulGo(dst, a, b []float64) {
+	a, b = a[:len(dst)], b[:len(dst)]
+	for k := range dst {
+		dst[k] = a[k] * b[k]
 	}
 }

@@ -2,8 +2,8 @@
 
 package dpb
 
-// vecAVX512 selects the AVX-512 loops of vecAdd and vecAdd3 (tests switch
-// it off to run the Go loops).
+// vecAVX512 selects the AVX-512 loops of vecAdd, vecAdd3 and vecMul (tests
+// switch it off to run the Go loops).
 var vecAVX512 = hasAVX2FMA() && hasAVX512()
 
 func vecAddTo(dst, a, b []float64) {
@@ -22,6 +22,14 @@ func vecAdd3To(dst, a, b, c []float64) {
 	vecAdd3Go(dst, a, b, c)
 }
 
+func vecMulTo(dst, a, b []float64) {
+	if vecAVX512 && len(dst) > 0 {
+		vecMulAVX512(&dst[0], &a[0], &b[0], len(dst))
+		return
+	}
+	vecMulGo(dst, a, b)
+}
+
 // vecAddAVX512 is vecAddGo for n > 0 entries (vec_amd64.s).
 //
 //go:noescape
@@ -31,3 +39,8 @@ func vecAddAVX512(dst, a, b *float64, n int)
 //
 //go:noescape
 func vecAdd3AVX512(dst, a, b, c *float64, n int)
+
+// vecMulAVX512 is vecMulGo for n > 0 entries (vec_amd64.s).
+//
+//go:noescape
+func vecMulAVX512(dst, a, b *float64, n int)

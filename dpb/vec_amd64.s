@@ -81,3 +81,40 @@ add3tail:
 add3done:
 	VZEROUPPER
 	RET
+
+// func vecMulAVX512(dst, a, b *float64, n int)
+//
+// dst[k] = a[k]·b[k], as vecAddAVX512.
+TEXT ·vecMulAVX512(SB), NOSPLIT, $0-32
+	MOVQ dst+0(FP), DI
+	MOVQ a+8(FP), SI
+	MOVQ b+16(FP), DX
+	MOVQ n+24(FP), CX
+
+mul8:
+	CMPQ CX, $8
+	JL   multail
+	VMOVUPD (SI), Z0
+	VMULPD  (DX), Z0, Z0
+	VMOVUPD Z0, (DI)
+	ADDQ    $64, SI
+	ADDQ    $64, DX
+	ADDQ    $64, DI
+	SUBQ    $8, CX
+	JMP     mul8
+
+multail:
+	TESTQ   CX, CX
+	JEQ     muldone
+	MOVQ    $1, AX
+	SHLQ    CX, AX
+	DECQ    AX
+	KMOVB   AX, K1
+	VMOVUPD (SI), K1, Z0
+	VMOVUPD (DX), K1, Z1
+	VMULPD  Z1, Z0, Z0
+	VMOVUPD Z0, K1, (DI)
+
+muldone:
+	VZEROUPPER
+	RET

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestVecSameBits compares vecAdd and vecAdd3 on AVX-512 with the Go loops
+// TestVecSameBits compares vecAdd, vecAdd3 and vecMul on AVX-512 with the Go loops
 // for every length 0…40 (whole passes and every masked tail), with dst
 // aliasing an input and not, on values of mixed sign and scale (so the
 // order of the two additions matters), with guards after dst that a store
@@ -43,6 +43,11 @@ func TestVecSameBits(t *testing.T) {
 			vecAdd3(dstG[:n], got[:n], b[:n], c[:n])
 			if i := firstDiff(dstG, dstW); i >= 0 {
 				t.Fatalf("vecAdd3 n=%d alias=%d: entry %d is %v, Go %v", n, alias, i, dstG[i], dstW[i])
+			}
+			vecMulGo(dstW[:n], want[:n], b[:n])
+			vecMul(dstG[:n], got[:n], b[:n])
+			if i := firstDiff(dstG, dstW); i >= 0 {
+				t.Fatalf("vecMul n=%d alias=%d: entry %d is %v, Go %v", n, alias, i, dstG[i], dstW[i])
 			}
 		}
 	}
