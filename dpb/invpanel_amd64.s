@@ -92,8 +92,9 @@ GLOBL ·invPanelMasks<>(SB), RODATA|NOPTR, $16
 //
 // Registers: SI l, DI mt, R8 r, CX d, BX scratch, R9 j0, R10 i, R11 n0,
 // R12 &L_{i,j0}, R13 the panel's row j0, R14, R15 scratch, AX, DX the
-// steps' cursors; Z0–Z3 the accumulators, Z4–Z5 products, Z6 −M_ii, Z8–Z11 the
-// sums; the transposition uses Z0–Z15 and Z28–Z31.
+// steps' cursors; Z0–Z3 the accumulators, Z4–Z5 products, Z6 M_ii and Z7
+// −M_ii of row i, Z8–Z11 the sums; the transposition uses Z0–Z15 and
+// Z28–Z31.
 TEXT ·invPanelsAVX512(SB), NOSPLIT, $0-48
 	MOVQ l+0(FP), SI
 	MOVQ mt+8(FP), DI
@@ -149,6 +150,13 @@ chk1:
 irow:
 	CMPQ R10, CX
 	JAE  transposeAll
+	// M_ii (Z6) and −M_ii (Z7), at mt + 8(i·dp + i), for every panel of row i.
+	MOVQ    R10, AX
+	IMULQ   dp+32(FP), AX
+	ADDQ    R10, AX
+	VBROADCASTSD (DI)(AX*8), Z6
+	VBROADCASTSD ·invPanelSign<>(SB), Z7
+	VXORPD  Z6, Z7, Z7
 	XORQ R9, R9              // j0
 	MOVQ R8, R13             // the panel's row j0
 
@@ -158,10 +166,7 @@ ipanel:
 	JL   inext               // j0 > i: every panel of row i done
 	JNZ  row
 	// i = j0: the panel's first row, M_{j0 j0} in lane 0.
-	MOVQ    R10, AX
-	IMULQ   dp+32(FP), AX
-	ADDQ    R10, AX
-	VMOVSD  (DI)(AX*8), X4
+	VMOVQ   X6, X4
 	VMOVUPD Z4, (R13)
 	JMP     inext
 
@@ -292,13 +297,6 @@ sums:
 	MOVL    $0xaa, R15
 	KMOVB   R15, K2
 	VMOVAPD Z10, K2, Z8
-	// −M_ii, M_ii's address mt + 8(i·dp + i).
-	MOVQ    R10, AX
-	IMULQ   dp+32(FP), AX
-	ADDQ    R10, AX
-	VBROADCASTSD (DI)(AX*8), Z6
-	VBROADCASTSD ·invPanelSign<>(SB), Z7
-	VXORPD  Z7, Z6, Z7          // −M_ii
 	MOVL    $0xff, BX
 	BZHIL   R11, BX, R15        // lanes l < n0
 	KMOVB   R15, K1
