@@ -2,43 +2,46 @@
 
 #include "textflag.h"
 
+// VEC2(OP) is the body of vecAddAVX512 and vecMulAVX512: dst[k] = a[k] OP
+// b[k], eight entries a pass, the last pass masked (a masked load or store
+// does not touch the entries it leaves out). (Labels are local to a TEXT
+// block, so both bodies may carry the same ones.)
+#define VEC2(OP) \
+	MOVQ dst+0(FP), DI; \
+	MOVQ a+8(FP), SI; \
+	MOVQ b+16(FP), DX; \
+	MOVQ n+24(FP), CX; \
+pass8: \
+	CMPQ CX, $8; \
+	JL   tail; \
+	VMOVUPD (SI), Z0; \
+	OP      (DX), Z0, Z0; \
+	VMOVUPD Z0, (DI); \
+	ADDQ    $64, SI; \
+	ADDQ    $64, DX; \
+	ADDQ    $64, DI; \
+	SUBQ    $8, CX; \
+	JMP     pass8; \
+tail: \
+	TESTQ   CX, CX; \
+	JEQ     done; \
+	MOVQ    $1, AX; \
+	SHLQ    CX, AX; \
+	DECQ    AX; \
+	KMOVB   AX, K1; \
+	VMOVUPD (SI), K1, Z0; \
+	VMOVUPD (DX), K1, Z1; \
+	OP      Z1, Z0, Z0; \
+	VMOVUPD Z0, K1, (DI); \
+done: \
+	VZEROUPPER; \
+	RET
+
 // func vecAddAVX512(dst, a, b *float64, n int)
 //
-// dst[k] = a[k] + b[k], eight entries a pass, the last pass masked (a masked
-// load or store does not touch the entries it leaves out).
+// dst[k] = a[k] + b[k] (VEC2).
 TEXT ·vecAddAVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-
-add8:
-	CMPQ CX, $8
-	JL   addtail
-	VMOVUPD (SI), Z0
-	VADDPD  (DX), Z0, Z0
-	VMOVUPD Z0, (DI)
-	ADDQ    $64, SI
-	ADDQ    $64, DX
-	ADDQ    $64, DI
-	SUBQ    $8, CX
-	JMP     add8
-
-addtail:
-	TESTQ   CX, CX
-	JEQ     adddone
-	MOVQ    $1, AX
-	SHLQ    CX, AX
-	DECQ    AX
-	KMOVB   AX, K1
-	VMOVUPD (SI), K1, Z0
-	VMOVUPD (DX), K1, Z1
-	VADDPD  Z1, Z0, Z0
-	VMOVUPD Z0, K1, (DI)
-
-adddone:
-	VZEROUPPER
-	RET
+	VEC2(VADDPD)
 
 // func vecAdd3AVX512(dst, a, b, c *float64, n int)
 //
@@ -84,37 +87,6 @@ add3done:
 
 // func vecMulAVX512(dst, a, b *float64, n int)
 //
-// dst[k] = a[k]·b[k], as vecAddAVX512.
+// dst[k] = a[k]·b[k] (VEC2).
 TEXT ·vecMulAVX512(SB), NOSPLIT, $0-32
-	MOVQ dst+0(FP), DI
-	MOVQ a+8(FP), SI
-	MOVQ b+16(FP), DX
-	MOVQ n+24(FP), CX
-
-mul8:
-	CMPQ CX, $8
-	JL   multail
-	VMOVUPD (SI), Z0
-	VMULPD  (DX), Z0, Z0
-	VMOVUPD Z0, (DI)
-	ADDQ    $64, SI
-	ADDQ    $64, DX
-	ADDQ    $64, DI
-	SUBQ    $8, CX
-	JMP     mul8
-
-multail:
-	TESTQ   CX, CX
-	JEQ     muldone
-	MOVQ    $1, AX
-	SHLQ    CX, AX
-	DECQ    AX
-	KMOVB   AX, K1
-	VMOVUPD (SI), K1, Z0
-	VMOVUPD (DX), K1, Z1
-	VMULPD  Z1, Z0, Z0
-	VMOVUPD Z0, K1, (DI)
-
-muldone:
-	VZEROUPPER
-	RET
+	VEC2(VMULPD)
