@@ -62,8 +62,8 @@ func zFromFactorAVX512(zp, mt, u *float64, d, dp int)
 // inverseFactorLanes writes rows 1…d−1 of M (the diagonal already in mt)
 // and z = M u as inverseFactorTo's Go loops would, eight columns (rows of z)
 // a vector: invPanelsAVX512 with scratch (at least invPanelScratch(d)
-// floats) for the panels' rows, then zFromFactorAVX512. It reports whether it did: only on
-// AVX-512 CPUs, for d >= invLanesFrom and a finite factor.
+// floats) for the panels' rows, then zFromFactorAVX512. It reports whether
+// it did: only on AVX-512 CPUs, for d >= invLanesFrom and a finite factor.
 func inverseFactorLanes(mt, zp, l, u, scratch []float64, d, dp int) bool {
 	if !invLanes || d < invLanesFrom || len(scratch) < invPanelScratch(d) {
 		return false

@@ -410,8 +410,8 @@ func TestCholInv5x4StaysInside(t *testing.T) {
 		}
 	}
 	for arg := range 17 {
-		bufs, lanes, s, free := guardedLanes(t, &v, &u, 37, 5, 160, arg)
-		if bad := cholInv5x4AVX2(&lanes, (*[160]float64)(s)); bad != 0 {
+		bufs, lanes, s, free := guardedLanes(t, &v, &u, 37, 5, prep5x4Scratch, arg)
+		if bad := cholInv5x4AVX2(&lanes, (*[prep5x4Scratch]float64)(s)); bad != 0 {
 			t.Fatalf("argument %d guarded: lanes %b flagged not positive definite", arg, bad)
 		}
 		for b := range 4 {

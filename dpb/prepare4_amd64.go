@@ -17,7 +17,11 @@ func cholInv4AVX2(lanes *[16]*float64, s []float64, d, dp int) (bad int)
 // in the four lanes.
 //
 //go:noescape
-func cholInv5x4AVX2(lanes *[16]*float64, s *[160]float64) (bad int)
+func cholInv5x4AVX2(lanes *[16]*float64, s *[prep5x4Scratch]float64) (bad int)
+
+// prep5x4Scratch is cholInv5x4AVX2's scratch: 35 slots of four lanes (V's
+// and M's lower triangles, ũ).
+const prep5x4Scratch = 140
 
 // prepare4 prepares the four policies of ps (dimension d ≤ prep4MaxDim,
 // statistics already in v and u) in the lanes of cholInv4AVX2 (of
@@ -39,7 +43,7 @@ func prepare4(ps *[4]*LinUCB, d int) {
 	}
 	var bad int
 	if d == 5 && ps[0].dp == 8 {
-		bad = cholInv5x4AVX2(&lanes, (*[160]float64)(ps[0].lanes[:160]))
+		bad = cholInv5x4AVX2(&lanes, (*[prep5x4Scratch]float64)(ps[0].lanes[:prep5x4Scratch]))
 	} else {
 		bad = cholInv4AVX2(&lanes, ps[0].lanes[:2*d*d*4+2*d*4], d, ps[0].dp)
 	}

@@ -33,7 +33,7 @@ GLOBL ·prep5Sign<>(SB), RODATA|NOPTR, $8
 	VMOVSD X, off(CX); VMOVHPD X, off(DX); VEXTRACTF128 $1, Y, X11; \
 	VMOVSD X11, off(SI); VMOVHPD X11, off(DI)
 
-// func cholInv5x4AVX2(lanes *[16]*float64, s *[160]float64) (bad int)
+// func cholInv5x4AVX2(lanes *[16]*float64, s *[140]float64) (bad int)
 //
 // prepareFactors5 for four policies at once, one per lane: lane b's V_t
 // (5×5 row-major), ũ_t, M (kernel layout, dp = 8) and z are at lanes[b],
@@ -353,14 +353,12 @@ TEXT ·cholInv5x4AVX2(SB), NOSPLIT, $0-24
 	VMOVUPD 480(BX), Y4
 	VMULPD 640(BX), Y4, Y9
 	VADDPD Y12, Y9, Y9  // +0 + ũ_0·M_i0
-	VMOVUPD Y9, 1120(BX)
 	STORE4Z(0, Y9, X9)
 	VMULPD 672(BX), Y4, Y5
 	VADDPD Y12, Y5, Y5  // +0 + ũ_0·M_i0
 	VMOVUPD 512(BX), Y7
 	VMULPD 704(BX), Y7, Y3
 	VADDPD Y3, Y5, Y5
-	VMOVUPD Y5, 1152(BX)
 	STORE4Z(8, Y5, X5)
 	VMULPD 736(BX), Y4, Y3
 	VADDPD Y12, Y3, Y3  // +0 + ũ_0·M_i0
@@ -369,7 +367,6 @@ TEXT ·cholInv5x4AVX2(SB), NOSPLIT, $0-24
 	VMOVUPD 544(BX), Y1
 	VMULPD 800(BX), Y1, Y10
 	VADDPD Y10, Y3, Y3
-	VMOVUPD Y3, 1184(BX)
 	STORE4Z(16, Y3, X3)
 	VMULPD 832(BX), Y4, Y10
 	VADDPD Y12, Y10, Y10  // +0 + ũ_0·M_i0
@@ -380,7 +377,6 @@ TEXT ·cholInv5x4AVX2(SB), NOSPLIT, $0-24
 	VMOVUPD 576(BX), Y0
 	VMULPD 928(BX), Y0, Y6
 	VADDPD Y6, Y10, Y10
-	VMOVUPD Y10, 1216(BX)
 	STORE4Z(24, Y10, X10)
 	VMULPD 960(BX), Y4, Y6
 	VADDPD Y12, Y6, Y6  // +0 + ũ_0·M_i0
@@ -393,7 +389,6 @@ TEXT ·cholInv5x4AVX2(SB), NOSPLIT, $0-24
 	VMOVUPD 608(BX), Y2
 	VMULPD 1088(BX), Y2, Y9
 	VADDPD Y9, Y6, Y6
-	VMOVUPD Y6, 1248(BX)
 	STORE4Z(32, Y6, X6)
 	VMOVMSKPD Y14, AX
 	XORQ $15, AX

@@ -48,7 +48,7 @@ func TestCholInv5x4SameBits(t *testing.T) {
 		t.Skip("no AVX2 on this CPU")
 	}
 	rng := Stream(1, 18)
-	var s [160]float64
+	var s [prep5x4Scratch]float64
 	var pass, fail int
 	for trial := range 5000 {
 		var cs, want [4]prep5x4Case

@@ -2,11 +2,12 @@ package dpb
 
 import "github.com/dpbandits/dpbandits/dpb/internal/param"
 
-// Elementwise sums (and products) for the trees' short vectors (a packed (d+1)×(d+1)
-// statistic: 21 entries at d = 5): each output is one correctly rounded
-// addition (or two, in the order written), so every implementation gives
-// the same bits. On AVX-512 CPUs eight entries a pass with a masked tail
-// (vec_amd64.s); the Go loops (vecAddGo, vecAdd3Go) are the definition.
+// Elementwise sums and products for the trees' short vectors (a packed
+// (d+1)×(d+1) statistic: 21 entries at d = 5): each output is one correctly
+// rounded addition or multiplication (or two additions, in the order
+// written), so every implementation gives the same bits. On AVX-512 CPUs
+// eight entries a pass with a masked tail (vec_amd64.s); the Go loops
+// (vecAddGo, vecAdd3Go, vecMulGo) are the definition.
 
 // vecAdd sets dst[k] = a[k] + b[k]; dst may be a or b.
 func vecAdd(dst, a, b []float64) {

@@ -9,7 +9,7 @@ L = []
 def e(s): L.append("\t" + s if not s.endswith(":") else s)
 
 # Scratch slots (32 bytes each, one float64 a lane): V's lower triangle (then
-# L's), ũ, M's lower triangle, z.
+# L's), ũ, M's lower triangle (z goes straight to the lanes).
 slot = {}
 for i in range(D):
     for j in range(i + 1):
@@ -19,8 +19,6 @@ for i in range(D):
 for i in range(D):
     for j in range(i + 1):
         slot[("m", i, j)] = len(slot)
-for i in range(D):
-    slot[("z", i)] = len(slot)
 NSLOTS = len(slot)
 
 def mem(v):
@@ -74,10 +72,12 @@ def load(v, pinned=()):
     bind(v, r)
     return r
 
-def store(v, r, out):
-    """r holds the final v: to its slot (for later loads) and to the four lanes."""
+def store(v, r, out, reread=True):
+    """r holds the final v: to its slot (for later loads, unless nothing
+    reads it again) and to the four lanes."""
     bind(v, r)
-    e(f"VMOVUPD Y{r}, {mem(v)}")
+    if reread:
+        e(f"VMOVUPD Y{r}, {mem(v)}")
     base, off = out
     e(f"STORE4{base}({off}, Y{r}, X{r})")
 
@@ -255,7 +255,7 @@ for i in range(D):
         rq = prod(("u", j), ("m", i, j), (rz,))
         e(f"VADDPD Y{rq}, Y{rz}, Y{rz}")
     del inreg[owner.pop(rz)]
-    store(("z", i), rz, ("Z", 8 * i))
+    store(("z", i), rz, ("Z", 8 * i), reread=False)
 
 e("VMOVMSKPD Y14, AX")
 e("XORQ $15, AX")
