@@ -60,7 +60,13 @@ func TestKernelsSameBits(t *testing.T) {
 	t.Logf("kernels tested: %v (in use: %s)", ks, Kernel())
 	rng := Stream(1, 2)
 	const beta = 1.7
-	for d := 1; d <= 70; d++ {
+	// d = 1…70, and above to lanesMaxDim for the one-action-per-lane
+	// kernel's row blocks (dp mod 12 = 0, 4 and 8 rows of four-row blocks).
+	dims := []int{76, 84, 92, 95, 100, 119, 124, 128} // 128: lanesMaxDim
+	for d := 70; d >= 1; d-- {
+		dims = append([]int{d}, dims...)
+	}
+	for _, d := range dims {
 		dp := padDim(d)
 		_, _, mt, zp := randomKernel(rng, d, dp)
 		for _, nblk := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 24, 33} { // up to four 32-action passes, two sixteen-action blocks, an eight and a four
