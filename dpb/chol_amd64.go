@@ -59,16 +59,39 @@ func cholPackAVX512(a, lt *float64, d, s int)
 //go:noescape
 func cholUnpackAVX512(a, lt *float64, d, s int)
 
-// cholPanels is cholesky through cholPanelsAVX512: the lower triangle of a
-// copied column-major into c[d:], factored there, and copied back.
-func cholPanels(a, c []float64, d int) bool {
+// cholLT returns the column-major copy in c that cholPanels factors, and
+// its column stride, when cholesky takes the panel kernel at dimension d
+// with scratch c (ok false otherwise): a caller that can write V's lower
+// triangle there directly (the tree regularizers' statsLT) skips the
+// row-major V and cholPackAVX512.
+func cholLT(c []float64, d int) (lt []float64, s int, ok bool) {
+	if !cholAVX512 || d < cholPanelsFrom || len(c) < cholScratchLen(d) {
+		return nil, 0, false
+	}
+	s = cholStride(d)
+	return c[d : d+s*s], s, true
+}
+
+// cholFromLT is cholPanels after the copy into lt: the factor of the
+// matrix cholLT's lt holds (cholPackAVX512's layout, zeros included), its
+// lower triangle written into a.
+func cholFromLT(a, c []float64, d int) bool {
 	s := cholStride(d)
 	inv, lt := c[:d], c[d:d+s*s]
 	_ = a[d*d-1]
-	cholPackAVX512(&a[0], &lt[0], d, s)
 	if !cholPanelsAVX512(&lt[0], &inv[0], s, d) {
 		return false
 	}
 	cholUnpackAVX512(&a[0], &lt[0], d, s)
 	return true
+}
+
+// cholPanels is cholesky through cholPanelsAVX512: the lower triangle of a
+// copied column-major into c[d:], factored there, and copied back.
+func cholPanels(a, c []float64, d int) bool {
+	s := cholStride(d)
+	lt := c[d : d+s*s]
+	_ = a[d*d-1]
+	cholPackAVX512(&a[0], &lt[0], d, s)
+	return cholFromLT(a, c, d)
 }

@@ -10,3 +10,9 @@ func cholesky(a, c []float64, d int) bool { return linalg.Cholesky(a, d) }
 
 // cholScratchLen is d: the portable loop needs no scratch.
 func cholScratchLen(d int) int { return d }
+
+// cholLT reports ok false: the portable loop works on the row-major copy.
+func cholLT(c []float64, d int) (lt []float64, s int, ok bool) { return nil, 0, false }
+
+// cholFromLT is never called (cholLT is never ok).
+func cholFromLT(a, c []float64, d int) bool { panic("dpb: cholFromLT without the panel kernel") }

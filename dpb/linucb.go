@@ -89,6 +89,8 @@ type LinUCB struct {
 	c0, c1, c2, c3 float64
 	s              []float64 // scratch, len d (VTo's ũ)
 	cs             []float64 // cholesky's scratch, cholScratchLen(d)
+	ltStats        ltStatser // the regularizer, when it writes V_t for the panel kernel (d above cholInvMaxDim and prep4MaxDim, where prepareFactors factors by cholesky)
+	ltReady        bool      // this round's V_t is in cholLT's copy, not in v
 	xy             []float64 // scratch for clipping
 	beta           float64
 	logDet         float64
@@ -156,6 +158,9 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		v: make([]float64, d*d), u: make([]float64, d),
 		s: make([]float64, d), cs: make([]float64, cholScratchLen(d)), xy: make([]float64, d),
 	}
+	if ls, ok := cfg.Regularizer.(ltStatser); ok && d > max(cholInvMaxDim, prep4MaxDim) {
+		p.ltStats = ls
+	}
 	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
 		p.changing = true
 	}
@@ -205,13 +210,26 @@ func (p *LinUCB) prepare() {
 // prepareStats writes V_t and ũ_t into v and u (and this round's bounds
 // when they change).
 func (p *LinUCB) prepareStats() {
-	p.reg.StatsTo(p.v, p.u)
+	p.ltReady = false
+	if lt, s, ok := cholLT(p.cs, p.d); ok && p.ltStats != nil {
+		p.ltStats.statsLT(lt, s, p.u)
+		p.ltReady = true
+	} else {
+		p.reg.StatsTo(p.v, p.u)
+	}
 	if p.changing {
 		// SS18 Algorithm 1 with a changing regularizer: this round's ρ_max,
 		// γ (ρ_min stays fixed, see NewGaussianCounterRegRound).
 		p.b = p.reg.Bounds()
 		p.setRadiusConstants()
 	}
+}
+
+// ltStatser is a regularizer that can write V_t straight into the Cholesky
+// panel kernel's column-major copy (TreeRegularizer.statsLT), sparing the
+// row-major V_t and its copy; the factor has the same bits.
+type ltStatser interface {
+	statsLT(lt []float64, s int, u []float64)
 }
 
 // factorFailed counts a V_t that is not positive definite, factors it with

@@ -256,9 +256,7 @@ func (r *TreeRegularizer) PerturbationTo(h, hv []float64) {
 
 func (r *TreeRegularizer) unpack(v, u []float64) {
 	d := r.d
-	if r.round != nil {
-		r.diag = r.round.at(r.ctr.Rounds()).Shift
-	}
+	r.setShift()
 	_ = v[d*d-1]
 	_ = u[d-1]
 	if d == 5 {
@@ -293,6 +291,44 @@ func (r *TreeRegularizer) unpackLoop(v, u []float64, mirror bool) {
 	}
 	if mirror {
 		symLower(v, d)
+	}
+}
+
+// setShift sets the shift added to V's diagonal to the current release's
+// when the bounds change every round.
+func (r *TreeRegularizer) setShift() {
+	if r.round != nil {
+		r.diag = r.round.at(r.ctr.Rounds()).Shift
+	}
+}
+
+// statsLT is StatsTo with V_t written as the Cholesky panel kernel takes
+// it (cholLT): its lower triangle column-major, lt[j·s + i] = V_ij for
+// j ≤ i < d, zero in the rest of each column from row j rounded down to 8
+// (above the diagonal, rows d…s−1) and in columns d…s−1 from their
+// block's first row. The release's packed rows are V's upper rows, so its
+// lower columns: each is one copy, the same values StatsTo writes.
+func (r *TreeRegularizer) statsLT(lt []float64, s int, u []float64) {
+	r.ctr.SumTo(r.buf)
+	r.setShift()
+	d, n1 := r.d, r.d+1
+	if s < d || len(lt) < s*s || len(u) < d {
+		panic(param.BadDim)
+	}
+	k := 0
+	for j := 0; j < s; j++ {
+		col := lt[j*s : (j+1)*s]
+		if j >= d {
+			clear(col[j&^7:])
+			continue
+		}
+		row := r.buf[k : k+n1-j]
+		clear(col[j&^7 : j])
+		col[j] = row[0] + r.diag
+		copy(col[j+1:d], row[1:d-j])
+		clear(col[d:])
+		u[j] = row[d-j]
+		k += n1 - j
 	}
 }
 
