@@ -450,3 +450,28 @@ func guardedLanes(t *testing.T, v, u *[4][]float64, nmt, nz, ns, arg int) (bufs 
 	}
 	return bufs, lanes, s, free
 }
+
+// TestPackOuterStaysInside forms packed outer products of vectors that end
+// at an inaccessible page, into packed matrices that do too: a load or a
+// store of a whole vector in a row's last pass faults.
+func TestPackOuterStaysInside(t *testing.T) {
+	if !vecAVX512 {
+		t.Skip("no AVX-512")
+	}
+	rng := Stream(1, 32)
+	for n := 1; n <= 70; n++ {
+		z, freeZ := guardedFloats(t, n)
+		dst, freeDst := guardedFloats(t, PackedLen(n))
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		want := make([]float64, PackedLen(n))
+		packOuterLoop(want, z)
+		packOuterFast(dst, z)
+		if p := firstDiff(dst, want); p >= 0 {
+			t.Fatalf("n=%d: packed entry %d is %v, the loop gives %v", n, p, dst[p], want[p])
+		}
+		freeZ()
+		freeDst()
+	}
+}

@@ -50,6 +50,9 @@ func packOuterTo(dst []float64, z []float64) {
 		packOuter6To((*[21]float64)(dst), (*[6]float64)(z))
 		return
 	}
+	if packOuterFast(dst, z) {
+		return
+	}
 	packOuterLoop(dst, z)
 }
 

@@ -1,0 +1,41 @@
+//go:build amd64 && !purego
+
+package dpb
+
+import "testing"
+
+// TestPackOuterSameBits compares packOuterAVX512 with packOuterLoop, bit for
+// bit, at n = 1…70 and 129 on vectors with awkward entries (−0, NaNs with
+// payloads, products that overflow or underflow to subnormals and zeros),
+// and requires the entry after the packed matrix untouched.
+func TestPackOuterSameBits(t *testing.T) {
+	if !vecAVX512 {
+		t.Skip("no AVX-512")
+	}
+	rng := Stream(1, 31)
+	for n := 1; n <= 129; n++ {
+		if n > 70 && n != 129 {
+			continue
+		}
+		for rep := range 20 {
+			z := make([]float64, n)
+			for i := range z {
+				z[i] = awkwardFloat(rng)
+			}
+			m := PackedLen(n)
+			want := make([]float64, m)
+			packOuterLoop(want, z)
+			got := make([]float64, m+1)
+			got[m] = 12345
+			if !packOuterFast(got[:m], z) {
+				t.Fatal("packOuterFast declined on an AVX-512 CPU")
+			}
+			if p := firstDiffNaN(got[:m], want); p >= 0 {
+				t.Fatalf("n=%d rep %d: packed entry %d is %v, the loop gives %v", n, rep, p, got[p], want[p])
+			}
+			if got[m] != 12345 {
+				t.Fatalf("n=%d: wrote past the packed matrix", n)
+			}
+		}
+	}
+}
