@@ -75,14 +75,58 @@ func peak512Run(n int) float64    { fmaPeak512(n); return float64(n) * fmaPeak51
 // widestFMARate returns the FMA peak of the widest unit this CPU has, in
 // flops per ns (GFLOP/s), measured over about each: the rate behind
 // Peak.FMAGFlops without measuring the narrower units.
-func widestFMARate(each time.Duration) float64 {
+func widestFMARate(each time.Duration) float64 { return bestRate(each, widestFMARun()) }
+
+// widestFMARun returns the peak loop of the widest FMA unit this CPU has.
+func widestFMARun() func(n int) float64 {
 	switch {
 	case hasFMA512():
-		return bestRate(each, peak512Run)
+		return peak512Run
 	case hasFMA256():
-		return bestRate(each, peak256Run)
+		return peak256Run
 	}
-	return bestRate(each, peakScalarRun)
+	return peakScalarRun
+}
+
+// FMAMeter measures the widest FMA unit's peak (Peak.FMAGFlops) in calls of
+// about 1 ms, the iteration count fixed when the meter is made, so that a
+// timing can be paired with the peak of the same moment: on a shared host
+// the core's clock moves with the other tenants' load, and a peak measured
+// apart from a timing may be measured at another clock (dpb bench -json's
+// paired ratio).
+type FMAMeter struct {
+	n   int
+	run func(n int) float64
+}
+
+// NewFMAMeter returns a meter for this CPU's widest FMA unit; making it
+// takes a few ms.
+func NewFMAMeter() *FMAMeter {
+	run := widestFMARun()
+	n := 1
+	for {
+		t := time.Now()
+		run(n)
+		if time.Since(t) >= time.Millisecond || n > 1<<40 {
+			break
+		}
+		n *= 2
+	}
+	return &FMAMeter{n: n, run: run}
+}
+
+// GFlops returns the best rate of calls calls of the peak loop (at least
+// one), in GFLOP/s.
+func (m *FMAMeter) GFlops(calls int) float64 {
+	best := 0.0
+	for range max(calls, 1) {
+		t := time.Now()
+		c := m.run(m.n)
+		if r := c / float64(time.Since(t).Nanoseconds()); r > best {
+			best = r
+		}
+	}
+	return best
 }
 
 // chachaNormals fills buf with rng.NormFloat64() n times over.

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb"
@@ -38,15 +39,20 @@ func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) Loo
 	startChunks(rounds, &ct)
 	for t := 1; t <= rounds; t++ {
 		ct.tick(t)
-		if withEnv {
-			env.Next(r, t)
-		} else {
-			r.T = t
-		}
-		a := pol.Choose(r)
-		pol.Update(r, a, env.Reward(r, a))
+		step(env, pol, r, t, withEnv)
 	}
 	return ct.done()
+}
+
+// step runs round t of the loop on the round buffer r.
+func step(env dpb.Environment, pol dpb.Policy, r *dpb.Round, t int, withEnv bool) {
+	if withEnv {
+		env.Next(r, t)
+	} else {
+		r.T = t
+	}
+	a := pol.Choose(r)
+	pol.Update(r, a, env.Reward(r, a))
 }
 
 // chunkTimer times a loop of rounds rounds (wall time and heap allocations
@@ -132,6 +138,11 @@ type SS18TimingConfig struct {
 	Env    bool // draw a decision set every round (false: score one set every round)
 	Padded bool // padded tree release (private variants)
 	Seed   uint64
+	// PairedChunks, when positive, adds that many chunks of Rounds/100
+	// rounds (at least one) after the timed ones, each timed between two
+	// measurements of the widest FMA unit's peak (dpb.FMAMeter, the best of
+	// two calls of ≈ 1 ms), for SS18Timing.Paired.
+	PairedChunks int
 }
 
 // SS18Timing is a timing of SS18's loop beside the round's work
@@ -139,6 +150,52 @@ type SS18TimingConfig struct {
 type SS18Timing struct {
 	LoopTiming
 	RoundWork
+	Paired PairedRatio
+}
+
+// PairedRatio is the loop's ratio to its flop bound with the two figures
+// taken at one moment: for each chunk, its µs per round over the flops'
+// µs at the faster of the peaks measured just before and just after it. On a shared host the core's clock
+// moves with the other tenants' load (one Intel Xeon's AVX-512 peak read
+// 85–104 GFLOP/s within an hour), so a fastest chunk and a peak measured
+// apart, as ratio_to_bound takes them, can disagree by more than the gap
+// they measure; a chunk and the peak beside it share the clock.
+type PairedRatio struct {
+	Median float64 `json:"paired_ratio_median,omitempty"` // the median over the chunks
+	Best   float64 `json:"paired_ratio_best,omitempty"`   // the smallest
+	Chunks int     `json:"paired_chunks,omitempty"`
+}
+
+// pairedRatio runs chunks chunks of n rounds each, from round t0 on, with
+// a peak measurement before each and after the last, and returns their
+// PairedRatio against flops per round, each chunk against the faster of
+// the two peaks beside it (zero without an FMA unit or flops).
+func pairedRatio(env dpb.Environment, pol dpb.Policy, r *dpb.Round, t0, n, chunks int, withEnv bool, flops float64) PairedRatio {
+	m := dpb.NewFMAMeter()
+	var ratios []float64
+	t := t0
+	g0 := m.GFlops(2)
+	for range chunks {
+		start := time.Now()
+		for range n {
+			step(env, pol, r, t, withEnv)
+			t++
+		}
+		us := float64(time.Since(start).Nanoseconds()) / 1e3 / float64(n)
+		g1 := m.GFlops(2)
+		// The chunk's clock: the faster of the peaks on either side (a
+		// peak measurement the host interrupts reads low, and would make
+		// the chunk look closer to the bound than it is).
+		if g := max(g0, g1); g > 0 && flops > 0 {
+			ratios = append(ratios, us/(flops/g/1e3))
+		}
+		g0 = g1
+	}
+	if len(ratios) == 0 {
+		return PairedRatio{}
+	}
+	slices.Sort(ratios)
+	return PairedRatio{Median: ratios[len(ratios)/2], Best: ratios[0], Chunks: len(ratios)}
 }
 
 // FlopMicros returns the µs the flops take at the widest FMA unit's peak of
@@ -175,19 +232,38 @@ func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
 	// The tree's horizon is the timed rounds plus 64, as dpb bench has always
 	// sized it (the margin once covered a replay pool of decision sets), so
 	// that timings stay comparable with earlier releases'.
+	// The paired chunks follow (PairedChunks), within the same horizon's
+	// levels at the sizes dpb bench uses.
+	chunk := max(1, cfg.Rounds/100)
+	if cfg.PairedChunks < 0 {
+		return SS18Timing{}, fmt.Errorf("experiment: %d paired chunks, must be >= 0", cfg.PairedChunks)
+	}
 	pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
 		Alg:     cfg.Alg,
-		Setting: dpb.SS18Setting{D: cfg.D, N: cfg.Rounds + 64, Epsilon: 1, Delta: 0.1, Lt2: 2},
+		Setting: dpb.SS18Setting{D: cfg.D, N: cfg.Rounds + 64 + cfg.PairedChunks*chunk, Epsilon: 1, Delta: 0.1, Lt2: 2},
 		Mode:    mode,
 	}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 1)))
 	if err != nil {
 		return SS18Timing{}, err
 	}
-	res := TimeLoop(env, pol, cfg.Rounds, cfg.Env)
+	r := dpb.NewRound(env)
+	if !cfg.Env {
+		env.Next(r, 1)
+	}
+	var ct chunkTimer
+	startChunks(cfg.Rounds, &ct)
+	for t := 1; t <= cfg.Rounds; t++ {
+		ct.tick(t)
+		step(env, pol, r, t, cfg.Env)
+	}
+	res := SS18Timing{LoopTiming: ct.done(), RoundWork: LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != dpb.SS18NonPrivate, cfg.Env)}
+	if cfg.PairedChunks > 0 {
+		res.Paired = pairedRatio(env, pol, r, cfg.Rounds+1, chunk, cfg.PairedChunks, cfg.Env, res.Flops)
+	}
 	if err := pol.Err(); err != nil {
 		return SS18Timing{}, err
 	}
-	return SS18Timing{res, LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != dpb.SS18NonPrivate, cfg.Env)}, nil
+	return res, nil
 }
 
 // LockstepTimingConfig is one timing of SS18 Fig. 4's job-round: one

@@ -40,6 +40,28 @@ func TestTimeSS18(t *testing.T) {
 	}
 }
 
+// TestTimeSS18Paired times paired chunks after the rounds: as many ratios
+// as chunks, positive, the best at most the median, the timed rounds' own
+// figures as without them, and an error for a negative count.
+func TestTimeSS18Paired(t *testing.T) {
+	for _, env := range []bool{true, false} {
+		tm, err := TimeSS18(SS18TimingConfig{Alg: dpb.SS18Wishart, D: 8, K: 64, Rounds: 500, Env: env, Padded: true, Seed: 1, PairedChunks: 7})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := tm.Paired
+		if p.Chunks != 7 || !(p.Best > 0) || p.Best > p.Median {
+			t.Fatalf("env=%v: paired %+v, want 7 chunks, 0 < best <= median", env, p)
+		}
+		if !(tm.BestMicrosPerRound > 0) || tm.AllocsPerRound > 0.01 {
+			t.Fatalf("env=%v: %+v", env, tm.LoopTiming)
+		}
+	}
+	if _, err := TimeSS18(SS18TimingConfig{Alg: dpb.SS18Gaussian, D: 5, K: 25, Rounds: 10, PairedChunks: -1}); err == nil {
+		t.Fatal("a negative number of paired chunks accepted")
+	}
+}
+
 // TestTimeLockstep runs the Fig. 4 job-round both ways on one seed and
 // requires the same final state bit for bit (the speed is not tested), no
 // allocations per round, and errors for bad rounds and horizons.

@@ -67,7 +67,11 @@ func runBench(args []string) error {
 	}
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	tm, err := experiment.TimeSS18(experiment.SS18TimingConfig{Alg: a, D: *d, K: *k, Rounds: *rounds, Env: *withEnv, Padded: *padded, Seed: *seed})
+	cfg := experiment.SS18TimingConfig{Alg: a, D: *d, K: *k, Rounds: *rounds, Env: *withEnv, Padded: *padded, Seed: *seed}
+	if *asJSON {
+		cfg.PairedChunks = benchPairedChunks
+	}
+	tm, err := experiment.TimeSS18(cfg)
 	if err != nil {
 		return err
 	}
@@ -76,7 +80,9 @@ func runBench(args []string) error {
 		old := runtime.GOMAXPROCS(1)
 		p := dpb.MeasurePeak(50 * time.Millisecond)
 		runtime.GOMAXPROCS(old)
-		return json.NewEncoder(os.Stdout).Encode(newBenchReport(a, *d, *k, *withEnv, res, w, p))
+		r := newBenchReport(a, *d, *k, *withEnv, res, w, p)
+		r.PairedRatio = tm.Paired
+		return json.NewEncoder(os.Stdout).Encode(r)
 	}
 	fmt.Printf("%v d=%d K=%d env=%v: %.3f µs/round (fastest 1%% chunk %.3f), %.3f allocs/round over %d rounds (1 core, kernel %s)\n",
 		a, *d, *k, *withEnv, res.MicrosPerRound, res.BestMicrosPerRound, res.AllocsPerRound, *rounds, dpb.Kernel())
@@ -88,7 +94,11 @@ func runBench(args []string) error {
 // normal_bound_us) is a lower bound on µs per round: the scoring's useful
 // flops at the widest FMA unit's peak, and the round's standard normals at
 // the fastest generator's rate (wyrand + ziggurat); ratio_to_bound =
-// best_us_per_round / bound_us (the fastest chunk: see LoopTiming).
+// best_us_per_round / bound_us (the fastest chunk: see LoopTiming). The
+// paired_ratio fields are the step's ratio to the flop bound with the chunk
+// and the peak taken at one moment (experiment.PairedRatio): 30 chunks of
+// the rounds' 1 % after the timed rounds, each between two peak
+// measurements.
 type benchReport struct {
 	experiment.LoopTiming
 	Alg           string `json:"alg"`
@@ -105,7 +115,12 @@ type benchReport struct {
 	NormalBoundUs float64 `json:"normal_bound_us"`
 	BoundUs       float64 `json:"bound_us"`
 	RatioToBound  float64 `json:"ratio_to_bound"`
+	experiment.PairedRatio
 }
+
+// benchPairedChunks is the number of paired chunks dpb bench -json times
+// (experiment.SS18TimingConfig.PairedChunks).
+const benchPairedChunks = 30
 
 func newBenchReport(a dpb.SS18Alg, d, k int, env bool, res experiment.LoopTiming, w experiment.RoundWork, p dpb.Peak) benchReport {
 	r := benchReport{

@@ -32,13 +32,16 @@ func TestBenchJSON(t *testing.T) {
 				}
 				return v
 			}
-			for _, key := range []string{"us_per_round", "best_us_per_round", "fma_peak_gflops", "normal_ns", "bound_us", "ratio_to_bound"} {
+			for _, key := range []string{"us_per_round", "best_us_per_round", "fma_peak_gflops", "normal_ns", "bound_us", "ratio_to_bound", "paired_ratio_median", "paired_ratio_best"} {
 				if !(num(key) > 0) {
 					t.Errorf("%s env=%s: %s = %v, want > 0", alg, env, key, m[key])
 				}
 			}
 			if num("allocs_per_round") < 0 || num("best_us_per_round") > num("us_per_round")*1.0001 {
 				t.Errorf("%s env=%s: allocs %v, best %v > mean %v", alg, env, m["allocs_per_round"], m["best_us_per_round"], m["us_per_round"])
+			}
+			if num("paired_chunks") != benchPairedChunks || num("paired_ratio_best") > num("paired_ratio_median") {
+				t.Errorf("%s env=%s: paired chunks %v (want %d), best %v, median %v", alg, env, m["paired_chunks"], benchPairedChunks, m["paired_ratio_best"], m["paired_ratio_median"])
 			}
 			if got, want := num("flops_per_round"), 9.0*(3*4+4*3); got != want {
 				t.Errorf("flops_per_round = %v, want %v", got, want)
