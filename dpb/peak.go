@@ -103,16 +103,7 @@ type FMAMeter struct {
 // takes a few ms.
 func NewFMAMeter() *FMAMeter {
 	run := widestFMARun()
-	n := 1
-	for {
-		t := time.Now()
-		run(n)
-		if time.Since(t) >= time.Millisecond || n > 1<<40 {
-			break
-		}
-		n *= 2
-	}
-	return &FMAMeter{n: n, run: run}
+	return &FMAMeter{n: millisecondCount(run), run: run}
 }
 
 // GFlops returns the best rate of calls calls of the peak loop (at least
@@ -145,15 +136,7 @@ func chachaNormals(rng *rand.Rand, buf []float64, n int) {
 // of many keep the figure near the hardware's on a time-shared host, where a
 // call that is descheduled only loses that one sample.
 func bestRate(each time.Duration, run func(n int) float64) float64 {
-	n := 1
-	for {
-		t := time.Now()
-		run(n)
-		if time.Since(t) >= time.Millisecond || n > 1<<40 {
-			break
-		}
-		n *= 2
-	}
+	n := millisecondCount(run)
 	best := 0.0
 	start := time.Now()
 	for i := 0; i < 5 || time.Since(start) < each; i++ {
@@ -164,6 +147,20 @@ func bestRate(each time.Duration, run func(n int) float64) float64 {
 		}
 	}
 	return best
+}
+
+// millisecondCount returns the n, doubling from 1, at which one call of
+// run(n) takes about 1 ms.
+func millisecondCount(run func(n int) float64) int {
+	n := 1
+	for {
+		t := time.Now()
+		run(n)
+		if time.Since(t) >= time.Millisecond || n > 1<<40 {
+			return n
+		}
+		n *= 2
+	}
 }
 
 // peakSink keeps the scalar peak loop's result alive.
