@@ -475,3 +475,37 @@ func TestPackOuterStaysInside(t *testing.T) {
 		freeDst()
 	}
 }
+
+// TestTreeLTStaysInside runs treeLT with lt, the three parts and u each
+// ending at an inaccessible page: a load or a store past a row's last entry
+// faults.
+func TestTreeLTStaysInside(t *testing.T) {
+	if !treeLTOK {
+		t.Skip("no AVX-512 and BMI2")
+	}
+	rng := Stream(1, 42)
+	for d := 1; d <= 70; d++ {
+		s := cholStride(d)
+		m := PackedLen(d + 1)
+		for _, withB := range []bool{true, false} {
+			lt, freeLT := guardedFloats(t, s*s)
+			a, freeA := guardedFloats(t, m)
+			b, freeB := guardedFloats(t, m)
+			c, freeC := guardedFloats(t, m)
+			u, freeU := guardedFloats(t, d)
+			for i := range m {
+				a[i], b[i], c[i] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+			}
+			bb := b
+			if !withB {
+				bb = nil
+			}
+			treeLT(lt, s, a, bb, c, d, 0.5, u)
+			freeLT()
+			freeA()
+			freeB()
+			freeC()
+			freeU()
+		}
+	}
+}

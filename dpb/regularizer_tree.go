@@ -309,12 +309,29 @@ func (r *TreeRegularizer) setShift() {
 // block's first row. The release's packed rows are V's upper rows, so its
 // lower columns: each is one copy, the same values StatsTo writes.
 func (r *TreeRegularizer) statsLT(lt []float64, s int, u []float64) {
-	r.ctr.SumTo(r.buf)
 	r.setShift()
-	d, n1 := r.d, r.d+1
+	d := r.d
 	if s < d || len(lt) < s*s || len(u) < d {
 		panic(param.BadDim)
 	}
+	if r.tree != nil && r.ctr == Counter(r.tree) {
+		// The tree's parts added as they are copied, in one pass, when the
+		// CPU has the kernel: SumTo's sums, the same bits.
+		if cum, pad, exact, ok := r.tree.sumParts(); ok && treeLT(lt, s, cum, pad, exact, d, r.diag, u) {
+			return
+		}
+	}
+	r.ctr.SumTo(r.buf)
+	ltFromPacked(lt, s, r.buf, d, r.diag, u)
+}
+
+// ltFromPacked is statsLT's copy (the definition treeLT's kernel follows):
+// packed row j of p (V's row j from the diagonal, then ũ_j) into column j
+// of lt from row j on, the shift added to the diagonal, u[j] the row's
+// last entry, zeros from row j rounded down to 8 up to j and from row d to
+// s, and columns d…s−1 zero from their block's first row.
+func ltFromPacked(lt []float64, s int, p []float64, d int, shift float64, u []float64) {
+	n1 := d + 1
 	k := 0
 	for j := 0; j < s; j++ {
 		col := lt[j*s : (j+1)*s]
@@ -322,9 +339,9 @@ func (r *TreeRegularizer) statsLT(lt []float64, s int, u []float64) {
 			clear(col[j&^7:])
 			continue
 		}
-		row := r.buf[k : k+n1-j]
+		row := p[k : k+n1-j]
 		clear(col[j&^7 : j])
-		col[j] = row[0] + r.diag
+		col[j] = row[0] + shift
 		copy(col[j+1:d], row[1:d-j])
 		clear(col[d:])
 		u[j] = row[d-j]

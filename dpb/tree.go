@@ -200,6 +200,23 @@ func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
 	return dst
 }
 
+// sumParts returns the vectors SumTo adds for the current release: (cum +
+// pad) + exact in padded mode, cum + exact (pad nil) in plain mode; ok is
+// false before the first round, when SumTo copies exact.
+func (ts *TreeSum) sumParts() (cum, pad, exact []float64, ok bool) {
+	if ts.t == 0 {
+		return nil, nil, nil, false
+	}
+	d := ts.dim
+	i := bits.TrailingZeros(uint(ts.t))
+	cum, exact = ts.cum[i*d:(i+1)*d], ts.exact[:d]
+	if ts.mode == Padded {
+		k := ts.levels - bits.OnesCount(uint(ts.t))
+		pad = ts.pad[k*d : (k+1)*d]
+	}
+	return cum, pad, exact, true
+}
+
 // SumTo writes the private prefix sum (exact sum plus the release's noise)
 // into dst (len dim) and returns it; nil dst allocates. It is NoiseTo plus
 // Exact in one pass, with the same additions in the same order.
