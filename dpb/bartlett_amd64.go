@@ -51,10 +51,16 @@ func bartlettLanesTo(dst, off, diag, col []float64, s float64) bool {
 		return false
 	}
 	_, _ = dst[PackedLen(n)-1], off[n*(n-1)/2-1]
-	bartlettColumns(col, off, diag, np)
+	bartlettColumnsAVX512(&col[0], &off[0], &diag[0], n, np)
 	bartlettSlotsAVX512(&dst[0], &col[0], n, np, s)
 	return true
 }
+
+// bartlettColumnsAVX512 is bartlettColumns for n ≥ 2 in 8×8 blocks, each
+// transposed in registers (bartlettcols_amd64.s).
+//
+//go:noescape
+func bartlettColumnsAVX512(col, off, diag *float64, n, np int)
 
 // bartlettColumns writes A by columns into col (row stride np): col[l·np +
 // j] = A_jl for j > l from off (A below the diagonal by rows), A_ll from
