@@ -225,6 +225,15 @@ func (p *LinUCB) prepareStats() {
 	}
 }
 
+// choleskyV factors V_t into v's lower triangle (cholesky's bits) from
+// wherever prepareStats put it: the panel kernel's copy when ltReady, else v.
+func (p *LinUCB) choleskyV() bool {
+	if p.ltReady {
+		return cholFromLT(p.v, p.cs, p.d)
+	}
+	return cholesky(p.v, p.cs, p.d)
+}
+
 // ltStatser is a regularizer that can write V_t straight into the Cholesky
 // panel kernel's column-major copy (TreeRegularizer.statsLT), sparing the
 // row-major V_t and its copy; the factor has the same bits.

@@ -81,7 +81,7 @@ func prepareFactors(p *LinUCB) {
 			zFromFactorTo(p.zp, mt, p.u, d, dp)
 			return
 		}
-	} else if p.ltReady && cholFromLT(l, p.cs, d) || !p.ltReady && cholesky(l, p.cs, d) {
+	} else if p.choleskyV() {
 		inverseFactorTo(mt, p.zp, l, p.u, p.lanes, d, dp)
 		return
 	}

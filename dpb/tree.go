@@ -190,19 +190,18 @@ func (ts *TreeSum) NoiseTo(dst []float64) []float64 {
 		clear(dst)
 		return dst
 	}
-	d := ts.dim
-	i := bits.TrailingZeros(uint(ts.t))
-	copy(dst, ts.cum[i*d:(i+1)*d])
-	if ts.mode == Padded {
-		k := ts.levels - bits.OnesCount(uint(ts.t))
-		vecAdd(dst, dst, ts.pad[k*d:(k+1)*d])
+	cum, pad, _, _ := ts.sumParts()
+	copy(dst, cum)
+	if pad != nil {
+		vecAdd(dst, dst, pad)
 	}
 	return dst
 }
 
 // sumParts returns the vectors SumTo adds for the current release: (cum +
-// pad) + exact in padded mode, cum + exact (pad nil) in plain mode; ok is
-// false before the first round, when SumTo copies exact.
+// pad) + exact in padded mode, cum + exact (pad nil) in plain mode (NoiseTo
+// is cum + pad); ok is false before the first round, when SumTo copies
+// exact.
 func (ts *TreeSum) sumParts() (cum, pad, exact []float64, ok bool) {
 	if ts.t == 0 {
 		return nil, nil, nil, false
@@ -222,20 +221,15 @@ func (ts *TreeSum) sumParts() (cum, pad, exact []float64, ok bool) {
 // Exact in one pass, with the same additions in the same order.
 func (ts *TreeSum) SumTo(dst []float64) []float64 {
 	dst = param.DstOf(dst, ts.dim)
-	if ts.t == 0 {
+	cum, pad, ex, ok := ts.sumParts()
+	switch {
+	case !ok:
 		copy(dst, ts.exact)
-		return dst
+	case pad != nil:
+		vecAdd3(dst, cum, pad, ex)
+	default:
+		vecAdd(dst, cum, ex)
 	}
-	d := ts.dim
-	i := bits.TrailingZeros(uint(ts.t))
-	cum := ts.cum[i*d : (i+1)*d]
-	ex := ts.exact[:d]
-	if ts.mode == Padded {
-		k := ts.levels - bits.OnesCount(uint(ts.t))
-		vecAdd3(dst, cum, ts.pad[k*d:(k+1)*d], ex)
-		return dst
-	}
-	vecAdd(dst, cum, ex)
 	return dst
 }
 

@@ -2,6 +2,8 @@
 
 package dpb
 
+import "github.com/dpbandits/dpbandits/dpb/internal/param"
+
 // treeLTAVX512 is TreeRegularizer.statsLT's copy from a TreeSum's parts in
 // one pass (treelt_amd64.s); b may be nil (the plain release's a + c).
 //
@@ -21,7 +23,7 @@ func treeLT(lt []float64, s int, a, b, c []float64, d int, shift float64, u []fl
 	}
 	m := PackedLen(d + 1)
 	if s < d || s%8 != 0 || len(lt) < s*s || len(a) != m || len(c) != m || (b != nil && len(b) != m) || len(u) < d {
-		panic("dpb: treeLT: bad dimensions")
+		panic(param.BadDim)
 	}
 	var bp *float64
 	if b != nil {

@@ -35,6 +35,12 @@ func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) Loo
 	if !withEnv {
 		env.Next(r, 1)
 	}
+	return timeRounds(env, pol, r, rounds, withEnv)
+}
+
+// timeRounds is TimeLoop's timed loop on the round buffer r (its decision
+// set already drawn when withEnv is false): rounds 1…rounds.
+func timeRounds(env dpb.Environment, pol dpb.Policy, r *dpb.Round, rounds int, withEnv bool) LoopTiming {
 	var ct chunkTimer
 	startChunks(rounds, &ct)
 	for t := 1; t <= rounds; t++ {
@@ -154,12 +160,13 @@ type SS18Timing struct {
 }
 
 // PairedRatio is the loop's ratio to its flop bound with the two figures
-// taken at one moment: for each chunk, its µs per round over the flops'
-// µs at the faster of the peaks measured just before and just after it. On a shared host the core's clock
-// moves with the other tenants' load (one Intel Xeon's AVX-512 peak read
-// 85–104 GFLOP/s within an hour), so a fastest chunk and a peak measured
-// apart, as ratio_to_bound takes them, can disagree by more than the gap
-// they measure; a chunk and the peak beside it share the clock.
+// taken at one moment: for each chunk, its µs per round over the flops' µs
+// at the faster of the peaks measured just before and just after it. On a
+// shared host the core's clock moves with the other tenants' load (one
+// Intel Xeon's AVX-512 peak read 85–104 GFLOP/s within an hour), so a
+// fastest chunk and a peak measured apart, as ratio_to_bound takes them,
+// can disagree by more than the gap they measure; a chunk and the peak
+// beside it share the clock.
 type PairedRatio struct {
 	Median float64 `json:"paired_ratio_median,omitempty"` // the median over the chunks
 	Best   float64 `json:"paired_ratio_best,omitempty"`   // the smallest
@@ -229,15 +236,15 @@ func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
 	if cfg.Padded {
 		mode = dpb.Padded
 	}
-	// The tree's horizon is the timed rounds plus 64, as dpb bench has always
-	// sized it (the margin once covered a replay pool of decision sets), so
-	// that timings stay comparable with earlier releases'.
-	// The paired chunks follow (PairedChunks), within the same horizon's
-	// levels at the sizes dpb bench uses.
-	chunk := max(1, cfg.Rounds/100)
 	if cfg.PairedChunks < 0 {
 		return SS18Timing{}, fmt.Errorf("experiment: %d paired chunks, must be >= 0", cfg.PairedChunks)
 	}
+	// The tree's horizon is the timed rounds plus 64, as dpb bench has always
+	// sized it (the margin once covered a replay pool of decision sets), so
+	// that timings stay comparable with earlier releases', plus the paired
+	// chunks that follow them (the same number of levels at dpb bench's
+	// sizes).
+	chunk := max(1, cfg.Rounds/100)
 	pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
 		Alg:     cfg.Alg,
 		Setting: dpb.SS18Setting{D: cfg.D, N: cfg.Rounds + 64 + cfg.PairedChunks*chunk, Epsilon: 1, Delta: 0.1, Lt2: 2},
@@ -250,13 +257,7 @@ func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
 	if !cfg.Env {
 		env.Next(r, 1)
 	}
-	var ct chunkTimer
-	startChunks(cfg.Rounds, &ct)
-	for t := 1; t <= cfg.Rounds; t++ {
-		ct.tick(t)
-		step(env, pol, r, t, cfg.Env)
-	}
-	res := SS18Timing{LoopTiming: ct.done(), RoundWork: LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != dpb.SS18NonPrivate, cfg.Env)}
+	res := SS18Timing{LoopTiming: timeRounds(env, pol, r, cfg.Rounds, cfg.Env), RoundWork: LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != dpb.SS18NonPrivate, cfg.Env)}
 	if cfg.PairedChunks > 0 {
 		res.Paired = pairedRatio(env, pol, r, cfg.Rounds+1, chunk, cfg.PairedChunks, cfg.Env, res.Flops)
 	}
