@@ -58,19 +58,22 @@ func TestKernelsStayInside(t *testing.T) {
 	}
 }
 
-// TestNormaliseStaysInside runs normaliseBlocks on decision sets and a θ
-// that each end at an inaccessible page, K up to three 32-vector passes
-// plus a tail, and checks the bits against normaliseBlocksGo.
+// TestNormaliseStaysInside runs normaliseBlocks on decision sets, a θ and
+// means that each end at an inaccessible page, K from 1 to three 32-vector
+// passes plus a tail (at d ≤ 8 every tail of the eight-vector passes, which
+// loads and stores under masks), and checks the bits against
+// normaliseBlocksGo.
 func TestNormaliseStaysInside(t *testing.T) {
 	g := newFastRand(Stream(1, 8))
 	for d := 1; d <= 70; d++ {
 		theta, freeTheta := guardedFloats(t, d)
 		g.normalsTo(theta)
-		for _, k := range []int{8, 31, 32, 64, 96, 101} {
+		for _, k := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 25, 31, 32, 64, 96, 101} {
 			a, free := guardedFloats(t, k*d)
 			g.normalsTo(a)
 			b := append([]float64(nil), a...)
-			ma, mb := make([]float64, k), make([]float64, k)
+			ma, freeMeans := guardedFloats(t, k)
+			mb := make([]float64, k)
 			normaliseBlocks(a, theta, ma, d)
 			normaliseBlocksGo(b, theta, mb, d)
 			if i := firstDiff(a, b); i >= 0 {
@@ -80,6 +83,7 @@ func TestNormaliseStaysInside(t *testing.T) {
 				t.Fatalf("d %d, K %d: mean %d is %v, normaliseBlocksGo gives %v", d, k, i, ma[i], mb[i])
 			}
 			free()
+			freeMeans()
 		}
 		freeTheta()
 	}

@@ -39,11 +39,12 @@ var normTab = func() (t [9]normTables) {
 	return t
 }()
 
-// normaliseBlocksAVX512 is normaliseBlocksGo for 8·nblk vectors of
-// dimension tab.d, eight per pass (normalise_amd64.s).
+// normaliseBlocksAVX512 is normaliseBlocksGo for k vectors of dimension
+// tab.d, eight per pass (normalise_amd64.s); a last pass of k mod 8 vectors
+// needs BMI2 (normLanes).
 //
 //go:noescape
-func normaliseBlocksAVX512(acts, theta, means []float64, tab *normTables, nblk int)
+func normaliseBlocksAVX512(acts, theta, means []float64, tab *normTables, k int)
 
 // normaliseLanesAVX512 is normaliseBlocksGo for 32·n32 vectors of any
 // dimension d, one vector per lane (normalise_amd64.s).
@@ -53,7 +54,8 @@ func normaliseLanesAVX512(acts, theta, means []float64, d, n32 int)
 
 // normaliseBlocks sets means[a] = normaliseTo(acts[a·d:(a+1)·d], theta) for
 // a < len(means) on AVX-512 eight vectors per pass when d ≤ 8
-// (normaliseBlocksAVX512, the vectors' components permuted into lanes) and
+// (normaliseBlocksAVX512, the vectors' components permuted into lanes, a
+// last pass of fewer under masks) and
 // 32 per pass, one per lane, when d > 8 (normaliseLanesAVX512, 8×8 blocks
 // transposed); the rest in Go. The same bits: TestNormaliseBlocksSameBits.
 func normaliseBlocks(acts, theta, means []float64, d int) {
@@ -62,9 +64,11 @@ func normaliseBlocks(acts, theta, means []float64, d int) {
 	done := 0
 	switch {
 	case normAVX512 && d <= 8:
-		nb := k / 8
-		normaliseBlocksAVX512(acts, theta, means, &normTab[d], nb)
-		done = 8 * nb
+		done = k
+		if !normLanes {
+			done = k &^ 7
+		}
+		normaliseBlocksAVX512(acts, theta, means, &normTab[d], done)
 	case normAVX512 && normLanes:
 		n32 := k / 32
 		if n32 > 0 {
