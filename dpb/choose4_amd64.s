@@ -99,149 +99,292 @@ s4go:
 s4full:
 	KMOVB BX, K3
 	MOVQ  tab+56(FP), R14
-	LEAQ  8+512(R14), DX      // &tab.mask[0][0]
 
 	// Z0: component 0 of the eight actions
 	VMOVDQU64 8(R14), Z25
-	VPXORQ Z0, Z0, Z0
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr0:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z0
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr0
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   520(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z0
+	CMPQ    R10, $1
+	JEQ     s4c0
+	KMOVB   521(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z0
+	CMPQ    R10, $2
+	JEQ     s4c0
+	KMOVB   522(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z0
+	CMPQ    R10, $3
+	JEQ     s4c0
+	KMOVB   523(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z0
+	CMPQ    R10, $4
+	JEQ     s4c0
+	KMOVB   524(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z0
+	CMPQ    R10, $5
+	JEQ     s4c0
+	KMOVB   525(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z0
+	CMPQ    R10, $6
+	JEQ     s4c0
+	KMOVB   526(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z0
+	CMPQ    R10, $7
+	JEQ     s4c0
+	KMOVB   527(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z0
+s4c0:
 	CMPQ    R10, $1
 	JEQ     s4score
 
 	// Z1: component 1 of the eight actions
 	VMOVDQU64 72(R14), Z25
-	VPXORQ Z1, Z1, Z1
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr1:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z1
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr1
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   528(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z1
+	CMPQ    R10, $1
+	JEQ     s4c1
+	KMOVB   529(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z1
+	CMPQ    R10, $2
+	JEQ     s4c1
+	KMOVB   530(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z1
+	CMPQ    R10, $3
+	JEQ     s4c1
+	KMOVB   531(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z1
+	CMPQ    R10, $4
+	JEQ     s4c1
+	KMOVB   532(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z1
+	CMPQ    R10, $5
+	JEQ     s4c1
+	KMOVB   533(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z1
+	CMPQ    R10, $6
+	JEQ     s4c1
+	KMOVB   534(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z1
+	CMPQ    R10, $7
+	JEQ     s4c1
+	KMOVB   535(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z1
+s4c1:
 	CMPQ    R10, $2
 	JEQ     s4score
 
 	// Z2: component 2 of the eight actions
 	VMOVDQU64 136(R14), Z25
-	VPXORQ Z2, Z2, Z2
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr2:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z2
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr2
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   536(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z2
+	CMPQ    R10, $1
+	JEQ     s4c2
+	KMOVB   537(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z2
+	CMPQ    R10, $2
+	JEQ     s4c2
+	KMOVB   538(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z2
+	CMPQ    R10, $3
+	JEQ     s4c2
+	KMOVB   539(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z2
+	CMPQ    R10, $4
+	JEQ     s4c2
+	KMOVB   540(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z2
+	CMPQ    R10, $5
+	JEQ     s4c2
+	KMOVB   541(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z2
+	CMPQ    R10, $6
+	JEQ     s4c2
+	KMOVB   542(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z2
+	CMPQ    R10, $7
+	JEQ     s4c2
+	KMOVB   543(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z2
+s4c2:
 	CMPQ    R10, $3
 	JEQ     s4score
 
 	// Z3: component 3 of the eight actions
 	VMOVDQU64 200(R14), Z25
-	VPXORQ Z3, Z3, Z3
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr3:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z3
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr3
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   544(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z3
+	CMPQ    R10, $1
+	JEQ     s4c3
+	KMOVB   545(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z3
+	CMPQ    R10, $2
+	JEQ     s4c3
+	KMOVB   546(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z3
+	CMPQ    R10, $3
+	JEQ     s4c3
+	KMOVB   547(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z3
+	CMPQ    R10, $4
+	JEQ     s4c3
+	KMOVB   548(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z3
+	CMPQ    R10, $5
+	JEQ     s4c3
+	KMOVB   549(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z3
+	CMPQ    R10, $6
+	JEQ     s4c3
+	KMOVB   550(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z3
+	CMPQ    R10, $7
+	JEQ     s4c3
+	KMOVB   551(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z3
+s4c3:
 	CMPQ    R10, $4
 	JEQ     s4score
 
 	// Z4: component 4 of the eight actions
 	VMOVDQU64 264(R14), Z25
-	VPXORQ Z4, Z4, Z4
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr4:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z4
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr4
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   552(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z4
+	CMPQ    R10, $1
+	JEQ     s4c4
+	KMOVB   553(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z4
+	CMPQ    R10, $2
+	JEQ     s4c4
+	KMOVB   554(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z4
+	CMPQ    R10, $3
+	JEQ     s4c4
+	KMOVB   555(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z4
+	CMPQ    R10, $4
+	JEQ     s4c4
+	KMOVB   556(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z4
+	CMPQ    R10, $5
+	JEQ     s4c4
+	KMOVB   557(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z4
+	CMPQ    R10, $6
+	JEQ     s4c4
+	KMOVB   558(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z4
+	CMPQ    R10, $7
+	JEQ     s4c4
+	KMOVB   559(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z4
+s4c4:
 	CMPQ    R10, $5
 	JEQ     s4score
 
 	// Z5: component 5 of the eight actions
 	VMOVDQU64 328(R14), Z25
-	VPXORQ Z5, Z5, Z5
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr5:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z5
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr5
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   560(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z5
+	CMPQ    R10, $1
+	JEQ     s4c5
+	KMOVB   561(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z5
+	CMPQ    R10, $2
+	JEQ     s4c5
+	KMOVB   562(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z5
+	CMPQ    R10, $3
+	JEQ     s4c5
+	KMOVB   563(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z5
+	CMPQ    R10, $4
+	JEQ     s4c5
+	KMOVB   564(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z5
+	CMPQ    R10, $5
+	JEQ     s4c5
+	KMOVB   565(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z5
+	CMPQ    R10, $6
+	JEQ     s4c5
+	KMOVB   566(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z5
+	CMPQ    R10, $7
+	JEQ     s4c5
+	KMOVB   567(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z5
+s4c5:
 	CMPQ    R10, $6
 	JEQ     s4score
 
 	// Z6: component 6 of the eight actions
 	VMOVDQU64 392(R14), Z25
-	VPXORQ Z6, Z6, Z6
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr6:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z6
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr6
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   568(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z6
+	CMPQ    R10, $1
+	JEQ     s4c6
+	KMOVB   569(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z6
+	CMPQ    R10, $2
+	JEQ     s4c6
+	KMOVB   570(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z6
+	CMPQ    R10, $3
+	JEQ     s4c6
+	KMOVB   571(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z6
+	CMPQ    R10, $4
+	JEQ     s4c6
+	KMOVB   572(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z6
+	CMPQ    R10, $5
+	JEQ     s4c6
+	KMOVB   573(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z6
+	CMPQ    R10, $6
+	JEQ     s4c6
+	KMOVB   574(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z6
+	CMPQ    R10, $7
+	JEQ     s4c6
+	KMOVB   575(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z6
+s4c6:
 	CMPQ    R10, $7
 	JEQ     s4score
 
 	// Z7: component 7 of the eight actions
 	VMOVDQU64 456(R14), Z25
-	VPXORQ Z7, Z7, Z7
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr7:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z7
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr7
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask
+	KMOVB   576(R14), K1
+	VPERMPD.Z 0(R15), Z25, K1, Z7
+	CMPQ    R10, $1
+	JEQ     s4c7
+	KMOVB   577(R14), K1
+	VPERMPD 64(R15), Z25, K1, Z7
+	CMPQ    R10, $2
+	JEQ     s4c7
+	KMOVB   578(R14), K1
+	VPERMPD 128(R15), Z25, K1, Z7
+	CMPQ    R10, $3
+	JEQ     s4c7
+	KMOVB   579(R14), K1
+	VPERMPD 192(R15), Z25, K1, Z7
+	CMPQ    R10, $4
+	JEQ     s4c7
+	KMOVB   580(R14), K1
+	VPERMPD 256(R15), Z25, K1, Z7
+	CMPQ    R10, $5
+	JEQ     s4c7
+	KMOVB   581(R14), K1
+	VPERMPD 320(R15), Z25, K1, Z7
+	CMPQ    R10, $6
+	JEQ     s4c7
+	KMOVB   582(R14), K1
+	VPERMPD 384(R15), Z25, K1, Z7
+	CMPQ    R10, $7
+	JEQ     s4c7
+	KMOVB   583(R14), K1
+	VPERMPD 448(R15), Z25, K1, Z7
+s4c7:
 
 s4score:
 	MOVQ AX, BX

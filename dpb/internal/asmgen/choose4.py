@@ -110,25 +110,22 @@ s4go:
 	SUBL  $1, BX
 s4full:
 	KMOVB BX, K3
-	MOVQ  tab+56(FP), R14
-	LEAQ  8+512(R14), DX      // &tab.mask[0][0]''')
+	MOVQ  tab+56(FP), R14''')
+# Each component's permutes are written out, with an exit after source
+# register d-1: a loop over the registers cost more than its permutes at
+# d = 5 (as in normaliseBlocksAVX512).
 for i in range(8):
     e(f'''
 	// Z{i}: component {i} of the eight actions
-	VMOVDQU64 {8+64*i}(R14), Z25
-	VPXORQ Z{i}, Z{i}, Z{i}
-	MOVQ  R15, BX
-	XORQ  R11, R11
-s4tr{i}:
-	KMOVB   (DX), K1
-	VPERMPD (BX), Z25, K1, Z{i}
-	INCQ    DX
-	ADDQ    $64, BX
-	INCQ    R11
-	CMPQ    R11, R10
-	JB      s4tr{i}
-	ADDQ    $8, DX
-	SUBQ    R10, DX           // next row of tab.mask''')
+	VMOVDQU64 {8+64*i}(R14), Z25''')
+    for j in range(8):
+        z = '.Z' if j == 0 else ''
+        e(f'''	KMOVB   {8+512+8*i+j}(R14), K1
+	VPERMPD{z} {64*j}(R15), Z25, K1, Z{i}''')
+        if j < 7:
+            e(f'''	CMPQ    R10, ${j+1}
+	JEQ     s4c{i}''')
+    e(f's4c{i}:')
     if i < 7:
         e(f'''	CMPQ    R10, ${i+1}
 	JEQ     s4score''')
