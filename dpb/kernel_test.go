@@ -246,7 +246,7 @@ func BenchmarkScoreKernel(b *testing.B) {
 // about 1 ms), and x-bound is the median over iterations of the kernel's time
 // over the time its useful flops take at that peak (min-x-bound the
 // smallest): both figures of a ratio come from the same moment of a shared
-// host whose load moves in phases. Run it with -benchtime 15x (README, "What
+// host whose load moves in phases. Run it with -benchtime 15x (docs/performance.md, "What
 // bounds the (64, 4096) step").
 func BenchmarkScoreKernelVsPeak(b *testing.B) {
 	for _, k := range []int{4096, 512} {
