@@ -78,6 +78,18 @@ next: \
 	CMPQ      CX, $(j+1); \
 	JEQ       done
 
+// EACHREG applies op (NLOADF, NLOADT, NSCALEF or NSCALET) to A_0…A_7 in
+// order, each of which goes to done after A_{d−1}.
+#define EACHREG(op, done) \
+	op(0, Z16, done); \
+	op(1, Z17, done); \
+	op(2, Z18, done); \
+	op(3, Z19, done); \
+	op(4, Z20, done); \
+	op(5, Z21, done); \
+	op(6, Z22, done); \
+	op(7, Z23, done)
+
 // func normaliseBlocksAVX512(acts, theta, means []float64, tab *normTables, k int)
 //
 // normaliseTo for the k vectors acts[a·d : (a+1)·d] (d = tab.d ≤ 8), eight
@@ -117,14 +129,7 @@ TEXT ·normaliseBlocksAVX512(SB), NOSPLIT, $0-88
 pass:
 	CMPQ R9, $8
 	JB   tailLoad
-	NLOADF(0, Z16, loaded)
-	NLOADF(1, Z17, loaded)
-	NLOADF(2, Z18, loaded)
-	NLOADF(3, Z19, loaded)
-	NLOADF(4, Z20, loaded)
-	NLOADF(5, Z21, loaded)
-	NLOADF(6, Z22, loaded)
-	NLOADF(7, Z23, loaded)
+	EACHREG(NLOADF, loaded)
 
 tailLoad:
 	MOVQ  R9, AX
@@ -132,14 +137,7 @@ tailLoad:
 	MOVQ  $-1, BX
 	BZHIQ AX, BX, BX
 	KMOVQ BX, K2
-	NLOADT(0, Z16, loaded)
-	NLOADT(1, Z17, loaded)
-	NLOADT(2, Z18, loaded)
-	NLOADT(3, Z19, loaded)
-	NLOADT(4, Z20, loaded)
-	NLOADT(5, Z21, loaded)
-	NLOADT(6, Z22, loaded)
-	NLOADT(7, Z23, loaded)
+	EACHREG(NLOADT, loaded)
 
 loaded:
 	VPXORQ Z8, Z8, Z8
@@ -160,14 +158,7 @@ norm:
 	CMPQ    R9, $8
 	JB      tailStore
 	VMOVUPD Z9, (DX)
-	NSCALEF(0, Z16, scaled)
-	NSCALEF(1, Z17, scaled)
-	NSCALEF(2, Z18, scaled)
-	NSCALEF(3, Z19, scaled)
-	NSCALEF(4, Z20, scaled)
-	NSCALEF(5, Z21, scaled)
-	NSCALEF(6, Z22, scaled)
-	NSCALEF(7, Z23, scaled)
+	EACHREG(NSCALEF, scaled)
 
 scaled:
 	ADDQ R13, DI
@@ -185,14 +176,7 @@ tailStore:
 	IMULQ CX, AX
 	BZHIQ AX, BX, BX
 	KMOVQ BX, K2
-	NSCALET(0, Z16, done)
-	NSCALET(1, Z17, done)
-	NSCALET(2, Z18, done)
-	NSCALET(3, Z19, done)
-	NSCALET(4, Z20, done)
-	NSCALET(5, Z21, done)
-	NSCALET(6, Z22, done)
-	NSCALET(7, Z23, done)
+	EACHREG(NSCALET, done)
 
 done:
 	VZEROUPPER
