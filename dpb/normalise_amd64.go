@@ -4,7 +4,8 @@ package dpb
 
 // normAVX512 selects normaliseBlocksAVX512 and normaliseLanesAVX512 for
 // normaliseBlocks (tests switch it); normLanes says whether the CPU has the
-// BMI2 (BZHI) the second one needs.
+// BMI2 (BZHI) that the second one and the first one's last, partial pass
+// need (tests switch it too).
 var (
 	normAVX512 = hasAVX2FMA() && hasAVX512()
 	normLanes  = hasAVX2FMA() && hasBMI12()
