@@ -19,6 +19,15 @@ type LoopTiming struct {
 	// processes take the core now and then, it stays near what the code
 	// costs while the mean does not.
 	BestMicrosPerRound float64 `json:"best_us_per_round"`
+	// ChunkMicros is every chunk's wall time per round, in the order they
+	// ran, and ChunkCPUMicros the timing thread's CPU time per round in the
+	// same chunks (nil where the thread's CPU clock is not read: Linux
+	// only). Where a chunk's CPU time equals its wall time, the process was
+	// not kept waiting, so a run of slow chunks is the core itself running
+	// slower: on a shared host, another tenant's load on the same physical
+	// core.
+	ChunkMicros    []float64 `json:"chunk_us_per_round,omitempty"`
+	ChunkCPUMicros []float64 `json:"chunk_cpu_us_per_round,omitempty"`
 }
 
 // TimeLoop runs rounds rounds of pol against env on the calling goroutine and
@@ -62,49 +71,80 @@ func step(env dpb.Environment, pol dpb.Policy, r *dpb.Round, t int, withEnv bool
 }
 
 // chunkTimer times a loop of rounds rounds (wall time and heap allocations
-// per round) and the fastest of about 100 equal chunks: startChunks before
-// the loop, tick(t) at the start of round t (inlined: a lap is timed once a
-// chunk), done after it.
+// per round), the fastest of about 100 equal chunks, and each chunk's wall
+// and thread CPU time: startChunks before the loop, tick(t) at the start of
+// round t (inlined: a lap is timed once a chunk), done after it. It keeps
+// the calling goroutine on its OS thread from startChunks to done, so that
+// the thread's CPU clock is the loop's.
 type chunkTimer struct {
 	rounds, chunk int
+	last          int // the first round of the current chunk
 	best          time.Duration
 	start, c0     time.Time
+	cpu0          int64
+	walls, cpus   []float64
 	ms0           runtime.MemStats
 }
 
 func startChunks(rounds int, ct *chunkTimer) {
-	*ct = chunkTimer{rounds: rounds, chunk: max(1, rounds/100), best: time.Duration(math.MaxInt64)}
+	chunk := max(1, rounds/100)
+	*ct = chunkTimer{rounds: rounds, chunk: chunk, last: 1, best: time.Duration(math.MaxInt64),
+		walls: make([]float64, 0, rounds/chunk+1)}
+	runtime.LockOSThread()
+	if threadCPUNanos() >= 0 {
+		ct.cpus = make([]float64, 0, cap(ct.walls))
+	}
 	runtime.GC()
 	runtime.ReadMemStats(&ct.ms0)
 	ct.start = time.Now()
 	ct.c0 = ct.start
+	ct.cpu0 = threadCPUNanos()
 }
 
 func (ct *chunkTimer) tick(t int) {
-	if t%ct.chunk == 0 {
-		ct.lap()
+	if t%ct.chunk == 0 && t > ct.last {
+		ct.lap(t)
 	}
 }
 
-func (ct *chunkTimer) lap() {
+// lap closes the chunk of rounds ct.last…t−1.
+func (ct *chunkTimer) lap(t int) {
 	now := time.Now()
-	ct.best = min(ct.best, now.Sub(ct.c0))
-	ct.c0 = now
+	n := t - ct.last
+	d := now.Sub(ct.c0)
+	// Per round, scaled to a whole chunk: the first chunk is one round
+	// short (its lap comes at the start of round chunk).
+	ct.best = min(ct.best, d*time.Duration(ct.chunk)/time.Duration(n))
+	ct.walls = append(ct.walls, float64(d.Nanoseconds())/1e3/float64(n))
+	if ct.cpus != nil {
+		c := threadCPUNanos()
+		ct.cpus = append(ct.cpus, float64(c-ct.cpu0)/1e3/float64(n))
+		ct.cpu0 = c
+	}
+	ct.c0, ct.last = now, t
 }
 
 func (ct *chunkTimer) done() LoopTiming {
 	el := time.Since(ct.start)
 	var ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms1)
+	runtime.UnlockOSThread()
 	best, chunk := ct.best, ct.chunk
 	if best == time.Duration(math.MaxInt64) { // fewer rounds than one chunk
 		best, chunk = el, ct.rounds
 	}
-	return LoopTiming{
+	lt := LoopTiming{
 		MicrosPerRound:     float64(el.Nanoseconds()) / 1e3 / float64(ct.rounds),
 		AllocsPerRound:     float64(ms1.Mallocs-ct.ms0.Mallocs) / float64(ct.rounds),
 		BestMicrosPerRound: float64(best.Nanoseconds()) / 1e3 / float64(chunk),
 	}
+	if len(ct.walls) > 0 {
+		lt.ChunkMicros = ct.walls
+		if len(ct.cpus) == len(ct.walls) {
+			lt.ChunkCPUMicros = ct.cpus
+		}
+	}
+	return lt
 }
 
 // RoundWork is a lower bound on the work of one round of the SS18 LinUCB

@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"math"
+	"runtime"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb"
@@ -36,6 +37,52 @@ func TestTimeSS18(t *testing.T) {
 	for _, c := range []SS18TimingConfig{{Alg: dpb.SS18Gaussian, D: 5, K: 25}, {Alg: dpb.SS18Gaussian, D: 1, K: 25, Rounds: 10}, {Alg: dpb.SS18Gaussian, D: 5, K: 0, Rounds: 10}} {
 		if _, err := TimeSS18(c); err == nil {
 			t.Fatalf("%+v accepted", c)
+		}
+	}
+}
+
+// TestChunkTimes checks the chunks LoopTiming records: one a lap (3000
+// rounds in chunks of 30: 100 laps, the first chunk one round short), each
+// positive, the fastest the BestMicrosPerRound figure, together within the
+// run's wall time, and on Linux each chunk's thread CPU time beside it, at
+// most its wall time (one thread; the two clocks are read a few ns apart,
+// hence the margin).
+func TestChunkTimes(t *testing.T) {
+	tm, err := TimeSS18(SS18TimingConfig{Alg: dpb.SS18Gaussian, D: 5, K: 25, Rounds: 3000, Env: true, Padded: true, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, c := tm.ChunkMicros, tm.ChunkCPUMicros
+	if len(w) != 100 {
+		t.Fatalf("%d chunks, want 100", len(w))
+	}
+	fastest, total := math.Inf(1), 0.0
+	for i, us := range w {
+		if !(us > 0) {
+			t.Fatalf("chunk %d: %v µs", i, us)
+		}
+		fastest = min(fastest, us)
+		n := 30.0
+		if i == 0 {
+			n = 29
+		}
+		total += us * n
+	}
+	if math.Abs(fastest-tm.BestMicrosPerRound) > 1e-3*fastest+1e-3 {
+		t.Fatalf("fastest chunk %v µs, BestMicrosPerRound %v", fastest, tm.BestMicrosPerRound)
+	}
+	if total > tm.MicrosPerRound*3000*1.0001 {
+		t.Fatalf("chunks add up to %v µs, the run took %v", total, tm.MicrosPerRound*3000)
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	if len(c) != len(w) {
+		t.Fatalf("%d CPU chunks, %d wall chunks", len(c), len(w))
+	}
+	for i := range c {
+		if !(c[i] > 0) || c[i] > w[i]*1.01+0.05 {
+			t.Fatalf("chunk %d: CPU %v µs a round, wall %v", i, c[i], w[i])
 		}
 	}
 }

@@ -33,6 +33,7 @@ func runBench(args []string) error {
 	kernel := fs.String("kernel", "", "LinUCB scoring kernel (default: the fastest this CPU supports; all give the same bits)")
 	fig4 := fs.Bool("fig4", false, "time SS18 Fig. 4's job-round instead (one (d, K) = (5, 25) decision set, the four variants in lockstep, padded trees) and extrapolate the paper-scale run; -alg, -d, -K, -env and -padded do not apply")
 	alone := fs.Bool("alone", false, "with -fig4: each variant chooses in turn (the previous release's loop) instead of all four in one pass (dpb.ChooseLockstep); the same bits")
+	chunks := fs.Bool("chunks", false, "also give every chunk's µs per round in order (about 100 chunks), wall time and, on Linux, the thread's CPU time: a run of slow chunks whose CPU time equals their wall time is the core running slower (another tenant's load on a shared host), not the process kept waiting")
 	horizon := new(int)
 	countVar(fs, horizon, "horizon", 50000000, 1, maxHorizon, "with -fig4: the trees' horizon n, at least -rounds (the paper's 5·10⁷ gives 27 levels)")
 	if err := parseFigure(fs, args); err != nil {
@@ -53,7 +54,7 @@ func runBench(args []string) error {
 		return printPeak(*asJSON)
 	}
 	if *fig4 {
-		return benchFig4(*rounds, *horizon, !*alone, *seed, *asJSON)
+		return benchFig4(*rounds, *horizon, !*alone, *seed, *asJSON, *chunks)
 	}
 	a, err := dpb.ParseSS18Alg(*alg)
 	if err != nil {
@@ -75,6 +76,9 @@ func runBench(args []string) error {
 	if err != nil {
 		return err
 	}
+	if !*chunks {
+		tm.ChunkMicros, tm.ChunkCPUMicros = nil, nil
+	}
 	res, w := tm.LoopTiming, tm.RoundWork
 	if *asJSON {
 		old := runtime.GOMAXPROCS(1)
@@ -86,6 +90,7 @@ func runBench(args []string) error {
 	}
 	fmt.Printf("%v d=%d K=%d env=%v: %.3f µs/round (fastest 1%% chunk %.3f), %.3f allocs/round over %d rounds (1 core, kernel %s)\n",
 		a, *d, *k, *withEnv, res.MicrosPerRound, res.BestMicrosPerRound, res.AllocsPerRound, *rounds, dpb.Kernel())
+	printChunks(res)
 	return nil
 }
 
@@ -186,7 +191,7 @@ type fig4Report struct {
 }
 
 // benchFig4 times SS18 Fig. 4's job-round on one core (experiment.TimeLockstep).
-func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON bool) error {
+func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks bool) error {
 	if horizon < rounds {
 		return usagef("bench: -horizon %d is below -rounds %d", horizon, rounds)
 	}
@@ -206,6 +211,9 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON bool) err
 	if err != nil {
 		return err
 	}
+	if !chunks {
+		tm.ChunkMicros, tm.ChunkCPUMicros = nil, nil
+	}
 	r := fig4Report{LoopTiming: tm.LoopTiming, Together: together, Horizon: horizon, CPU: cpu, Kernel: dpb.Kernel(),
 		StreamVersion: dpb.StreamVersion, PaperJobRounds: jr}
 	r.PaperCoreHours = float64(jr) * tm.MicrosPerRound / 1e6 / 3600
@@ -220,5 +228,36 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON bool) err
 	fmt.Printf("SS18 Fig. 4 job-round, four variants choosing %s: %.3f µs (fastest 1%% chunk %.3f), %.3f allocs over %d rounds (1 core of %s, kernel %s)\n",
 		how, tm.MicrosPerRound, tm.BestMicrosPerRound, tm.AllocsPerRound, rounds, cpu, dpb.Kernel())
 	fmt.Printf("paper scale (%.3g job-rounds) at this rate: %.2f core-hours, %.0f minutes on 2 cores\n", float64(jr), r.PaperCoreHours, r.PaperMinutes2)
+	printChunks(tm.LoopTiming)
 	return nil
+}
+
+// printChunks prints dpb bench -chunks's lines (nothing without -chunks):
+// each chunk's wall µs per round in order, its thread CPU µs where read,
+// and how many chunks ran within 10 % of the fastest.
+func printChunks(lt experiment.LoopTiming) {
+	if len(lt.ChunkMicros) == 0 {
+		return
+	}
+	line := func(name string, v []float64) {
+		var b strings.Builder
+		for i, x := range v {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "%.3g", x)
+		}
+		fmt.Printf("chunks, %s µs a round in order: %s\n", name, b.String())
+	}
+	line("wall", lt.ChunkMicros)
+	if len(lt.ChunkCPUMicros) == len(lt.ChunkMicros) {
+		line("thread CPU", lt.ChunkCPUMicros)
+	}
+	fast := 0
+	for _, x := range lt.ChunkMicros {
+		if x <= 1.1*lt.BestMicrosPerRound {
+			fast++
+		}
+	}
+	fmt.Printf("%d of %d chunks within 10 %% of the fastest\n", fast, len(lt.ChunkMicros))
 }

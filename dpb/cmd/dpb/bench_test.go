@@ -2,9 +2,12 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"math"
 	"os"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
 
@@ -140,6 +143,42 @@ func TestBenchFig4(t *testing.T) {
 	for _, args := range [][]string{{"-fig4", "-alg", "wishart"}, {"-fig4", "-K", "9"}, {"-alone"}, {"-horizon", "9"}, {"-fig4", "-rounds", "10", "-horizon", "9"}} {
 		if err := runBench(args); err == nil {
 			t.Errorf("%v: no error", args)
+		}
+	}
+}
+
+// TestBenchChunks: dpb bench gives the chunks only when -chunks asks for
+// them: in -json as the two arrays (100 chunks of 20 rounds; the thread CPU
+// time on Linux), in text as the two lines and the count of fast chunks,
+// with -fig4 and without.
+func TestBenchChunks(t *testing.T) {
+	for _, fig4 := range []bool{false, true} {
+		args := []string{"-rounds", "2000"}
+		if fig4 {
+			args = append(args, "-fig4", "-horizon", "4000")
+		}
+		for _, chunks := range []bool{false, true} {
+			a := append(slices.Clone(args), "-json", fmt.Sprintf("-chunks=%v", chunks))
+			out := captureStdout(t, func() error { return runBench(a) })
+			var m struct {
+				Wall []float64 `json:"chunk_us_per_round"`
+				CPU  []float64 `json:"chunk_cpu_us_per_round"`
+			}
+			if err := json.Unmarshal([]byte(out), &m); err != nil {
+				t.Fatalf("%v: %v", a, err)
+			}
+			wantCPU := 0
+			if chunks && runtime.GOOS == "linux" {
+				wantCPU = 100
+			}
+			if wantWall := map[bool]int{false: 0, true: 100}[chunks]; len(m.Wall) != wantWall || len(m.CPU) != wantCPU {
+				t.Errorf("%v: %d wall and %d CPU chunks, want %d and %d", a, len(m.Wall), len(m.CPU), wantWall, wantCPU)
+			}
+		}
+		a := append(slices.Clone(args), "-chunks")
+		out := captureStdout(t, func() error { return runBench(a) })
+		if !strings.Contains(out, "chunks, wall µs a round in order: ") || !strings.Contains(out, " of 100 chunks within 10 % of the fastest") {
+			t.Errorf("%v: %q", a, out)
 		}
 	}
 }
