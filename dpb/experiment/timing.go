@@ -2,7 +2,6 @@ package experiment
 
 import (
 	"fmt"
-	"math"
 	"runtime"
 	"slices"
 	"time"
@@ -71,15 +70,14 @@ func step(env dpb.Environment, pol dpb.Policy, r *dpb.Round, t int, withEnv bool
 }
 
 // chunkTimer times a loop of rounds rounds (wall time and heap allocations
-// per round), the fastest of about 100 equal chunks, and each chunk's wall
-// and thread CPU time: startChunks before the loop, tick(t) at the start of
-// round t (inlined: a lap is timed once a chunk), done after it. It keeps
-// the calling goroutine on its OS thread from startChunks to done, so that
-// the thread's CPU clock is the loop's.
+// per round) and each of about 100 equal chunks' wall and thread CPU time
+// (the fastest chunk is the smallest of the walls): startChunks before the
+// loop, tick(t) at the start of round t (inlined: a lap is timed once a
+// chunk), done after it. It keeps the calling goroutine on its OS thread
+// from startChunks to done, so that the thread's CPU clock is the loop's.
 type chunkTimer struct {
 	rounds, chunk int
 	last          int // the first round of the current chunk
-	best          time.Duration
 	start, c0     time.Time
 	cpu0          int64
 	walls, cpus   []float64
@@ -88,8 +86,7 @@ type chunkTimer struct {
 
 func startChunks(rounds int, ct *chunkTimer) {
 	chunk := max(1, rounds/100)
-	*ct = chunkTimer{rounds: rounds, chunk: chunk, last: 1, best: time.Duration(math.MaxInt64),
-		walls: make([]float64, 0, rounds/chunk+1)}
+	*ct = chunkTimer{rounds: rounds, chunk: chunk, last: 1, walls: make([]float64, 0, rounds/chunk+1)}
 	runtime.LockOSThread()
 	if threadCPUNanos() >= 0 {
 		ct.cpus = make([]float64, 0, cap(ct.walls))
@@ -110,12 +107,10 @@ func (ct *chunkTimer) tick(t int) {
 // lap closes the chunk of rounds ct.last…t−1.
 func (ct *chunkTimer) lap(t int) {
 	now := time.Now()
-	n := t - ct.last
-	d := now.Sub(ct.c0)
-	// Per round, scaled to a whole chunk: the first chunk is one round
+	// Per round over the chunk's own rounds: the first chunk is one round
 	// short (its lap comes at the start of round chunk).
-	ct.best = min(ct.best, d*time.Duration(ct.chunk)/time.Duration(n))
-	ct.walls = append(ct.walls, float64(d.Nanoseconds())/1e3/float64(n))
+	n := t - ct.last
+	ct.walls = append(ct.walls, float64(now.Sub(ct.c0).Nanoseconds())/1e3/float64(n))
 	if ct.cpus != nil {
 		c := threadCPUNanos()
 		ct.cpus = append(ct.cpus, float64(c-ct.cpu0)/1e3/float64(n))
@@ -129,21 +124,16 @@ func (ct *chunkTimer) done() LoopTiming {
 	var ms1 runtime.MemStats
 	runtime.ReadMemStats(&ms1)
 	runtime.UnlockOSThread()
-	best, chunk := ct.best, ct.chunk
-	if best == time.Duration(math.MaxInt64) { // fewer rounds than one chunk
-		best, chunk = el, ct.rounds
-	}
 	lt := LoopTiming{
-		MicrosPerRound:     float64(el.Nanoseconds()) / 1e3 / float64(ct.rounds),
-		AllocsPerRound:     float64(ms1.Mallocs-ct.ms0.Mallocs) / float64(ct.rounds),
-		BestMicrosPerRound: float64(best.Nanoseconds()) / 1e3 / float64(chunk),
+		MicrosPerRound: float64(el.Nanoseconds()) / 1e3 / float64(ct.rounds),
+		AllocsPerRound: float64(ms1.Mallocs-ct.ms0.Mallocs) / float64(ct.rounds),
 	}
-	if len(ct.walls) > 0 {
-		lt.ChunkMicros = ct.walls
-		if len(ct.cpus) == len(ct.walls) {
-			lt.ChunkCPUMicros = ct.cpus
-		}
+	if len(ct.walls) == 0 { // fewer rounds than one chunk
+		lt.BestMicrosPerRound = lt.MicrosPerRound
+		return lt
 	}
+	lt.BestMicrosPerRound = slices.Min(ct.walls)
+	lt.ChunkMicros, lt.ChunkCPUMicros = ct.walls, ct.cpus
 	return lt
 }
 
