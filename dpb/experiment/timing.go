@@ -29,6 +29,18 @@ type LoopTiming struct {
 	ChunkCPUMicros []float64 `json:"chunk_cpu_us_per_round,omitempty"`
 }
 
+// ChunksWithin returns how many of the recorded chunks ran within the
+// factor f (≥ 1) of the fastest, BestMicrosPerRound (0 without chunks).
+func (lt LoopTiming) ChunksWithin(f float64) int {
+	n := 0
+	for _, us := range lt.ChunkMicros {
+		if us <= f*lt.BestMicrosPerRound {
+			n++
+		}
+	}
+	return n
+}
+
 // TimeLoop runs rounds rounds of pol against env on the calling goroutine and
 // returns the wall time and heap allocations per round. With withEnv false
 // one decision set is drawn before the clock starts and kept in one Round

@@ -43,7 +43,8 @@ func TestTimeSS18(t *testing.T) {
 
 // TestChunkTimes checks the chunks LoopTiming records: one a lap (3000
 // rounds in chunks of 30: 100 laps, the first chunk one round short), each
-// positive, the fastest the BestMicrosPerRound figure, together within the
+// positive, the fastest the BestMicrosPerRound figure (ChunksWithin
+// counting it and, with no bound, all), together within the
 // run's wall time, and on Linux each chunk's thread CPU time beside it, at
 // most its wall time (one thread; the two clocks are read a few ns apart,
 // hence the margin).
@@ -70,6 +71,15 @@ func TestChunkTimes(t *testing.T) {
 	}
 	if math.Abs(fastest-tm.BestMicrosPerRound) > 1e-3*fastest+1e-3 {
 		t.Fatalf("fastest chunk %v µs, BestMicrosPerRound %v", fastest, tm.BestMicrosPerRound)
+	}
+	if got := tm.ChunksWithin(1); got < 1 {
+		t.Fatalf("%d chunks within 1× the fastest, want at least the fastest", got)
+	}
+	if got := tm.ChunksWithin(math.Inf(1)); got != len(w) {
+		t.Fatalf("%d chunks within ∞× the fastest, want all %d", got, len(w))
+	}
+	if got := (LoopTiming{}).ChunksWithin(2); got != 0 {
+		t.Fatalf("%d chunks counted without chunks", got)
 	}
 	if total > tm.MicrosPerRound*3000*1.0001 {
 		t.Fatalf("chunks add up to %v µs, the run took %v", total, tm.MicrosPerRound*3000)

@@ -253,11 +253,5 @@ func printChunks(lt experiment.LoopTiming) {
 	if len(lt.ChunkCPUMicros) == len(lt.ChunkMicros) {
 		line("thread CPU", lt.ChunkCPUMicros)
 	}
-	fast := 0
-	for _, x := range lt.ChunkMicros {
-		if x <= 1.1*lt.BestMicrosPerRound {
-			fast++
-		}
-	}
-	fmt.Printf("%d of %d chunks within 10 %% of the fastest\n", fast, len(lt.ChunkMicros))
+	fmt.Printf("%d of %d chunks within 10 %% of the fastest\n", lt.ChunksWithin(1.1), len(lt.ChunkMicros))
 }
