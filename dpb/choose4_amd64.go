@@ -26,24 +26,31 @@ func score4SmallAVX512(x *float64, n int, pad *float64, npad, d, dp, np int, tab
 // lockAVX512 selects score4SmallAVX512 for chooseLockstep (tests switch it).
 var lockAVX512 = hasAVX2FMA() && hasAVX512() && hasBMI12()
 
-// chooseLockstep sets arms[i] to the action ps[i].Choose(r) would return,
-// and ps[i].scores[:K] to its scores, for policies of one dimension
-// d = r.Dim ≤ lockMaxDim, prepared, with scores of length at least
-// 4⌊K/4⌋ + 8; and reports whether it did: only with the AVX-512 scoring
-// kernel in use (so that SetKernel("go") or "avx2" times those kernels here
-// too). All of it is one call of score4SmallAVX512: the blocks of four
-// actions in groups of eight read in place, a last group of four copied
-// into pad (16d floats) first, so that no load reaches past the actions,
-// and the K mod 4 last actions, in quadOne's order as chooseBlocked scores
-// them, copied into pad[8d:].
-func chooseLockstep(ps []*LinUCB, r *Round, pad []float64, arms []int) bool {
-	k, d := r.K, r.Dim
+// lockPolicy is one policy's part of a lockstep choice: its dimension d and
+// stride dp, the inverse factor M (kernel layout, dp·dp floats), z (dp
+// floats), its score buffer and β.
+type lockPolicy struct {
+	d, dp          int
+	mt, zp, scores []float64
+	beta           float64
+}
+
+// chooseLockstep sets arms[i] to the action policy ps[i] would choose among
+// the k actions x (k·d floats), and ps[i].scores[:k] to its scores, for
+// policies of one dimension d ≤ lockMaxDim, prepared, with scores of length
+// at least 4⌊k/4⌋ + 8; and reports whether it did: only with the AVX-512
+// scoring kernel in use (so that SetKernel("go") or "avx2" times those
+// kernels here too). All of it is one call of score4SmallAVX512: the blocks
+// of four actions in groups of eight read in place, a last group of four
+// copied into pad (16d floats) first, so that no load reaches past the
+// actions, and the k mod 4 last actions, in quadOne's order as chooseBlocked
+// scores them, copied into pad[8d:].
+func chooseLockstep(ps []lockPolicy, x []float64, k, d int, pad []float64, arms []int) bool {
 	n := 4 * (k / 4)
 	if !lockAVX512 || kernelID(kernelInUse.Load()) != kernelAVX512 || len(ps) > 4 || n == 0 {
 		return false
 	}
 	dp := ps[0].dp
-	x := r.Actions
 	if d > lockMaxDim || len(x) < k*d || len(pad) < 16*d || len(arms) != len(ps) {
 		panic(param.BadDim)
 	}

@@ -146,12 +146,42 @@ func chooseBatch(ps []*LinUCB, idx []int, r *Round, arms []int) {
 		p.scores = p.scores[:cap(p.scores)]
 	}
 	var out [4]int
-	if !chooseLockstep(ps, r, p0.lockPad, out[:len(ps)]) {
+	var lp [4]lockPolicy
+	for i, p := range ps {
+		lp[i] = lockPolicy{d: p.d, dp: p.dp, mt: p.mt, zp: p.zp, scores: p.scores, beta: p.beta}
+	}
+	if !chooseLockstep(lp[:len(ps)], r.Actions, k, d, p0.lockPad, out[:len(ps)]) {
 		for i, p := range ps {
 			out[i] = p.Choose(r)
 		}
 	}
 	for i, j := range idx {
 		arms[j] = out[i]
+	}
+}
+
+// prepare4 prepares the four policies of ps (dimension d ≤ prep4MaxDim,
+// statistics already in v and u) in vector lanes (cholInvLanes), or one by
+// one without AVX2.
+func prepare4(ps *[4]*LinUCB, d int) {
+	if !prep4AVX2 {
+		for _, p := range ps {
+			prepareFactors(p)
+		}
+		return
+	}
+	var lanes [16]*float64
+	for b, p := range ps {
+		_, _, _ = p.v[d*d-1], p.mt[(d-1)*p.dp+d-1], p.zp[d-1]
+		lanes[b], lanes[4+b], lanes[8+b], lanes[12+b] = &p.v[0], &p.u[0], &p.mt[0], &p.zp[0]
+		if p.dp != ps[0].dp {
+			panic("dpb: prepare4: policies of one dimension with different strides")
+		}
+	}
+	bad := cholInvLanes(&lanes, ps[0].lanes, d, ps[0].dp)
+	for b, p := range ps {
+		if bad&(1<<b) != 0 {
+			p.factorFailed() // as prepare: the jittered factor, M and z
+		}
 	}
 }

@@ -23,33 +23,13 @@ func cholInv5x4AVX2(lanes *[16]*float64, s *[prep5x4Scratch]float64) (bad int)
 // and M's lower triangles, ũ).
 const prep5x4Scratch = 140
 
-// prepare4 prepares the four policies of ps (dimension d ≤ prep4MaxDim,
-// statistics already in v and u) in the lanes of cholInv4AVX2 (of
-// cholInv5x4AVX2 at d = 5), or one by one without AVX2.
-func prepare4(ps *[4]*LinUCB, d int) {
-	if !prep4AVX2 {
-		for _, p := range ps {
-			prepareFactors(p)
-		}
-		return
+// cholInvLanes prepares four policies' factors in the lanes of
+// cholInv4AVX2 (of cholInv5x4AVX2 at d = 5, dp = 8): lanes holds &v, &u, &mt,
+// &zp of each, s is the scratch; bit b of bad flags lane b's V_t as not
+// positive definite. Only when prep4AVX2 is set.
+func cholInvLanes(lanes *[16]*float64, s []float64, d, dp int) (bad int) {
+	if d == 5 && dp == 8 {
+		return cholInv5x4AVX2(lanes, (*[prep5x4Scratch]float64)(s[:prep5x4Scratch]))
 	}
-	var lanes [16]*float64
-	for b, p := range ps {
-		_, _, _ = p.v[d*d-1], p.mt[(d-1)*p.dp+d-1], p.zp[d-1]
-		lanes[b], lanes[4+b], lanes[8+b], lanes[12+b] = &p.v[0], &p.u[0], &p.mt[0], &p.zp[0]
-		if p.dp != ps[0].dp {
-			panic("dpb: prepare4: policies of one dimension with different strides")
-		}
-	}
-	var bad int
-	if d == 5 && ps[0].dp == 8 {
-		bad = cholInv5x4AVX2(&lanes, (*[prep5x4Scratch]float64)(ps[0].lanes[:prep5x4Scratch]))
-	} else {
-		bad = cholInv4AVX2(&lanes, ps[0].lanes[:2*d*d*4+2*d*4], d, ps[0].dp)
-	}
-	for b, p := range ps {
-		if bad&(1<<b) != 0 {
-			p.factorFailed() // as prepare: the jittered factor, M and z
-		}
-	}
+	return cholInv4AVX2(lanes, s[:2*d*d*4+2*d*4], d, dp)
 }

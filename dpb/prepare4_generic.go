@@ -5,9 +5,7 @@ package dpb
 // prep4AVX2 is false: this build prepares policies one at a time.
 var prep4AVX2 = false
 
-// prepare4 prepares the four policies of ps one by one.
-func prepare4(ps *[4]*LinUCB, d int) {
-	for _, p := range ps {
-		prepareFactors(p)
-	}
+// cholInvLanes is never called in this build (prep4AVX2 is false).
+func cholInvLanes(lanes *[16]*float64, s []float64, d, dp int) (bad int) {
+	panic("dpb: cholInvLanes without AVX2")
 }

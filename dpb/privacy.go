@@ -68,7 +68,7 @@ func (r *TreeRegularizer) Privacy() Privacy {
 	if r.tree == nil {
 		return p
 	}
-	if _, ok := r.tree.noise.(*SecureNoise); ok {
+	if _, ok := r.tree.nodeNoise().(*SecureNoise); ok {
 		p.Accounting += "; secure sampler: exact discrete noise on a grid from crypto/rand, scale inflated for the rounding (secure.go)"
 	}
 	return p

@@ -267,7 +267,7 @@ func TestSecurePolicies(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := p.Tree(0).noise.(Gridded).Grid()
+	g := p.Tree(0).nodeNoise().(Gridded).Grid()
 	r := &Round{K: 2}
 	for ti := 1; ti <= 64; ti++ {
 		r.T = ti
