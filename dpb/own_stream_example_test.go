@@ -15,7 +15,7 @@ import (
 // restored, as a service would across a restart.
 func ExampleNewAnytimeSS18() {
 	const d, k = 4, 5
-	pol, err := dpb.NewAnytimeSS18(dpb.SS18PolicyConfig{
+	pol, err := dpb.NewAnytimeSS18(dpb.SS18Config{
 		Alg:     dpb.SS18Gaussian,
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
@@ -58,7 +58,7 @@ func ExampleNewAnytimeSS18() {
 	}
 	saved, _ := pol.MarshalBinary() // e.g. to a file before a restart
 
-	restored, _ := dpb.NewAnytimeSS18(dpb.SS18PolicyConfig{
+	restored, _ := dpb.NewAnytimeSS18(dpb.SS18Config{
 		Alg:     dpb.SS18Gaussian,
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
@@ -114,7 +114,7 @@ func ExampleNewAnytimeDPUCB() {
 // configuration to the node noise.
 func ExampleLinUCB_Privacy() {
 	for _, alg := range []dpb.SS18Alg{dpb.SS18Gaussian, dpb.SS18Wishart} {
-		pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
+		pol, err := dpb.NewSS18Policy(dpb.SS18Config{
 			Alg:     alg,
 			Setting: dpb.SS18Setting{D: 5, N: 100000, Epsilon: 1, Delta: 0.1, Lt2: 2},
 		}, dpb.Stream(1, 1))

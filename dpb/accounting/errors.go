@@ -43,7 +43,7 @@ func checkTarget(eps, delta float64) error {
 
 // bisect returns the boundary of a monotone predicate on [lo, hi]: ok(lo)
 // must hold and ok(hi) must not; it returns the largest point found where ok
-// holds, to within the float64 resolution after 200 halvings.
+// holds, to within the Float64 resolution after 200 halvings.
 func bisect(lo, hi float64, ok func(float64) bool) float64 {
 	for range 200 {
 		mid := lo + float64((hi-lo)/2)

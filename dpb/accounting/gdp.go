@@ -17,7 +17,7 @@ func normalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
 //
 // The Gaussian mechanism N(f(x), σ²I) with ℓ2 sensitivity Δ₂ is μ-GDP with
 // μ = Δ₂/σ. Valid for μ > 0, ε ≥ 0; accurate while δ ≳ 1e-300 (no
-// cancellation beyond float64's: both terms are formed in log space when
+// cancellation beyond Float64's: both terms are formed in log space when
 // e^ε would overflow).
 func GDPDelta(mu, eps float64) float64 {
 	a := normalCDF(-eps/mu + float64(mu/2))

@@ -11,7 +11,7 @@ import (
 func GaussianRho(sigma, sens2 float64) float64 { return sens2 * sens2 / (2 * sigma * sigma) }
 
 // ZCDPToDP returns the ε at δ that ρ-zCDP implies by Bun & Steinke (2016,
-// Prop. 1.3): ε = ρ + 2√(ρ ln(1/δ)). (float64(rho) rounds a product the
+// Prop. 1.3): ε = ρ + 2√(ρ ln(1/δ)). (Float64(rho) rounds a product the
 // caller passes once inlined, so a GOAMD64=v3 build cannot fuse it; see
 // .ci/fma-check.)
 func ZCDPToDP(rho, delta float64) float64 {

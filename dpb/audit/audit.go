@@ -25,7 +25,7 @@
 // half's histogram ([Mechanism.Categorical]).
 //
 // Runs are parallel and deterministic: run i on input s draws from
-// dpb.Stream(seed, s<<40|i), so a seed reproduces every score whatever the
+// bandit.Stream(seed, s<<40|i), so a seed reproduces every score whatever the
 // number of workers.
 //
 // A lower bound above the claimed ε means the mechanism is not as private as
@@ -45,7 +45,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // Mechanism is one auditable mechanism with its worst-case neighbouring pair.
@@ -85,8 +86,8 @@ type Mechanism struct {
 
 // describe appends ", secure sampler" to a mechanism's description in
 // secure mode.
-func describe(desc string, noise dpb.NoiseMode) string {
-	if noise == dpb.NoiseSecure {
+func describe(desc string, noise dpnoise.NoiseMode) string {
+	if noise == dpnoise.NoiseSecure {
 		return desc + ", secure sampler"
 	}
 	return desc
@@ -145,7 +146,7 @@ type Result struct {
 // the claim on anything but a declared demonstration.
 func (r Result) Failed() bool { return r.Verdict == "VIOLATION" }
 
-// Num is a float64 that encodes ±Inf as the JSON strings "+Inf" and "-Inf".
+// Num is a Float64 that encodes ±Inf as the JSON strings "+Inf" and "-Inf".
 type Num float64
 
 // MarshalJSON implements json.Marshaler.
@@ -288,7 +289,7 @@ func runAll(m *Mechanism, opt Options, scores [2][]float64) {
 			for start := range jobs {
 				for s := range 2 {
 					for i := start; i < min(start+chunk, n); i++ {
-						rng := dpb.Stream(opt.Seed, uint64(s)<<40|uint64(i))
+						rng := bandit.Stream(opt.Seed, uint64(s)<<40|uint64(i))
 						scores[s][i] = trial(rng, s)
 					}
 				}

@@ -6,8 +6,9 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 func TestBadInput(t *testing.T) {
@@ -207,7 +208,7 @@ func TestShortAudit(t *testing.T) {
 // mechanism's definition: release t sums the nodes of t's set bits, one
 // node drawn per round (draw k at round k+1).
 func TestNoiseMatrix(t *testing.T) {
-	b := noiseMatrix(dpb.CounterTree, 4)
+	b := noiseMatrix(counter.CounterTree, 4)
 	want := [][]float64{
 		{1, 0, 0, 0}, // t=1: node [1]
 		{0, 1, 0, 0}, // t=2: node [1,2]
@@ -232,13 +233,13 @@ func TestNoiseMatrix(t *testing.T) {
 // to it (the claim is tight) for the plain tree.
 func TestGaussianCounterCalibration(t *testing.T) {
 	mu := accounting.GDPMu(gaussEps, gaussDelta)
-	for _, k := range dpb.CounterKinds {
+	for _, k := range counter.CounterKinds {
 		m := gaussianCounter(k)
 		if m.Note != "" {
 			t.Errorf("%v: %s", k, m.Note)
 		}
-		if k == dpb.CounterTree {
-			probe, _ := dpb.NewCounter(k, 1, gaussT, dpb.ZeroNoise{N: 1})
+		if k == counter.CounterTree {
+			probe, _ := counter.NewCounter(k, 1, gaussT, noise.ZeroNoise{N: 1})
 			sigma, _ := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
 			s, _, muPair := pairWeights(noiseMatrix(k, gaussT), sigma)
 			if s != 1 || math.Abs(muPair-mu) > 1e-9*mu {

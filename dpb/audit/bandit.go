@@ -4,11 +4,15 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/as17"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
-// dpucb audits DP-UCB (MT14 Algorithm 1, [dpb.DPUCB]) through its output,
+// dpucb audits DP-UCB (MT14 Algorithm 1, [mt14.DPUCB]) through its output,
 // the arm sequence, with k = 2 arms, T = 16, ε = 1 and Γ = 0
 // (NoRelaxation: privacy comes from the trees alone and is unchanged, while
 // with the printed Γ the choices hardly depend on the noisy totals at this
@@ -23,7 +27,7 @@ import (
 // The claim is loose by construction: MT14 splits ε over the k trees
 // (ε₀ = ε/k) although a round's reward enters one tree, so the pair's true
 // ε is at most ε/k = 0.5 (tightness ≤ 0.5).
-func dpucb(name string, noise dpb.NoiseMode) *Mechanism {
+func dpucb(name string, noise dpnoise.NoiseMode) *Mechanism {
 	const arms, horizon, eps = 2, 16, 1.0
 	return &Mechanism{
 		Name:        name,
@@ -35,9 +39,9 @@ func dpucb(name string, noise dpb.NoiseMode) *Mechanism {
 		ShortTrials: 10000,
 		Categorical: true,
 		New: func() func(*rand.Rand, int) float64 {
-			r := &dpb.Round{K: arms}
+			r := &bandit.Round{K: arms}
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := dpb.NewDPUCB(dpb.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, NoRelaxation: true, Noise: noise}, rng)
+				p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, NoRelaxation: true, Noise: noise}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -60,7 +64,7 @@ func dpucb(name string, noise dpb.NoiseMode) *Mechanism {
 	}
 }
 
-// ftrl audits DP-FTRL (AS17 Algorithm 1, [dpb.FTRL]) through its
+// ftrl audits DP-FTRL (AS17 Algorithm 1, [as17.FTRL]) through its
 // predictions, on the experts problem (simplex, N = 2, T = 8, ε = 1, plain
 // tree, λ = 2‖𝒴‖₁m/ε = 16 per node).
 //
@@ -76,9 +80,9 @@ func dpucb(name string, noise dpb.NoiseMode) *Mechanism {
 // exact log-likelihood ratio Σ_j ln f(u_j + 2) − ln f(u_j − 2). (The padded
 // tree of the default configuration adds data-independent noise to these
 // releases: at least as private, and no longer an exact ratio.)
-func ftrl(name string, noise dpb.NoiseMode) *Mechanism {
+func ftrl(name string, noise dpnoise.NoiseMode) *Mechanism {
 	const n, horizon, eps = 2, 8, 1.0
-	lambda := dpb.FTRLLambda(dpb.Simplex, n, horizon, eps)
+	lambda := as17.FTRLLambda(as17.Simplex, n, horizon, eps)
 	logf := func(z float64) float64 { return math.Log1p(math.Abs(z)/lambda) - math.Abs(z)/lambda }
 	return &Mechanism{
 		Name:        name,
@@ -93,7 +97,7 @@ func ftrl(name string, noise dpb.NoiseMode) *Mechanism {
 			l1 := make([]float64, n)
 			x := make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
-				f, err := dpb.NewFTRL(dpb.FTRLConfig{Set: dpb.Simplex, Dim: n, Horizon: horizon, Epsilon: eps, Plain: true, Noise: noise}, rng)
+				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: horizon, Epsilon: eps, Plain: true, Noise: noise}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -124,7 +128,7 @@ func ftrl(name string, noise dpb.NoiseMode) *Mechanism {
 }
 
 // linUCB audits jointly private LinUCB (SS18 Algorithm 1 with the Gaussian
-// tree, [dpb.NewSS18Policy]; d = 2, n = 8, ε = 1, δ = 0.1, L̃² = 2) through
+// tree, [ss18.NewPolicy]; d = 2, n = 8, ε = 1, δ = 0.1, L̃² = 2) through
 // what joint DP protects: the actions shown to every other user.
 //
 // Neighbours: user 1 is offered the single action x = e₁ (D) or x = −e₁
@@ -136,8 +140,8 @@ func ftrl(name string, noise dpb.NoiseMode) *Mechanism {
 // on the selection half). As for the Gaussian tree alone, the claimed
 // δ = 0.1 exceeds what the noise lets any test see, so the expected bound is
 // 0; the row guards against gross breaks.
-func linUCB(name string, noise dpb.NoiseMode) *Mechanism {
-	s := dpb.SS18Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
+func linUCB(name string, noise dpnoise.NoiseMode) *Mechanism {
+	s := ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	return &Mechanism{
 		Name:        name,
 		Mechanism:   describe("SS18 Alg. 1 LinUCB, Gaussian tree (d = 2, n = 8), actions of users 2–8", noise),
@@ -149,10 +153,10 @@ func linUCB(name string, noise dpb.NoiseMode) *Mechanism {
 		ShortTrials: 4000,
 		Categorical: true,
 		New: func() func(*rand.Rand, int) float64 {
-			first := &dpb.Round{T: 1, K: 1, Dim: 2, Actions: []float64{1, 0}}
-			others := &dpb.Round{K: 2, Dim: 2, Actions: []float64{1, 0, 0, 1}}
+			first := &bandit.Round{T: 1, K: 1, Dim: 2, Actions: []float64{1, 0}}
+			others := &bandit.Round{K: 2, Dim: 2, Actions: []float64{1, 0, 0, 1}}
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{Alg: dpb.SS18Gaussian, Setting: s, Noise: noise}, rng)
+				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise}, rng)
 				if err != nil {
 					panic(err)
 				}

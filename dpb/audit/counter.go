@@ -4,7 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // counterT is the horizon of the audited tree counters: a power of two, so
@@ -60,11 +62,11 @@ func laplaceTreeLLR(rel []float64, b float64) float64 {
 // releases are then a function of 1[D′] + p₁ and of terms independent of the
 // input, and the pair's true ε is at most 1/b = ε/m = 0.2. The statistic is
 // no longer the exact ratio either, and the audit is loose by construction.
-func laplaceCounter(name string, mode dpb.ReleaseMode, noise dpb.NoiseMode) *Mechanism {
+func laplaceCounter(name string, mode counter.ReleaseMode, noise dpnoise.NoiseMode) *Mechanism {
 	const eps = 1.0
-	b := dpb.TreeCounterScale(counterT, 1, eps)
+	b := mt14.TreeCounterScale(counterT, 1, eps)
 	cite := "MT14 Alg. 1 counter (binary mechanism, Lap(m/ε) per node)"
-	if mode == dpb.Padded {
+	if mode == counter.Padded {
 		cite = "AS17 Alg. 2 TreeBasedAgg (padded tree, Lap(m/ε) per node)"
 	}
 	return &Mechanism{
@@ -95,18 +97,18 @@ func laplaceCounter(name string, mode dpb.ReleaseMode, noise dpb.NoiseMode) *Mec
 }
 
 // newCounter builds a one-dimensional tree counter with Lap(b) node noise.
-func newCounter(rng *rand.Rand, mode dpb.ReleaseMode, noise dpb.NoiseMode, b float64) *dpb.TreeSum {
-	var nz dpb.Noise
+func newCounter(rng *rand.Rand, mode counter.ReleaseMode, noise dpnoise.NoiseMode, b float64) *counter.TreeSum {
+	var nz dpnoise.Noise
 	var err error
-	if noise == dpb.NoiseSecure {
-		nz, err = dpb.NewSecureLaplaceNoise(1, b, 1)
+	if noise == dpnoise.NoiseSecure {
+		nz, err = dpnoise.NewSecureLaplaceNoise(1, b, 1)
 	} else {
-		nz, err = dpb.NewLaplaceNoise(1, b, rng)
+		nz, err = dpnoise.NewLaplaceNoise(1, b, rng)
 	}
 	if err != nil {
 		panic(err)
 	}
-	tree, err := dpb.NewTreeSum(1, counterT, nz, mode)
+	tree, err := counter.NewTreeSum(1, counterT, nz, mode)
 	if err != nil {
 		panic(err)
 	}

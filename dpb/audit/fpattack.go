@@ -4,16 +4,18 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
-// onZigguratGrid reports whether v ≥ 0 equals b·(float64(j)·float64(we[i]))
+// onZigguratGrid reports whether v ≥ 0 equals b·(Float64(j)·Float64(we[i]))
 // for some 32-bit j and 8-bit i: the values b·ExpFloat64() takes on every
 // path of Go's exponential ziggurat but its tail.
 func onZigguratGrid(v, b float64) bool { return onGrid(v, b, zigguratWE[:], 1<<32) }
 
-// onNormalGrid reports whether v ≥ 0 equals σ·(float64(j)·float64(wn[i]))
+// onNormalGrid reports whether v ≥ 0 equals σ·(Float64(j)·Float64(wn[i]))
 // for some |j| < 2³¹ and 7-bit i: the magnitudes σ·NormFloat64() takes on
 // every path of Go's normal ziggurat but the base strip's tail.
 func onNormalGrid(v, sigma float64) bool { return onGrid(v, sigma, zigguratWN[:], 1<<31) }
@@ -44,24 +46,24 @@ func onGrid(v, b float64, table []float32, jmax float64) bool {
 // ε = 1): the release at round 1 is one node value, Lap(b) under D = 0^16
 // and 1 + Lap(b) under D′ = (1, 0, …, 0).
 //
-// With the default sampler a Laplace draw is ±b·float64(j)·we[i], so under D
+// With the default sampler a Laplace draw is ±b·Float64(j)·we[i], so under D
 // the release is on that sparse grid (with probability ≈ 1; the ziggurat's
 // tail is the exception), while under D′ the rounded sum 1 ± b·E almost
 // never is: the test "release off the grid" separates the two far beyond
 // e^ε, and the audit's lower bound is limited only by the number of runs.
 // This is a declared demonstration: it is why the secure mode exists.
 //
-// With the secure sampler ([dpb.NoiseSecure]) the same test is run on the
+// With the secure sampler ([noise.NoiseSecure]) the same test is run on the
 // same pair; every release is g·(integer), exactly distributed as the
 // discrete Laplace mechanism, and the bound must stay at or below ε.
-func fpAttack(name string, noise dpb.NoiseMode) *Mechanism {
+func fpAttack(name string, noise dpnoise.NoiseMode) *Mechanism {
 	const eps = 1.0
-	b := dpb.TreeCounterScale(counterT, 1, eps)
-	newNoise := func(rng *rand.Rand) (dpb.Noise, error) {
-		if noise == dpb.NoiseSecure {
-			return dpb.NewSecureLaplaceNoise(1, b, 1)
+	b := mt14.TreeCounterScale(counterT, 1, eps)
+	newNoise := func(rng *rand.Rand) (dpnoise.Noise, error) {
+		if noise == dpnoise.NoiseSecure {
+			return dpnoise.NewSecureLaplaceNoise(1, b, 1)
 		}
-		return dpb.NewLaplaceNoise(1, b, rng)
+		return dpnoise.NewLaplaceNoise(1, b, rng)
 	}
 	return fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", noise),
 		"floating-point attack: is |release| off the grid ±b·j·we[i] of Go's exponential ziggurat?",
@@ -73,10 +75,10 @@ func fpAttack(name string, noise dpb.NoiseMode) *Mechanism {
 // (ε, δ) = (1, 0.01)): D = 0^16, D′ = e₁. The default node noise is
 // σ·NormFloat64() = σ·(j·wn[i]), so under D the release is on that grid and
 // under D′ (1 + noise, rounded) almost never: a declared demonstration. With
-// secure noise ([dpb.NewSecureGaussianNoise], exact discrete Gaussian on a
+// secure noise ([noise.NewSecureGaussianNoise], exact discrete Gaussian on a
 // grid) the same test is run and the bound must stay at or below ε.
-func fpAttackGaussian(name string, noise dpb.NoiseMode) *Mechanism {
-	probe, err := dpb.NewCounter(dpb.CounterTree, 1, gaussT, dpb.ZeroNoise{N: 1})
+func fpAttackGaussian(name string, noise dpnoise.NoiseMode) *Mechanism {
+	probe, err := counter.NewCounter(counter.CounterTree, 1, gaussT, dpnoise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -84,11 +86,11 @@ func fpAttackGaussian(name string, noise dpb.NoiseMode) *Mechanism {
 	if err != nil {
 		panic(err)
 	}
-	newNoise := func(rng *rand.Rand) (dpb.Noise, error) {
-		if noise == dpb.NoiseSecure {
-			return dpb.NewSecureGaussianNoise([]float64{sigma}, 1)
+	newNoise := func(rng *rand.Rand) (dpnoise.Noise, error) {
+		if noise == dpnoise.NoiseSecure {
+			return dpnoise.NewSecureGaussianNoise([]float64{sigma}, 1)
 		}
-		return dpb.NewGaussianNoise(1, sigma, rng)
+		return dpnoise.NewGaussianNoise(1, sigma, rng)
 	}
 	return fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", noise),
 		"floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
@@ -99,8 +101,8 @@ func fpAttackGaussian(name string, noise dpb.NoiseMode) *Mechanism {
 // over T = 16 rounds with the given node noise: the statistic is 1 when
 // |release| is off the sampler's grid (points to D′ = (1, 0, …, 0)), 0 on
 // it. It is a declared demonstration on the default sampler.
-func fpAttackOn(name, mech, test string, eps, delta float64, noise dpb.NoiseMode,
-	newNoise func(*rand.Rand) (dpb.Noise, error), onGrid func(float64) bool) *Mechanism {
+func fpAttackOn(name, mech, test string, eps, delta float64, noise dpnoise.NoiseMode,
+	newNoise func(*rand.Rand) (dpnoise.Noise, error), onGrid func(float64) bool) *Mechanism {
 	return &Mechanism{
 		Name:          name,
 		Mechanism:     mech,
@@ -110,7 +112,7 @@ func fpAttackOn(name, mech, test string, eps, delta float64, noise dpb.NoiseMode
 		Delta:         delta,
 		Trials:        100000,
 		ShortTrials:   10000,
-		Demonstration: noise != dpb.NoiseSecure,
+		Demonstration: noise != dpnoise.NoiseSecure,
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
@@ -119,7 +121,7 @@ func fpAttackOn(name, mech, test string, eps, delta float64, noise dpb.NoiseMode
 				if err != nil {
 					panic(err)
 				}
-				tree, err := dpb.NewTreeSum(1, counterT, nz, dpb.Plain)
+				tree, err := counter.NewTreeSum(1, counterT, nz, counter.Plain)
 				if err != nil {
 					panic(err)
 				}

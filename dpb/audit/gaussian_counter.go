@@ -5,10 +5,10 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"gonum.org/v1/gonum/mat"
-
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/noise"
+	"gonum.org/v1/gonum/mat"
 )
 
 // gaussT, gaussEps and gaussDelta are the audited calibrated Gaussian
@@ -36,11 +36,11 @@ func (n *impulseNoise) Sample(dst []float64) {
 
 // noiseMatrix returns B (T×K) of a counter kind over T rounds of scalars,
 // K the number of node draws it makes.
-func noiseMatrix(kind dpb.CounterKind, T int) *mat.Dense {
+func noiseMatrix(kind counter.CounterKind, T int) *mat.Dense {
 	var cols [][]float64
 	for k := 0; ; k++ {
 		nz := &impulseNoise{k: k}
-		c, err := dpb.NewCounter(kind, 1, T, nz)
+		c, err := counter.NewCounter(kind, 1, T, nz)
 		if err != nil {
 			panic(err)
 		}
@@ -112,8 +112,8 @@ func pairWeights(b *mat.Dense, sigma float64) (s int, w []float64, mu float64) {
 // wᵀy, w = (BBᵀ)⁻¹a_s. Its claim is tight when μ_s equals the calibrated μ
 // (the tree counters: a record in m nodes); a μ_s above μ would be a
 // calibration bug (the Note says which).
-func gaussianCounter(kind dpb.CounterKind) *Mechanism {
-	probe, err := dpb.NewCounter(kind, 1, gaussT, dpb.ZeroNoise{N: 1})
+func gaussianCounter(kind counter.CounterKind) *Mechanism {
+	probe, err := counter.NewCounter(kind, 1, gaussT, noise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -138,11 +138,11 @@ func gaussianCounter(kind dpb.CounterKind) *Mechanism {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
 			return func(rng *rand.Rand, which int) float64 {
-				nz, err := dpb.NewGaussianNoise(1, sigma, rng)
+				nz, err := noise.NewGaussianNoise(1, sigma, rng)
 				if err != nil {
 					panic(err)
 				}
-				c, err := dpb.NewCounter(kind, 1, gaussT, nz)
+				c, err := counter.NewCounter(kind, 1, gaussT, nz)
 				if err != nil {
 					panic(err)
 				}

@@ -5,11 +5,12 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/mab"
 )
 
 // privMABAudits returns the audits of the optimal ε-DP K-armed algorithms
-// (dpb.DPSE, dpb.AdaP, dpb.DPKL, dpb.LazyDPTS) at ε = 1 with k = 2 arms. Each
+// (mab.DPSE, mab.AdaP, mab.DPKL, mab.LazyDPTS) at ε = 1 with k = 2 arms. Each
 // runs the policy itself and labels its output, the whole arm sequence
 // (Categorical). They share one mechanism — every batch's reward sum released
 // once with Lap(1/ε), disjoint batches — and D, D′ differ in one round's
@@ -17,7 +18,7 @@ import (
 // sensitivity the calibration is made for.
 func privMABAudits() []*Mechanism {
 	const eps, T = 1.0, 16
-	doubling := func(name, alg string, build func(rng *rand.Rand) (dpb.Policy, error)) *Mechanism {
+	doubling := func(name, alg string, build func(rng *rand.Rand) (bandit.Policy, error)) *Mechanism {
 		return &Mechanism{
 			Name:        name,
 			Mechanism:   alg + ", k = 2, ε = 1, T = 16: the arm sequence",
@@ -45,20 +46,20 @@ func privMABAudits() []*Mechanism {
 	}
 	return []*Mechanism{
 		dpseAudit(eps),
-		doubling("privmab-adap-ucb", "AdaP-UCB (Azize & Basu 2022)", func(rng *rand.Rand) (dpb.Policy, error) {
-			return dpb.NewAdaP(dpb.AdaPConfig{Arms: 2, Epsilon: eps}, rng)
+		doubling("privmab-adap-ucb", "AdaP-UCB (Azize & Basu 2022)", func(rng *rand.Rand) (bandit.Policy, error) {
+			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps}, rng)
 		}),
-		doubling("privmab-adap-klucb", "AdaP-KLUCB (Azize & Basu 2022)", func(rng *rand.Rand) (dpb.Policy, error) {
-			return dpb.NewAdaP(dpb.AdaPConfig{Arms: 2, Epsilon: eps, KL: true}, rng)
+		doubling("privmab-adap-klucb", "AdaP-KLUCB (Azize & Basu 2022)", func(rng *rand.Rand) (bandit.Policy, error) {
+			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps, KL: true}, rng)
 		}),
-		doubling("privmab-dp-klucb", "DP-KLUCB (Azize et al. 2025)", func(rng *rand.Rand) (dpb.Policy, error) {
-			return dpb.NewDPKL(dpb.DPKLConfig{Arms: 2, Epsilon: eps}, rng)
+		doubling("privmab-dp-klucb", "DP-KLUCB (Azize et al. 2025)", func(rng *rand.Rand) (bandit.Policy, error) {
+			return mab.NewDPKL(mab.DPKLConfig{Arms: 2, Epsilon: eps}, rng)
 		}),
-		doubling("privmab-dp-imed", "DP-IMED (Azize et al. 2025)", func(rng *rand.Rand) (dpb.Policy, error) {
-			return dpb.NewDPKL(dpb.DPKLConfig{Arms: 2, Epsilon: eps, IMED: true}, rng)
+		doubling("privmab-dp-imed", "DP-IMED (Azize et al. 2025)", func(rng *rand.Rand) (bandit.Policy, error) {
+			return mab.NewDPKL(mab.DPKLConfig{Arms: 2, Epsilon: eps, IMED: true}, rng)
 		}),
-		doubling("privmab-lazy-dp-ts", "Lazy-DP-TS (Hu & Hegde 2022)", func(rng *rand.Rand) (dpb.Policy, error) {
-			return dpb.NewLazyDPTS(dpb.LazyDPTSConfig{Arms: 2, Epsilon: eps}, rng)
+		doubling("privmab-lazy-dp-ts", "Lazy-DP-TS (Hu & Hegde 2022)", func(rng *rand.Rand) (bandit.Policy, error) {
+			return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: 2, Epsilon: eps}, rng)
 		}),
 	}
 }
@@ -70,8 +71,8 @@ func privMABAudits() []*Mechanism {
 // at once: the next rounds play arm 1 alone, or epoch 2's block of arm 0);
 // D′ adds one more reward 1 to arm 1's block, moving its released sum by 1.
 func dpseAudit(eps float64) *Mechanism {
-	cfg := dpb.DPSEConfig{Arms: 2, Horizon: 2, Epsilon: eps, Beta: 0.5}
-	probe, err := dpb.NewDPSE(cfg, dpb.Stream(0, 0))
+	cfg := mab.DPSEConfig{Arms: 2, Horizon: 2, Epsilon: eps, Beta: 0.5}
+	probe, err := mab.NewDPSE(cfg, bandit.Stream(0, 0))
 	if err != nil {
 		panic(err)
 	}
@@ -89,7 +90,7 @@ func dpseAudit(eps float64) *Mechanism {
 		ShortTrials: 10000,
 		New: func() func(*rand.Rand, int) float64 {
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := dpb.NewDPSE(cfg, rng)
+				p, err := mab.NewDPSE(cfg, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -106,9 +107,9 @@ func dpseAudit(eps float64) *Mechanism {
 
 // playLabel runs p for T rounds with rewards reward(t, arm) and returns a
 // label of the arm sequence: its 64-bit FNV-1a hash cut to 53 bits, exact as
-// a float64.
-func playLabel(p dpb.Policy, k, T int, reward func(t, arm int) float64) float64 {
-	r := &dpb.Round{K: k}
+// a Float64.
+func playLabel(p bandit.Policy, k, T int, reward func(t, arm int) float64) float64 {
+	r := &bandit.Round{K: k}
 	h := uint64(14695981039346656037)
 	for t := 1; t <= T; t++ {
 		r.T = t

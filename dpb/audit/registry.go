@@ -4,33 +4,34 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // All returns every audit, in table order.
 func All() []*Mechanism {
 	ms := []*Mechanism{
-		laplaceCounter("laplace-tree-plain", dpb.Plain, dpb.NoiseSimulated),
-		laplaceCounter("laplace-tree-padded", dpb.Padded, dpb.NoiseSimulated),
-		laplaceCounter("laplace-tree-plain-secure", dpb.Plain, dpb.NoiseSecure),
-		fpAttack("fp-attack-default", dpb.NoiseSimulated),
-		fpAttack("fp-attack-secure", dpb.NoiseSecure),
-		gaussianTree("ss18-gaussian-tree", dpb.NoiseSimulated),
-		gaussianTree("ss18-gaussian-tree-secure", dpb.NoiseSecure),
+		laplaceCounter("laplace-tree-plain", counter.Plain, noise.NoiseSimulated),
+		laplaceCounter("laplace-tree-padded", counter.Padded, noise.NoiseSimulated),
+		laplaceCounter("laplace-tree-plain-secure", counter.Plain, noise.NoiseSecure),
+		fpAttack("fp-attack-default", noise.NoiseSimulated),
+		fpAttack("fp-attack-secure", noise.NoiseSecure),
+		gaussianTree("ss18-gaussian-tree", noise.NoiseSimulated),
+		gaussianTree("ss18-gaussian-tree-secure", noise.NoiseSecure),
 		wishartTree("ss18-wishart-tree"),
-		dpucb("mt14-dpucb-arms", dpb.NoiseSimulated),
-		dpucb("mt14-dpucb-arms-secure", dpb.NoiseSecure),
-		ftrl("as17-ftrl-predictions", dpb.NoiseSimulated),
-		ftrl("as17-ftrl-predictions-secure", dpb.NoiseSecure),
-		linUCB("ss18-linucb-joint", dpb.NoiseSimulated),
-		linUCB("ss18-linucb-joint-secure", dpb.NoiseSecure),
+		dpucb("mt14-dpucb-arms", noise.NoiseSimulated),
+		dpucb("mt14-dpucb-arms-secure", noise.NoiseSecure),
+		ftrl("as17-ftrl-predictions", noise.NoiseSimulated),
+		ftrl("as17-ftrl-predictions-secure", noise.NoiseSecure),
+		linUCB("ss18-linucb-joint", noise.NoiseSimulated),
+		linUCB("ss18-linucb-joint-secure", noise.NoiseSecure),
 	}
-	for _, k := range dpb.CounterKinds {
+	for _, k := range counter.CounterKinds {
 		ms = append(ms, gaussianCounter(k))
 	}
 	ms = append(ms,
-		fpAttackGaussian("fp-attack-gaussian-default", dpb.NoiseSimulated),
-		fpAttackGaussian("fp-attack-gaussian-secure", dpb.NoiseSecure))
+		fpAttackGaussian("fp-attack-gaussian-default", noise.NoiseSimulated),
+		fpAttackGaussian("fp-attack-gaussian-secure", noise.NoiseSecure))
 	ms = append(ms, privMABAudits()...)
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {

@@ -4,13 +4,14 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // ss18Setting is the audited SS18 setting: d = 2, n = 8 users, ε = 1,
 // δ = 0.1 (the paper's Figure 4 privacy), L̃² = 1.
-var ss18Setting = dpb.SS18Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 1}
+var ss18Setting = ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 1}
 
 // ss18Neighbours is the argument shared by the two SS18 tree audits.
 //
@@ -46,7 +47,7 @@ func newSS18Scratch() *ss18Scratch {
 
 // run streams the neighbouring data through a tree regularizer and keeps
 // the released V after users 1, 3 and 7 (tree rounds 2, 4, 8) in blocks.
-func (sc *ss18Scratch) run(reg *dpb.TreeRegularizer, which int) {
+func (sc *ss18Scratch) run(reg *ss18.TreeRegularizer, which int) {
 	blocks, u, x := sc.blocks, sc.u, sc.x
 	for user := 1; user <= ss18Setting.N; user++ {
 		clear(x)
@@ -66,7 +67,7 @@ func (sc *ss18Scratch) run(reg *dpb.TreeRegularizer, which int) {
 }
 
 // gaussianTree audits SS18's Gaussian tree (Section 4.2: symmetrised Gaussian
-// node noise with σ_noise = 4√m L̃² ln(4/δ)/ε, [dpb.NewGaussianTree]). See
+// node noise with σ_noise = 4√m L̃² ln(4/δ)/ε, [ss18.NewGaussianTree]). See
 // [ss18Neighbours]. Test: in each released node block the diagonal noise
 // entries are i.i.d. N(0, 2σ²) and independent of everything else, and the
 // pair moves V₁₁ (D) or V₂₂ (D′) by 1, so the log-likelihood ratio is
@@ -77,7 +78,7 @@ func (sc *ss18Scratch) run(reg *dpb.TreeRegularizer, which int) {
 // below the claimed δ = 0.1 — no test of any size can show ε > 0 at that δ,
 // and the row checks that nothing gross (missing noise, wrong scale) breaks
 // that.
-func gaussianTree(name string, noise dpb.NoiseMode) *Mechanism {
+func gaussianTree(name string, noise dpnoise.NoiseMode) *Mechanism {
 	s := ss18Setting
 	return &Mechanism{
 		Name:        name,
@@ -92,7 +93,7 @@ func gaussianTree(name string, noise dpb.NoiseMode) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := dpb.NewGaussianTree(dpb.TreeRegConfig{Setting: s, Noise: noise}, rng)
+				reg, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: s, Noise: noise}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -108,7 +109,7 @@ func gaussianTree(name string, noise dpb.NoiseMode) *Mechanism {
 }
 
 // wishartTree audits SS18's Wishart tree (Section 4.1: W_{d+1}(L̃²I, k)
-// node noise with the printed k, [dpb.NewWishartTree]). See
+// node noise with the printed k, [ss18.NewWishartTree]). See
 // [ss18Neighbours]. Test: the top-left d×d block of a W_{d+1}(sI, k) matrix
 // is W_d(sI, k), with density ∝ det(B)^{(k−d−1)/2} e^{−tr B/(2s)}; the node
 // block is B_j = V_t + cI (c the shift) = data + noise, the three nodes are
@@ -136,7 +137,7 @@ func wishartTree(name string) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := dpb.NewWishartTree(dpb.TreeRegConfig{Setting: s}, rng)
+				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s}, rng)
 				if err != nil {
 					panic(err)
 				}

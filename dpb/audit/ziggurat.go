@@ -3,7 +3,7 @@ package audit
 // zigguratWE is the table we of the exponential ziggurat of Go's
 // math/rand/v2 (src/math/rand/v2/exp.go, Copyright 2009 The Go Authors,
 // BSD-style licence), copied verbatim: ExpFloat64 returns
-// float64(j)·float64(we[i]) for a 32-bit j and an 8-bit i on every path but
+// Float64(j)·Float64(we[i]) for a 32-bit j and an 8-bit i on every path but
 // the rare tail (i = 0, j ≥ ke[0]). The floating-point attack
 // ([FPAttackDefault]) needs it to decide whether a value lies on that grid.
 // TestZigguratTable checks it against ExpFloat64's outputs.
@@ -76,7 +76,7 @@ var zigguratWE = [256]float32{
 
 // zigguratWN is the table wn of Go's normal ziggurat (src/math/rand/v2/
 // normal.go, same copyright and licence), copied verbatim: NormFloat64
-// returns float64(j)·float64(wn[i]) for a signed 32-bit j and a 7-bit i on
+// returns Float64(j)·Float64(wn[i]) for a signed 32-bit j and a 7-bit i on
 // every path but the base strip's tail.
 var zigguratWN = [128]float32{
 	1.7290405e-09, 1.2680929e-10, 1.6897518e-10, 1.9862688e-10,

@@ -7,8 +7,11 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/as17"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -64,7 +67,7 @@ func (c AS17CheckConfig) WithDefaults() AS17CheckConfig {
 	return c
 }
 
-func (c AS17CheckConfig) stream(i uint64) *rand.Rand { return dpb.Stream(c.Seed, 3<<40|i) }
+func (c AS17CheckConfig) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 3<<40|i) }
 
 // CheckAS17 runs the proof checks of Agarwal & Singh, in this order: the
 // noise law of TreeBasedAgg (Lemma 3.3), the privacy calibrations of
@@ -117,8 +120,8 @@ func CheckAS17(cfg AS17CheckConfig) (Verdicts, error) {
 const z5two = 4.417
 
 // CheckPaddedNoiseLaw checks the distribution claim of AS17 Lemma 3.3: with
-// TreeBasedAgg (Algorithm 2, [dpb.Padded]) every release's noise Z_t is the sum
-// of m independent draws of D (here Lap(1), m = [dpb.TreeLevels](T), the
+// TreeBasedAgg (Algorithm 2, [counter.Padded]) every release's noise Z_t is the sum
+// of m independent draws of D (here Lap(1), m = [counter.TreeLevels](T), the
 // nodes a leaf enters; AS17 writes ⌈log T⌉). The law of the sum is tabulated
 // by Monte Carlo (2·10⁵ direct sums); each trial draws one padded tree and
 // one release round t uniform in [1, T]:
@@ -128,31 +131,31 @@ const z5two = 4.417
 //     (MT14's plain tree, whose releases carry popcount(t) ≤ m draws, fails
 //     this one: its noise is too small at most t).
 func CheckPaddedNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int) (Verdicts, error) {
-	return checkNoiseLaw(rng, T, alpha, trials, dpb.Padded)
+	return checkNoiseLaw(rng, T, alpha, trials, counter.Padded)
 }
 
 // checkNoiseLaw is CheckPaddedNoiseLaw on a tree of the given mode.
-func checkNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int, mode dpb.ReleaseMode) (Verdicts, error) {
-	m := dpb.TreeLevels(T)
+func checkNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int, mode counter.ReleaseMode) (Verdicts, error) {
+	m := counter.TreeLevels(T)
 	const ref = 200_000
 	abs := make([]float64, ref)
 	for i := range abs {
 		var s float64
 		for range m {
-			s += dpb.Laplace(rng, 1)
+			s += noise.Laplace(rng, 1)
 		}
 		abs[i] = math.Abs(s)
 	}
 	slices.Sort(abs)
 	qHi, qLo := abs[int(float64(ref)*(1-alpha))], abs[ref/2]
-	lap, err := dpb.NewLaplaceNoise(1, 1, rng)
+	lap, err := noise.NewLaplaceNoise(1, 1, rng)
 	if err != nil {
 		return nil, err
 	}
 	z := make([]float64, 1)
 	var hi, lo []float64
 	for range trials {
-		tree, err := dpb.NewTreeSum(1, T, lap, mode)
+		tree, err := counter.NewTreeSum(1, T, lap, mode)
 		if err != nil {
 			return nil, err
 		}
@@ -181,10 +184,10 @@ func checkNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int, mode dpb.Re
 // Algorithm 4 feedback ⟨l_t + Z_t, x̃_t⟩ moves by up to 2B. Each statement is
 // checked as printed (errata: the printed λ = ‖𝒴‖₁ log T/ε of Theorem 3.1 /
 // Corollary 3.2 gives 2mε/ln T, the printed λ = B/ε of Lemma 4.2 (Theorems
-// 4.1, 4.5) gives 2ε) beside its corrected λ ([dpb.FTRLLambda], 2B/ε).
+// 4.1, 4.5) gives 2ε) beside its corrected λ ([as17.FTRLLambda], 2B/ε).
 func CheckAS17Privacy(T int, eps float64, n int) Verdicts {
-	m := float64(dpb.TreeLevels(T))
-	y1 := dpb.Simplex.YNorm1(n)
+	m := float64(counter.TreeLevels(T))
+	y1 := as17.Simplex.YNorm1(n)
 	exact := func(name, claim, ref string, loss float64, erratum bool, note string) Verdict {
 		v := NewVerdict(name, claim, ref, 0, 0, boolFail(loss <= eps*(1+1e-12)), loss/eps,
 			fmt.Sprintf("T=%d, N=%d, ε=%g: privacy loss %.4g; %s", T, n, eps, loss, note))
@@ -193,11 +196,11 @@ func CheckAS17Privacy(T int, eps float64, n int) Verdicts {
 		}
 		return v
 	}
-	ftrl := 2 * y1 * m / dpb.FTRLLambdaPrinted(dpb.Simplex, n, T, eps)
-	ftrlC := 2 * y1 * m / dpb.FTRLLambda(dpb.Simplex, n, T, eps)
+	ftrl := 2 * y1 * m / as17.FTRLLambdaPrinted(as17.Simplex, n, T, eps)
+	ftrlC := 2 * y1 * m / as17.FTRLLambda(as17.Simplex, n, T, eps)
 	eLam := 1 / eps // Exp2Config's default, Lemma 4.2 with B = 1 as printed
-	sLam := dpb.SCRiBLELambda(dpb.Ball, n, eps)
-	sB := dpb.Ball.YNorm1(n)
+	sLam := as17.SCRiBLELambda(as17.Ball, n, eps)
+	sB := as17.Ball.YNorm1(n)
 	return Verdicts{
 		exact("as17-thm3.1-privacy-printed", "DP-FTRL with λ = ‖𝒴‖₁ log T/ε is ε-DP (experts: N log T/ε)",
 			"AS17 Theorem 3.1, Corollary 3.2, Lemma 3.3", ftrl, true,
@@ -260,7 +263,7 @@ func checkAS17Regret(c AS17CheckConfig) (Verdicts, error) {
 
 // checkAS17CounterRegret checks, for each continual counter, the mean
 // regret of DP-FTRL's (ε, δ) variant (Gaussian node noise calibrated by
-// [dpb.FTRLGaussianSigma], δ = 1/T) against [dpb.FTRLCounterBound] in every
+// [as17.FTRLGaussianSigma], δ = 1/T) against [as17.FTRLCounterBound] in every
 // cell (experts, sphere, cube × the configured T and ε), on the runs of
 // [experiment.BeyondAS17]. A cell fails when its mean exceeds the bound by
 // more than q standard errors, q the (1 − 10⁻⁵)-quantile of Student's t

@@ -5,9 +5,11 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // Checks of the exactly calibrated SS18 variants of issue 10: Proposition
@@ -16,36 +18,36 @@ import (
 
 // counterVariants are the exactly calibrated Gaussian variants checked, in
 // the figure's order; the exact square root joins when n ≤ MaxSqrtHorizon.
-var counterVariants = []dpb.SS18Alg{dpb.SS18GaussianExact, dpb.SS18GaussianHonaker, dpb.SS18GaussianSmooth, dpb.SS18GaussianSqrt, dpb.SS18GaussianBLT}
+var counterVariants = []ss18.Alg{ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth, ss18.GaussianSqrt, ss18.GaussianBLT}
 
 // sharpVariants are the variants with the bounds of
-// [dpb.GaussianCounterCalibrationSharp]; they run after counterVariants (and
+// [ss18.GaussianCounterCalibrationSharp]; they run after counterVariants (and
 // after WishartTight in the Proposition 4 check), so the streams of the
 // variants before them are unchanged.
-var sharpVariants = []dpb.SS18Alg{dpb.SS18GaussianBLTSharp, dpb.SS18GaussianBLTRound}
+var sharpVariants = []ss18.Alg{ss18.GaussianBLTSharp, ss18.GaussianBLTRound}
 
 // newCounterVariantReg builds the regularizer of a counter or sharp variant.
-func newCounterVariantReg(a dpb.SS18Alg, s dpb.SS18Setting, rng *rand.Rand) (*dpb.TreeRegularizer, error) {
-	kind, _ := a.GaussianCounter(dpb.Padded)
+func newCounterVariantReg(a ss18.Alg, s ss18.Setting, rng *rand.Rand) (*ss18.TreeRegularizer, error) {
+	kind, _ := a.GaussianCounter(counter.Padded)
 	switch a {
-	case dpb.SS18GaussianBLTSharp:
-		return dpb.NewGaussianCounterRegSharp(s, kind, rng)
-	case dpb.SS18GaussianBLTRound:
-		return dpb.NewGaussianCounterRegRound(s, kind, rng)
+	case ss18.GaussianBLTSharp:
+		return ss18.NewGaussianCounterRegSharp(s, kind, rng)
+	case ss18.GaussianBLTRound:
+		return ss18.NewGaussianCounterRegRound(s, kind, rng)
 	}
-	return dpb.NewGaussianCounterReg(s, kind, rng)
+	return ss18.NewGaussianCounterReg(s, kind, rng)
 }
 
 // CheckCounterRegularizers checks SS18 Proposition 11 per round for the
-// Gaussian regularizer on each counter ([dpb.NewGaussianCounterReg]): with
+// Gaussian regularizer on each counter ([ss18.NewGaussianCounterReg]): with
 // probability ≥ 1 − α/(2n) in each round t,
 //
 //	‖H_t‖ ≤ ρ_max = 3Υ,   λ_min(H_t) ≥ ρ_min = Υ,   ‖h_t‖_{H_t⁻¹} ≤ γ,
 //
 // with H_t = N_t + 2ΥI and Υ, γ derived from the counter's largest
-// per-round variance (see [dpb.GaussianCounterCal]). The regularizer itself
+// per-round variance (see [ss18.GaussianCounterCal]). The regularizer itself
 // is run on zero data (the bounds concern the noise alone) and read through
-// PerturbationTo. SS18GaussianExact runs on the padded tree. Verdicts as in
+// PerturbationTo. GaussianExact runs on the padded tree. Verdicts as in
 // [CheckTreeRegularizers]: failures over Reps × n, p-value the
 // Bonferroni-corrected minimum over rounds of the binomial tail.
 func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
@@ -56,9 +58,9 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 	if cfg.Reps < 1 {
 		return nil, fmt.Errorf("dpb: reps is %d, must be >= 1", cfg.Reps)
 	}
-	var algs []dpb.SS18Alg
-	for _, a := range append(append([]dpb.SS18Alg(nil), counterVariants...), sharpVariants...) {
-		if a != dpb.SS18GaussianSqrt || s.N <= dpb.MaxSqrtHorizon {
+	var algs []ss18.Alg
+	for _, a := range append(append([]ss18.Alg(nil), counterVariants...), sharpVariants...) {
+		if a != ss18.GaussianSqrt || s.N <= counter.MaxSqrtHorizon {
 			algs = append(algs, a)
 		}
 	}
@@ -68,14 +70,14 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 		return nil, fmt.Errorf("dpb: CheckCounterRegularizers keeps every round (%d values a run): n = %d is above %d", n*nb, n, TreeDenseMaxN)
 	}
 	key := struct {
-		Setting dpb.SS18Setting
+		Setting ss18.Setting
 		Seed    uint64
-		Algs    []dpb.SS18Alg
+		Algs    []ss18.Alg
 	}{s, cfg.Seed, algs}
 	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(algs), Points: n * nb, Workers: cfg.Workers,
 		Plan: cfg.Plan, Label: "ss18-check-counters", Key: key, Rounds: n},
 		func(job experiment.Job, out []float64) error {
-			reg, err := newCounterVariantReg(algs[job.Series], s, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 101+job.Series)))
+			reg, err := newCounterVariantReg(algs[job.Series], s, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 101+job.Series)))
 			if err != nil {
 				return err
 			}
@@ -110,8 +112,8 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 	whatSharp := [nb]string{"‖H_t‖ ≤ ρ_max = ρ + 2Υ", "λ_min(H_t) ≥ ρ_min = ρ", "‖h_t‖_{H⁻¹} ≤ γ = g₀/√ρ"}
 	var vs Verdicts
 	for si, a := range algs {
-		kind, _ := a.GaussianCounter(dpb.Padded)
-		sharp, perRound := a == dpb.SS18GaussianBLTSharp, a == dpb.SS18GaussianBLTRound
+		kind, _ := a.GaussianCounter(counter.Padded)
+		sharp, perRound := a == ss18.GaussianBLTSharp, a == ss18.GaussianBLTRound
 		hn := 0.0
 		for s := n; s >= 1; s-- {
 			hn += 1 / float64(s)
@@ -119,9 +121,9 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 		for bi := range nb {
 			// A sharp variant's ρ bounds are the two tails of ‖N_t‖ ≤ Υ, each
 			// claimed at α/(8n), and its γ bound is claimed at α/(4n)
-			// (dpb.GaussianCounterCalibrationSharp); the per-round variant
+			// (ss18.GaussianCounterCalibrationSharp); the per-round variant
 			// claims a_t/4 and a_t/2, a_t = α/(2tH_n) in round t
-			// (dpb.NewGaussianCounterRegRound).
+			// (ss18.NewGaussianCounterRegRound).
 			share := 1.0
 			if sharp || perRound {
 				share = 0.25
@@ -192,21 +194,21 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 //   - the tight Wishart k: Theorem 8 per node at k's own ε₀ and the optimal
 //     composition over m nodes must give δ ≤ the target (the ratio of the
 //     achieved δ to δ is the slack).
-func CheckCalibratedPrivacy(s dpb.SS18Setting) (Verdicts, error) {
+func CheckCalibratedPrivacy(s ss18.Setting) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	var vs Verdicts
-	for _, a := range append(append([]dpb.SS18Alg(nil), counterVariants...), sharpVariants...) {
-		if a == dpb.SS18GaussianSqrt && s.N > dpb.MaxSqrtHorizon {
+	for _, a := range append(append([]ss18.Alg(nil), counterVariants...), sharpVariants...) {
+		if a == ss18.GaussianSqrt && s.N > counter.MaxSqrtHorizon {
 			continue
 		}
-		kind, _ := a.GaussianCounter(dpb.Padded)
-		c, err := dpb.GaussianCounterCalibration(s, kind)
-		if a == dpb.SS18GaussianBLTSharp {
+		kind, _ := a.GaussianCounter(counter.Padded)
+		c, err := ss18.GaussianCounterCalibration(s, kind)
+		if a == ss18.GaussianBLTSharp {
 			// The sharp bounds leave σ (and so the privacy) as it is; the
 			// verdict reads σ from the sharp calibration all the same.
-			c, err = dpb.GaussianCounterCalibrationSharp(s, kind)
+			c, err = ss18.GaussianCounterCalibrationSharp(s, kind)
 		}
 		if err != nil {
 			return nil, err

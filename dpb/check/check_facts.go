@@ -5,14 +5,15 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	"github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 	"gonum.org/v1/gonum/blas"
 	"gonum.org/v1/gonum/blas/blas64"
 	"gonum.org/v1/gonum/lapack"
 	"gonum.org/v1/gonum/lapack/lapack64"
-
-	"github.com/dpbandits/dpbandits/dpb"
-	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
-	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // Checks of the probabilistic facts SS18 uses (Appendix A.3: Claims 17–20),
@@ -153,7 +154,7 @@ func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, 
 }
 
 // CheckWishartEigenvalues checks SS18 Claim 19 (Sheffet 2015, Lemma A.3)
-// with the project's [WishartNoise] sampler: for W ~ W_d(s·I, k), with
+// with the project's [noise.WishartNoise] sampler: for W ~ W_d(s·I, k), with
 // probability ≥ 1 − α every eigenvalue lies in
 //
 //	(√k ± (√d + √(2 ln(2/α))))² · s
@@ -162,13 +163,13 @@ func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, 
 // k > d + 2 ln(2/α), α < 1/e). Slack: the median of max_j |√(λ_j/s) − √k|
 // over √d + √(2 ln(2/α)).
 func CheckWishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, trials int) (Verdict, error) {
-	w, err := dpb.NewWishartNoise(d, scale, k, rng)
+	w, err := noise.NewWishartNoise(d, scale, k, rng)
 	if err != nil {
 		return Verdict{}, err
 	}
 	dev := math.Sqrt(float64(d)) + math.Sqrt(2*xmath.Log(2/alpha))
 	sk := math.Sqrt(k)
-	p := make([]float64, dpb.PackedLen(d))
+	p := make([]float64, simd.PackedLen(d))
 	e := newEigenSym(d)
 	ratios := make([]float64, trials)
 	for t := range trials {
@@ -191,22 +192,22 @@ func CheckWishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, tri
 // ≥ 1 − α/(2n). Three forms of Υ are checked, each at failure probability
 // α/(2n) of the setting s:
 //
-//	printed    Υ   = σ √(2m) (4√d + 2 ln(2n/α))       [SS18Setting.Upsilon]
-//	corrected  Υ_c = σ √(2m) (4√d + √(2 ln(2n/α)))    [SS18Setting.UpsilonCorrected]
+//	printed    Υ   = σ √(2m) (4√d + 2 ln(2n/α))       [Setting.Upsilon]
+//	corrected  Υ_c = σ √(2m) (4√d + √(2 ln(2n/α)))    [Setting.UpsilonCorrected]
 //	sharp      Υ_s = σ √(2m) (2√d + √(2 ln(2n/α)))    (Gaussian concentration, E‖GOE‖ ≤ 2√d)
 //	SF         Υ_f = σ √m (2√d + 2√(ln(4n/α)))         (Sudakov–Fernique E λ_max ≤ 2√d, both tails)
 //
-// Υ_f is the form of dpb.GaussianCounterCalibrationSharp (which spends
+// Υ_f is the form of ss18.GaussianCounterCalibrationSharp (which spends
 // α/(4n), not α/(2n), on it).
 // Choose s with a moderate α/(2n) (e.g. n = 10, α = 0.1) for the check to
 // have power; the printed and corrected forms are expected to hold with room.
-func CheckUpsilon(rng *rand.Rand, s dpb.SS18Setting, trials int) (Verdicts, error) {
+func CheckUpsilon(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
 	d, m := s.D, s.Levels()
 	sigma := s.GaussianSigma()
-	z, err := dpb.NewSymGaussianNoise(d+1, sigma, rng)
+	z, err := noise.NewSymGaussianNoise(d+1, sigma, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -214,9 +215,9 @@ func CheckUpsilon(rng *rand.Rand, s dpb.SS18Setting, trials int) (Verdicts, erro
 	sharp := sigma * math.Sqrt(2*float64(m)) * (2*math.Sqrt(float64(d)) + math.Sqrt(2*xmath.Log(p)))
 	sf := sigma * math.Sqrt(float64(m)) * (2*math.Sqrt(float64(d)) + 2*math.Sqrt(xmath.Log(2*p)))
 	bounds := []float64{s.Upsilon(), s.UpsilonCorrected(), sharp, sf}
-	node := make([]float64, dpb.PackedLen(d+1))
-	sum := make([]float64, dpb.PackedLen(d+1))
-	block := make([]float64, dpb.PackedLen(d))
+	node := make([]float64, simd.PackedLen(d+1))
+	sum := make([]float64, simd.PackedLen(d+1))
+	block := make([]float64, simd.PackedLen(d))
 	e := newEigenSym(d)
 	var ratios [4][]float64
 	for b := range ratios {
@@ -262,7 +263,7 @@ func topLeftPacked(dst, p []float64, d int) {
 // packed (d+1)×(d+1) matrix p into dst.
 func lastColumnPacked(dst, p []float64, d int) {
 	for i := 0; i < d; i++ {
-		dst[i] = p[dpb.PackedIndex(d+1, i, d)]
+		dst[i] = p[simd.PackedIndex(d+1, i, d)]
 	}
 }
 

@@ -5,7 +5,11 @@ import (
 	"math"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // KernelCheckConfig sizes CheckKernelsSameBits.
@@ -17,7 +21,7 @@ type KernelCheckConfig struct {
 
 // CheckKernelsSameBits runs SS18's loop (NonPrivate, Gaussian and Wishart
 // LinUCB on Appendix D decision sets, padded tree at the horizon Rounds)
-// once with every scoring kernel this CPU supports (dpb.Kernels: AVX-512,
+// once with every scoring kernel this CPU supports (simd.Kernels: AVX-512,
 // AVX2, the portable Go loop) and the same seed, and compares each kernel's
 // run with the Go loop's: the arm chosen in every round, the cumulative
 // regret, and at the end θ̃, ln det V and β, all bit for bit. One verdict per
@@ -29,13 +33,13 @@ func CheckKernelsSameBits(cfg KernelCheckConfig) (Verdicts, error) {
 	if cfg.D < 2 || cfg.K < 1 || cfg.Rounds < 1 {
 		return nil, fmt.Errorf("check: kernels: d = %d, K = %d, rounds = %d: need d ≥ 2, K ≥ 1, rounds ≥ 1", cfg.D, cfg.K, cfg.Rounds)
 	}
-	kernels := dpb.Kernels()
-	defer dpb.SetKernel(dpb.Kernel()) //nolint:errcheck // the kernel in use is always valid
+	kernels := simd.Kernels()
+	defer simd.SetKernel(simd.Kernel()) //nolint:errcheck // the kernel in use is always valid
 	var out Verdicts
-	for _, alg := range []dpb.SS18Alg{dpb.SS18NonPrivate, dpb.SS18Gaussian, dpb.SS18Wishart} {
+	for _, alg := range []ss18.Alg{ss18.NonPrivate, ss18.Gaussian, ss18.Wishart} {
 		runs := make([]kernelRun, len(kernels))
 		for i, k := range kernels {
-			if err := dpb.SetKernel(k); err != nil {
+			if err := simd.SetKernel(k); err != nil {
 				return nil, err
 			}
 			r, err := runKernelLoop(cfg, alg)
@@ -77,18 +81,18 @@ type kernelRun struct {
 	final  []float64 // θ̃, ln det V, β after the last round
 }
 
-func runKernelLoop(cfg KernelCheckConfig, alg dpb.SS18Alg) (kernelRun, error) {
-	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: cfg.D, K: cfg.K, Gap: 0.1}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 0)))
+func runKernelLoop(cfg KernelCheckConfig, alg ss18.Alg) (kernelRun, error) {
+	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: cfg.D, K: cfg.K, Gap: 0.1}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 0)))
 	if err != nil {
 		return kernelRun{}, err
 	}
-	p, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{Alg: alg, Setting: dpb.SS18Setting{D: cfg.D, N: cfg.Rounds, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: dpb.Padded},
-		dpb.Stream(cfg.Seed, dpb.StreamID(0, 1)))
+	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: cfg.D, N: cfg.Rounds, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded},
+		bandit.Stream(cfg.Seed, bandit.StreamID(0, 1)))
 	if err != nil {
 		return kernelRun{}, err
 	}
 	run := kernelRun{arms: make([]int, cfg.Rounds), regret: make([]float64, cfg.Rounds)}
-	r := dpb.NewRound(env)
+	r := bandit.NewRound(env)
 	var regret float64
 	for t := 1; t <= cfg.Rounds; t++ {
 		env.Next(r, t)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 )
 
 // TestCheckKernelsSameBits runs the check at (5, 25) and (16, 256) (with
@@ -12,7 +12,7 @@ import (
 // comparison on CPUs with more than one kernel, the kernel in use restored,
 // and bad sizes rejected. Deterministic.
 func TestCheckKernelsSameBits(t *testing.T) {
-	before := dpb.Kernel()
+	before := simd.Kernel()
 	for _, c := range []KernelCheckConfig{{D: 5, K: 25, Rounds: 300, Seed: 3}, {D: 16, K: 256, Rounds: 60, Seed: 4}} {
 		vs, err := CheckKernelsSameBits(c)
 		if err != nil {
@@ -22,16 +22,16 @@ func TestCheckKernelsSameBits(t *testing.T) {
 			t.Fatalf("%+v: %d verdicts, ok %v:\n%s", c, len(vs), vs.OK(), vs.Markdown())
 		}
 		for _, v := range vs {
-			if n := len(dpb.Kernels()); n > 1 && v.Trials != (n-1)*c.Rounds {
+			if n := len(simd.Kernels()); n > 1 && v.Trials != (n-1)*c.Rounds {
 				t.Fatalf("%s: %d trials with %d kernels", v.Name, v.Trials, n)
 			}
-			if !strings.Contains(v.Note, "rounds differ") && len(dpb.Kernels()) > 1 {
+			if !strings.Contains(v.Note, "rounds differ") && len(simd.Kernels()) > 1 {
 				t.Fatalf("%s: note %q", v.Name, v.Note)
 			}
 		}
 	}
-	if dpb.Kernel() != before {
-		t.Fatalf("kernel in use %s, was %s", dpb.Kernel(), before)
+	if simd.Kernel() != before {
+		t.Fatalf("kernel in use %s, was %s", simd.Kernel(), before)
 	}
 	for _, c := range []KernelCheckConfig{{D: 1, K: 5, Rounds: 10}, {D: 5, K: 0, Rounds: 10}, {D: 5, K: 5}} {
 		if _, err := CheckKernelsSameBits(c); err == nil {

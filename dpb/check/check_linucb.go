@@ -5,9 +5,12 @@ import (
 	"math"
 	"runtime"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // LinUCBCheckConfig configures the proof checks that run SS18 Algorithm 1:
@@ -27,9 +30,9 @@ type LinUCBCheckConfig struct {
 	// Epsilon and Delta of the private variants. Default to 1 and 0.1.
 	Epsilon, Delta float64
 	// Mode of the private trees. Defaults to Padded (the propositions' setting).
-	Mode *dpb.ReleaseMode
-	// Algs to check. Defaults to SS18Algs.
-	Algs []dpb.SS18Alg
+	Mode *counter.ReleaseMode
+	// Algs to check. Defaults to Algs.
+	Algs []ss18.Alg
 	// Seed of the runs.
 	Seed uint64
 	// Workers as in TrialConfig.
@@ -57,11 +60,11 @@ func (c *LinUCBCheckConfig) defaults() error {
 		c.Delta = 0.1
 	}
 	if c.Mode == nil {
-		m := dpb.Padded
+		m := counter.Padded
 		c.Mode = &m
 	}
 	if c.Algs == nil {
-		c.Algs = dpb.SS18Algs
+		c.Algs = ss18.Algs
 	}
 	if c.Workers == 0 {
 		c.Workers = runtime.GOMAXPROCS(0)
@@ -69,16 +72,16 @@ func (c *LinUCBCheckConfig) defaults() error {
 	return param.CheckProb("alpha", c.Alpha)
 }
 
-func (c *LinUCBCheckConfig) policy(alg dpb.SS18Alg, rep, series int) (*dpb.LinearEnv, *dpb.LinUCB, error) {
-	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: c.D, K: c.K, Gap: c.Gap}, dpb.Stream(c.Seed, dpb.StreamID(rep, 0)))
+func (c *LinUCBCheckConfig) policy(alg ss18.Alg, rep, series int) (*dpenv.LinearEnv, *ss18.LinUCB, error) {
+	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: c.D, K: c.K, Gap: c.Gap}, bandit.Stream(c.Seed, bandit.StreamID(rep, 0)))
 	if err != nil {
 		return nil, nil, err
 	}
-	pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
+	pol, err := ss18.NewPolicy(ss18.PolicyConfig{
 		Alg:     alg,
-		Setting: dpb.SS18Setting{D: c.D, N: c.N, Epsilon: c.Epsilon, Delta: c.Delta, Lt2: 2, Alpha: c.Alpha},
+		Setting: ss18.Setting{D: c.D, N: c.N, Epsilon: c.Epsilon, Delta: c.Delta, Lt2: 2, Alpha: c.Alpha},
 		Mode:    *c.Mode,
-	}, dpb.Stream(c.Seed, dpb.StreamID(rep, 1+series)))
+	}, bandit.Stream(c.Seed, bandit.StreamID(rep, 1+series)))
 	return env, pol, err
 }
 
@@ -95,8 +98,8 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 		D, K, N        int
 		Gap, Alpha     float64
 		Epsilon, Delta float64
-		Mode           dpb.ReleaseMode
-		Algs           []dpb.SS18Alg
+		Mode           counter.ReleaseMode
+		Algs           []ss18.Alg
 		Seed           uint64
 	}{cfg.D, cfg.K, cfg.N, cfg.Gap, cfg.Alpha, cfg.Epsilon, cfg.Delta, *cfg.Mode, cfg.Algs, cfg.Seed}
 	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 3, Workers: cfg.Workers,
@@ -108,13 +111,13 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 			}
 			theta := env.Theta()
 			cp := pol.Confidence()
-			r := dpb.NewRound(env)
+			r := bandit.NewRound(env)
 			var worst, worstBar float64
 			for t := 1; t <= cfg.N; t++ {
 				env.Next(r, t)
 				dist := pol.ConfidenceDistance(theta)
 				worst = math.Max(worst, dist/pol.Radius())
-				worstBar = math.Max(worstBar, dist/dpb.BetaBar(cp, pol.Bounds(), t))
+				worstBar = math.Max(worstBar, dist/ss18.BetaBar(cp, pol.Bounds(), t))
 				a := pol.Choose(r)
 				pol.Update(r, a, env.Reward(r, a))
 			}
@@ -140,7 +143,7 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 		claim := "‖θ* − θ̃_t‖_{V_t} ≤ %s for all t ≤ n, w.p. ≥ 1 − α"
 		v1 := ratioVerdict("prop4-"+alg.String()+"-logdet", fmt.Sprintf(claim, "β_t (ln det V_t form)"), "SS18 Proposition 4", cfg.Alpha, logdet, note)
 		v2 := ratioVerdict("prop4-"+alg.String()+"-closed", fmt.Sprintf(claim, "β̄_t (closed form)"), "SS18 Proposition 4", cfg.Alpha, closed, note)
-		if alg == dpb.SS18Wishart && *cfg.Mode == dpb.Plain {
+		if alg == ss18.Wishart && *cfg.Mode == counter.Plain {
 			// Proposition 9's shifted bounds assume every release sums m
 			// node noises; the plain tree's early rounds carry one node, so
 			// H_t − cI is far from positive definite there (see the
@@ -175,12 +178,12 @@ func CheckRegretBounds(cfg LinUCBCheckConfig) (Verdicts, error) {
 				return err
 			}
 			rec := []float64{0}
-			dpb.RegretCurve(env, pol, cfg.N, []int{cfg.N}, rec)
+			bandit.RegretCurve(env, pol, cfg.N, []int{cfg.N}, rec)
 			cp := pol.Confidence()
 			const B = 1
 			out[0] = rec[0]
-			out[1] = dpb.Theorem5Bound(cp, pol.Bounds(), cfg.N, B)
-			out[2] = dpb.Theorem6Bound(cp, pol.Bounds(), cfg.N, B, cfg.Gap)
+			out[1] = ss18.Theorem5Bound(cp, pol.Bounds(), cfg.N, B)
+			out[2] = ss18.Theorem6Bound(cp, pol.Bounds(), cfg.N, B, cfg.Gap)
 			return pol.Err()
 		})
 	if err != nil {
@@ -219,7 +222,7 @@ func CoverageCurves(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
 				return err
 			}
 			theta := env.Theta()
-			r := dpb.NewRound(env)
+			r := bandit.NewRound(env)
 			k := 0
 			for t := 1; t <= cfg.N; t++ {
 				env.Next(r, t)
@@ -252,10 +255,10 @@ func RegretAgainstBounds(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
 			if err != nil {
 				return err
 			}
-			dpb.RegretCurve(env, pol, cfg.N, rec, out[:len(rec)])
+			bandit.RegretCurve(env, pol, cfg.N, rec, out[:len(rec)])
 			cp := pol.Confidence()
 			for k, t := range rec {
-				out[len(rec)+k] = dpb.Theorem5Bound(cp, pol.Bounds(), t, 1)
+				out[len(rec)+k] = ss18.Theorem5Bound(cp, pol.Bounds(), t, 1)
 			}
 			return pol.Err()
 		})
@@ -277,7 +280,7 @@ func RegretAgainstBounds(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
 	return experiment.Summarise(names, gridX(rec), split), nil
 }
 
-func algNames(algs []dpb.SS18Alg) []string {
+func algNames(algs []ss18.Alg) []string {
 	names := make([]string, len(algs))
 	for i, a := range algs {
 		names[i] = a.String()

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // TestCheckProp4: in the paper's setting (padded tree) Proposition 4 holds for
@@ -21,7 +22,7 @@ func TestCheckProp4(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 2*len(dpb.SS18Algs) {
+	if len(vs) != 2*len(ss18.Algs) {
 		t.Fatalf("%d verdicts", len(vs))
 	}
 	for _, v := range vs {
@@ -29,8 +30,8 @@ func TestCheckProp4(t *testing.T) {
 			t.Errorf("%s: %s, slack %v (%s)", v.Name, v.Status(), v.Slack, v.Note)
 		}
 	}
-	plain := dpb.Plain
-	vs, err = CheckProp4(LinUCBCheckConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1, Mode: &plain, Algs: []dpb.SS18Alg{dpb.SS18Wishart}})
+	plain := counter.Plain
+	vs, err = CheckProp4(LinUCBCheckConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1, Mode: &plain, Algs: []ss18.Alg{ss18.Wishart}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -76,7 +77,7 @@ func TestCoverageAndBoundCurves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(c.Names) != len(dpb.SS18Algs) || len(c.X) < 10 {
+	if len(c.Names) != len(ss18.Algs) || len(c.X) < 10 {
 		t.Fatalf("coverage curves: %d series, %d points", len(c.Names), len(c.X))
 	}
 	for s := range c.Names {
@@ -90,7 +91,7 @@ func TestCoverageAndBoundCurves(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(b.Names) != 2*len(dpb.SS18Algs) {
+	if len(b.Names) != 2*len(ss18.Algs) {
 		t.Fatalf("bound curves: %d series", len(b.Names))
 	}
 	for s := 0; s < len(b.Names); s += 2 {

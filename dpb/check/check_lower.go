@@ -4,9 +4,13 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // Claim13Config configures [CheckClaim13].
@@ -20,10 +24,10 @@ type Claim13Config struct {
 	Workers int
 }
 
-// CheckClaim13 checks SS18 Claim 13 on its instance ([SwapEnv], Gap = 1):
+// CheckClaim13 checks SS18 Claim 13 on its instance ([env.SwapEnv], Gap = 1):
 // a standard-DP contextual bandit (ε < ln 2) has pseudo-regret ≥ n/4, while
 // jointly private LinUCB (Gaussian tree, the same ε and δ) has regret o(n).
-// Verdict 1 compares the mean regret of [RandomizedResponse] with n/4
+// Verdict 1 compares the mean regret of [env.RandomizedResponse] with n/4
 // (fails if it is significantly below, one-sided z-test at the pass
 // threshold); verdict 2 asks that joint-DP LinUCB's mean regret be below n/4
 // and that its regret over the second half of the run be smaller than over
@@ -44,25 +48,25 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 	half := cfg.N / 2
 	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: 2, Points: 2, Workers: cfg.Workers},
 		func(job experiment.Job, out []float64) error {
-			env, err := dpb.NewSwapEnv(1, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 0)))
+			env, err := dpenv.NewSwapEnv(1, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 0)))
 			if err != nil {
 				return err
 			}
-			rng := dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1+job.Series))
-			var pol dpb.Policy
+			rng := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series))
+			var pol bandit.Policy
 			if job.Series == 0 {
-				pol, err = dpb.NewRandomizedResponse(cfg.Epsilon, rng)
+				pol, err = dpenv.NewRandomizedResponse(cfg.Epsilon, rng)
 			} else {
-				pol, err = dpb.NewSS18Policy(dpb.SS18PolicyConfig{
-					Alg:     dpb.SS18Gaussian,
-					Setting: dpb.SS18Setting{D: 2, N: cfg.N, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2},
-					Mode:    dpb.Padded,
+				pol, err = ss18.NewPolicy(ss18.PolicyConfig{
+					Alg:     ss18.Gaussian,
+					Setting: ss18.Setting{D: 2, N: cfg.N, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2},
+					Mode:    counter.Padded,
 				}, rng)
 			}
 			if err != nil {
 				return err
 			}
-			dpb.RegretCurve(env, pol, cfg.N, []int{half, cfg.N}, out)
+			bandit.RegretCurve(env, pol, cfg.N, []int{half, cfg.N}, out)
 			return nil
 		})
 	if err != nil {
@@ -113,7 +117,7 @@ type Claim14Config struct {
 }
 
 // CheckClaim14 checks SS18 Claim 14 and Corollary 15 on MT14's DP-UCB
-// ([DPUCB], an ε-DP K-armed algorithm), Bernoulli arms with best mean 0.9
+// ([mt14.DPUCB], an ε-DP K-armed algorithm), Bernoulli arms with best mean 0.9
 // and the others 0.9 − Δ:
 //
 //   - Claim 14: each sub-optimal arm a is pulled at least ln(n)/(100 ε Δ_a)
@@ -121,7 +125,7 @@ type Claim14Config struct {
 //     allowed failure probability ½;
 //   - Corollary 15 (the ε-dependent term, constants of the proof): the
 //     expected pseudo-regret is at least (k−1)·ln(n)/(200 ε)
-//     ([SS18PrivateMABLowerBound]) — fails if the mean regret is below it
+//     ([ss18.PrivateMABLowerBound]) — fails if the mean regret is below it
 //     by more than 4.27 standard errors.
 func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 	if cfg.Arms < 2 || cfg.N < 2 || cfg.Reps < 2 {
@@ -142,15 +146,15 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 	means[0], gaps[0] = 0.9, 0
 	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: 1, Points: cfg.Arms + 1, Workers: cfg.Workers},
 		func(job experiment.Job, out []float64) error {
-			env, err := dpb.NewKArmedEnv(dpb.KArmedConfig{Means: means, Noise: dpb.Bernoulli}, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 0)))
+			env, err := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: means, Noise: dpenv.Bernoulli}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 0)))
 			if err != nil {
 				return err
 			}
-			pol, err := dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon}, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1)))
+			pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1)))
 			if err != nil {
 				return err
 			}
-			dpb.RegretCurve(env, pol, cfg.N, []int{cfg.N}, out[:1])
+			bandit.RegretCurve(env, pol, cfg.N, []int{cfg.N}, out[:1])
 			for a, n := range pol.Pulls() {
 				out[1+a] = float64(n)
 			}
@@ -171,7 +175,7 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 	v1 := ratioVerdict("claim14-pulls", "each sub-optimal arm is pulled ≥ ln(n)/(100εΔ_a) times w.p. ≥ ½ (ε-DP algorithm: DP-UCB)",
 		"SS18 Claim 14", 0.5, ratios, fmt.Sprintf("k=%d n=%d ε=%g Δ=%g: need %.3g pulls", cfg.Arms, cfg.N, cfg.Epsilon, cfg.Gap, need))
 	mu, se := experiment.MeanStdErr(regrets)
-	lb := dpb.SS18PrivateMABLowerBound(gaps, cfg.N, cfg.Epsilon)
+	lb := ss18.PrivateMABLowerBound(gaps, cfg.N, cfg.Epsilon)
 	fail := 0
 	if mu < lb-4.27*se {
 		fail = 1

@@ -6,9 +6,13 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
+	"github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // MT14CheckConfig sizes the MT14 proof-check suite ([CheckMT14]).
@@ -52,7 +56,7 @@ func (c MT14CheckConfig) WithDefaults() MT14CheckConfig {
 	return c
 }
 
-func (c MT14CheckConfig) stream(i uint64) *rand.Rand { return dpb.Stream(c.Seed, 2<<40|i) }
+func (c MT14CheckConfig) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 2<<40|i) }
 
 // zMean is the one-sided normal quantile of the pass threshold: P[Z > 4.27]
 // = 1e-5 (see [PassPValue]).
@@ -158,20 +162,20 @@ func counterBound(b float64, n int, alpha float64) float64 {
 // Both are Chan, Shi & Song's Lemma 2.8 (ν = (m/ε)√m ≥ √(popcount(t))·m/ε)
 // made explicit; MT14 prints only the order O(log^{1.5} T/ε).
 func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Verdicts, error) {
-	m := dpb.TreeLevels(T)
-	b := dpb.TreeCounterScale(T, 1, eps)
+	m := counter.TreeLevels(T)
+	b := mt14.TreeCounterScale(T, 1, eps)
 	if !(xmath.Log(2*float64(T)/alpha) < float64(m)) {
 		return nil, fmt.Errorf("dpb: counter check needs ln(2T/α) < m: T=%d α=%v", T, alpha)
 	}
 	bq, bu := counterBound(b, m, alpha), counterBound(b, m, alpha/float64(T))
-	lap, err := dpb.NewLaplaceNoise(1, b, rng)
+	lap, err := noise.NewLaplaceNoise(1, b, rng)
 	if err != nil {
 		return nil, err
 	}
 	var rq, ru []float64
 	z, s := make([]float64, 1), make([]float64, 1)
 	for range trials {
-		tree, err := dpb.NewTreeSum(1, T, lap, dpb.Plain)
+		tree, err := counter.NewTreeSum(1, T, lap, counter.Plain)
 		if err != nil {
 			return nil, err
 		}
@@ -204,16 +208,16 @@ func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Ve
 //
 //   - "mt14-thm3-privacy": one round's reward (in [0, 1]) enters the m nodes
 //     of the pulled arm's tree only, so the privacy loss is m/b with b
-//     [dpb.DPUCB.NodeScale] — at most ε; it is ε/k, the printed ε₀ = ε/k
+//     [mt14.DPUCB.NodeScale] — at most ε; it is ε/k, the printed ε₀ = ε/k
 //     being k times more than needed (slack 1/k);
 //   - "mt14-alg2-privacy": one round moves each of the (d² + 3d)/2 entry
 //     counters of the pulled model by at most 1 (contexts and rewards in
 //     [0, 1]), so the loss is m·(d² + 3d)/2 / b with b
-//     [dpb.ContextualUCB.NodeScale] — exactly ε by ε₀ = 2ε/(d² + 3d).
+//     [mt14.ContextualUCB.NodeScale] — exactly ε by ε₀ = 2ε/(d² + 3d).
 func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
-	rng := dpb.Stream(0, 0)
-	m := float64(dpb.TreeLevels(T))
-	p, err := dpb.NewDPUCB(dpb.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+	rng := bandit.Stream(0, 0)
+	m := float64(counter.TreeLevels(T))
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +225,7 @@ func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	v1 := NewVerdict("mt14-thm3-privacy", "Algorithm 1 is ε-DP: a round's reward moves m nodes of one tree by ≤ 1; Lap(m k/ε) per node",
 		"MT14 Theorem 3, Alg. 1 line 1", 0, 0, boolFail(loss <= eps*(1+1e-12)), loss/eps,
 		fmt.Sprintf("T=%d, k=%d, ε=%g: privacy loss %.4g = ε/k (each round enters only the pulled arm's tree, so ε₀ = ε would do)", T, k, eps, loss))
-	cp, err := dpb.NewContextualUCB(dpb.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: dpb.ContextEntryTrees}, rng)
+	cp, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -229,7 +233,7 @@ func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	loss2 := m * entries / cp.NodeScale()
 	v2 := NewVerdict("mt14-alg2-privacy", "Algorithm 2 is ε-DP: (d²+3d)/2 entry counters, each ε₀ = 2ε/(d²+3d)-DP",
 		"MT14 Alg. 2 line 2", 0, 0, boolFail(loss2 <= eps*(1+1e-12)), loss2/eps,
-		fmt.Sprintf("T=%d, d=%d, ε=%g: privacy loss %.4g; MT14 §5.2's ε₀ = 0.1 at d = 6 is ε = %g", T, d, eps, loss2, dpb.MT14EpsilonFromEpsilon0(0.1, 6)))
+		fmt.Sprintf("T=%d, d=%d, ε=%g: privacy loss %.4g; MT14 §5.2's ε₀ = 0.1 at d = 6 is ε = %g", T, d, eps, loss2, mt14.EpsilonFromEpsilon0(0.1, 6)))
 	return Verdicts{v1, v2}, nil
 }
 
@@ -242,13 +246,13 @@ func boolFail(ok bool) int {
 
 // CheckGammaEvent checks the event on which MT14 Theorem 4's analysis
 // rests: with probability ≥ 1 − γ, every arm's private total is within Γ of
-// its true total at every round, Γ = [dpb.MT14Gamma](k, T, ε, γ) (Algorithm
+// its true total at every round, Γ = [mt14.Gamma](k, T, ε, γ) (Algorithm
 // 1, line 7) — the confidence relaxation must cover the trees' noise. Each
 // trial fills k trees (Lap(m k/ε) per node) with T Bernoulli(½) rewards.
 func CheckGammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (Verdict, error) {
-	g := dpb.MT14Gamma(k, T, eps, gamma)
-	b := dpb.TreeCounterScale(T, 1, eps/float64(k))
-	lap, err := dpb.NewLaplaceNoise(1, b, rng)
+	g := mt14.Gamma(k, T, eps, gamma)
+	b := mt14.TreeCounterScale(T, 1, eps/float64(k))
+	lap, err := noise.NewLaplaceNoise(1, b, rng)
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -257,7 +261,7 @@ func CheckGammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (
 	for range trials {
 		worst := 0.0
 		for range k {
-			tree, err := dpb.NewTreeSum(1, T, lap, dpb.Plain)
+			tree, err := counter.NewTreeSum(1, T, lap, counter.Plain)
 			if err != nil {
 				return Verdict{}, err
 			}
@@ -291,12 +295,12 @@ func checkMT14Regret(c MT14CheckConfig) (Verdicts, error) {
 			return nil, err
 		}
 		last := len(curves.X) - 1
-		thm2 = append(thm2, meanCell{label: fmt.Sprintf("T=%d", T), mean: curves.Mean[0][last], se: curves.StdErr[0][last], bound: dpb.UCB1Bound(gaps, T)})
+		thm2 = append(thm2, meanCell{label: fmt.Sprintf("T=%d", T), mean: curves.Mean[0][last], se: curves.StdErr[0][last], bound: mt14.UCB1Bound(gaps, T)})
 		for e, eps := range epss {
 			mean, se := curves.Mean[1+e][last], curves.StdErr[1+e][last]
 			lbl := fmt.Sprintf("T=%d ε=%g", T, eps)
-			thm4 = append(thm4, meanCell{label: lbl, mean: mean, se: se, bound: dpb.MT14Theorem4Bound(gaps, T, eps, 1/float64(T))})
-			cor15 = append(cor15, meanCell{label: lbl, mean: mean, se: se, bound: dpb.SS18PrivateMABLowerBound(gaps, T, eps), lower: true})
+			thm4 = append(thm4, meanCell{label: lbl, mean: mean, se: se, bound: mt14.Theorem4Bound(gaps, T, eps, 1/float64(T))})
+			cor15 = append(cor15, meanCell{label: lbl, mean: mean, se: se, bound: ss18.PrivateMABLowerBound(gaps, T, eps), lower: true})
 		}
 	}
 	note := fmt.Sprintf("k=%d, means 0.9/0.4, %d runs per cell", k, c.Reps)

@@ -4,7 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
@@ -28,7 +29,7 @@ func TestCheckAS17Short(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 17 of the paper's statements and the bound of dpb.FTRLCounterBound
+	// 17 of the paper's statements and the bound of as17.FTRLCounterBound
 	// on each of the 6 continual counters.
 	if len(vs) != 23 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
@@ -48,7 +49,7 @@ func TestCheckAS17Short(t *testing.T) {
 // releases carry popcount(t) ≤ m draws, too little noise at most t), and an
 // expected-value cell beyond its bound by many standard errors fails.
 func TestChecksCanFail(t *testing.T) {
-	vs, err := checkNoiseLaw(dpb.Stream(4, 1), 1024, 0.05, 1000, dpb.Plain)
+	vs, err := checkNoiseLaw(bandit.Stream(4, 1), 1024, 0.05, 1000, counter.Plain)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,11 +6,11 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // Privacy calibration of SS18's two tree mechanisms: the (ε, δ) that the
@@ -32,7 +32,7 @@ import (
 // tree is exactly a Gaussian mechanism with μ² = m·2L̃⁴/(2σ²) = mL̃⁴/σ²
 // (μ-GDP; Dong, Roth & Su 2022), i.e. ρ-zCDP with ρ = μ²/2 (Bun & Steinke 2016).
 type GaussianTreePrivacy struct {
-	Sigma  float64 `json:"sigma"` // σ_noise as printed ([SS18Setting.GaussianSigma])
+	Sigma  float64 `json:"sigma"` // σ_noise as printed ([Setting.GaussianSigma])
 	Levels int     `json:"m"`
 	// SensFrob2 is sup ‖Δ‖_F² = 2L̃⁴ under replacement (L̃⁴ under add/remove).
 	SensFrob2 float64 `json:"sens_frob2"`
@@ -52,7 +52,7 @@ type GaussianTreePrivacy struct {
 
 // SS18GaussianPrivacy returns the accounting of the Gaussian tree calibrated
 // as in SS18 §4.2 for the setting's (ε, δ), L̃² and n.
-func SS18GaussianPrivacy(s dpb.SS18Setting) (GaussianTreePrivacy, error) {
+func SS18GaussianPrivacy(s ss18.Setting) (GaussianTreePrivacy, error) {
 	if err := s.Validate(); err != nil {
 		return GaussianTreePrivacy{}, err
 	}
@@ -74,8 +74,8 @@ func SS18GaussianPrivacy(s dpb.SS18Setting) (GaussianTreePrivacy, error) {
 //
 //	(ε′, mδ₀ + δ′)-DP,   ε′ = √(2m ln(1/δ′)) ε₀ + m ε₀ (e^{ε₀} − 1).
 type WishartKAccounting struct {
-	Printed int `json:"k_printed"` // [SS18Setting.WishartK]
-	Authors int `json:"k_authors"` // [SS18Setting.WishartKAuthors]
+	Printed int `json:"k_printed"` // [Setting.WishartK]
+	Authors int `json:"k_authors"` // [Setting.WishartKAuthors]
 	// Direct is the smallest k that Theorem 8 and advanced composition give
 	// for (ε, δ), optimising the split of δ between δ′ and mδ₀.
 	Direct int `json:"k_direct"`
@@ -87,7 +87,7 @@ type WishartKAccounting struct {
 }
 
 // SS18WishartK returns the accounting of the Wishart k for the setting.
-func SS18WishartK(s dpb.SS18Setting) (WishartKAccounting, error) {
+func SS18WishartK(s ss18.Setting) (WishartKAccounting, error) {
 	if err := s.Validate(); err != nil {
 		return WishartKAccounting{}, err
 	}
@@ -131,7 +131,7 @@ func SS18WishartK(s dpb.SS18Setting) (WishartKAccounting, error) {
 //     and advanced composition.
 //
 // Slack is achieved ε / target ε (or ‖Δ‖_F / bound).
-func CheckPrivacyCalibration(rng *rand.Rand, s dpb.SS18Setting, trials int) (Verdicts, GaussianTreePrivacy, WishartKAccounting, error) {
+func CheckPrivacyCalibration(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, GaussianTreePrivacy, WishartKAccounting, error) {
 	g, err := SS18GaussianPrivacy(s)
 	if err != nil {
 		return nil, g, WishartKAccounting{}, err
@@ -223,7 +223,7 @@ func scale(v []float64, c float64) {
 // §4.2 for s, the ε it achieves at each δ in deltas by the three accountants
 // (series "zCDP (Bun–Steinke)", "zCDP (tight conversion)", "exact (GDP)"),
 // as Curves with X = δ (Reps 0: exact computations, no error bars).
-func GaussianPrivacyCurves(s dpb.SS18Setting, deltas []float64) (*experiment.Curves, error) {
+func GaussianPrivacyCurves(s ss18.Setting, deltas []float64) (*experiment.Curves, error) {
 	g, err := SS18GaussianPrivacy(s)
 	if err != nil {
 		return nil, err
@@ -246,7 +246,7 @@ func GaussianPrivacyCurves(s dpb.SS18Setting, deltas []float64) (*experiment.Cur
 // WishartKCurves returns the Wishart degrees of freedom (printed, authors',
 // direct; see [WishartKAccounting]) for each horizon in ns, other fields
 // from s, as Curves with X = n.
-func WishartKCurves(s dpb.SS18Setting, ns []int) (*experiment.Curves, error) {
+func WishartKCurves(s ss18.Setting, ns []int) (*experiment.Curves, error) {
 	c := &experiment.Curves{Names: []string{"printed k (SS18 §4.1)", "authors' k (PrivateBandits.jl)", "smallest k (Thm 8 + advanced composition)"}}
 	c.Mean = make([][]float64, 3)
 	c.StdErr = make([][]float64, 3)
@@ -285,7 +285,7 @@ func PrivacyMarkdown(g GaussianTreePrivacy, w WishartKAccounting) string {
 
 // PrivacyTargetsMarkdown returns a markdown table of the Gaussian and
 // Wishart accounting of s for every target (ε, δ) in epss × deltas.
-func PrivacyTargetsMarkdown(s dpb.SS18Setting, epss, deltas []float64) (string, error) {
+func PrivacyTargetsMarkdown(s ss18.Setting, epss, deltas []float64) (string, error) {
 	var b strings.Builder
 	b.WriteString("| ε | δ | σ printed | σ needed (exact) | ratio | ε zCDP | ε exact | k printed | k authors | k smallest | ε′ of printed k |\n")
 	b.WriteString("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n")

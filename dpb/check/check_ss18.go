@@ -5,8 +5,10 @@ import (
 	"math/rand/v2"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // SS18CheckConfig sizes the SS18 proof-check suite ([CheckSS18]).
@@ -54,14 +56,14 @@ func (c SS18CheckConfig) WithDefaults() SS18CheckConfig {
 // SS18CheckSetting is the setting of the tree checks: d and n from the
 // config, ε = 1, δ = 0.1, L̃² = 2 (‖x‖ ≤ 1, |y| ≤ 1) and α = 1/n, as in SS18
 // Appendix D.
-func (c SS18CheckConfig) SS18CheckSetting() dpb.SS18Setting {
+func (c SS18CheckConfig) SS18CheckSetting() ss18.Setting {
 	c = c.WithDefaults()
-	return dpb.SS18Setting{D: c.D, N: c.N, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	return ss18.Setting{D: c.D, N: c.N, Epsilon: 1, Delta: 0.1, Lt2: 2}
 }
 
 // SS18PaperSetting is the setting of SS18 Appendix D.2 (Figure 4): d = 5,
 // n = 5·10⁷, ε = 1, δ = 0.1, L̃² = 2, α = 1/n.
-var SS18PaperSetting = dpb.SS18Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
+var SS18PaperSetting = ss18.Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 
 // CheckSS18 runs the proof checks of SS18, in this order: [CheckSS18Facts]
 // (Claims 17–20, Υ, Lemma 22), [CheckTreeRegularizers] (Propositions 9 and
@@ -135,9 +137,9 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	plain := dpb.Plain
+	plain := counter.Plain
 	pc := base
-	pc.Mode, pc.Algs = &plain, []dpb.SS18Alg{dpb.SS18Wishart}
+	pc.Mode, pc.Algs = &plain, []ss18.Alg{ss18.Wishart}
 	pv, err := CheckProp4(pc)
 	if err != nil {
 		return nil, err
@@ -149,7 +151,7 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 	// The exactly calibrated variants of issue 10 (padded tree for the
 	// tree-based ones), Proposition 4 with their derived bounds.
 	nc := base
-	nc.Algs = append(append(append([]dpb.SS18Alg(nil), counterVariants...), dpb.SS18WishartTight), sharpVariants...)
+	nc.Algs = append(append(append([]ss18.Alg(nil), counterVariants...), ss18.WishartTight), sharpVariants...)
 	nv, err := CheckProp4(nc)
 	if err != nil {
 		return nil, err
@@ -202,7 +204,7 @@ func (c SS18CheckConfig) validate() error {
 	return nil
 }
 
-func (c SS18CheckConfig) stream(i uint64) *rand.Rand { return dpb.Stream(c.Seed, 1<<40|i) }
+func (c SS18CheckConfig) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 1<<40|i) }
 
 // CheckSS18Facts checks the facts of SS18 Appendix A.3 and the Υ bound at
 // level α = 0.01 (Claims 17, 18, 19 with k = 10d and with the printed k of
@@ -227,7 +229,7 @@ func CheckSS18Facts(cfg SS18CheckConfig) (Verdicts, error) {
 	}
 	// Υ at a per-round failure probability α/(2n) = 0.005 (n = 10, α = 0.1),
 	// where a bound that is too small would show.
-	u, err := CheckUpsilon(c.stream(5), dpb.SS18Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
+	u, err := CheckUpsilon(c.stream(5), ss18.Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
 	if err != nil {
 		return nil, err
 	}

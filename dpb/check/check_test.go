@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
 
 func TestBinomialTail(t *testing.T) {
@@ -78,7 +78,7 @@ func TestRatioVerdictPower(t *testing.T) {
 		t.Errorf("3α failure rate passed: %+v", v)
 	}
 	// And a true statement passes (false-failure probability ≤ 1e-5).
-	rng := dpb.Stream(1, 1)
+	rng := bandit.Stream(1, 1)
 	vs := CheckChiSquareTails(rng, 10, 0.01, 2000)
 	if !vs[0].Pass {
 		t.Errorf("true Claim 17 failed: %+v", vs[0])

@@ -4,10 +4,14 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // Checks of SS18 Propositions 9 and 11: the regularizers that the tree-based
@@ -21,8 +25,8 @@ import (
 
 // TreeCheckConfig configures [CheckTreeRegularizers].
 type TreeCheckConfig struct {
-	// Setting gives d, n, ε, δ, L̃² and α. Required (see SS18Setting.Validate).
-	Setting dpb.SS18Setting
+	// Setting gives d, n, ε, δ, L̃² and α. Required (see Setting.Validate).
+	Setting ss18.Setting
 	// Reps is the number of independent runs of each tree. Required (>= 1).
 	Reps int
 	// Seed seeds the runs (streams StreamID(rep, 1+series)). Defaults to 0.
@@ -70,8 +74,8 @@ type TreeRounds struct {
 // treeSeries are the four trees checked: noise kind × release mode.
 var treeSeries = []struct {
 	wishart bool
-	mode    dpb.ReleaseMode
-}{{true, dpb.Plain}, {true, dpb.Padded}, {false, dpb.Plain}, {false, dpb.Padded}}
+	mode    counter.ReleaseMode
+}{{true, counter.Plain}, {true, counter.Padded}, {false, counter.Plain}, {false, counter.Padded}}
 
 // treeBoundNames are the nine bounds checked per tree: three variants ×
 // (ρ_max, ρ_min, γ). Wishart: unshifted and shifted (Prop. 9), and shifted
@@ -86,15 +90,15 @@ var treeBoundNames = [9]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ
 //	‖H_t‖ ≤ ρ_max,   λ_min(H_t) ≥ ρ_min,   ‖h_t‖_{H_t⁻¹} ≤ γ,
 //
 // for four trees — Wishart node noise W_{d+1}(L̃² I, k) and symmetrised
-// Gaussian node noise (σ_noise of §4.2), each in [Plain] and [Padded]
+// Gaussian node noise (σ_noise of §4.2), each in [counter.Plain] and [counter.Padded]
 // release mode — and three bound sets each. Wishart: unshifted (H_t = N_t
 // block) and shifted by c of Eq. (4) (H′_t = H_t − cI), both from
-// [SS18Setting.WishartBounds], and the correction for the plain tree:
+// [Setting.WishartBounds], and the correction for the plain tree:
 // shifted, with Prop. 9 evaluated at the round's node count
 // m_t = NodesInRelease() in place of m (its own shift c_t; equal to the
 // shifted set for the padded tree). Gaussian: H_t = N_t block + 2ΥI with the
-// printed Υ ([SS18Setting.GaussianBounds]), with Υ_c
-// ([SS18Setting.UpsilonCorrected]) and with the sharp
+// printed Υ ([Setting.GaussianBounds]), with Υ_c
+// ([Setting.UpsilonCorrected]) and with the sharp
 // Υ_s = σ√(2m)(2√d + √(2 ln(2n/α))) (see [CheckUpsilon]), each through
 // GaussianBoundsShift(Υ, 2Υ).
 //
@@ -147,7 +151,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 	// per-round variant has one (shift, bounds) per node count m_t = 1..m.
 	type variant struct {
 		shift    float64
-		b        dpb.RegBounds
+		b        ss18.RegBounds
 		name     string
 		perRound []variant
 	}
@@ -182,7 +186,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 		points = nb * w
 	}
 	key := struct {
-		Setting      dpb.SS18Setting
+		Setting      ss18.Setting
 		K            int
 		WishartScale float64
 		Seed         uint64
@@ -200,27 +204,27 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 			}
 			next := 0 // the next sample round's index in grid
 			ser := treeSeries[job.Series]
-			rng := dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1+job.Series))
-			var noise dpb.Noise
+			rng := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series))
+			var noise dpnoise.Noise
 			var err error
 			variants := gaussVariants
 			if ser.wishart {
 				variants = wishartVariants
-				noise, err = dpb.NewWishartNoise(d+1, scaleW, float64(k), rng)
+				noise, err = dpnoise.NewWishartNoise(d+1, scaleW, float64(k), rng)
 			} else {
-				noise, err = dpb.NewSymGaussianNoise(d+1, s.GaussianSigma(), rng)
+				noise, err = dpnoise.NewSymGaussianNoise(d+1, s.GaussianSigma(), rng)
 			}
 			if err != nil {
 				return err
 			}
-			p := dpb.PackedLen(d + 1)
-			ts, err := dpb.NewTreeSum(p, n, noise, ser.mode)
+			p := simd.PackedLen(d + 1)
+			ts, err := counter.NewTreeSum(p, n, noise, ser.mode)
 			if err != nil {
 				return err
 			}
 			zero := make([]float64, p)
 			nz := make([]float64, p)
-			block := make([]float64, dpb.PackedLen(d))
+			block := make([]float64, simd.PackedLen(d))
 			h := make([]float64, d)
 			e := newEigenSym(d)
 			for t := range n {
@@ -317,7 +321,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 				all = append(all, col...)
 				med[t] = median(col)
 				nodes[t] = m
-				if ser.mode == dpb.Plain {
+				if ser.mode == counter.Plain {
 					nodes[t] = popcount(t + 1)
 				}
 				total += fails[t]
@@ -343,7 +347,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 			v.Tail = finiteOr0(quantile(all, 1-alpha))
 			v.PValue = math.Min(1, float64(n)*minP)
 			v.Pass = v.PValue > PassPValue
-			if ser.wishart && ser.mode == dpb.Plain && vr.perRound == nil {
+			if ser.wishart && ser.mode == counter.Plain && vr.perRound == nil {
 				v.Erratum = true
 				v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
 			}
@@ -356,7 +360,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 // perRunVerdict is the per-run test of bound b of one tree (see
 // CheckTreeRegularizers): runs[rep] holds, per bound, the failing rounds,
 // the first, the largest ratio and the sampled ratios (w values).
-func perRunVerdict(cfg TreeCheckConfig, runs [][]float64, s dpb.SS18Setting, k, w, b int, wishart bool, mode dpb.ReleaseMode, variant string, fixed bool) Verdict {
+func perRunVerdict(cfg TreeCheckConfig, runs [][]float64, s ss18.Setting, k, w, b int, wishart bool, mode counter.ReleaseMode, variant string, fixed bool) Verdict {
 	n := s.N
 	kind, ref := "gaussian", "SS18 Prop. 11 (§4.2)"
 	if wishart {
@@ -385,7 +389,7 @@ func perRunVerdict(cfg TreeCheckConfig, runs [][]float64, s dpb.SS18Setting, k, 
 	}
 	v := NewVerdict(name, treeClaim(b, wishart, variant, mode, s.D, n, k), ref, alpha, cfg.Reps, failedRuns, median(sampled), note)
 	v.Tail = finiteOr0(tail)
-	if wishart && mode == dpb.Plain && fixed {
+	if wishart && mode == counter.Plain && fixed {
 		v.Erratum = true
 		v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
 	}
@@ -400,7 +404,7 @@ func popcount(t int) int {
 	return c
 }
 
-func treeClaim(b int, wishart bool, variant string, mode dpb.ReleaseMode, d, n, k int) string {
+func treeClaim(b int, wishart bool, variant string, mode counter.ReleaseMode, d, n, k int) string {
 	h := "H_t"
 	switch {
 	case wishart && variant == "shifted":

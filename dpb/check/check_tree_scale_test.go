@@ -3,15 +3,15 @@ package check
 import (
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // The per-run test (used above TreeDenseMaxN) reaches the per-round test's
 // verdicts at n = 1024 with the same runs: the same bounds pass, and the
 // plain-tree errata fail in both. Fixed seed: the test is deterministic.
 func TestTreePerRunAgreesWithPerRound(t *testing.T) {
-	s := dpb.SS18Setting{D: 3, N: 1024, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	s := ss18.Setting{D: 3, N: 1024, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	dense, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: s, Reps: 20, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
@@ -47,7 +47,7 @@ func TestTreePerRunAgreesWithPerRound(t *testing.T) {
 // Sharded into a store and merged, the per-run check gives the verdicts of
 // one process.
 func TestTreeCheckShardedMerge(t *testing.T) {
-	s := dpb.SS18Setting{D: 3, N: 512, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	s := ss18.Setting{D: 3, N: 512, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	cfg := TreeCheckConfig{Setting: s, Reps: 6, Seed: 4, PerRun: true}
 	want, _, err := CheckTreeRegularizers(cfg)
 	if err != nil {

@@ -6,7 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
@@ -43,18 +44,18 @@ var bandKSC = math.Sqrt(xmath.Log(2/1e-5) / 2)
 // Stream(seed, StreamID(0, 0)) and compares the sub-optimal actions'
 // ⟨x, θ*⟩ with the exact truncated Beta law (SS18 Appendix D), with a
 // histogram of bins bins.
-func CheckBand(cfg dpb.LinearEnvConfig, seed uint64, rounds, bins int) (*BandCheck, error) {
+func CheckBand(cfg dpenv.LinearEnvConfig, seed uint64, rounds, bins int) (*BandCheck, error) {
 	if rounds < 1 || bins < 1 {
 		return nil, fmt.Errorf("dpb: band check needs rounds and bins >= 1 (got %d, %d)", rounds, bins)
 	}
-	env, err := dpb.NewLinearEnv(cfg, dpb.Stream(seed, dpb.StreamID(0, 0)))
+	env, err := dpenv.NewLinearEnv(cfg, bandit.Stream(seed, bandit.StreamID(0, 0)))
 	if err != nil {
 		return nil, err
 	}
 	lo, hi := env.Band()
 	theta := env.Theta()
 	c := &BandCheck{Dim: cfg.Dim, Lo: lo, Hi: hi, Rounds: rounds}
-	r := dpb.NewRound(env)
+	r := bandit.NewRound(env)
 	var us []float64
 	for t := 1; t <= rounds; t++ {
 		env.Next(r, t)

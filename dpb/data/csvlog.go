@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
@@ -146,7 +146,7 @@ func (l *CSVLog) Context(i int) []float64 { return l.ctx[i*l.d : (i+1)*l.d] }
 
 // Event fills r with event i's disjoint arm features and returns the logged
 // action, reward and propensity.
-func (l *CSVLog) Event(r *dpb.Round, i int) (int, float64, float64) {
+func (l *CSVLog) Event(r *bandit.Round, i int) (int, float64, float64) {
 	k, d := l.k, l.d
 	if r.K != k || r.Dim != k*d || len(r.Actions) != k*k*d {
 		panic(param.BadDim)

@@ -6,7 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/data"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
@@ -45,7 +45,7 @@ func ExampleLoadCSVLog() {
 		return
 	}
 	// Disjoint features: arm a's vector holds x0 in its block a.
-	target := ope.TargetFunc(func(r *dpb.Round) int {
+	target := ope.TargetFunc(func(r *bandit.Round) int {
 		if r.Action(1)[1] > 0 {
 			return 1
 		}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
 
 func TestCSVLog(t *testing.T) {
@@ -17,7 +17,7 @@ func TestCSVLog(t *testing.T) {
 	if l.Arms() != 2 || l.ContextDim() != 2 || l.Dim() != 4 || l.Len() != 2 {
 		t.Fatalf("arms %d, d %d, dim %d, len %d", l.Arms(), l.ContextDim(), l.Dim(), l.Len())
 	}
-	r := &dpb.Round{K: 2, Dim: 4, Actions: make([]float64, 8)}
+	r := &bandit.Round{K: 2, Dim: 4, Actions: make([]float64, 8)}
 	a, y, q := l.Event(r, 0)
 	want := []float64{0.5, -2, 0, 0, 0, 0, 0.5, -2}
 	for i, v := range want {

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
@@ -37,7 +37,7 @@ func serveFromMemory(f *testing.F, m memFiles) {
 // checkEvents checks every event of a loaded log: an arm in range, a reward
 // and every context entry in [0, 1], a propensity in (0, 1].
 func checkEvents(t *testing.T, l ope.Log) {
-	r := &dpb.Round{K: l.Arms(), Dim: l.Dim(), Actions: make([]float64, l.Arms()*l.Dim())}
+	r := &bandit.Round{K: l.Arms(), Dim: l.Dim(), Actions: make([]float64, l.Arms()*l.Dim())}
 	for i := 0; i < l.Len(); i++ {
 		a, y, pr := l.Event(r, i)
 		if a < 0 || a >= l.Arms() || !(y >= 0 && y <= 1) || !(pr > 0 && pr <= 1) {
@@ -83,7 +83,7 @@ func FuzzLoadShuttle(f *testing.F) {
 			t.Fatalf("inconsistent data set: %d rows, %d values, %d features", ds.Rows(), len(ds.X), ds.P())
 		}
 		// Whatever loads either becomes a log or is refused with an error.
-		if l, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 3, MaxEvents: 50}, dpb.Stream(1, 1)); err == nil {
+		if l, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 3, MaxEvents: 50}, bandit.Stream(1, 1)); err == nil {
 			checkEvents(t, l)
 		}
 	})

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
@@ -287,7 +287,7 @@ func (l *OBDLog) Propensity(i int) float64 { return l.prob[i] }
 
 // Event fills r with row i's contexts (the feature map of [OBDLog]) and
 // returns the logged item, the click and the propensity score.
-func (l *OBDLog) Event(r *dpb.Round, i int) (int, float64, float64) {
+func (l *OBDLog) Event(r *bandit.Round, i int) (int, float64, float64) {
 	const d = OBDDim
 	if r.K != l.k || r.Dim != d || len(r.Actions) != l.k*d {
 		panic(param.BadDim)

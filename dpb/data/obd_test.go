@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
@@ -36,7 +36,7 @@ func TestOBDRealPropensityUniform(t *testing.T) {
 		if l.Arms() != c.k || l.Len() != 10000 || l.Dim() != OBDDim {
 			t.Fatalf("%s: %d arms, %d rows, dim %d; want %d, 10000, %d", c.campaign, l.Arms(), l.Len(), l.Dim(), c.k, OBDDim)
 		}
-		r := &dpb.Round{K: l.Arms(), Dim: l.Dim(), Actions: make([]float64, l.Arms()*l.Dim())}
+		r := &bandit.Round{K: l.Arms(), Dim: l.Dim(), Actions: make([]float64, l.Arms()*l.Dim())}
 		counts := make([]int, l.Arms())
 		for i := 0; i < l.Len(); i++ {
 			if p := l.Propensity(i); math.Abs(p*float64(c.k)-1) > 1e-12 {
@@ -112,7 +112,7 @@ func TestOBDBadFiles(t *testing.T) {
 				if err != nil || l.Len() != 2 || l.Arms() != 2 {
 					t.Fatalf("good file: %v", err)
 				}
-				r := &dpb.Round{K: 2, Dim: OBDDim, Actions: make([]float64, 2*OBDDim)}
+				r := &bandit.Round{K: 2, Dim: OBDDim, Actions: make([]float64, 2*OBDDim)}
 				a, y, pr := l.Event(r, 0)
 				// Item 1: f0 scaled to 0, affinity 1, c1 = 1, c3: tie "c"/"d" → "c" (item 0).
 				want := []float64{1, 1, 0, 1, 1, 1, 1, 0, 1, 1, 0, 0}

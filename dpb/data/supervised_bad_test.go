@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
 
 func TestNewSupervisedLogBadInputs(t *testing.T) {
@@ -46,12 +46,12 @@ func TestNewSupervisedLogBadInputs(t *testing.T) {
 		}), 3, "row 3, feature 0 is -Inf"},
 		{"dim", mk(20, 4, smooth), 6, "dim is 6, must be in [2, 5]"},
 	} {
-		_, err := NewSupervisedLog(c.ds, SupervisedLogConfig{Dim: c.dim}, dpb.Stream(1, 1))
+		_, err := NewSupervisedLog(c.ds, SupervisedLogConfig{Dim: c.dim}, bandit.Stream(1, 1))
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: err = %v, want %q", c.name, err, c.want)
 		}
 	}
-	if _, err := NewSupervisedLog(mk(6, 9, smooth), SupervisedLogConfig{Dim: 6}, dpb.Stream(1, 1)); err != nil {
+	if _, err := NewSupervisedLog(mk(6, 9, smooth), SupervisedLogConfig{Dim: 6}, bandit.Stream(1, 1)); err != nil {
 		t.Errorf("6 rows, dim 6: %v", err)
 	}
 }

@@ -11,12 +11,11 @@ import (
 	"sort"
 	"strconv"
 
-	"gonum.org/v1/gonum/mat"
-	"gonum.org/v1/gonum/stat"
-
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/ope"
+	"gonum.org/v1/gonum/mat"
+	"gonum.org/v1/gonum/stat"
 )
 
 // Supervised is a classification data set: n rows of P numeric features and
@@ -355,7 +354,7 @@ func (l *SupervisedLog) Label(i int) int { return l.label[i] }
 
 // Event fills r with K copies of event i's context and returns the logged
 // arm, reward 1 if it is the true class (else 0), and probability 1/K.
-func (l *SupervisedLog) Event(r *dpb.Round, i int) (int, float64, float64) {
+func (l *SupervisedLog) Event(r *bandit.Round, i int) (int, float64, float64) {
 	if r.K != l.k || r.Dim != l.d || len(r.Actions) != l.k*l.d {
 		panic(param.BadDim)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
 )
 
@@ -17,7 +17,7 @@ func TestShuttleLog(t *testing.T) {
 	if ds.Rows() != 58000 || ds.P() != 9 || len(ds.Classes) != 7 {
 		t.Fatalf("shuttle: %d rows, %d features, %d classes", ds.Rows(), ds.P(), len(ds.Classes))
 	}
-	l, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 6}, dpb.Stream(1, 0))
+	l, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 6}, bandit.Stream(1, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestMushroomLog(t *testing.T) {
 	if ds.Rows() != 8124 || len(ds.Classes) != 2 {
 		t.Fatalf("mushroom: %d rows, %d classes", ds.Rows(), len(ds.Classes))
 	}
-	l, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 6}, dpb.Stream(1, 0))
+	l, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 6}, bandit.Stream(1, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +49,7 @@ func checkSupervisedLog(t *testing.T, l *SupervisedLog, ds *Supervised) {
 	if k != len(ds.Classes) || l.Len() != ds.Rows() {
 		t.Fatalf("log has %d arms %d events", k, l.Len())
 	}
-	r := &dpb.Round{K: k, Dim: l.Dim(), Actions: make([]float64, k*l.Dim())}
+	r := &bandit.Round{K: k, Dim: l.Dim(), Actions: make([]float64, k*l.Dim())}
 	counts := make([]int, k)
 	for i := 0; i < l.Len(); i++ {
 		a, y, p := l.Event(r, i)
@@ -112,7 +112,7 @@ func TestUCIBadFiles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 11}, dpb.Stream(1, 1)); err == nil || !strings.Contains(err.Error(), "dim is 11") {
+	if _, err := NewSupervisedLog(ds, SupervisedLogConfig{Dim: 11}, bandit.Stream(1, 1)); err == nil || !strings.Contains(err.Error(), "dim is 11") {
 		t.Errorf("dim 11 on 9 features: %v", err)
 	}
 }

@@ -9,8 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/as17"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // AS17Row is one row of AS17's Table 1 or 2: a setting, the algorithm the
@@ -20,10 +23,10 @@ type AS17Row struct {
 	Name  string // short name, e.g. "experts"
 	Title string // the row as the table names it
 	Table int    // 1 (full information) or 2 (bandit)
-	Set   dpb.DecisionSet
+	Set   as17.DecisionSet
 	Dim   int
 	// Loss is the loss sequence (Set, Dim and Horizon are filled in per run).
-	Loss dpb.LossConfig
+	Loss as17.LossConfig
 	// BoundName names Bound, e.g. "Cor. 3.2 / Thm 3.4 proof".
 	BoundName string
 	// Explicit is true when Bound is an inequality with explicit constants
@@ -31,29 +34,29 @@ type AS17Row struct {
 	Explicit bool
 	// Bound returns the bound at (T, ε); rng is for Monte-Carlo constants.
 	Bound     func(horizon int, eps float64, rng *rand.Rand) float64
-	NewFull   func(horizon int, eps float64, rng *rand.Rand) (dpb.OnlineLearner, error)
-	NewBandit func(horizon int, eps float64, rng *rand.Rand) (dpb.BanditLearner, error)
+	NewFull   func(horizon int, eps float64, rng *rand.Rand) (as17.OnlineLearner, error)
+	NewBandit func(horizon int, eps float64, rng *rand.Rand) (as17.BanditLearner, error)
 }
 
 // dlapSamples is the Monte-Carlo sample size behind the D_Lap in bounds.
 const dlapSamples = 2000
 
-func ftrlRow(name, title string, set dpb.DecisionSet, dim int, kind dpb.LossKind) AS17Row {
+func ftrlRow(name, title string, set as17.DecisionSet, dim int, kind as17.LossKind) AS17Row {
 	return AS17Row{
 		Name: name, Title: title, Table: 1, Set: set, Dim: dim,
-		Loss:      dpb.LossConfig{Kind: kind},
+		Loss:      as17.LossConfig{Kind: kind},
 		BoundName: "D_R/η + ηTG² + D_Lap (Thm 3.4 proof, D_Lap by Monte Carlo)",
 		Explicit:  true,
 		Bound: func(T int, eps float64, rng *rand.Rand) float64 {
-			eta := dpb.FTRLEta(set, dim, T)
+			eta := as17.FTRLEta(set, dim, T)
 			d := 0.0
 			if !math.IsInf(eps, 1) {
-				d, _ = dpb.DLap(set, dim, dpb.TreeLevels(T), dpb.FTRLLambda(set, dim, T, eps), dlapSamples, rng)
+				d, _ = as17.DLap(set, dim, counter.TreeLevels(T), as17.FTRLLambda(set, dim, T, eps), dlapSamples, rng)
 			}
-			return dpb.FTRLBound(set, dim, T, eta, d)
+			return as17.FTRLBound(set, dim, T, eta, d)
 		},
-		NewFull: func(T int, eps float64, rng *rand.Rand) (dpb.OnlineLearner, error) {
-			return dpb.NewFTRL(dpb.FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps}, rng)
+		NewFull: func(T int, eps float64, rng *rand.Rand) (as17.OnlineLearner, error) {
+			return as17.NewFTRL(as17.FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps}, rng)
 		},
 	}
 }
@@ -64,56 +67,56 @@ const FTPLDelta = 1e-3
 // AS17Table1Rows returns the rows of Table 1 measured by the experiments:
 // DP-FTRL for experts, sphere and cube (Corollary 3.2), and DP-FTPL on the
 // sphere standing for the general-OLO row (Theorem 3.5).
-func AS17Table1Rows(dim int, kind dpb.LossKind) []AS17Row {
+func AS17Table1Rows(dim int, kind as17.LossKind) []AS17Row {
 	ftpl := AS17Row{
-		Name: "ftpl-ball", Title: "online linear optimisation (DP-FTPL on the ball)", Table: 1, Set: dpb.Ball, Dim: dim,
-		Loss:      dpb.LossConfig{Kind: kind},
+		Name: "ftpl-ball", Title: "online linear optimisation (DP-FTPL on the ball)", Table: 1, Set: as17.Ball, Dim: dim,
+		Loss:      as17.LossConfig{Kind: kind},
 		BoundName: "Thm 3.5 O(·), constant 1",
 		Bound: func(T int, eps float64, _ *rand.Rand) float64 {
-			return dpb.Theorem35Bound(dpb.Ball, dim, T, eps, FTPLDelta)
+			return as17.Theorem35Bound(as17.Ball, dim, T, eps, FTPLDelta)
 		},
-		NewFull: func(T int, eps float64, rng *rand.Rand) (dpb.OnlineLearner, error) {
-			return dpb.NewFTPL(dpb.FTPLConfig{Set: dpb.Ball, Dim: dim, Horizon: T, Epsilon: eps, Delta: FTPLDelta}, rng)
+		NewFull: func(T int, eps float64, rng *rand.Rand) (as17.OnlineLearner, error) {
+			return as17.NewFTPL(as17.FTPLConfig{Set: as17.Ball, Dim: dim, Horizon: T, Epsilon: eps, Delta: FTPLDelta}, rng)
 		},
 	}
 	return []AS17Row{
-		ftrlRow("experts", "prediction with expert advice (DP-FTRL, entropy)", dpb.Simplex, dim, kind),
-		ftrlRow("sphere", "OLO over the sphere (DP-FTRL, ‖x‖²)", dpb.Ball, dim, kind),
-		ftrlRow("cube", "OLO over the cube (DP-FTRL, ‖x‖²)", dpb.Cube, dim, kind),
+		ftrlRow("experts", "prediction with expert advice (DP-FTRL, entropy)", as17.Simplex, dim, kind),
+		ftrlRow("sphere", "OLO over the sphere (DP-FTRL, ‖x‖²)", as17.Ball, dim, kind),
+		ftrlRow("cube", "OLO over the cube (DP-FTRL, ‖x‖²)", as17.Cube, dim, kind),
 		ftpl,
 	}
 }
 
 // AS17Table2Rows returns the rows of Table 2: private SCRiBLE on the ball and
 // the cube (Theorem 4.5) and private EXP2 for K-armed bandits (Theorem 4.1).
-func AS17Table2Rows(dim int, kind dpb.LossKind) []AS17Row {
-	scr := func(name string, set dpb.DecisionSet) AS17Row {
+func AS17Table2Rows(dim int, kind as17.LossKind) []AS17Row {
+	scr := func(name string, set as17.DecisionSet) AS17Row {
 		return AS17Row{
 			Name: name, Title: "bandit linear optimisation over the " + set.String() + " (private SCRiBLE)", Table: 2, Set: set, Dim: dim,
-			Loss:      dpb.LossConfig{Kind: kind},
+			Loss:      as17.LossConfig{Kind: kind},
 			BoundName: "Thm 4.5 O(·), constant 1",
 			Bound: func(T int, eps float64, _ *rand.Rand) float64 {
-				return dpb.Theorem45Bound(set, dim, T, eps)
+				return as17.Theorem45Bound(set, dim, T, eps)
 			},
-			NewBandit: func(T int, eps float64, rng *rand.Rand) (dpb.BanditLearner, error) {
-				return dpb.NewPrivateSCRiBLE(dpb.SCRiBLEConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps}, rng)
+			NewBandit: func(T int, eps float64, rng *rand.Rand) (as17.BanditLearner, error) {
+				return as17.NewPrivateSCRiBLE(as17.SCRiBLEConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps}, rng)
 			},
 		}
 	}
 	return []AS17Row{
-		scr("blo-ball", dpb.Ball),
-		scr("blo-cube", dpb.Cube),
+		scr("blo-ball", as17.Ball),
+		scr("blo-cube", as17.Cube),
 		{
-			Name: "mab", Title: "non-stochastic multi-armed bandits (private EXP2)", Table: 2, Set: dpb.Simplex, Dim: dim,
-			Loss:      dpb.LossConfig{Kind: kind},
+			Name: "mab", Title: "non-stochastic multi-armed bandits (private EXP2)", Table: 2, Set: as17.Simplex, Dim: dim,
+			Loss:      as17.LossConfig{Kind: kind},
 			BoundName: "Thm 4.1 proof: log N/η + 2ηTN(1+λ²log²NT) + 2Tγ + 1",
 			Explicit:  true,
 			Bound: func(T int, eps float64, _ *rand.Rand) float64 {
-				eta, gamma := dpb.Exp2Params(dim, T, eps)
-				return dpb.Exp2ProofBound(dim, T, eps, eta, math.Min(1, gamma))
+				eta, gamma := as17.Exp2Params(dim, T, eps)
+				return as17.Exp2ProofBound(dim, T, eps, eta, math.Min(1, gamma))
 			},
-			NewBandit: func(T int, eps float64, rng *rand.Rand) (dpb.BanditLearner, error) {
-				return dpb.NewPrivateExp2(dpb.Exp2Config{Arms: dim, Horizon: T, Epsilon: eps}, rng)
+			NewBandit: func(T int, eps float64, rng *rand.Rand) (as17.BanditLearner, error) {
+				return as17.NewPrivateExp2(as17.Exp2Config{Arms: dim, Horizon: T, Epsilon: eps}, rng)
 			},
 		},
 	}
@@ -265,7 +268,7 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 	key := struct {
 		Row, Set   string
 		Table, Dim int
-		Loss       dpb.LossConfig
+		Loss       as17.LossConfig
 		Horizons   []int
 		Epsilons   []string
 		Seed       uint64
@@ -282,18 +285,18 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 				seed := SubSeed(s.Seed, h)
 				lc := row.Loss
 				lc.Set, lc.Dim, lc.Horizon = row.Set, row.Dim, T
-				losses, err := dpb.NewLosses(lc, dpb.Stream(seed, dpb.StreamID(job.Rep, 0)))
+				losses, err := as17.NewLosses(lc, bandit.Stream(seed, bandit.StreamID(job.Rep, 0)))
 				if err != nil {
 					return err
 				}
-				rng := dpb.Stream(seed, dpb.StreamID(job.Rep, 1+job.Series))
+				rng := bandit.Stream(seed, bandit.StreamID(job.Rep, 1+job.Series))
 				rec := []int{T}
 				if row.NewFull != nil {
 					l, err := row.NewFull(T, eps, rng)
 					if err != nil {
 						return err
 					}
-					err = dpb.OLORegretCurve(l, row.Set, losses, T, rec, out[h:h+1])
+					err = as17.OLORegretCurve(l, row.Set, losses, T, rec, out[h:h+1])
 					if err != nil {
 						return err
 					}
@@ -302,7 +305,7 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 					if err != nil {
 						return err
 					}
-					if err := dpb.BanditRegretCurve(b, row.Set, losses, T, rec, out[h:h+1]); err != nil {
+					if err := as17.BanditRegretCurve(b, row.Set, losses, T, rec, out[h:h+1]); err != nil {
 						return err
 					}
 				}
@@ -325,7 +328,7 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 		res.EpsNames = append(res.EpsNames, EpsName(e))
 	}
 	res.Regret = Summarise(res.EpsNames, x, out)
-	brng := dpb.Stream(s.Seed, 1<<62)
+	brng := bandit.Stream(s.Seed, 1<<62)
 	for e, eps := range s.Epsilons {
 		b := make([]float64, len(s.Horizons))
 		for h, T := range s.Horizons {
@@ -405,7 +408,7 @@ type Lemma43Config struct {
 	// Lambda is the Laplace scale of Z_t ~ Lap^N(λ). Required (> 0).
 	Lambda float64
 	// Kind of the true loss sequence. Defaults to Stochastic.
-	Kind dpb.LossKind
+	Kind as17.LossKind
 	// Reps repetitions. Required.
 	Reps    int
 	Seed    uint64
@@ -437,7 +440,7 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 	n, T := cfg.Arms, cfg.Horizon
 	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: 1, Points: 3, Workers: cfg.Workers},
 		func(job Job, out []float64) error {
-			losses, err := dpb.NewLosses(dpb.LossConfig{Set: dpb.Simplex, Dim: n, Kind: cfg.Kind, Horizon: T}, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 0)))
+			losses, err := as17.NewLosses(as17.LossConfig{Set: as17.Simplex, Dim: n, Kind: cfg.Kind, Horizon: T}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 0)))
 			if err != nil {
 				return err
 			}
@@ -456,13 +459,13 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 					star = i
 				}
 			}
-			rng := dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1))
-			noise := dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 2))
+			rng := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1))
+			noise := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 2))
 			z := make([]float64, n)
 			x := make([]float64, n)
 			var trueR, noisyR float64
 			if cfg.Bandit {
-				e, err := dpb.NewExp2(dpb.Exp2Config{Arms: n, Horizon: T, Epsilon: 1 / cfg.Lambda}, rng)
+				e, err := as17.NewExp2(as17.Exp2Config{Arms: n, Horizon: T, Epsilon: 1 / cfg.Lambda}, rng)
 				if err != nil {
 					return err
 				}
@@ -470,7 +473,7 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 					l := ls[t*n : (t+1)*n]
 					e.Play(x)
 					for i := range z {
-						z[i] = dpb.Laplace(noise, cfg.Lambda)
+						z[i] = dpnoise.Laplace(noise, cfg.Lambda)
 					}
 					i := e.Arm()
 					trueR += l[i] - l[star]
@@ -480,13 +483,13 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 					}
 				}
 			} else {
-				eta := dpb.FTRLEta(dpb.Simplex, n, T)
+				eta := as17.FTRLEta(as17.Simplex, n, T)
 				L := make([]float64, n)
 				for t := 0; t < T; t++ {
 					l := ls[t*n : (t+1)*n]
-					dpb.FTRLArgminTo(dpb.Simplex, x, L, eta)
+					as17.FTRLArgminTo(as17.Simplex, x, L, eta)
 					for i := range z {
-						z[i] = dpb.Laplace(noise, cfg.Lambda)
+						z[i] = dpnoise.Laplace(noise, cfg.Lambda)
 					}
 					for i, v := range l {
 						trueR += float64(v * x[i])
@@ -517,7 +520,7 @@ type AS17TableConfig struct {
 	// Dim is N (experts, arms or dimension). Defaults to 4.
 	Dim int `json:"dim"`
 	// Kind of loss sequence. Defaults to Stochastic.
-	Kind dpb.LossKind `json:"kind"`
+	Kind as17.LossKind `json:"kind"`
 	// Horizons of the T sweep. Required.
 	Horizons []int `json:"horizons"`
 	// Epsilons of the T sweep (finite; the non-private baseline is added).

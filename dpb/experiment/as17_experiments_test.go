@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
 )
 
@@ -34,7 +34,7 @@ func TestFitLogLog(t *testing.T) {
 // non-private regret is below the row's bound, and that the excess series
 // is the paired difference.
 func TestAS17SweepSmoke(t *testing.T) {
-	rows := append(AS17Table1Rows(3, dpb.Stochastic), AS17Table2Rows(3, dpb.Stochastic)...)
+	rows := append(AS17Table1Rows(3, as17.Stochastic), AS17Table2Rows(3, as17.Stochastic)...)
 	for _, row := range rows {
 		s := AS17Sweep{Row: row, Horizons: []int{64, 256}, Epsilons: []float64{math.Inf(1), 1}, Reps: 3, Seed: 7, Workers: 1}
 		a, err := s.Run()

@@ -4,9 +4,12 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // CounterNoiseResult is the per-round noise of every continual counter at a
@@ -15,24 +18,24 @@ import (
 // exactly to (ε, δ) (σ = √Cost.L2Sq/μ(ε, δ), [accounting.GaussianSigma]),
 // the largest and the mean per-round noise standard deviation σ√V_t.
 type CounterNoiseResult struct {
-	Epsilon  float64                 `json:"epsilon"`
-	Delta    float64                 `json:"delta"`
-	Mu       float64                 `json:"mu"`
-	Profiles [][]dpb.CounterProfile  `json:"profiles"` // [kind][n]
-	MaxStd   *Curves                 `json:"max_std"`  // X = n, one series per counter
-	MeanStd  *Curves                 `json:"mean_std"` // X = n
-	Kinds    []dpb.CounterKind       `json:"-"`
-	Ratio    map[string][][2]float64 `json:"ratio_to_tree"` // kind → per n: (max, mean) variance / plain tree's
+	Epsilon  float64                    `json:"epsilon"`
+	Delta    float64                    `json:"delta"`
+	Mu       float64                    `json:"mu"`
+	Profiles [][]counter.CounterProfile `json:"profiles"` // [kind][n]
+	MaxStd   *Curves                    `json:"max_std"`  // X = n, one series per counter
+	MeanStd  *Curves                    `json:"mean_std"` // X = n
+	Kinds    []counter.CounterKind      `json:"-"`
+	Ratio    map[string][][2]float64    `json:"ratio_to_tree"` // kind → per n: (max, mean) variance / plain tree's
 }
 
 // CounterNoise computes [CounterNoiseResult] exactly (no sampling) for
-// every counter of [dpb.CounterKinds] at each horizon in ns.
+// every counter of [counter.CounterKinds] at each horizon in ns.
 func CounterNoise(eps, delta float64, ns []int) (*CounterNoiseResult, error) {
 	if _, err := accounting.GaussianSigma(eps, delta, 1); err != nil {
 		return nil, err
 	}
 	mu := accounting.GDPMu(eps, delta)
-	kinds := dpb.CounterKinds
+	kinds := counter.CounterKinds
 	r := &CounterNoiseResult{Epsilon: eps, Delta: delta, Mu: mu, Kinds: kinds, Ratio: map[string][][2]float64{}}
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
@@ -45,10 +48,10 @@ func CounterNoise(eps, delta float64, ns []int) (*CounterNoiseResult, error) {
 	r.MaxStd = &Curves{Names: names, X: x}
 	r.MeanStd = &Curves{Names: names, X: x}
 	for _, k := range kinds {
-		row := make([]dpb.CounterProfile, len(ns))
+		row := make([]counter.CounterProfile, len(ns))
 		mx, mn := make([]float64, len(ns)), make([]float64, len(ns))
 		for j, n := range ns {
-			p, err := dpb.ProfileCounter(k, n)
+			p, err := counter.ProfileCounter(k, n)
 			if err != nil {
 				return nil, fmt.Errorf("%v at n=%d: %w", k, n, err)
 			}
@@ -90,7 +93,7 @@ type RegretRatio struct {
 // whose first variant is NonPrivate, the final regret and its ratio to
 // NonPrivate's.
 func RegretRatios(res *SS18Exp2Result) ([]RegretRatio, error) {
-	if len(res.Config.Algs) == 0 || res.Config.Algs[0] != dpb.SS18NonPrivate {
+	if len(res.Config.Algs) == 0 || res.Config.Algs[0] != ss18.NonPrivate {
 		return nil, fmt.Errorf("dpb: regret ratios need NonPrivate as the first variant")
 	}
 	var out []RegretRatio
@@ -112,7 +115,7 @@ func RegretRatios(res *SS18Exp2Result) ([]RegretRatio, error) {
 // noise of dimension reps (each coordinate an independent replicate), and
 // Empirical[t−1] is the mean square of the release's noise at round t.
 type CounterSimulation struct {
-	Kind      dpb.CounterKind `json:"kind"`
+	Kind      counter.CounterKind `json:"kind"`
 	N, Reps   int
 	Reported  []float64 `json:"reported"`
 	Empirical []float64 `json:"empirical"`
@@ -125,12 +128,12 @@ type CounterSimulation struct {
 
 // SimulateCounter runs [CounterSimulation] for a counter kind with the
 // seed's stream.
-func SimulateCounter(kind dpb.CounterKind, n, reps int, seed uint64) (*CounterSimulation, error) {
-	noise, err := dpb.NewGaussianNoise(reps, 1, dpb.Stream(seed, uint64(kind)))
+func SimulateCounter(kind counter.CounterKind, n, reps int, seed uint64) (*CounterSimulation, error) {
+	noise, err := dpnoise.NewGaussianNoise(reps, 1, bandit.Stream(seed, uint64(kind)))
 	if err != nil {
 		return nil, err
 	}
-	c, err := dpb.NewCounter(kind, reps, n, noise)
+	c, err := counter.NewCounter(kind, reps, n, noise)
 	if err != nil {
 		return nil, err
 	}

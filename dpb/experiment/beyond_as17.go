@@ -8,30 +8,32 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/as17"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 )
 
 // AS17Variant is one learner of the beyond-as17 experiment: DP-FTRL (AS17
 // Algorithm 1) non-private, on AS17's Laplace tree (TreeBasedAgg, pure ε,
-// λ = [dpb.FTRLLambda]) or on a continual counter with Gaussian node noise
-// calibrated exactly to (ε, δ) ([dpb.FTRLGaussianSigma], issue 10).
+// λ = [as17.FTRLLambda]) or on a continual counter with Gaussian node noise
+// calibrated exactly to (ε, δ) ([as17.FTRLGaussianSigma], issue 10).
 type AS17Variant struct {
-	Name     string          `json:"name"`
-	Private  bool            `json:"private"`
-	Gaussian bool            `json:"gaussian"`
-	Counter  dpb.CounterKind `json:"counter"`
+	Name     string              `json:"name"`
+	Private  bool                `json:"private"`
+	Gaussian bool                `json:"gaussian"`
+	Counter  counter.CounterKind `json:"counter"`
 }
 
 // AS17BeyondVariants lists the variants in the order of the figure.
 var AS17BeyondVariants = []AS17Variant{
 	{Name: "non-private"},
 	{Name: "AS17 Laplace tree (pure ε)", Private: true},
-	{Name: "Gauss tree", Private: true, Gaussian: true, Counter: dpb.CounterTree},
-	{Name: "Gauss tree-padded", Private: true, Gaussian: true, Counter: dpb.CounterTreePadded},
-	{Name: "Gauss Honaker", Private: true, Gaussian: true, Counter: dpb.CounterHonaker},
-	{Name: "Gauss smooth", Private: true, Gaussian: true, Counter: dpb.CounterSmooth},
-	{Name: "Gauss sqrt", Private: true, Gaussian: true, Counter: dpb.CounterSqrt},
-	{Name: "Gauss BLT", Private: true, Gaussian: true, Counter: dpb.CounterBLT},
+	{Name: "Gauss tree", Private: true, Gaussian: true, Counter: counter.CounterTree},
+	{Name: "Gauss tree-padded", Private: true, Gaussian: true, Counter: counter.CounterTreePadded},
+	{Name: "Gauss Honaker", Private: true, Gaussian: true, Counter: counter.CounterHonaker},
+	{Name: "Gauss smooth", Private: true, Gaussian: true, Counter: counter.CounterSmooth},
+	{Name: "Gauss sqrt", Private: true, Gaussian: true, Counter: counter.CounterSqrt},
+	{Name: "Gauss BLT", Private: true, Gaussian: true, Counter: counter.CounterBLT},
 }
 
 // DefaultSqrtMaxHorizon is the largest T at which the beyond-as17
@@ -43,11 +45,11 @@ const DefaultSqrtMaxHorizon = 1 << 12
 type BeyondAS17Config struct {
 	// Sets are the decision sets (AS17 Table 1's DP-FTRL rows: experts =
 	// simplex, sphere = ball, cube). Defaults to all three.
-	Sets []dpb.DecisionSet `json:"sets"`
+	Sets []as17.DecisionSet `json:"sets"`
 	// Dim is N. Defaults to 4 (as the AS17 tables).
 	Dim int `json:"dim"`
 	// Kind of loss sequence. Defaults to Stochastic (as the AS17 tables).
-	Kind dpb.LossKind `json:"kind"`
+	Kind as17.LossKind `json:"kind"`
 	// Horizons T (each a separate game tuned for its T). Required.
 	Horizons []int `json:"horizons"`
 	// Epsilon is ε of every private variant. Required (finite, > 0).
@@ -87,18 +89,18 @@ type BeyondAS17Panel struct {
 	Excess *Curves `json:"-"`
 	// Bound[v][h]: the non-private and Laplace rows' Theorem 3.4 bound
 	// (D_Lap by Monte Carlo, as the AS17 tables), the Gaussian rows'
-	// [dpb.FTRLCounterBound].
+	// [as17.FTRLCounterBound].
 	Bound [][]float64 `json:"-"`
 	// BoundSE[v][h] is the Monte-Carlo standard error of Bound (the
 	// Laplace row's D_Lap; 0 for exact bounds).
 	BoundSE [][]float64 `json:"-"`
 	// Counter[v][h] holds the Gaussian rows' bound parts, σ and the
 	// per-release s.d. (nil for the others).
-	Counter [][]*dpb.FTRLCounterBound `json:"-"`
+	Counter [][]*as17.FTRLCounterBound `json:"-"`
 	// Cells lists every (variant, T) that ran: Regret, Bound and Counter
 	// in one table (the JSON form).
 	Cells []BeyondAS17Cell `json:"cells"`
-	// LaplaceLambda[h] is the AS17 row's node scale λ ([dpb.FTRLLambda])
+	// LaplaceLambda[h] is the AS17 row's node scale λ ([as17.FTRLLambda])
 	// and LaplaceSD[h] the per-coordinate s.d. of every one of its
 	// releases, λ√(2m) (m = TreeLevels(T) draws, Lemma 3.3).
 	LaplaceLambda []float64 `json:"laplace_lambda"`
@@ -110,16 +112,16 @@ type BeyondAS17Panel struct {
 
 // BeyondAS17Cell is one (variant, T) of a [BeyondAS17Panel].
 type BeyondAS17Cell struct {
-	Variant  string                `json:"variant"`
-	T        int                   `json:"t"`
-	Delta    float64               `json:"delta,omitempty"` // δ of a Gaussian variant
-	Regret   float64               `json:"regret"`
-	SE       float64               `json:"se"`
-	Excess   float64               `json:"excess"` // paired, over non-private
-	ExcessSE float64               `json:"excess_se"`
-	Bound    float64               `json:"bound"`
-	BoundSE  float64               `json:"bound_se"`
-	Counter  *dpb.FTRLCounterBound `json:"counter_bound,omitempty"`
+	Variant  string                 `json:"variant"`
+	T        int                    `json:"t"`
+	Delta    float64                `json:"delta,omitempty"` // δ of a Gaussian variant
+	Regret   float64                `json:"regret"`
+	SE       float64                `json:"se"`
+	Excess   float64                `json:"excess"` // paired, over non-private
+	ExcessSE float64                `json:"excess_se"`
+	Bound    float64                `json:"bound"`
+	BoundSE  float64                `json:"bound_se"`
+	Counter  *as17.FTRLCounterBound `json:"counter_bound,omitempty"`
 }
 
 // BeyondAS17Result is the outcome of [BeyondAS17].
@@ -130,16 +132,16 @@ type BeyondAS17Result struct {
 	Seconds  float64           `json:"seconds"`
 }
 
-var as17RowName = map[dpb.DecisionSet][2]string{
-	dpb.Simplex: {"experts", "prediction with expert advice (DP-FTRL, entropy)"},
-	dpb.Ball:    {"sphere", "OLO over the sphere (DP-FTRL, ‖x‖²)"},
-	dpb.Cube:    {"cube", "OLO over the cube (DP-FTRL, ‖x‖²)"},
+var as17RowName = map[as17.DecisionSet][2]string{
+	as17.Simplex: {"experts", "prediction with expert advice (DP-FTRL, entropy)"},
+	as17.Ball:    {"sphere", "OLO over the sphere (DP-FTRL, ‖x‖²)"},
+	as17.Cube:    {"cube", "OLO over the cube (DP-FTRL, ‖x‖²)"},
 }
 
 // WithDefaults returns c with its defaults filled in.
 func (c BeyondAS17Config) WithDefaults() BeyondAS17Config {
 	if c.Sets == nil {
-		c.Sets = []dpb.DecisionSet{dpb.Simplex, dpb.Ball, dpb.Cube}
+		c.Sets = []as17.DecisionSet{as17.Simplex, as17.Ball, as17.Cube}
 	}
 	if c.Dim == 0 {
 		c.Dim = 4
@@ -173,8 +175,8 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 	if !(cfg.Delta >= 0 && cfg.Delta < 1) {
 		return nil, fmt.Errorf("dpb: delta is %v, must be in [0, 1) (0: δ = 1/T)", cfg.Delta)
 	}
-	if cfg.SqrtMaxHorizon < 0 || cfg.SqrtMaxHorizon > dpb.MaxSqrtHorizon {
-		return nil, fmt.Errorf("dpb: sqrt max horizon is %d, must be in [0, %d]", cfg.SqrtMaxHorizon, dpb.MaxSqrtHorizon)
+	if cfg.SqrtMaxHorizon < 0 || cfg.SqrtMaxHorizon > counter.MaxSqrtHorizon {
+		return nil, fmt.Errorf("dpb: sqrt max horizon is %d, must be in [0, %d]", cfg.SqrtMaxHorizon, counter.MaxSqrtHorizon)
 	}
 	start := time.Now()
 	res := &BeyondAS17Result{Config: cfg, Variants: AS17BeyondVariants}
@@ -197,7 +199,7 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 		key := struct {
 			Set      string
 			Dim      int
-			Loss     dpb.LossKind
+			Loss     as17.LossKind
 			Horizons []int
 			Epsilon  float64
 			Delta    float64
@@ -210,27 +212,27 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 			func(job Job, out []float64) error {
 				va := res.Variants[job.Series]
 				for h, T := range cfg.Horizons {
-					if va.Gaussian && va.Counter == dpb.CounterSqrt && T > cfg.SqrtMaxHorizon {
+					if va.Gaussian && va.Counter == counter.CounterSqrt && T > cfg.SqrtMaxHorizon {
 						out[h] = math.NaN()
 						continue
 					}
 					sh := SubSeed(seed, h)
-					losses, err := dpb.NewLosses(dpb.LossConfig{Set: set, Dim: cfg.Dim, Kind: cfg.Kind, Horizon: T}, dpb.Stream(sh, dpb.StreamID(job.Rep, 0)))
+					losses, err := as17.NewLosses(as17.LossConfig{Set: set, Dim: cfg.Dim, Kind: cfg.Kind, Horizon: T}, bandit.Stream(sh, bandit.StreamID(job.Rep, 0)))
 					if err != nil {
 						return err
 					}
-					fc := dpb.FTRLConfig{Set: set, Dim: cfg.Dim, Horizon: T, Epsilon: math.Inf(1)}
+					fc := as17.FTRLConfig{Set: set, Dim: cfg.Dim, Horizon: T, Epsilon: math.Inf(1)}
 					if va.Private {
 						fc.Epsilon = cfg.Epsilon
 					}
 					if va.Gaussian {
 						fc.Delta, fc.Counter = cfg.DeltaAt(T), va.Counter
 					}
-					l, err := dpb.NewFTRL(fc, dpb.Stream(sh, dpb.StreamID(job.Rep, 1+job.Series)))
+					l, err := as17.NewFTRL(fc, bandit.Stream(sh, bandit.StreamID(job.Rep, 1+job.Series)))
 					if err != nil {
 						return err
 					}
-					if err := dpb.OLORegretCurve(l, set, losses, T, []int{T}, out[h:h+1]); err != nil {
+					if err := as17.OLORegretCurve(l, set, losses, T, []int{T}, out[h:h+1]); err != nil {
 						return err
 					}
 				}
@@ -252,28 +254,28 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 			}
 		}
 		p.Excess = Summarise(names, x, diff)
-		brng := dpb.Stream(seed, 1<<62)
+		brng := bandit.Stream(seed, 1<<62)
 		for _, va := range res.Variants {
 			b, bse := make([]float64, len(cfg.Horizons)), make([]float64, len(cfg.Horizons))
-			var cb []*dpb.FTRLCounterBound
+			var cb []*as17.FTRLCounterBound
 			for h, T := range cfg.Horizons {
-				eta := dpb.FTRLEta(set, cfg.Dim, T)
+				eta := as17.FTRLEta(set, cfg.Dim, T)
 				switch {
 				case !va.Private:
-					b[h] = dpb.FTRLBound(set, cfg.Dim, T, eta, 0)
+					b[h] = as17.FTRLBound(set, cfg.Dim, T, eta, 0)
 				case !va.Gaussian:
-					lam := dpb.FTRLLambda(set, cfg.Dim, T, cfg.Epsilon)
-					d, se := dpb.DLap(set, cfg.Dim, dpb.TreeLevels(T), lam, dlapSamples, brng)
-					b[h], bse[h] = dpb.FTRLBound(set, cfg.Dim, T, eta, d), se
-				case va.Counter == dpb.CounterSqrt && T > cfg.SqrtMaxHorizon:
+					lam := as17.FTRLLambda(set, cfg.Dim, T, cfg.Epsilon)
+					d, se := as17.DLap(set, cfg.Dim, counter.TreeLevels(T), lam, dlapSamples, brng)
+					b[h], bse[h] = as17.FTRLBound(set, cfg.Dim, T, eta, d), se
+				case va.Counter == counter.CounterSqrt && T > cfg.SqrtMaxHorizon:
 					b[h] = math.NaN()
 					cb = append(cb, nil)
 				default:
-					sigma, err := dpb.FTRLGaussianSigma(set, cfg.Dim, T, cfg.Epsilon, cfg.DeltaAt(T), va.Counter)
+					sigma, err := as17.FTRLGaussianSigma(set, cfg.Dim, T, cfg.Epsilon, cfg.DeltaAt(T), va.Counter)
 					if err != nil {
 						return nil, err
 					}
-					q, err := dpb.NewFTRLCounterBound(set, cfg.Dim, T, eta, sigma, va.Counter)
+					q, err := as17.NewFTRLCounterBound(set, cfg.Dim, T, eta, sigma, va.Counter)
 					if err != nil {
 						return nil, err
 					}
@@ -301,9 +303,9 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 			}
 		}
 		for _, T := range cfg.Horizons {
-			lam := dpb.FTRLLambda(set, cfg.Dim, T, cfg.Epsilon)
+			lam := as17.FTRLLambda(set, cfg.Dim, T, cfg.Epsilon)
 			p.LaplaceLambda = append(p.LaplaceLambda, lam)
-			p.LaplaceSD = append(p.LaplaceSD, lam*math.Sqrt(2*float64(dpb.TreeLevels(T))))
+			p.LaplaceSD = append(p.LaplaceSD, lam*math.Sqrt(2*float64(counter.TreeLevels(T))))
 		}
 		res.Panels = append(res.Panels, p)
 	}

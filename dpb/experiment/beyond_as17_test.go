@@ -6,7 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/as17"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 )
 
 func beyondAS17Small(workers int) BeyondAS17Config {
@@ -44,7 +45,7 @@ func TestBeyondAS17Deterministic(t *testing.T) {
 				}
 			}
 			want := 2
-			if va.Gaussian && va.Counter == dpb.CounterSqrt {
+			if va.Gaussian && va.Counter == counter.CounterSqrt {
 				want = 1
 				if !math.IsNaN(p.Regret.Mean[v][1]) {
 					t.Errorf("%s: sqrt ran beyond its horizon", p.Row)
@@ -84,7 +85,7 @@ func TestBeyondAS17Config(t *testing.T) {
 		{func(c *BeyondAS17Config) { c.Delta = 1 }, "delta"},
 		{func(c *BeyondAS17Config) { c.Delta = math.NaN() }, "delta"},
 		{func(c *BeyondAS17Config) { c.SqrtMaxHorizon = -1 }, "sqrt"},
-		{func(c *BeyondAS17Config) { c.Sets = []dpb.DecisionSet{dpb.DecisionSet(9)} }, "decision set"},
+		{func(c *BeyondAS17Config) { c.Sets = []as17.DecisionSet{as17.DecisionSet(9)} }, "decision set"},
 	} {
 		cfg := beyondAS17Small(1)
 		c.mod(&cfg)

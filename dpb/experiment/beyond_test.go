@@ -4,7 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 func TestCounterNoise(t *testing.T) {
@@ -12,7 +13,7 @@ func TestCounterNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.MaxStd.Names) != len(dpb.CounterKinds) || len(r.MaxStd.X) != 2 {
+	if len(r.MaxStd.Names) != len(counter.CounterKinds) || len(r.MaxStd.X) != 2 {
 		t.Fatalf("curves %+v", r.MaxStd)
 	}
 	for i, k := range r.Kinds {
@@ -38,7 +39,7 @@ func TestCounterNoise(t *testing.T) {
 // within 6 standard errors of the reported one at every round (per round
 // false-failure probability ≈ 2·10⁻⁹, 6 counters × 128 rounds: < 2·10⁻⁶).
 func TestSimulateCounter(t *testing.T) {
-	for _, k := range dpb.CounterKinds {
+	for _, k := range counter.CounterKinds {
 		s, err := SimulateCounter(k, 128, 4000, 3)
 		if err != nil {
 			t.Fatal(err)
@@ -50,7 +51,7 @@ func TestSimulateCounter(t *testing.T) {
 }
 
 func TestRegretRatios(t *testing.T) {
-	res := &SS18Exp2Result{Config: SS18Exp2Config{Algs: []dpb.SS18Alg{dpb.SS18NonPrivate, dpb.SS18GaussianBLT}, Gaps: []float64{0}},
+	res := &SS18Exp2Result{Config: SS18Exp2Config{Algs: []ss18.Alg{ss18.NonPrivate, ss18.GaussianBLT}, Gaps: []float64{0}},
 		Curves: []*Curves{{Names: []string{"NonPrivate", "GaussianBLT"}, X: []float64{1, 2},
 			Mean: [][]float64{{1, 10}, {3, 30}}, StdErr: [][]float64{{0, 1}, {0, 3}}}}}
 	r, err := RegretRatios(res)

@@ -7,7 +7,8 @@ import (
 	"math"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
@@ -24,7 +25,7 @@ type MT14Fig2BTSConfig struct {
 	// Epsilons are the private ε values. Defaults to {1, ε(ε₀ = 0.1), 10}.
 	Epsilons []float64
 	// Mechanisms of the private series. Defaults to {ContextEntryTrees}.
-	Mechanisms []dpb.ContextMechanism
+	Mechanisms []mt14.ContextMechanism
 	// Alpha is contextual UCB's exploration α. Defaults to 1.
 	Alpha float64
 	// PMin is the rejection sampler's threshold on the logged log (see
@@ -103,7 +104,7 @@ type MT14Fig2BTSResult struct {
 // uniformTarget is the uniformly random policy as an ope.Target.
 type uniformTarget struct{}
 
-func (uniformTarget) ProbsTo(dst []float64, r *dpb.Round) {
+func (uniformTarget) ProbsTo(dst []float64, r *bandit.Round) {
 	for a := range dst {
 		dst[a] = 1 / float64(len(dst))
 	}
@@ -129,10 +130,10 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 	}
 	d, k := lg.Dim(), lg.Arms()
 	if cfg.Epsilons == nil {
-		cfg.Epsilons = []float64{1, dpb.MT14EpsilonFromEpsilon0(0.1, d), 10}
+		cfg.Epsilons = []float64{1, mt14.EpsilonFromEpsilon0(0.1, d), 10}
 	}
 	if cfg.Mechanisms == nil {
-		cfg.Mechanisms = []dpb.ContextMechanism{dpb.ContextEntryTrees}
+		cfg.Mechanisms = []mt14.ContextMechanism{mt14.ContextEntryTrees}
 	}
 	if cfg.PMin == 0 {
 		cfg.PMin = 1 / float64(k)
@@ -144,8 +145,8 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	rows := []MT14Fig2BTSRow{{Name: "non-private", Mech: dpb.ContextNonPrivate.String()}}
-	mechs := []dpb.ContextMechanism{dpb.ContextNonPrivate}
+	rows := []MT14Fig2BTSRow{{Name: "non-private", Mech: mt14.ContextNonPrivate.String()}}
+	mechs := []mt14.ContextMechanism{mt14.ContextNonPrivate}
 	for _, m := range cfg.Mechanisms {
 		for _, eps := range cfg.Epsilons {
 			name := fmt.Sprintf("ε=%.3g", eps)
@@ -157,10 +158,10 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 		}
 	}
 	S := len(rows)
-	newPol := func(s int, l ope.Log, id uint64) (*dpb.ContextualUCB, error) {
-		return dpb.NewContextualUCB(dpb.ContextualUCBConfig{
+	newPol := func(s int, l ope.Log, id uint64) (*mt14.ContextualUCB, error) {
+		return mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 			Dim: d, Arms: k, Horizon: l.Len(), Mechanism: mechs[s], Epsilon: rows[s].Epsilon, Alpha: cfg.Alpha,
-		}, dpb.Stream(cfg.Seed, id))
+		}, bandit.Stream(cfg.Seed, id))
 	}
 	// A job records: replay (value, lo, hi, matched), rejection (value, lo,
 	// hi, accepted, clipped), DR (value, lo, hi, events, ESS).
@@ -177,7 +178,7 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 		}{key, cfg.DataKey}, Rounds: lg.Len() + un.Len()},
 		func(job Job, out []float64) error {
 			s, rep := job.Series, job.Rep
-			pu, err := newPol(s, un, dpb.StreamID(rep, 1+2*S+s))
+			pu, err := newPol(s, un, bandit.StreamID(rep, 1+2*S+s))
 			if err != nil {
 				return err
 			}
@@ -185,12 +186,12 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 			if err != nil {
 				return err
 			}
-			pl, err := newPol(s, lg, dpb.StreamID(rep, 1+s))
+			pl, err := newPol(s, lg, bandit.StreamID(rep, 1+s))
 			if err != nil {
 				return err
 			}
 			pr, err := ope.PropensityReplay(pl, lg, ope.PropensityReplayConfig{
-				PMin: cfg.PMin, Model: model, Rand: dpb.Stream(cfg.Seed, dpb.StreamID(rep, 1+S+s)),
+				PMin: cfg.PMin, Model: model, Rand: bandit.Stream(cfg.Seed, bandit.StreamID(rep, 1+S+s)),
 			})
 			if err != nil {
 				return err

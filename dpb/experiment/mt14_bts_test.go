@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
 )
 
@@ -13,7 +13,7 @@ import (
 // MT14's contextual UCB requires.
 type unitCtxLog struct{ *testutil.SynthLog }
 
-func (l unitCtxLog) Event(r *dpb.Round, i int) (int, float64, float64) {
+func (l unitCtxLog) Event(r *bandit.Round, i int) (int, float64, float64) {
 	a, y, p := l.SynthLog.Event(r, i)
 	r.Actions[0] /= float64(l.M)
 	for b := 1; b < r.K; b++ {
@@ -29,8 +29,8 @@ func (l unitCtxLog) Event(r *dpb.Round, i int) (int, float64, float64) {
 func TestMT14Fig2BTS(t *testing.T) {
 	mu := [][]float64{{0.1, 0.3, 0.6}, {0.7, 0.2, 0.1}}
 	logging := [][]float64{{0.7, 0.2, 0.1}, {0.1, 0.2, 0.7}}
-	logged := unitCtxLog{testutil.NewSynthLogLogged(4000, mu, logging, dpb.Stream(5, 0))}
-	uniform := unitCtxLog{testutil.NewSynthLog(4000, 3, 2, 1.0/3, dpb.Stream(5, 1))}
+	logged := unitCtxLog{testutil.NewSynthLogLogged(4000, mu, logging, bandit.Stream(5, 0))}
+	uniform := unitCtxLog{testutil.NewSynthLog(4000, 3, 2, 1.0/3, bandit.Stream(5, 1))}
 	uniform.Mu = mu // NewSynthLog draws its own means; only the shapes matter here
 	cfg := MT14Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: []float64{1, 10}, Reps: 2, Seed: 3, Workers: 1}
 	res, err := RunMT14Fig2BTS(cfg)

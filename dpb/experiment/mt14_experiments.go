@@ -8,10 +8,14 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/data"
+	"github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/ope"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // MT14Fig1Config configures [RunMT14Fig1].
@@ -35,7 +39,7 @@ type MT14Fig1Config struct {
 	NoRelaxation []float64
 	// Gamma is DP-UCB's γ. Defaults to 1/T.
 	Gamma float64
-	// Delay is the feedback delay τ applied to every policy ([Delayed]).
+	// Delay is the feedback delay τ applied to every policy ([mt14.Delayed]).
 	// Defaults to 0.
 	Delay int
 	// RelaxationScale multiplies Γ (1, the default, is Algorithm 1 as printed).
@@ -45,7 +49,7 @@ type MT14Fig1Config struct {
 	// Counters adds, after the series above, DP-UCB on each of these
 	// per-arm counters (DPUCBConfig.Counter; issue 10) at every ε of
 	// Epsilons, and with Γ = 0 at every ε of NoRelaxation. Defaults to none.
-	Counters []dpb.CounterKind `json:"counters,omitempty"`
+	Counters []counter.CounterKind `json:"counters,omitempty"`
 	// Workers and Progress as in TrialConfig.
 	Workers  int
 	Progress io.Writer `json:"-"`
@@ -92,28 +96,28 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (dpb.Policy, error) {
-		return dpb.NewUCB1(dpb.UCB1Config{Arms: cfg.Arms})
+	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (bandit.Policy, error) {
+		return mt14.NewUCB1(mt14.UCB1Config{Arms: cfg.Arms})
 	}}}
 	for _, eps := range cfg.Epsilons {
-		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
-			return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale}, rng)
+		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale}, rng)
 		}})
 	}
 	for _, eps := range cfg.NoRelaxation {
-		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
-			return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
+		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
 		}})
 	}
 	for _, kind := range cfg.Counters {
 		for _, eps := range cfg.Epsilons {
-			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (dpb.Policy, error) {
-				return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind}, rng)
+			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind}, rng)
 			}})
 		}
 		for _, eps := range cfg.NoRelaxation {
-			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (dpb.Policy, error) {
-				return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind}, rng)
+			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind}, rng)
 			}})
 		}
 	}
@@ -124,12 +128,12 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 		for i := range pols {
 			inner := pols[i].New
 			pols[i].Name += fmt.Sprintf(", τ=%d", cfg.Delay)
-			pols[i].New = func(rng *rand.Rand) (dpb.Policy, error) {
+			pols[i].New = func(rng *rand.Rand) (bandit.Policy, error) {
 				p, err := inner(rng)
 				if err != nil {
 					return nil, err
 				}
-				return dpb.Delayed(p, cfg.Delay)
+				return mt14.Delayed(p, cfg.Delay)
 			}
 		}
 	}
@@ -139,13 +143,13 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
 		Plan: cfg.Plan, Label: "mt14-fig1", Key: key,
-		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) {
+		NewEnv: func(rng *rand.Rand) (bandit.Environment, error) {
 			m := make([]float64, cfg.Arms)
 			for a := range m {
 				m[a] = cfg.Best - cfg.Gap
 			}
 			m[0] = cfg.Best
-			return dpb.NewBernoulliArms(m, rng), nil
+			return env.NewBernoulliArms(m, rng), nil
 		},
 	}
 	return e.Run()
@@ -158,12 +162,12 @@ type MT14Fig2Config struct {
 	// rep. Required.
 	NewLog func(rep int) (ope.Log, error) `json:"-"`
 	// Epsilons are the private ε values. Defaults to {1, ε(ε₀ = 0.1), 10},
-	// with ε(ε₀) = [MT14EpsilonFromEpsilon0] at the log's d (2.7 at d = 6).
+	// with ε(ε₀) = [mt14.EpsilonFromEpsilon0] at the log's d (2.7 at d = 6).
 	Epsilons []float64
 	// Delays τ. Defaults to {0, 100, 1000}.
 	Delays []int
 	// Mechanisms of the private series. Defaults to {ContextEntryTrees}.
-	Mechanisms []dpb.ContextMechanism
+	Mechanisms []mt14.ContextMechanism
 	// Alpha is the exploration parameter α. Defaults to 1.
 	Alpha float64
 	// Disjoint gives each arm its own model (see ContextualUCBConfig).
@@ -186,11 +190,11 @@ type MT14Fig2Config struct {
 
 // MT14Fig2Row is one bar of MT14 Fig. 2: a policy at one delay.
 type MT14Fig2Row struct {
-	Name      string               `json:"name"`
-	Delay     int                  `json:"delay"`
-	Mechanism dpb.ContextMechanism `json:"-"`
-	Mech      string               `json:"mechanism"`
-	Epsilon   float64              `json:"epsilon"` // 0 for non-private
+	Name      string                `json:"name"`
+	Delay     int                   `json:"delay"`
+	Mechanism mt14.ContextMechanism `json:"-"`
+	Mech      string                `json:"mechanism"`
+	Epsilon   float64               `json:"epsilon"` // 0 for non-private
 	// NormCTR is CTR / (the uniform policy's CTR on the same log), mean over reps.
 	NormCTR float64 `json:"norm_ctr"`
 	NormSE  float64 `json:"norm_se"`
@@ -215,7 +219,7 @@ type MT14Fig2Result struct {
 // RunMT14Fig2 reproduces MT14 Fig. 2 on a uniformly logged data set: the
 // replay CTR, normalised by the uniform policy's, of non-private LinUCB and
 // private contextual UCB (Algorithm 2) at each ε, each under every feedback
-// delay τ (the [Delayed] wrapper, τ in log rows). Trees span the log length.
+// delay τ (the [mt14.Delayed] wrapper, τ in log rows). Trees span the log length.
 func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 	if cfg.NewLog == nil {
 		return nil, fmt.Errorf("dpb: MT14Fig2Config.NewLog is required")
@@ -242,17 +246,17 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 	}
 	d, k := l0.Dim(), l0.Arms()
 	if cfg.Epsilons == nil {
-		cfg.Epsilons = []float64{1, dpb.MT14EpsilonFromEpsilon0(0.1, d), 10}
+		cfg.Epsilons = []float64{1, mt14.EpsilonFromEpsilon0(0.1, d), 10}
 	}
 	if cfg.Delays == nil {
 		cfg.Delays = []int{0, 100, 1000}
 	}
 	if cfg.Mechanisms == nil {
-		cfg.Mechanisms = []dpb.ContextMechanism{dpb.ContextEntryTrees}
+		cfg.Mechanisms = []mt14.ContextMechanism{mt14.ContextEntryTrees}
 	}
 	var rows []MT14Fig2Row
 	for _, tau := range cfg.Delays {
-		rows = append(rows, MT14Fig2Row{Name: "non-private", Delay: tau, Mechanism: dpb.ContextNonPrivate})
+		rows = append(rows, MT14Fig2Row{Name: "non-private", Delay: tau, Mechanism: mt14.ContextNonPrivate})
 		for _, m := range cfg.Mechanisms {
 			for _, eps := range cfg.Epsilons {
 				name := fmt.Sprintf("ε=%.3g", eps)
@@ -282,14 +286,14 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 				return err
 			}
 			row := rows[job.Series]
-			inner, err := dpb.NewContextualUCB(dpb.ContextualUCBConfig{
+			inner, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 				Dim: lg.Dim(), Arms: lg.Arms(), Horizon: lg.Len(), Mechanism: row.Mechanism,
 				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint,
-			}, dpb.Stream(cfg.Seed, dpb.StreamID(job.Rep, 1+job.Series)))
+			}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series)))
 			if err != nil {
 				return err
 			}
-			pol, err := dpb.Delayed(inner, row.Delay)
+			pol, err := mt14.Delayed(inner, row.Delay)
 			if err != nil {
 				return err
 			}
@@ -396,9 +400,9 @@ func RunMT14Bounds(cfg MT14BoundsConfig) (*Curves, error) {
 		if gamma == 0 {
 			gamma = 1 / float64(T)
 		}
-		c.Mean[2][i] = dpb.MT14Theorem4Bound(gaps, T, cfg.Epsilon, gamma)
-		c.Mean[3][i] = dpb.SS18PrivateMABLowerBound(gaps, T, cfg.Epsilon)
-		c.Mean[4][i] = dpb.UCB1Bound(gaps, T)
+		c.Mean[2][i] = mt14.Theorem4Bound(gaps, T, cfg.Epsilon, gamma)
+		c.Mean[3][i] = ss18.PrivateMABLowerBound(gaps, T, cfg.Epsilon)
+		c.Mean[4][i] = mt14.UCB1Bound(gaps, T)
 		c.Mean[5][i] = f.Gap * float64(T) * float64(cfg.Arms-1) / float64(cfg.Arms)
 	}
 	return c, nil
@@ -409,7 +413,7 @@ func RunMT14Bounds(cfg MT14BoundsConfig) (*Curves, error) {
 // logger, drawn from Stream(seed, StreamID(rep, 0)).
 func SupervisedLogs(ds *data.Supervised, cfg data.SupervisedLogConfig, seed uint64) func(rep int) (ope.Log, error) {
 	return func(rep int) (ope.Log, error) {
-		return data.NewSupervisedLog(ds, cfg, dpb.Stream(seed, dpb.StreamID(rep, 0)))
+		return data.NewSupervisedLog(ds, cfg, bandit.Stream(seed, bandit.StreamID(rep, 0)))
 	}
 }
 

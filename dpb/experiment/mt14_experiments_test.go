@@ -6,8 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
@@ -53,11 +55,11 @@ func TestMT14Fig1Smoke(t *testing.T) {
 func TestMT14Fig2Smoke(t *testing.T) {
 	const k = 4
 	lg := func(rep int) (ope.Log, error) {
-		l := testutil.NewSynthLog(3000, k, 3, 1.0/k, dpb.Stream(21, uint64(rep)))
+		l := testutil.NewSynthLog(3000, k, 3, 1.0/k, bandit.Stream(21, uint64(rep)))
 		return &contextLog{l}, nil
 	}
 	cfg := MT14Fig2Config{NewLog: lg, Reps: 2, Seed: 3, Epsilons: []float64{1, 10}, Delays: []int{0, 10},
-		Mechanisms: []dpb.ContextMechanism{dpb.ContextEntryTrees, dpb.ContextSS18Tree}, Disjoint: true, Workers: 1}
+		Mechanisms: []mt14.ContextMechanism{mt14.ContextEntryTrees, mt14.ContextSS18Tree}, Disjoint: true, Workers: 1}
 	a, err := RunMT14Fig2(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +103,7 @@ func TestMT14BoundsSmoke(t *testing.T) {
 type contextLog struct{ *testutil.SynthLog }
 
 func (c *contextLog) Dim() int { return 2 }
-func (c *contextLog) Event(r *dpb.Round, i int) (int, float64, float64) {
+func (c *contextLog) Event(r *bandit.Round, i int) (int, float64, float64) {
 	for a := 0; a < c.K; a++ {
 		r.Actions[2*a] = 1
 		r.Actions[2*a+1] = float64(c.Ctx[i]) / float64(c.M-1)
@@ -118,7 +120,7 @@ func TestMT14Fig1Counters(t *testing.T) {
 		t.Fatal(err)
 	}
 	withC := base
-	withC.Counters = []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth}
+	withC.Counters = []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth}
 	b, err := RunMT14Fig1(withC)
 	if err != nil {
 		t.Fatal(err)

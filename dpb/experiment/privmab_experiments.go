@@ -7,8 +7,12 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/mab"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // PrivateMABAlgorithms names the ε-DP K-armed algorithms of [RunPrivateMAB], in
@@ -19,22 +23,22 @@ var PrivateMABAlgorithms = []string{"DP-UCB", "DP-SE", "AdaP-UCB", "AdaP-KLUCB",
 // [PrivateMABAlgorithms]) for k arms, horizon T and privacy ε, each with its
 // paper's defaults (DP-UCB: Γ as printed, γ = 1/T; DP-SE: β = 1/T; AdaP:
 // α = 3.1; DP-KLUCB: α = 1).
-func NewPrivateMABPolicy(name string, k, T int, eps float64, rng *rand.Rand) (dpb.Policy, error) {
+func NewPrivateMABPolicy(name string, k, T int, eps float64, rng *rand.Rand) (bandit.Policy, error) {
 	switch name {
 	case "DP-UCB":
-		return dpb.NewDPUCB(dpb.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+		return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
 	case "DP-SE":
-		return dpb.NewDPSE(dpb.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+		return mab.NewDPSE(mab.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
 	case "AdaP-UCB":
-		return dpb.NewAdaP(dpb.AdaPConfig{Arms: k, Epsilon: eps}, rng)
+		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps}, rng)
 	case "AdaP-KLUCB":
-		return dpb.NewAdaP(dpb.AdaPConfig{Arms: k, Epsilon: eps, KL: true}, rng)
+		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, KL: true}, rng)
 	case "DP-KLUCB":
-		return dpb.NewDPKL(dpb.DPKLConfig{Arms: k, Epsilon: eps}, rng)
+		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps}, rng)
 	case "DP-IMED":
-		return dpb.NewDPKL(dpb.DPKLConfig{Arms: k, Epsilon: eps, IMED: true}, rng)
+		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, IMED: true}, rng)
 	case "Lazy-DP-TS":
-		return dpb.NewLazyDPTS(dpb.LazyDPTSConfig{Arms: k, Epsilon: eps}, rng)
+		return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: k, Epsilon: eps}, rng)
 	}
 	return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", name, PrivateMABAlgorithms)
 }
@@ -100,12 +104,12 @@ func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
 	if cfg.Points == 0 {
 		cfg.Points = 40
 	}
-	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (dpb.Policy, error) {
-		return dpb.NewUCB1(dpb.UCB1Config{Arms: cfg.Arms})
+	pols := []PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (bandit.Policy, error) {
+		return mt14.NewUCB1(mt14.UCB1Config{Arms: cfg.Arms})
 	}}}
 	for _, a := range cfg.Algorithms {
 		for _, eps := range cfg.Epsilons {
-			pols = append(pols, PolicyFactory{Name: privateMABSeries(a, eps), New: func(rng *rand.Rand) (dpb.Policy, error) {
+			pols = append(pols, PolicyFactory{Name: privateMABSeries(a, eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
 				return NewPrivateMABPolicy(a, cfg.Arms, cfg.Horizon, eps, rng)
 			}})
 		}
@@ -116,9 +120,9 @@ func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
 		Plan: cfg.Plan, Label: "private-mab", Key: key,
-		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) {
+		NewEnv: func(rng *rand.Rand) (bandit.Environment, error) {
 			m := cfg.means()
-			return dpb.NewBernoulliArms(m, rng), nil
+			return env.NewBernoulliArms(m, rng), nil
 		},
 	}
 	c, err := e.Run()
@@ -148,9 +152,9 @@ var PrivateMABBounds = []string{"lower bound: SS18 Cor. 15 (ε-term)", "lower bo
 func (c PrivateMABConfig) bounds(T int, eps float64) []float64 {
 	m := c.means()
 	return []float64{
-		dpb.SS18PrivateMABLowerBound(MT14Fig1Gaps(c.Arms, c.Gap), T, eps),
-		dpb.AzizeBasuLowerBound(m, T, eps),
-		dpb.AzizeLowerBound(m, T, eps),
+		ss18.PrivateMABLowerBound(MT14Fig1Gaps(c.Arms, c.Gap), T, eps),
+		mab.AzizeBasuLowerBound(m, T, eps),
+		mab.AzizeLowerBound(m, T, eps),
 	}
 }
 

@@ -14,13 +14,13 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // TrialFunc runs one independent job and writes its recorded values into out
 // (len = number of record points). Jobs must derive all randomness from their
-// arguments (see [Stream] and [StreamID]) so results do not depend on which
+// arguments (see [Stream] and [bandit.StreamID]) so results do not depend on which
 // worker runs them or when.
 type TrialFunc func(job Job, out []float64) error
 
@@ -48,7 +48,7 @@ type TrialConfig struct {
 	Label string
 	// Key is everything that determines the jobs' results besides the
 	// shape (the configuration with its seed; not worker counts); the
-	// store keys the list by its hash with [dpb.StreamVersion].
+	// store keys the list by its hash with [snap.StreamVersion].
 	Key any
 	// Rounds is how many rounds one job simulates and RoundCost the cost
 	// of one round relative to the label's unit (0 means 1), for cost
@@ -302,7 +302,7 @@ type Meta struct {
 	Config  any    `json:"config"`
 	Code    string `json:"code_version"`
 	Go      string `json:"go_version"`
-	// Stream is dpb.StreamVersion of the code that produced the figure: the
+	// Stream is snap.StreamVersion of the code that produced the figure: the
 	// same seed, flags and stream version give the same numbers.
 	Stream int `json:"stream_version"`
 }
@@ -317,7 +317,7 @@ func WriteJSON(w io.Writer, v any) error {
 // PolicyFactory builds a fresh policy for one repetition from its own stream.
 type PolicyFactory struct {
 	Name string
-	New  func(rng *rand.Rand) (dpb.Policy, error)
+	New  func(rng *rand.Rand) (bandit.Policy, error)
 }
 
 // BanditExperiment runs policies against an environment and records the
@@ -333,7 +333,7 @@ type BanditExperiment struct {
 	// noise (common random numbers).
 	Seed uint64
 	// NewEnv builds one repetition's environment. Required.
-	NewEnv func(rng *rand.Rand) (dpb.Environment, error)
+	NewEnv func(rng *rand.Rand) (bandit.Environment, error)
 	// Policies to compare. Required.
 	Policies []PolicyFactory
 	// Record lists the rounds (increasing, in [1, Horizon]) after which the
@@ -381,15 +381,15 @@ func (e *BanditExperiment) Run() (*Curves, error) {
 			Seed    uint64
 		}{e.Key, e.Horizon, rec, e.Seed}, Rounds: e.Horizon},
 		func(job Job, out []float64) error {
-			env, err := e.NewEnv(dpb.Stream(e.Seed, dpb.StreamID(job.Rep, 0)))
+			env, err := e.NewEnv(bandit.Stream(e.Seed, bandit.StreamID(job.Rep, 0)))
 			if err != nil {
 				return err
 			}
-			pol, err := e.Policies[job.Series].New(dpb.Stream(e.Seed, dpb.StreamID(job.Rep, 1+job.Series)))
+			pol, err := e.Policies[job.Series].New(bandit.Stream(e.Seed, bandit.StreamID(job.Rep, 1+job.Series)))
 			if err != nil {
 				return err
 			}
-			dpb.RegretCurve(env, pol, e.Horizon, rec, out)
+			bandit.RegretCurve(env, pol, e.Horizon, rec, out)
 			if pe, ok := pol.(interface{ Err() error }); ok && pe.Err() != nil {
 				// A policy that rejected data (e.g. outside the privacy bound)
 				// stopped learning: the run is not the experiment asked for.

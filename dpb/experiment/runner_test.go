@@ -8,7 +8,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
 
 // coinEnv is a two-armed Bernoulli environment for runner tests.
@@ -17,12 +17,12 @@ type coinEnv struct {
 	u   float64
 }
 
-func (e *coinEnv) Arms() int                        { return 2 }
-func (e *coinEnv) Dim() int                         { return 0 }
-func (e *coinEnv) Next(r *dpb.Round, t int)         { r.T = t; e.u = e.rng.Float64() }
-func (e *coinEnv) Mean(_ *dpb.Round, a int) float64 { return []float64{0.4, 0.6}[a] }
-func (e *coinEnv) BestMean(*dpb.Round) float64      { return 0.6 }
-func (e *coinEnv) Reward(r *dpb.Round, a int) float64 {
+func (e *coinEnv) Arms() int                           { return 2 }
+func (e *coinEnv) Dim() int                            { return 0 }
+func (e *coinEnv) Next(r *bandit.Round, t int)         { r.T = t; e.u = e.rng.Float64() }
+func (e *coinEnv) Mean(_ *bandit.Round, a int) float64 { return []float64{0.4, 0.6}[a] }
+func (e *coinEnv) BestMean(*bandit.Round) float64      { return 0.6 }
+func (e *coinEnv) Reward(r *bandit.Round, a int) float64 {
 	if e.u < e.Mean(r, a) {
 		return 1
 	}
@@ -32,16 +32,16 @@ func (e *coinEnv) Reward(r *dpb.Round, a int) float64 {
 // randomPolicy picks uniformly from its own stream.
 type randomPolicy struct{ rng *rand.Rand }
 
-func (p *randomPolicy) Choose(r *dpb.Round) int         { return p.rng.IntN(r.K) }
-func (p *randomPolicy) Update(*dpb.Round, int, float64) {}
+func (p *randomPolicy) Choose(r *bandit.Round) int         { return p.rng.IntN(r.K) }
+func (p *randomPolicy) Update(*bandit.Round, int, float64) {}
 
 func testExperiment(workers int) *BanditExperiment {
 	return &BanditExperiment{
 		Horizon: 500, Reps: 7, Seed: 42, Workers: workers,
-		NewEnv: func(rng *rand.Rand) (dpb.Environment, error) { return &coinEnv{rng: rng}, nil },
+		NewEnv: func(rng *rand.Rand) (bandit.Environment, error) { return &coinEnv{rng: rng}, nil },
 		Policies: []PolicyFactory{
-			{Name: "random", New: func(rng *rand.Rand) (dpb.Policy, error) { return &randomPolicy{rng: rng}, nil }},
-			{Name: "always1", New: func(*rand.Rand) (dpb.Policy, error) { return &fixedPolicy{1}, nil }},
+			{Name: "random", New: func(rng *rand.Rand) (bandit.Policy, error) { return &randomPolicy{rng: rng}, nil }},
+			{Name: "always1", New: func(*rand.Rand) (bandit.Policy, error) { return &fixedPolicy{1}, nil }},
 		},
 		Record: []int{1, 10, 100, 500},
 	}
@@ -49,8 +49,8 @@ func testExperiment(workers int) *BanditExperiment {
 
 type fixedPolicy struct{ a int }
 
-func (p *fixedPolicy) Choose(*dpb.Round) int           { return p.a }
-func (p *fixedPolicy) Update(*dpb.Round, int, float64) {}
+func (p *fixedPolicy) Choose(*bandit.Round) int           { return p.a }
+func (p *fixedPolicy) Update(*bandit.Round, int, float64) {}
 
 // TestRunnerDeterministic: the same seed gives byte-identical CSV whatever the
 // number of workers and GOMAXPROCS.
@@ -105,7 +105,7 @@ func TestRunnerErrors(t *testing.T) {
 	}
 	e = testExperiment(2)
 	boom := errors.New("boom")
-	e.Policies[0].New = func(*rand.Rand) (dpb.Policy, error) { return nil, boom }
+	e.Policies[0].New = func(*rand.Rand) (bandit.Policy, error) { return nil, boom }
 	if _, err := e.Run(); !errors.Is(err, boom) {
 		t.Errorf("factory error not returned: %v", err)
 	}
@@ -134,7 +134,7 @@ func TestGrids(t *testing.T) {
 // TestRunnerPolicyError: a policy that rejected an observation fails the run.
 func TestRunnerPolicyError(t *testing.T) {
 	e := testExperiment(1)
-	e.Policies = []PolicyFactory{{Name: "strict", New: func(*rand.Rand) (dpb.Policy, error) { return &errPolicy{}, nil }}}
+	e.Policies = []PolicyFactory{{Name: "strict", New: func(*rand.Rand) (bandit.Policy, error) { return &errPolicy{}, nil }}}
 	if _, err := e.Run(); err == nil || !errors.Is(err, errRejected) {
 		t.Fatalf("err = %v, want the policy's rejection", err)
 	}

@@ -5,33 +5,36 @@ import (
 	"io"
 	"math"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // This file holds the drivers of SS18 Appendix D's experiments, callable from
 // notebooks and from "dpb reproduce ss18-fig1..5". Each returns plain data;
 // dpb/plot and the CLI draw it.
 
-// LinearDecisionSet is one round of [LinearEnv]: SS18 Figure 1's picture.
+// LinearDecisionSet is one round of [env.LinearEnv]: SS18 Figure 1's picture.
 type LinearDecisionSet struct {
-	Config  dpb.LinearEnvConfig `json:"config"`
-	Seed    uint64              `json:"seed"`
-	Theta   []float64           `json:"theta"`
-	Actions [][]float64         `json:"-"`
-	Means   []float64           `json:"-"`
-	Optimal int                 `json:"optimal"`
+	Config  dpenv.LinearEnvConfig `json:"config"`
+	Seed    uint64                `json:"seed"`
+	Theta   []float64             `json:"theta"`
+	Actions [][]float64           `json:"-"`
+	Means   []float64             `json:"-"`
+	Optimal int                   `json:"optimal"`
 }
 
 // SS18DecisionSet draws round 1's decision set of a LinearEnv built from
 // Stream(seed, StreamID(0, 0)) (SS18 Figure 1: d = 3, K = 1000, Δ = 0.1).
-func SS18DecisionSet(cfg dpb.LinearEnvConfig, seed uint64) (*LinearDecisionSet, error) {
-	env, err := dpb.NewLinearEnv(cfg, dpb.Stream(seed, dpb.StreamID(0, 0)))
+func SS18DecisionSet(cfg dpenv.LinearEnvConfig, seed uint64) (*LinearDecisionSet, error) {
+	env, err := dpenv.NewLinearEnv(cfg, bandit.Stream(seed, bandit.StreamID(0, 0)))
 	if err != nil {
 		return nil, err
 	}
-	r := dpb.NewRound(env)
+	r := bandit.NewRound(env)
 	env.Next(r, 1)
 	ds := &LinearDecisionSet{Config: env.Config(), Seed: seed, Theta: env.Theta(), Optimal: env.OptimalArm()}
 	for a := range env.Arms() {
@@ -73,7 +76,7 @@ type SS18Exp1Config struct {
 	// Paper: LogDims(4, 64, 17).
 	Dims []int `json:"dims"`
 	// Noises are the reward laws. Defaults to {GaussianReward, Rademacher} (both, as in the paper).
-	Noises []dpb.RewardNoise `json:"noises"`
+	Noises []dpenv.RewardNoise `json:"noises"`
 	// Horizon n. Defaults to 10⁵ (the paper's).
 	Horizon int `json:"horizon"`
 	// Reps is the number of runs per (noise, d). Defaults to 5. Paper: about 100.
@@ -115,7 +118,7 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 		cfg.Dims = LogDims(4, 32, 7)
 	}
 	if cfg.Noises == nil {
-		cfg.Noises = []dpb.RewardNoise{dpb.GaussianReward, dpb.Rademacher}
+		cfg.Noises = []dpenv.RewardNoise{dpenv.GaussianReward, dpenv.Rademacher}
 	}
 	if cfg.Horizon == 0 {
 		cfg.Horizon = 100000
@@ -156,7 +159,7 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 			if err != nil {
 				return err
 			}
-			dpb.RegretCurve(env, pol, cfg.Horizon, rec, out)
+			bandit.RegretCurve(env, pol, cfg.Horizon, rec, out)
 			return pol.Err()
 		})
 	if err != nil {
@@ -194,19 +197,19 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 }
 
 // exp1Cell builds repetition rep's environment and policy for cell c.
-func exp1Cell(cfg SS18Exp1Config, c, rep int) (dpb.Environment, *dpb.LinUCB, error) {
+func exp1Cell(cfg SS18Exp1Config, c, rep int) (bandit.Environment, *ss18.LinUCB, error) {
 	nd := len(cfg.Dims)
 	d, noise := cfg.Dims[c%nd], cfg.Noises[c/nd]
 	seed := mixSeed(cfg.Seed, c)
-	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: d, K: d * d, Gap: cfg.Gap, Noise: noise}, dpb.Stream(seed, dpb.StreamID(rep, 0)))
+	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: d, K: d * d, Gap: cfg.Gap, Noise: noise}, bandit.Stream(seed, bandit.StreamID(rep, 0)))
 	if err != nil {
 		return nil, nil, err
 	}
-	reg, err := dpb.NewRidge(d, cfg.Lambda)
+	reg, err := ss18.NewRidge(d, cfg.Lambda)
 	if err != nil {
 		return nil, nil, err
 	}
-	pol, err := dpb.NewLinUCB(dpb.LinUCBConfig{Dim: d, Horizon: cfg.Horizon, Regularizer: reg})
+	pol, err := ss18.NewLinUCB(ss18.LinUCBConfig{Dim: d, Horizon: cfg.Horizon, Regularizer: reg})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -218,18 +221,18 @@ func exp1Cell(cfg SS18Exp1Config, c, rep int) (dpb.Environment, *dpb.LinUCB, err
 // shown to every policy (common random numbers, and one environment draw for
 // all policies). It writes policy p's cumulative pseudo-regret after each
 // round in rec into out[p*len(rec):(p+1)*len(rec)].
-func RegretLockstep(env dpb.Environment, pols []dpb.Policy, n int, rec []int, out []float64) {
+func RegretLockstep(env bandit.Environment, pols []bandit.Policy, n int, rec []int, out []float64) {
 	if len(out) != len(pols)*len(rec) {
 		panic(param.BadDim)
 	}
-	r := dpb.NewRound(env)
+	r := bandit.NewRound(env)
 	regret := make([]float64, len(pols))
 	arms := make([]int, len(pols))
 	k := 0
 	for t := 1; t <= n; t++ {
 		env.Next(r, t)
 		best := env.BestMean(r)
-		dpb.ChooseLockstep(pols, r, arms) // the same bits as each Choose, faster
+		ss18.ChooseLockstep(pols, r, arms) // the same bits as each Choose, faster
 		for p, pol := range pols {
 			a := arms[p]
 			regret[p] += best - env.Mean(r, a)
@@ -246,7 +249,7 @@ func RegretLockstep(env dpb.Environment, pols []dpb.Policy, n int, rec []int, ou
 
 // policyErr reports the first policy that stopped learning because an
 // observation was rejected (see [LinUCB.Err]).
-func policyErr(pols []dpb.Policy) error {
+func policyErr(pols []bandit.Policy) error {
 	for _, p := range pols {
 		if e, ok := p.(interface{ Err() error }); ok && e.Err() != nil {
 			return e.Err()
@@ -268,9 +271,9 @@ type SS18Exp2Config struct {
 	// Epsilon and Delta are the privacy parameters. Default to 1 and 0.1.
 	Epsilon float64 `json:"epsilon"`
 	Delta   float64 `json:"delta"`
-	// Algs are the variants. Defaults to SS18Algs (NonPrivate, Gaussian,
+	// Algs are the variants. Defaults to Algs (NonPrivate, Gaussian,
 	// Wishart, WishartUnshifted).
-	Algs []dpb.SS18Alg `json:"algs"`
+	Algs []ss18.Alg `json:"algs"`
 	// Horizon n. Defaults to 10⁶. Paper: 5·10⁷ (plotted to 2·10⁷).
 	Horizon int `json:"horizon"`
 	// Reps per gap. Defaults to 10. Paper: 35.
@@ -306,7 +309,7 @@ func (cfg *SS18Exp2Config) defaults() error {
 		cfg.Delta = 0.1
 	}
 	if cfg.Algs == nil {
-		cfg.Algs = dpb.SS18Algs
+		cfg.Algs = ss18.Algs
 	}
 	if cfg.Horizon == 0 {
 		cfg.Horizon = 1000000
@@ -333,16 +336,16 @@ func (cfg SS18Exp2Config) JobRounds() (int, error) {
 	return cfg.Horizon * cfg.Reps * len(cfg.Gaps), nil
 }
 
-// Setting returns the SS18Setting of the experiment (α = 1/n, L̃² = 2).
-func (cfg SS18Exp2Config) Setting() dpb.SS18Setting {
-	return dpb.SS18Setting{D: cfg.Dim, N: cfg.Horizon, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2}
+// Setting returns the Setting of the experiment (α = 1/n, L̃² = 2).
+func (cfg SS18Exp2Config) Setting() ss18.Setting {
+	return ss18.Setting{D: cfg.Dim, N: cfg.Horizon, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2}
 }
 
-func (cfg SS18Exp2Config) mode() dpb.ReleaseMode {
+func (cfg SS18Exp2Config) mode() counter.ReleaseMode {
 	if cfg.Plain {
-		return dpb.Plain
+		return counter.Plain
 	}
-	return dpb.Padded
+	return counter.Padded
 }
 
 // SS18Exp2Result holds one regret-over-time Curves per gap (series = Algs).
@@ -360,10 +363,10 @@ func SS18Experiment2(cfg SS18Exp2Config) (*SS18Exp2Result, error) {
 		return nil, err
 	}
 	rec := LinGrid(cfg.Horizon, max(1, cfg.Horizon/cfg.Points))
-	specs := make([]dpb.SS18PolicyConfig, len(cfg.Algs))
+	specs := make([]ss18.PolicyConfig, len(cfg.Algs))
 	names := make([]string, len(cfg.Algs))
 	for i, a := range cfg.Algs {
-		specs[i] = dpb.SS18PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode()}
+		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode()}
 		names[i] = a.String()
 	}
 	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp2")
@@ -390,16 +393,16 @@ func recX(rec []int) []float64 {
 // out[gap][policy][rep][point]. Gap g uses seed mixSeed(seed, g). One job
 // is one (repetition, gap) with all policies in lockstep; under plan the
 // jobs are stored as label, keyed by everything the jobs depend on.
-func runLockstepCells(d, k int, gaps []float64, specs []dpb.SS18PolicyConfig, n, reps int, rec []int, seed uint64, workers int, progress io.Writer, plan *Plan, label string) ([][][][]float64, error) {
-	build := func(g, rep int) (dpb.Environment, []dpb.Policy, error) {
+func runLockstepCells(d, k int, gaps []float64, specs []ss18.PolicyConfig, n, reps int, rec []int, seed uint64, workers int, progress io.Writer, plan *Plan, label string) ([][][][]float64, error) {
+	build := func(g, rep int) (bandit.Environment, []bandit.Policy, error) {
 		s := mixSeed(seed, g)
-		env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: d, K: k, Gap: gaps[g]}, dpb.Stream(s, dpb.StreamID(rep, 0)))
+		env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: d, K: k, Gap: gaps[g]}, bandit.Stream(s, bandit.StreamID(rep, 0)))
 		if err != nil {
 			return nil, nil, err
 		}
-		pols := make([]dpb.Policy, len(specs))
+		pols := make([]bandit.Policy, len(specs))
 		for p, sp := range specs {
-			pol, err := dpb.NewSS18Policy(sp, dpb.Stream(s, dpb.StreamID(rep, 1+p)))
+			pol, err := ss18.NewPolicy(sp, bandit.Stream(s, bandit.StreamID(rep, 1+p)))
 			if err != nil {
 				return nil, nil, fmt.Errorf("%v: %w", sp.Alg, err)
 			}
@@ -415,7 +418,7 @@ func runLockstepCells(d, k int, gaps []float64, specs []dpb.SS18PolicyConfig, n,
 	key := struct {
 		Dim, K  int
 		Gaps    []float64
-		Specs   []dpb.SS18PolicyConfig
+		Specs   []ss18.PolicyConfig
 		Horizon int
 		Record  []int
 		Seed    uint64
@@ -492,7 +495,7 @@ type SS18Exp3Result struct {
 // For a target ρ_min the Wishart shift is c = ρ_min(unshifted) − ρ_min
 // (Prop. 9 / Claim 20: H′ = H − cI) and the Gaussian shift c = Υ + ρ_min
 // (Prop. 11: H = N + cI, ρ_min = c − Υ); γ and ρ_max follow from
-// [SS18Setting.WishartBoundsShift] and [SS18Setting.GaussianBoundsShift].
+// [Setting.WishartBoundsShift] and [Setting.GaussianBoundsShift].
 // All (mechanism, ρ_min) policies of a repetition run in lockstep on one
 // environment per gap.
 func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
@@ -526,14 +529,14 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 	for i := range cfg.RhoMins {
 		res.RhoMin = append(res.RhoMin, lo*xmath.Pow(hi/lo, float64(i)/float64(cfg.RhoMins-1)))
 	}
-	var specs []dpb.SS18PolicyConfig
-	for _, alg := range []dpb.SS18Alg{dpb.SS18Wishart, dpb.SS18Gaussian} {
+	var specs []ss18.PolicyConfig
+	for _, alg := range []ss18.Alg{ss18.Wishart, ss18.Gaussian} {
 		for _, rho := range res.RhoMin {
 			c := unsh.RhoMin - rho
-			if alg == dpb.SS18Gaussian {
+			if alg == ss18.Gaussian {
 				c = ups + rho
 			}
-			specs = append(specs, dpb.SS18PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: dpb.ShiftGiven, ShiftValue: c})
+			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c})
 		}
 	}
 	rec := []int{cfg.Horizon}

@@ -7,11 +7,14 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 func TestSS18DecisionSet(t *testing.T) {
-	ds, err := SS18DecisionSet(dpb.LinearEnvConfig{Dim: 3, K: 1000, Gap: 0.1}, 1)
+	ds, err := SS18DecisionSet(dpenv.LinearEnvConfig{Dim: 3, K: 1000, Gap: 0.1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -97,7 +100,7 @@ func TestSS18Experiment2Smoke(t *testing.T) {
 	if !reflect.DeepEqual(a.Curves, b.Curves) {
 		t.Error("results depend on the number of workers")
 	}
-	if len(a.Curves) != 2 || len(a.Curves[0].Names) != len(dpb.SS18Algs) || a.Config.K != 9 {
+	if len(a.Curves) != 2 || len(a.Curves[0].Names) != len(ss18.Algs) || a.Config.K != 9 {
 		t.Fatalf("unexpected shape: %d gaps, %d series, K = %d", len(a.Curves), len(a.Curves[0].Names), a.Config.K)
 	}
 	for _, c := range a.Curves {
@@ -132,19 +135,19 @@ func TestSS18Experiment3Smoke(t *testing.T) {
 // TestRegretLockstep checks that running policies in lockstep gives each the
 // same regret as running it alone on an environment from the same stream.
 func TestRegretLockstep(t *testing.T) {
-	newEnv := func() dpb.Environment {
-		e, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: 4, K: 16, Gap: 0.1}, dpb.Stream(9, 0))
+	newEnv := func() bandit.Environment {
+		e, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 4, K: 16, Gap: 0.1}, bandit.Stream(9, 0))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return e
 	}
-	newPol := func(lambda float64) dpb.Policy {
-		reg, err := dpb.NewRidge(4, lambda)
+	newPol := func(lambda float64) bandit.Policy {
+		reg, err := ss18.NewRidge(4, lambda)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := dpb.NewLinUCB(dpb.LinUCBConfig{Dim: 4, Horizon: 500, Regularizer: reg})
+		p, err := ss18.NewLinUCB(ss18.LinUCBConfig{Dim: 4, Horizon: 500, Regularizer: reg})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,10 +155,10 @@ func TestRegretLockstep(t *testing.T) {
 	}
 	rec := []int{1, 10, 100, 500}
 	got := make([]float64, 2*len(rec))
-	RegretLockstep(newEnv(), []dpb.Policy{newPol(1), newPol(5)}, 500, rec, got)
+	RegretLockstep(newEnv(), []bandit.Policy{newPol(1), newPol(5)}, 500, rec, got)
 	for i, lambda := range []float64{1, 5} {
 		want := make([]float64, len(rec))
-		dpb.RegretCurve(newEnv(), newPol(lambda), 500, rec, want)
+		bandit.RegretCurve(newEnv(), newPol(lambda), 500, rec, want)
 		if !slices.Equal(got[i*len(rec):(i+1)*len(rec)], want) {
 			t.Errorf("λ=%v: lockstep %v, alone %v", lambda, got[i*len(rec):(i+1)*len(rec)], want)
 		}
@@ -174,19 +177,19 @@ func BenchmarkSS18Exp2RoundSet(b *testing.B) {
 			if err := cfg.defaults(); err != nil {
 				b.Fatal(err)
 			}
-			env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: 5, K: 25}, dpb.Stream(1, 0))
+			env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25}, bandit.Stream(1, 0))
 			if err != nil {
 				b.Fatal(err)
 			}
-			var pols []dpb.Policy
-			for i, a := range dpb.SS18Algs {
-				p, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: dpb.Padded}, dpb.Stream(1, uint64(1+i)))
+			var pols []bandit.Policy
+			for i, a := range ss18.Algs {
+				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: counter.Padded}, bandit.Stream(1, uint64(1+i)))
 				if err != nil {
 					b.Fatal(err)
 				}
 				pols = append(pols, p)
 			}
-			r := dpb.NewRound(env)
+			r := bandit.NewRound(env)
 			arms := make([]int, len(pols))
 			b.ReportAllocs()
 			t := 0
@@ -196,7 +199,7 @@ func BenchmarkSS18Exp2RoundSet(b *testing.B) {
 					b.Fatal("benchmark ran past the horizon")
 				}
 				env.Next(r, t)
-				dpb.ChooseLockstep(pols, r, arms)
+				ss18.ChooseLockstep(pols, r, arms)
 				for i, p := range pols {
 					p.Update(r, arms[i], env.Reward(r, arms[i]))
 				}

@@ -16,8 +16,9 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 // Store is a directory of finished jobs that many processes, on one machine
@@ -33,7 +34,7 @@ import (
 //
 // <hash> is the first 16 hex digits of the SHA-256 of the job list's key:
 // the experiment's configuration (with its seed), the job list's shape and
-// [dpb.StreamVersion]. Results of two configurations or two stream versions
+// [snap.StreamVersion]. Results of two configurations or two stream versions
 // therefore live in different directories and can never mix.
 type Store struct {
 	dir string
@@ -72,7 +73,7 @@ type storeKey struct {
 	StreamVersion int             `json:"stream_version"`
 	Shape         Shape           `json:"shape"`
 	Config        json.RawMessage `json:"config"`
-	// Build is dpb.FusionBuild(): empty (and so left out of the hash, which
+	// Build is simd.FusionBuild(): empty (and so left out of the hash, which
 	// keeps the keys of default builds) except for builds whose compiler
 	// fuses multiply-adds, whose results may differ in the last bits.
 	Build string `json:"build,omitempty"`
@@ -104,14 +105,14 @@ func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
 	if err != nil {
 		return nil, fmt.Errorf("experiment: store key of %s: %w", label, err)
 	}
-	key := storeKey{Label: label, StreamVersion: dpb.StreamVersion, Shape: shape, Config: cj, Build: dpb.FusionBuild()}
+	key := storeKey{Label: label, StreamVersion: snap.StreamVersion, Shape: shape, Config: cj, Build: simd.FusionBuild()}
 	kj, err := json.Marshal(key)
 	if err != nil {
 		return nil, err
 	}
 	sum := sha256.Sum256(kj)
 	hash := hex.EncodeToString(sum[:])
-	b := &Bin{dir: filepath.Join(s.dir, label+"-"+hash[:16]), hash: hash, shape: shape, label: label, version: dpb.StreamVersion}
+	b := &Bin{dir: filepath.Join(s.dir, label+"-"+hash[:16]), hash: hash, shape: shape, label: label, version: snap.StreamVersion}
 	if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return nil, err
 	}
@@ -159,11 +160,11 @@ func (b *Bin) Save(j Job, vals []float64) error {
 	}
 	return atomicfile.WriteFile(b.path(j), 0o644, func(w io.Writer) error {
 		buf := make([]byte, 0, 32)
-		if _, err := fmt.Fprintf(w, "%s kernel=%s\n", b.header(j), dpb.Kernel()); err != nil {
+		if _, err := fmt.Fprintf(w, "%s kernel=%s\n", b.header(j), simd.Kernel()); err != nil {
 			return err
 		}
 		for _, v := range vals {
-			// 'g' with precision -1 round-trips every float64, NaN and ±Inf included.
+			// 'g' with precision -1 round-trips every Float64, NaN and ±Inf included.
 			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
 			buf = append(buf, '\n')
 			if _, err := w.Write(buf); err != nil {
@@ -287,5 +288,5 @@ func (s *Store) Bins() ([]*Bin, error) {
 // jobs were computed with.
 func (b *Bin) Label() string { return b.label }
 
-// StreamVersion is the [dpb.StreamVersion] of the bin's jobs.
+// StreamVersion is the [snap.StreamVersion] of the bin's jobs.
 func (b *Bin) StreamVersion() int { return b.version }

@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 )
 
 type testKey struct {
@@ -207,7 +207,7 @@ func TestStoreKeyBuild(t *testing.T) {
 	if string(a) == string(b) {
 		t.Error("a fusing build has the default build's key")
 	}
-	if runtime.GOARCH == "amd64" && dpb.FusionBuild() != "" && !strings.HasPrefix(dpb.FusionBuild(), "amd64.v") {
-		t.Errorf("FusionBuild() = %q on amd64", dpb.FusionBuild())
+	if runtime.GOARCH == "amd64" && simd.FusionBuild() != "" && !strings.HasPrefix(simd.FusionBuild(), "amd64.v") {
+		t.Errorf("FusionBuild() = %q on amd64", simd.FusionBuild())
 	}
 }

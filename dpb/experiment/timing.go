@@ -6,7 +6,11 @@ import (
 	"slices"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
+	"github.com/dpbandits/dpbandits/dpb/perf"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // LoopTiming is the cost of one round of the bandit loop.
@@ -50,8 +54,8 @@ func (lt LoopTiming) ChunksWithin(f float64) int {
 // pool of several pre-drawn sets of 2 MB at (64, 4096) would measure memory
 // bandwidth instead). It sizes an experiment before it is launched; for
 // comparisons use the package benchmarks with benchstat.
-func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) LoopTiming {
-	r := dpb.NewRound(env)
+func TimeLoop(env bandit.Environment, pol bandit.Policy, rounds int, withEnv bool) LoopTiming {
+	r := bandit.NewRound(env)
 	if !withEnv {
 		env.Next(r, 1)
 	}
@@ -60,7 +64,7 @@ func TimeLoop(env dpb.Environment, pol dpb.Policy, rounds int, withEnv bool) Loo
 
 // timeRounds is TimeLoop's timed loop on the round buffer r (its decision
 // set already drawn when withEnv is false): rounds 1…rounds.
-func timeRounds(env dpb.Environment, pol dpb.Policy, r *dpb.Round, rounds int, withEnv bool) LoopTiming {
+func timeRounds(env bandit.Environment, pol bandit.Policy, r *bandit.Round, rounds int, withEnv bool) LoopTiming {
 	var ct chunkTimer
 	startChunks(rounds, &ct)
 	for t := 1; t <= rounds; t++ {
@@ -71,7 +75,7 @@ func timeRounds(env dpb.Environment, pol dpb.Policy, r *dpb.Round, rounds int, w
 }
 
 // step runs round t of the loop on the round buffer r.
-func step(env dpb.Environment, pol dpb.Policy, r *dpb.Round, t int, withEnv bool) {
+func step(env bandit.Environment, pol bandit.Policy, r *bandit.Round, t int, withEnv bool) {
 	if withEnv {
 		env.Next(r, t)
 	} else {
@@ -180,7 +184,7 @@ func LinUCBRoundWork(d, k int, private, withEnv bool) RoundWork {
 // SS18TimingConfig is one timing of SS18's LinUCB loop (dpb bench, the
 // performance notebook).
 type SS18TimingConfig struct {
-	Alg    dpb.SS18Alg
+	Alg    ss18.Alg
 	D, K   int  // dimension and actions per round (Appendix D sets, Δ = 0.1)
 	Rounds int  // rounds timed
 	Env    bool // draw a decision set every round (false: score one set every round)
@@ -188,7 +192,7 @@ type SS18TimingConfig struct {
 	Seed   uint64
 	// PairedChunks, when positive, adds that many chunks of Rounds/100
 	// rounds (at least one) after the timed ones, each timed between two
-	// measurements of the widest FMA unit's peak (dpb.FMAMeter, the best of
+	// measurements of the widest FMA unit's peak (perf.FMAMeter, the best of
 	// two calls of ≈ 1 ms), for SS18Timing.Paired.
 	PairedChunks int
 }
@@ -219,8 +223,8 @@ type PairedRatio struct {
 // a peak measurement before each and after the last, and returns their
 // PairedRatio against flops per round, each chunk against the faster of
 // the two peaks beside it (zero without an FMA unit or flops).
-func pairedRatio(env dpb.Environment, pol dpb.Policy, r *dpb.Round, t0, n, chunks int, withEnv bool, flops float64) PairedRatio {
-	m := dpb.NewFMAMeter()
+func pairedRatio(env bandit.Environment, pol bandit.Policy, r *bandit.Round, t0, n, chunks int, withEnv bool, flops float64) PairedRatio {
+	m := perf.NewFMAMeter()
 	var ratios []float64
 	t := t0
 	g0 := m.GFlops(2)
@@ -249,7 +253,7 @@ func pairedRatio(env dpb.Environment, pol dpb.Policy, r *dpb.Round, t0, n, chunk
 
 // FlopMicros returns the µs the flops take at the widest FMA unit's peak of
 // p (0 when p has none).
-func (w RoundWork) FlopMicros(p dpb.Peak) float64 {
+func (w RoundWork) FlopMicros(p perf.Peak) float64 {
 	if g := p.FMAGFlops(); g > 0 {
 		return w.Flops / g / 1e3
 	}
@@ -257,12 +261,12 @@ func (w RoundWork) FlopMicros(p dpb.Peak) float64 {
 }
 
 // NormalMicros returns the µs the normals take at p's generator rate.
-func (w RoundWork) NormalMicros(p dpb.Peak) float64 { return w.Normals * p.NormalNs / 1e3 }
+func (w RoundWork) NormalMicros(p perf.Peak) float64 { return w.Normals * p.NormalNs / 1e3 }
 
 // BoundMicros returns the lower bound the work puts on a round on a core
 // with Peak p (dpb bench -json's bound_us): the larger of FlopMicros and
 // NormalMicros.
-func (w RoundWork) BoundMicros(p dpb.Peak) float64 { return max(w.FlopMicros(p), w.NormalMicros(p)) }
+func (w RoundWork) BoundMicros(p perf.Peak) float64 { return max(w.FlopMicros(p), w.NormalMicros(p)) }
 
 // TimeSS18 times cfg.Rounds rounds of cfg.Alg on the calling goroutine
 // (TimeLoop), its tree sized for the timed rounds.
@@ -270,13 +274,13 @@ func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
 	if cfg.Rounds < 1 {
 		return SS18Timing{}, fmt.Errorf("experiment: %d rounds to time, must be >= 1", cfg.Rounds)
 	}
-	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: cfg.D, K: cfg.K, Gap: 0.1}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 0)))
+	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: cfg.D, K: cfg.K, Gap: 0.1}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 0)))
 	if err != nil {
 		return SS18Timing{}, err
 	}
-	mode := dpb.Plain
+	mode := counter.Plain
 	if cfg.Padded {
-		mode = dpb.Padded
+		mode = counter.Padded
 	}
 	if cfg.PairedChunks < 0 {
 		return SS18Timing{}, fmt.Errorf("experiment: %d paired chunks, must be >= 0", cfg.PairedChunks)
@@ -287,19 +291,19 @@ func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
 	// chunks that follow them (the same number of levels at dpb bench's
 	// sizes).
 	chunk := max(1, cfg.Rounds/100)
-	pol, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{
+	pol, err := ss18.NewPolicy(ss18.PolicyConfig{
 		Alg:     cfg.Alg,
-		Setting: dpb.SS18Setting{D: cfg.D, N: cfg.Rounds + 64 + cfg.PairedChunks*chunk, Epsilon: 1, Delta: 0.1, Lt2: 2},
+		Setting: ss18.Setting{D: cfg.D, N: cfg.Rounds + 64 + cfg.PairedChunks*chunk, Epsilon: 1, Delta: 0.1, Lt2: 2},
 		Mode:    mode,
-	}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 1)))
+	}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 1)))
 	if err != nil {
 		return SS18Timing{}, err
 	}
-	r := dpb.NewRound(env)
+	r := bandit.NewRound(env)
 	if !cfg.Env {
 		env.Next(r, 1)
 	}
-	res := SS18Timing{LoopTiming: timeRounds(env, pol, r, cfg.Rounds, cfg.Env), RoundWork: LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != dpb.SS18NonPrivate, cfg.Env)}
+	res := SS18Timing{LoopTiming: timeRounds(env, pol, r, cfg.Rounds, cfg.Env), RoundWork: LinUCBRoundWork(cfg.D, cfg.K, cfg.Alg != ss18.NonPrivate, cfg.Env)}
 	if cfg.PairedChunks > 0 {
 		res.Paired = pairedRatio(env, pol, r, cfg.Rounds+1, chunk, cfg.PairedChunks, cfg.Env, res.Flops)
 	}
@@ -311,15 +315,15 @@ func TimeSS18(cfg SS18TimingConfig) (SS18Timing, error) {
 
 // LockstepTimingConfig is one timing of SS18 Fig. 4's job-round: one
 // Appendix D decision set (d = 5, K = 25, Δ = 0.1) and the four variants of
-// dpb.SS18Algs in lockstep, padded trees, as RegretLockstep runs them.
+// ss18.Algs in lockstep, padded trees, as RegretLockstep runs them.
 type LockstepTimingConfig struct {
 	Rounds int // rounds timed
 	// Horizon is the trees' horizon n (at least Rounds; 0: Rounds). The
 	// paper's 5·10⁷ gives m = 27 levels.
 	Horizon int
-	// Together scores the four policies in one pass (dpb.ChooseLockstep, as
+	// Together scores the four policies in one pass (ss18.ChooseLockstep, as
 	// RegretLockstep does); false calls each policy's Choose in turn after
-	// dpb.PrepareLockstep (the previous release's loop), for comparison.
+	// ss18.PrepareLockstep (the previous release's loop), for comparison.
 	Together bool
 	Seed     uint64
 }
@@ -348,20 +352,20 @@ func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
 	if err := ec.defaults(); err != nil {
 		return LockstepTiming{}, err
 	}
-	env, err := dpb.NewLinearEnv(dpb.LinearEnvConfig{Dim: ec.Dim, K: ec.K, Gap: 0.1}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 0)))
+	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: ec.Dim, K: ec.K, Gap: 0.1}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 0)))
 	if err != nil {
 		return LockstepTiming{}, err
 	}
-	pols := make([]dpb.Policy, len(dpb.SS18Algs))
-	lins := make([]*dpb.LinUCB, len(pols))
-	for i, a := range dpb.SS18Algs {
-		p, err := dpb.NewSS18Policy(dpb.SS18PolicyConfig{Alg: a, Setting: ec.Setting(), Mode: dpb.Padded}, dpb.Stream(cfg.Seed, dpb.StreamID(0, 1+i)))
+	pols := make([]bandit.Policy, len(ss18.Algs))
+	lins := make([]*ss18.LinUCB, len(pols))
+	for i, a := range ss18.Algs {
+		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: ec.Setting(), Mode: counter.Padded}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 1+i)))
 		if err != nil {
 			return LockstepTiming{}, err
 		}
 		pols[i], lins[i] = p, p
 	}
-	r := dpb.NewRound(env)
+	r := bandit.NewRound(env)
 	arms := make([]int, len(pols))
 	var ct chunkTimer
 	startChunks(cfg.Rounds, &ct)
@@ -369,9 +373,9 @@ func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
 		ct.tick(t)
 		env.Next(r, t)
 		if cfg.Together {
-			dpb.ChooseLockstep(pols, r, arms)
+			ss18.ChooseLockstep(pols, r, arms)
 		} else {
-			dpb.PrepareLockstep(pols)
+			ss18.PrepareLockstep(pols)
 			for i, p := range pols {
 				arms[i] = p.Choose(r)
 			}

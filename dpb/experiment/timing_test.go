@@ -5,14 +5,15 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/perf"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // TestTimeSS18 times a few rounds of every SS18 variant with and without
 // the decision sets: positive times, no allocation in the loop, the work
 // bound of LinUCBRoundWork, and an error for a bad size.
 func TestTimeSS18(t *testing.T) {
-	for _, alg := range []dpb.SS18Alg{dpb.SS18NonPrivate, dpb.SS18Gaussian, dpb.SS18Wishart} {
+	for _, alg := range []ss18.Alg{ss18.NonPrivate, ss18.Gaussian, ss18.Wishart} {
 		for _, env := range []bool{true, false} {
 			tm, err := TimeSS18(SS18TimingConfig{Alg: alg, D: 5, K: 25, Rounds: 3000, Env: env, Padded: true, Seed: 1})
 			if err != nil {
@@ -25,16 +26,16 @@ func TestTimeSS18(t *testing.T) {
 			if res.AllocsPerRound > 0.01 {
 				t.Fatalf("%v env=%v: %v allocations a round", alg, env, res.AllocsPerRound)
 			}
-			if want := LinUCBRoundWork(5, 25, alg != dpb.SS18NonPrivate, env); w != want {
+			if want := LinUCBRoundWork(5, 25, alg != ss18.NonPrivate, env); w != want {
 				t.Fatalf("%v env=%v: work %+v, want %+v", alg, env, w, want)
 			}
-			p := dpb.Peak{FMAAVX2GFlops: 50, NormalNs: 2}
+			p := perf.Peak{FMAAVX2GFlops: 50, NormalNs: 2}
 			if got, want := w.BoundMicros(p), max(w.Flops/50/1e3, w.Normals*2/1e3); got != want {
 				t.Fatalf("%v env=%v: bound %v µs, want %v", alg, env, got, want)
 			}
 		}
 	}
-	for _, c := range []SS18TimingConfig{{Alg: dpb.SS18Gaussian, D: 5, K: 25}, {Alg: dpb.SS18Gaussian, D: 1, K: 25, Rounds: 10}, {Alg: dpb.SS18Gaussian, D: 5, K: 0, Rounds: 10}} {
+	for _, c := range []SS18TimingConfig{{Alg: ss18.Gaussian, D: 5, K: 25}, {Alg: ss18.Gaussian, D: 1, K: 25, Rounds: 10}, {Alg: ss18.Gaussian, D: 5, K: 0, Rounds: 10}} {
 		if _, err := TimeSS18(c); err == nil {
 			t.Fatalf("%+v accepted", c)
 		}
@@ -49,7 +50,7 @@ func TestTimeSS18(t *testing.T) {
 // most its wall time (one thread; the two clocks are read a few ns apart,
 // hence the margin).
 func TestChunkTimes(t *testing.T) {
-	tm, err := TimeSS18(SS18TimingConfig{Alg: dpb.SS18Gaussian, D: 5, K: 25, Rounds: 3000, Env: true, Padded: true, Seed: 1})
+	tm, err := TimeSS18(SS18TimingConfig{Alg: ss18.Gaussian, D: 5, K: 25, Rounds: 3000, Env: true, Padded: true, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -102,7 +103,7 @@ func TestChunkTimes(t *testing.T) {
 // figures as without them, and an error for a negative count.
 func TestTimeSS18Paired(t *testing.T) {
 	for _, env := range []bool{true, false} {
-		tm, err := TimeSS18(SS18TimingConfig{Alg: dpb.SS18Wishart, D: 8, K: 64, Rounds: 500, Env: env, Padded: true, Seed: 1, PairedChunks: 7})
+		tm, err := TimeSS18(SS18TimingConfig{Alg: ss18.Wishart, D: 8, K: 64, Rounds: 500, Env: env, Padded: true, Seed: 1, PairedChunks: 7})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -114,7 +115,7 @@ func TestTimeSS18Paired(t *testing.T) {
 			t.Fatalf("env=%v: %+v", env, tm.LoopTiming)
 		}
 	}
-	if _, err := TimeSS18(SS18TimingConfig{Alg: dpb.SS18Gaussian, D: 5, K: 25, Rounds: 10, PairedChunks: -1}); err == nil {
+	if _, err := TimeSS18(SS18TimingConfig{Alg: ss18.Gaussian, D: 5, K: 25, Rounds: 10, PairedChunks: -1}); err == nil {
 		t.Fatal("a negative number of paired chunks accepted")
 	}
 }

@@ -3,7 +3,7 @@ package ope
 import (
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
 )
 
@@ -11,11 +11,11 @@ import (
 // non-uniform log with the doubly robust value; the per-event loop allocates
 // nothing (the allocations are the Round and the model's buffer, once).
 func BenchmarkPropensityReplay(b *testing.B) {
-	l := testutil.NewSynthLogLogged(10000, synthMu, synthLogging, dpb.Stream(1, 0))
+	l := testutil.NewSynthLogLogged(10000, synthMu, synthLogging, bandit.Stream(1, 0))
 	model := &ArmMeanModel{Means: []float64{0.3, 0.3, 0.3, 0.3}}
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := PropensityReplay(&ctxGreedy{}, l, PropensityReplayConfig{Model: model, Rand: dpb.Stream(1, 1)}); err != nil {
+		if _, err := PropensityReplay(&ctxGreedy{}, l, PropensityReplayConfig{Model: model, Rand: bandit.Stream(1, 1)}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -24,7 +24,7 @@ func BenchmarkPropensityReplay(b *testing.B) {
 // BenchmarkEstimateAll: IPS, SNIPS, DM and DR with asymptotic intervals on
 // 10,000 events (O(n) buffers of the per-event terms).
 func BenchmarkEstimateAll(b *testing.B) {
-	l := testutil.NewSynthLogLogged(10000, synthMu, synthLogging, dpb.Stream(1, 0))
+	l := testutil.NewSynthLogLogged(10000, synthMu, synthLogging, bandit.Stream(1, 0))
 	model := &ArmMeanModel{Means: []float64{0.3, 0.3, 0.3, 0.3}}
 	pi := stochTarget{deterministic([]int{2, 0, 1})}
 	b.ReportAllocs()

@@ -23,7 +23,7 @@
 // (Dudík, Langford & Li 2011); SNIPS is consistent, biased by O(1/n), and
 // bounded by the rewards' range; DM is biased unless q̂ is right.
 //
-// For a policy that learns online (any dpb.Policy), [Replay] is Li et al.'s
+// For a policy that learns online (any bandit.Policy), [Replay] is Li et al.'s
 // (2011) replay for uniformly logged data, and [PropensityReplay] the
 // rejection-sampling replay of Dudík, Erhan, Langford & Li (2012) for any
 // logger, with its doubly robust value.

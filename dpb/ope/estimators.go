@@ -7,7 +7,7 @@ import (
 	"math/rand/v2"
 	"slices"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -16,14 +16,14 @@ import (
 type Target interface {
 	// ProbsTo writes π_e(a | x) for a = 0..r.K−1 into dst (len r.K); the
 	// entries are >= 0 and sum to 1.
-	ProbsTo(dst []float64, r *dpb.Round)
+	ProbsTo(dst []float64, r *bandit.Round)
 }
 
 // TargetFunc adapts a deterministic choice rule to a [Target].
-type TargetFunc func(r *dpb.Round) int
+type TargetFunc func(r *bandit.Round) int
 
 // ProbsTo puts probability 1 on the arm f chooses.
-func (f TargetFunc) ProbsTo(dst []float64, r *dpb.Round) {
+func (f TargetFunc) ProbsTo(dst []float64, r *bandit.Round) {
 	clear(dst)
 	dst[f(r)] = 1
 }
@@ -31,7 +31,7 @@ func (f TargetFunc) ProbsTo(dst []float64, r *dpb.Round) {
 // RewardModel is an estimate q̂(x, a) of the mean reward, used by DM and DR.
 type RewardModel interface {
 	// PredictTo writes q̂(x, a) for a = 0..r.K−1 into dst (len r.K).
-	PredictTo(dst []float64, r *dpb.Round)
+	PredictTo(dst []float64, r *bandit.Round)
 }
 
 // Estimator names an estimator.
@@ -126,7 +126,7 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 	if k < 1 || n < 1 {
 		return terms{}, fmt.Errorf("dpb: ope: log has %d arms and %d events, need >= 1 of each", k, n)
 	}
-	r := &dpb.Round{K: k, Dim: d}
+	r := &bandit.Round{K: k, Dim: d}
 	if d > 0 {
 		r.Actions = make([]float64, k*d)
 	}
@@ -170,7 +170,7 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 
 // event reads and validates event i: the arm in range, a finite reward, a
 // propensity in (0, 1].
-func event(log Log, r *dpb.Round, i int) (arm int, reward, p float64, err error) {
+func event(log Log, r *bandit.Round, i int) (arm int, reward, p float64, err error) {
 	arm, reward, p = log.Event(r, i)
 	if arm < 0 || arm >= r.K {
 		return 0, 0, 0, fmt.Errorf("dpb: ope event %d: logged arm %d outside [0, %d)", i, arm, r.K)
@@ -339,7 +339,7 @@ func percentileInterval(xs []float64, z float64) (lo, hi float64) {
 	return q(tail), q(1 - tail)
 }
 
-// jsonFloat is a float64 that encodes NaN and ±Inf as null (encoding/json
+// jsonFloat is a Float64 that encodes NaN and ±Inf as null (encoding/json
 // refuses them): an estimate with nothing to rest on is NaN.
 type jsonFloat float64
 

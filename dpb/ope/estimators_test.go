@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
 )
 
@@ -28,7 +28,7 @@ var (
 // stochTarget is a fixed target policy: in context c, arm a with probability pi[c][a].
 type stochTarget struct{ pi [][]float64 }
 
-func (s stochTarget) ProbsTo(dst []float64, r *dpb.Round) { copy(dst, s.pi[int(r.Actions[0])]) }
+func (s stochTarget) ProbsTo(dst []float64, r *bandit.Round) { copy(dst, s.pi[int(r.Actions[0])]) }
 
 func deterministic(arms []int) [][]float64 {
 	pi := make([][]float64, len(arms))
@@ -88,7 +88,7 @@ func TestEstimatorsUnbiasedNonUniform(t *testing.T) {
 	if testing.Short() {
 		n = 40000
 	}
-	l := testutil.NewSynthLogLogged(n, synthMu, synthLogging, dpb.Stream(21, 0))
+	l := testutil.NewSynthLogLogged(n, synthMu, synthLogging, bandit.Stream(21, 0))
 	wrong := &ArmMeanModel{Means: []float64{0.5, 0.5, 0.5, 0.5}}
 	targets := map[string][][]float64{
 		"deterministic": deterministic([]int{2, 0, 1}),
@@ -149,7 +149,7 @@ func TestEstimatorsUnbiasedNonUniform(t *testing.T) {
 // ctxModel is the true reward model of the synthetic problem.
 type ctxModel struct{}
 
-func (ctxModel) PredictTo(dst []float64, r *dpb.Round) { copy(dst, synthMu[int(r.Actions[0])]) }
+func (ctxModel) PredictTo(dst []float64, r *bandit.Round) { copy(dst, synthMu[int(r.Actions[0])]) }
 
 // Under uniform logging and a deterministic target, IPS is K·Matched/n times
 // replay's CTR and SNIPS is replay's CTR, exactly (the same sums): so IPS
@@ -158,9 +158,9 @@ func (ctxModel) PredictTo(dst []float64, r *dpb.Round) { copy(dst, synthMu[int(r
 func TestIPSEqualsReplayUniform(t *testing.T) {
 	const k, m = 5, 4
 	n := 50000
-	l := testutil.NewSynthLog(n, k, m, 1.0/k, dpb.Stream(12, 0))
+	l := testutil.NewSynthLog(n, k, m, 1.0/k, bandit.Stream(12, 0))
 	pi := []int{3, 1, 4, 0}
-	choose := func(r *dpb.Round) int { return pi[int(r.Actions[0])] }
+	choose := func(r *bandit.Round) int { return pi[int(r.Actions[0])] }
 	rep, err := Replay(&tablePolicy{pi: pi}, l, ReplayConfig{})
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +188,7 @@ func TestIPSEqualsReplayUniform(t *testing.T) {
 		t.Errorf("replay %v, true %v ± %v", rep.CTR, v, testutil.Z5*sd)
 	}
 	// And the propensity replay with PMin = 1/K is replay itself.
-	pr, err := PropensityReplay(&tablePolicy{pi: pi}, l, PropensityReplayConfig{Rand: dpb.Stream(12, 1)})
+	pr, err := PropensityReplay(&tablePolicy{pi: pi}, l, PropensityReplayConfig{Rand: bandit.Stream(12, 1)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,17 +202,17 @@ func TestIPSEqualsReplayUniform(t *testing.T) {
 // error of a 2.5% quantile from 400 resamples is ≈ 6% of the half-width), and
 // reproducible for a seed.
 func TestBootstrapInterval(t *testing.T) {
-	l := testutil.NewSynthLogLogged(10000, synthMu, synthLogging, dpb.Stream(23, 0))
+	l := testutil.NewSynthLogLogged(10000, synthMu, synthLogging, bandit.Stream(23, 0))
 	pi := stochTarget{deterministic([]int{2, 0, 1})}
 	model := &ArmMeanModel{Means: []float64{0.3, 0.3, 0.3, 0.3}}
 	asy, _ := EstimateAll(l, pi, model, Estimators, EstimateConfig{})
 	cfg := EstimateConfig{Interval: Bootstrap, Resamples: 400}
-	cfg.Rand = dpb.Stream(23, 1)
+	cfg.Rand = bandit.Stream(23, 1)
 	b1, err := EstimateAll(l, pi, model, Estimators, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg.Rand = dpb.Stream(23, 1)
+	cfg.Rand = bandit.Stream(23, 1)
 	b2, _ := EstimateAll(l, pi, model, Estimators, cfg)
 	for i := range asy {
 		if b1[i] != b2[i] {
@@ -230,19 +230,19 @@ func TestBootstrapInterval(t *testing.T) {
 
 // Bad inputs are errors naming the event.
 func TestEstimatorsReject(t *testing.T) {
-	l := testutil.NewSynthLog(10, 3, 2, 0, dpb.Stream(1, 0)) // propensity 0
-	_, err := EstimateAll(l, TargetFunc(func(*dpb.Round) int { return 0 }), nil, []Estimator{IPS}, EstimateConfig{})
+	l := testutil.NewSynthLog(10, 3, 2, 0, bandit.Stream(1, 0)) // propensity 0
+	_, err := EstimateAll(l, TargetFunc(func(*bandit.Round) int { return 0 }), nil, []Estimator{IPS}, EstimateConfig{})
 	if err == nil {
 		t.Error("propensity 0 accepted")
 	}
-	l = testutil.NewSynthLog(10, 3, 2, 1.0/3, dpb.Stream(1, 0))
+	l = testutil.NewSynthLog(10, 3, 2, 1.0/3, bandit.Stream(1, 0))
 	if _, err := EstimateAll(l, stochTarget{[][]float64{{0.5, 0.6, 0}, {1, 0, 0}}}, nil, []Estimator{IPS}, EstimateConfig{}); err == nil {
 		t.Error("target probabilities summing to 1.1 accepted")
 	}
-	if _, err := EstimateAll(l, TargetFunc(func(*dpb.Round) int { return 0 }), nil, []Estimator{DR}, EstimateConfig{}); err == nil {
+	if _, err := EstimateAll(l, TargetFunc(func(*bandit.Round) int { return 0 }), nil, []Estimator{DR}, EstimateConfig{}); err == nil {
 		t.Error("DR without a model accepted")
 	}
-	if _, err := EstimateAll(l, TargetFunc(func(*dpb.Round) int { return 0 }), nil, []Estimator{IPS}, EstimateConfig{Interval: Bootstrap}); err == nil {
+	if _, err := EstimateAll(l, TargetFunc(func(*bandit.Round) int { return 0 }), nil, []Estimator{IPS}, EstimateConfig{Interval: Bootstrap}); err == nil {
 		t.Error("bootstrap without a generator accepted")
 	}
 }

@@ -3,7 +3,7 @@ package ope
 import (
 	"fmt"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
@@ -16,7 +16,7 @@ type LinearModel struct {
 }
 
 // PredictTo writes ⟨θ̂, x_a⟩ for every arm.
-func (m *LinearModel) PredictTo(dst []float64, r *dpb.Round) {
+func (m *LinearModel) PredictTo(dst []float64, r *bandit.Round) {
 	if r.Dim != len(m.Theta) {
 		panic(param.BadDim)
 	}
@@ -39,7 +39,7 @@ func FitLinearModel(log Log, from, to int, lambda float64) (*LinearModel, error)
 	if from < 0 || to > log.Len() || from >= to {
 		return nil, fmt.Errorf("dpb: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
 	}
-	r := &dpb.Round{K: k, Dim: d, Actions: make([]float64, k*d)}
+	r := &bandit.Round{K: k, Dim: d, Actions: make([]float64, k*d)}
 	g, u := make([]float64, d*d), make([]float64, d)
 	for i := 0; i < d; i++ {
 		g[i*d+i] = lambda
@@ -72,7 +72,7 @@ type ArmMeanModel struct {
 }
 
 // PredictTo writes each arm's mean.
-func (m *ArmMeanModel) PredictTo(dst []float64, r *dpb.Round) {
+func (m *ArmMeanModel) PredictTo(dst []float64, r *bandit.Round) {
 	if r.K != len(m.Means) {
 		panic(param.BadArm)
 	}
@@ -87,7 +87,7 @@ func FitArmMeans(log Log, from, to int, prior float64) (*ArmMeanModel, error) {
 		return nil, fmt.Errorf("dpb: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
 	}
 	k, d := log.Arms(), log.Dim()
-	r := &dpb.Round{K: k, Dim: d}
+	r := &bandit.Round{K: k, Dim: d}
 	if d > 0 {
 		r.Actions = make([]float64, k*d)
 	}

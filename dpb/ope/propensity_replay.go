@@ -5,7 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -98,7 +98,7 @@ func (r PropensityReplayResult) String() string {
 // instead of one each; Dudík et al.'s DR-ns additionally reweights those
 // holding times, which this version does not. The interval treats the V_i as
 // independent (it ignores the policy's adaptation, as Replay's does).
-func PropensityReplay(p dpb.Policy, log Log, cfg PropensityReplayConfig) (PropensityReplayResult, error) {
+func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (PropensityReplayResult, error) {
 	var res PropensityReplayResult
 	if p == nil || log == nil {
 		return res, fmt.Errorf("dpb: propensity replay needs a policy and a log")
@@ -122,7 +122,7 @@ func PropensityReplay(p dpb.Policy, log Log, cfg PropensityReplayConfig) (Propen
 	if k < 1 || n < 1 {
 		return res, fmt.Errorf("dpb: propensity replay: log has %d arms and %d events", k, n)
 	}
-	r := &dpb.Round{K: k, Dim: d}
+	r := &bandit.Round{K: k, Dim: d}
 	if d > 0 {
 		r.Actions = make([]float64, k*d)
 	}

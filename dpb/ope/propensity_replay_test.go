@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
 )
 
@@ -17,11 +17,11 @@ import (
 // same order). False failure ≈ 1e-5 per assertion.
 func TestPropensityReplayFixedPolicy(t *testing.T) {
 	n := 60000
-	l := testutil.NewSynthLogLogged(n, synthMu, synthLogging, dpb.Stream(31, 0))
+	l := testutil.NewSynthLogLogged(n, synthMu, synthLogging, bandit.Stream(31, 0))
 	model := &ArmMeanModel{Means: []float64{0.4, 0.2, 0.3, 0.5}}
 	for _, arms := range [][]int{{2, 0, 1}, {3, 3, 3}} {
 		pi := deterministic(arms)
-		res, err := PropensityReplay(&tablePolicy{pi: arms}, l, PropensityReplayConfig{Model: model, Rand: dpb.Stream(31, 1)})
+		res, err := PropensityReplay(&tablePolicy{pi: arms}, l, PropensityReplayConfig{Model: model, Rand: bandit.Stream(31, 1)})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -47,7 +47,7 @@ func TestPropensityReplayFixedPolicy(t *testing.T) {
 // (unplayed arms first, ties to the lowest index).
 type ctxGreedy struct{ sum, cnt [3][4]float64 }
 
-func (g *ctxGreedy) Choose(r *dpb.Round) int {
+func (g *ctxGreedy) Choose(r *bandit.Round) int {
 	c := int(r.Actions[0])
 	best, bv := 0, math.Inf(-1)
 	for a := range 4 {
@@ -62,7 +62,7 @@ func (g *ctxGreedy) Choose(r *dpb.Round) int {
 	return best
 }
 
-func (g *ctxGreedy) Update(r *dpb.Round, a int, y float64) {
+func (g *ctxGreedy) Update(r *bandit.Round, a int, y float64) {
 	c := int(r.Actions[0])
 	g.sum[c][a] += y
 	g.cnt[c][a]++
@@ -79,8 +79,8 @@ func TestPropensityReplayLearningPolicy(t *testing.T) {
 	var replay, dr, drVar float64
 	model := &ArmMeanModel{Means: []float64{0.35, 0.35, 0.35, 0.2}} // deliberately wrong
 	for j := range logs {
-		l := testutil.NewSynthLogLogged(N*20, synthMu, synthLogging, dpb.Stream(41, uint64(j)))
-		res, err := PropensityReplay(&ctxGreedy{}, l, PropensityReplayConfig{MaxAccepted: N, Model: model, Rand: dpb.Stream(42, uint64(j))})
+		l := testutil.NewSynthLogLogged(N*20, synthMu, synthLogging, bandit.Stream(41, uint64(j)))
+		res, err := PropensityReplay(&ctxGreedy{}, l, PropensityReplayConfig{MaxAccepted: N, Model: model, Rand: bandit.Stream(42, uint64(j))})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -92,11 +92,11 @@ func TestPropensityReplayLearningPolicy(t *testing.T) {
 		se := (res.DRHi - res.DRLo) / (2 * 1.959963984540054)
 		drVar += se * se / logs / logs
 	}
-	rng := dpb.Stream(43, 0)
+	rng := bandit.Stream(43, 0)
 	var m1, m2 float64
 	for range runs {
 		var g ctxGreedy
-		r := &dpb.Round{K: 4, Dim: 1, Actions: make([]float64, 4)}
+		r := &bandit.Round{K: 4, Dim: 1, Actions: make([]float64, 4)}
 		var s float64
 		for range N {
 			c := rng.IntN(3)

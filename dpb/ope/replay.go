@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -17,7 +17,7 @@ type Log interface {
 	Len() int
 	// Event fills r.Actions (len Arms()·Dim()) with event i's decision set and
 	// returns the logged arm, its reward and its logging probability.
-	Event(r *dpb.Round, i int) (arm int, reward, prob float64)
+	Event(r *bandit.Round, i int) (arm int, reward, prob float64)
 }
 
 // ReplayConfig configures [Replay].
@@ -73,7 +73,7 @@ func (r ReplayResult) String() string {
 // non-binary rewards). It ignores the dependence an adaptive policy creates
 // between rounds: it describes the sampling noise of one replay; the spread
 // over independent repetitions is reported by the experiments.
-func Replay(p dpb.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
+func Replay(p bandit.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 	if p == nil || log == nil {
 		return ReplayResult{}, fmt.Errorf("dpb: replay needs a policy and a log")
 	}
@@ -90,7 +90,7 @@ func Replay(p dpb.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 	if k < 1 {
 		return ReplayResult{}, fmt.Errorf("dpb: log has %d arms", k)
 	}
-	r := &dpb.Round{K: k, Dim: d}
+	r := &bandit.Round{K: k, Dim: d}
 	if d > 0 {
 		r.Actions = make([]float64, k*d)
 	}
@@ -134,7 +134,7 @@ func UniformValue(log Log, z float64) ReplayResult {
 		z = 1.959963984540054
 	}
 	k, d := log.Arms(), log.Dim()
-	r := &dpb.Round{K: k, Dim: d}
+	r := &bandit.Round{K: k, Dim: d}
 	if d > 0 {
 		r.Actions = make([]float64, k*d)
 	}

@@ -5,15 +5,17 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
 )
 
 // tablePolicy plays pi[context id] and ignores feedback.
 type tablePolicy struct{ pi []int }
 
-func (p *tablePolicy) Choose(r *dpb.Round) int         { return p.pi[int(r.Actions[0])] }
-func (p *tablePolicy) Update(*dpb.Round, int, float64) {}
+func (p *tablePolicy) Choose(r *bandit.Round) int         { return p.pi[int(r.Actions[0])] }
+func (p *tablePolicy) Update(*bandit.Round, int, float64) {}
 func (p *tablePolicy) value(mu [][]float64) (v float64) {
 	for c, a := range p.pi {
 		v += mu[c][a] / float64(len(p.pi))
@@ -32,7 +34,7 @@ func TestReplayUnbiasedFixedPolicy(t *testing.T) {
 	if testing.Short() {
 		n = 40000
 	}
-	l := testutil.NewSynthLog(n, k, m, 1.0/k, dpb.Stream(11, 0))
+	l := testutil.NewSynthLog(n, k, m, 1.0/k, bandit.Stream(11, 0))
 	for _, pi := range [][]int{{0, 1, 2, 3}, {4, 4, 0, 2}, {1, 3, 3, 0}} {
 		p := &tablePolicy{pi: pi}
 		res, err := Replay(p, l, ReplayConfig{})
@@ -84,9 +86,9 @@ func TestReplayUnbiasedAdaptive(t *testing.T) {
 	var on, off [2]float64
 	for rep := 0; rep < R; rep++ {
 		// On-line.
-		env := dpb.NewBernoulliArms(means, dpb.Stream(12, dpb.StreamID(rep, 0)))
-		p, _ := dpb.NewUCB1(dpb.UCB1Config{Arms: k})
-		r := &dpb.Round{K: k}
+		env := dpenv.NewBernoulliArms(means, bandit.Stream(12, bandit.StreamID(rep, 0)))
+		p, _ := mt14.NewUCB1(mt14.UCB1Config{Arms: k})
+		r := &bandit.Round{K: k}
 		var s float64
 		for t1 := 1; t1 <= N; t1++ {
 			env.Next(r, t1)
@@ -97,16 +99,16 @@ func TestReplayUnbiasedAdaptive(t *testing.T) {
 		on[0] += s
 		on[1] += s * s
 		// Replay on a fresh uniform log long enough to match N events.
-		l := testutil.NewSynthLog(40*N, k, 1, 1.0/k, dpb.Stream(13, uint64(rep)))
+		l := testutil.NewSynthLog(40*N, k, 1, 1.0/k, bandit.Stream(13, uint64(rep)))
 		l.Mu = mu
-		rr := dpb.Stream(14, uint64(rep))
+		rr := bandit.Stream(14, uint64(rep))
 		for i := range l.Rew { // redraw rewards from the arms' means
 			l.Rew[i] = 0
 			if rr.Float64() < means[l.Logged[i]] {
 				l.Rew[i] = 1
 			}
 		}
-		q, _ := dpb.NewUCB1(dpb.UCB1Config{Arms: k})
+		q, _ := mt14.NewUCB1(mt14.UCB1Config{Arms: k})
 		res, err := Replay(q, l, ReplayConfig{MaxMatched: N})
 		if err != nil {
 			t.Fatal(err)
@@ -126,7 +128,7 @@ func TestReplayUnbiasedAdaptive(t *testing.T) {
 }
 
 func TestReplayRejectsNonUniform(t *testing.T) {
-	l := testutil.NewSynthLog(100, 4, 2, 0.3, dpb.Stream(15, 0))
+	l := testutil.NewSynthLog(100, 4, 2, 0.3, bandit.Stream(15, 0))
 	_, err := Replay(&tablePolicy{pi: []int{0, 1}}, l, ReplayConfig{})
 	if err == nil || !strings.Contains(err.Error(), "uniformly random logging") {
 		t.Errorf("error %v, want a uniform-logging error", err)
@@ -148,10 +150,10 @@ func TestWilson(t *testing.T) {
 }
 
 func BenchmarkReplay(b *testing.B) {
-	l := testutil.NewSynthLog(10000, 5, 4, 0.2, dpb.Stream(16, 0))
+	l := testutil.NewSynthLog(10000, 5, 4, 0.2, bandit.Stream(16, 0))
 	b.ReportAllocs()
 	for b.Loop() {
-		p, _ := dpb.NewUCB1(dpb.UCB1Config{Arms: 5})
+		p, _ := mt14.NewUCB1(mt14.UCB1Config{Arms: 5})
 		if _, err := Replay(p, l, ReplayConfig{}); err != nil {
 			b.Fatal(err)
 		}

@@ -4,18 +4,17 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/dpbandits/dpbandits/dpb"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // BeyondAS17Tiles draws one log–log panel per decision set of a
 // beyond-as17 result: every variant's regret against T (±2 s.e. bars,
 // fitted slopes over the upper half of the horizons) and, dotted in the
 // same colours, the bounds. The plain tree's and Honaker's bounds (the
-// stability form of [dpb.FTRLCounterBound], 10–100× above the others) are
+// stability form of [as17.FTRLCounterBound], 10–100× above the others) are
 // left out of the plot to keep the axis readable; the CSV and JSON have
 // them. The y axis is extended upwards to hold the legend above the data.
 func BeyondAS17Tiles(res *experiment.BeyondAS17Result) ([][]*plot.Plot, error) {
@@ -24,7 +23,7 @@ func BeyondAS17Tiles(res *experiment.BeyondAS17Result) ([][]*plot.Plot, error) {
 	for _, p := range res.Panels {
 		refs := p.BoundCurves()
 		for v, va := range res.Variants {
-			if va.Gaussian && (va.Counter == dpb.CounterTree || va.Counter == dpb.CounterHonaker) {
+			if va.Gaussian && (va.Counter == counter.CounterTree || va.Counter == counter.CounterHonaker) {
 				nan := make([]float64, len(refs.X))
 				for i := range nan {
 					nan[i] = math.NaN()

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
-
 	"github.com/dpbandits/dpbandits/dpb/check"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // TestRoundRatios is the smoke test of the regularizer notebook's figure
 // path: a tiny tree check, its per-round curves, the plot, SVG.
 func TestRoundRatios(t *testing.T) {
 	_, rounds, err := check.CheckTreeRegularizers(check.TreeCheckConfig{
-		Setting: dpb.SS18Setting{D: 2, N: 16, Epsilon: 1, Delta: 0.1, Lt2: 2}, Reps: 2, Seed: 1})
+		Setting: ss18.Setting{D: 2, N: 16, Epsilon: 1, Delta: 0.1, Lt2: 2}, Reps: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}

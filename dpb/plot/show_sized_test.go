@@ -5,14 +5,13 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
-	"gonum.org/v1/plot/vg"
-
+	"github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"gonum.org/v1/plot/vg"
 )
 
 func TestShowSizedAndSave(t *testing.T) {
-	ds, err := experiment.SS18DecisionSet(dpb.LinearEnvConfig{Dim: 3, K: 20, Gap: 0.1}, 1)
+	ds, err := experiment.SS18DecisionSet(env.LinearEnvConfig{Dim: 3, K: 20, Gap: 0.1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -6,17 +6,16 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
-	"gonum.org/v1/plot/vg"
-
+	"github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"gonum.org/v1/plot/vg"
 )
 
 // TestSS18Figures draws every Appendix D figure from tiny driver runs and
 // checks that the files are written.
 func TestSS18Figures(t *testing.T) {
 	dir := t.TempDir()
-	ds, err := experiment.SS18DecisionSet(dpb.LinearEnvConfig{Dim: 3, K: 200, Gap: 0.1}, 1)
+	ds, err := experiment.SS18DecisionSet(env.LinearEnvConfig{Dim: 3, K: 200, Gap: 0.1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

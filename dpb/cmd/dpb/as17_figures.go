@@ -7,10 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dpbandits/dpbandits/dpb"
-	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
-
+	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
 func init() {
@@ -22,8 +21,8 @@ func init() {
 	})
 }
 
-func parseKind(s string) (dpb.LossKind, error) {
-	for _, k := range []dpb.LossKind{dpb.Stochastic, dpb.WorstCase, dpb.Switching} {
+func parseKind(s string) (as17.LossKind, error) {
+	for _, k := range []as17.LossKind{as17.Stochastic, as17.WorstCase, as17.Switching} {
 		if k.String() == s {
 			return k, nil
 		}

@@ -5,8 +5,8 @@ import (
 	"io"
 	"os"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/audit"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 func init() {
@@ -50,7 +50,7 @@ func runAudit(w io.Writer, args []string) error {
 			Short         bool          `json:"short"`
 			Confidence    float64       `json:"confidence"`
 			Results       audit.Results `json:"results"`
-		}{dpb.StreamVersion, *seed, *short, audit.Confidence, table}); err != nil {
+		}{snap.StreamVersion, *seed, *short, audit.Confidence, table}); err != nil {
 			return err
 		}
 	} else if err := table.WriteText(w); err != nil {

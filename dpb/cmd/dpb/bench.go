@@ -9,9 +9,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
-
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	"github.com/dpbandits/dpbandits/dpb/perf"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 func init() {
@@ -43,7 +45,7 @@ func runBench(args []string) error {
 		return err
 	}
 	if *kernel != "" {
-		if err := dpb.SetKernel(*kernel); err != nil {
+		if err := simd.SetKernel(*kernel); err != nil {
 			return usageError{fmt.Errorf("bench: invalid value %q for flag -kernel: %w", *kernel, err)}
 		}
 	}
@@ -56,7 +58,7 @@ func runBench(args []string) error {
 	if *fig4 {
 		return benchFig4(*rounds, *horizon, !*alone, *seed, *asJSON, *chunks)
 	}
-	a, err := dpb.ParseSS18Alg(*alg)
+	a, err := ss18.ParseAlg(*alg)
 	if err != nil {
 		return usageError{fmt.Errorf("bench: invalid value %q for flag -alg: %w", *alg, err)}
 	}
@@ -82,14 +84,14 @@ func runBench(args []string) error {
 	res, w := tm.LoopTiming, tm.RoundWork
 	if *asJSON {
 		old := runtime.GOMAXPROCS(1)
-		p := dpb.MeasurePeak(50 * time.Millisecond)
+		p := perf.MeasurePeak(50 * time.Millisecond)
 		runtime.GOMAXPROCS(old)
 		r := newBenchReport(a, *d, *k, *withEnv, res, w, p)
 		r.PairedRatio = tm.Paired
 		return json.NewEncoder(os.Stdout).Encode(r)
 	}
 	fmt.Printf("%v d=%d K=%d env=%v: %.3f µs/round (fastest 1%% chunk %.3f), %.3f allocs/round over %d rounds (1 core, kernel %s)\n",
-		a, *d, *k, *withEnv, res.MicrosPerRound, res.BestMicrosPerRound, res.AllocsPerRound, *rounds, dpb.Kernel())
+		a, *d, *k, *withEnv, res.MicrosPerRound, res.BestMicrosPerRound, res.AllocsPerRound, *rounds, simd.Kernel())
 	printChunks(res)
 	return nil
 }
@@ -127,10 +129,10 @@ type benchReport struct {
 // (experiment.SS18TimingConfig.PairedChunks).
 const benchPairedChunks = 30
 
-func newBenchReport(a dpb.SS18Alg, d, k int, env bool, res experiment.LoopTiming, w experiment.RoundWork, p dpb.Peak) benchReport {
+func newBenchReport(a ss18.Alg, d, k int, env bool, res experiment.LoopTiming, w experiment.RoundWork, p perf.Peak) benchReport {
 	r := benchReport{
 		LoopTiming: res, Alg: a.String(), D: d, K: k, Env: env,
-		CPU: p.CPU, Kernel: dpb.Kernel(), StreamVersion: dpb.StreamVersion,
+		CPU: p.CPU, Kernel: simd.Kernel(), StreamVersion: snap.StreamVersion,
 		RoundWork: w, FMAPeakGFlops: p.FMAGFlops(), NormalNs: p.NormalNs,
 	}
 	r.FlopBoundUs, r.NormalBoundUs, r.BoundUs = w.FlopMicros(p), w.NormalMicros(p), w.BoundMicros(p)
@@ -143,7 +145,7 @@ func newBenchReport(a dpb.SS18Alg, d, k int, env bool, res experiment.LoopTiming
 // printPeak measures and prints this core's Peak (dpb bench -peak).
 func printPeak(asJSON bool) error {
 	old := runtime.GOMAXPROCS(1)
-	p := dpb.MeasurePeak(300 * time.Millisecond)
+	p := perf.MeasurePeak(300 * time.Millisecond)
 	runtime.GOMAXPROCS(old)
 	if asJSON {
 		return json.NewEncoder(os.Stdout).Encode(p)
@@ -206,7 +208,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 	}
 	old := runtime.GOMAXPROCS(1)
 	tm, err := experiment.TimeLockstep(experiment.LockstepTimingConfig{Rounds: rounds, Horizon: horizon, Together: together, Seed: seed})
-	cpu := dpb.CPUModel()
+	cpu := perf.CPUModel()
 	runtime.GOMAXPROCS(old)
 	if err != nil {
 		return err
@@ -214,8 +216,8 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 	if !chunks {
 		tm.ChunkMicros, tm.ChunkCPUMicros = nil, nil
 	}
-	r := fig4Report{LoopTiming: tm.LoopTiming, Together: together, Horizon: horizon, CPU: cpu, Kernel: dpb.Kernel(),
-		StreamVersion: dpb.StreamVersion, PaperJobRounds: jr}
+	r := fig4Report{LoopTiming: tm.LoopTiming, Together: together, Horizon: horizon, CPU: cpu, Kernel: simd.Kernel(),
+		StreamVersion: snap.StreamVersion, PaperJobRounds: jr}
 	r.PaperCoreHours = float64(jr) * tm.MicrosPerRound / 1e6 / 3600
 	r.PaperMinutes2 = r.PaperCoreHours * 60 / 2
 	if asJSON {
@@ -226,7 +228,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 		how = "one by one"
 	}
 	fmt.Printf("SS18 Fig. 4 job-round, four variants choosing %s: %.3f µs (fastest 1%% chunk %.3f), %.3f allocs over %d rounds (1 core of %s, kernel %s)\n",
-		how, tm.MicrosPerRound, tm.BestMicrosPerRound, tm.AllocsPerRound, rounds, cpu, dpb.Kernel())
+		how, tm.MicrosPerRound, tm.BestMicrosPerRound, tm.AllocsPerRound, rounds, cpu, simd.Kernel())
 	fmt.Printf("paper scale (%.3g job-rounds) at this rate: %.2f core-hours, %.0f minutes on 2 cores\n", float64(jr), r.PaperCoreHours, r.PaperMinutes2)
 	printChunks(tm.LoopTiming)
 	return nil

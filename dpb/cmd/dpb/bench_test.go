@@ -11,7 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	"github.com/dpbandits/dpbandits/dpb/perf"
 )
 
 // TestBenchJSON runs "dpb bench -json" for each variant on a tiny loop and
@@ -59,8 +61,8 @@ func TestBenchJSON(t *testing.T) {
 			if got := num("normals_per_round"); got != wantNormals {
 				t.Errorf("%s env=%s: normals_per_round = %v, want %v", alg, env, got, wantNormals)
 			}
-			if m["kernel"] != dpb.Kernel() || m["cpu"] == "" || num("stream_version") != dpb.StreamVersion {
-				t.Errorf("kernel %v (want %s), cpu %v, stream_version %v", m["kernel"], dpb.Kernel(), m["cpu"], m["stream_version"])
+			if m["kernel"] != simd.Kernel() || m["cpu"] == "" || num("stream_version") != snap.StreamVersion {
+				t.Errorf("kernel %v (want %s), cpu %v, stream_version %v", m["kernel"], simd.Kernel(), m["cpu"], m["stream_version"])
 			}
 		}
 	}
@@ -76,10 +78,10 @@ func TestBenchJSON(t *testing.T) {
 // the kernels use was measured, with the wider unit faster, and the normal
 // rates.
 func TestBenchPeak(t *testing.T) {
-	def := dpb.Kernel()
-	defer dpb.SetKernel(def)
+	def := simd.Kernel()
+	defer simd.SetKernel(def)
 	out := captureStdout(t, func() error { return runBench([]string{"-peak", "-json", "-kernel", "go"}) })
-	var p dpb.Peak
+	var p perf.Peak
 	if err := json.Unmarshal([]byte(out), &p); err != nil {
 		t.Fatalf("%v in %q", err, out)
 	}
@@ -130,7 +132,7 @@ func TestBenchFig4(t *testing.T) {
 		if err := json.Unmarshal([]byte(out), &m); err != nil {
 			t.Fatalf("alone=%s: %v in %q", alone, err, out)
 		}
-		if m.PaperJobRounds != 3500000000 || m.Together != (alone == "false") || m.Horizon != 4000 || m.CPU == "" || m.Kernel != dpb.Kernel() {
+		if m.PaperJobRounds != 3500000000 || m.Together != (alone == "false") || m.Horizon != 4000 || m.CPU == "" || m.Kernel != simd.Kernel() {
 			t.Errorf("alone=%s: %+v", alone, m)
 		}
 		if !(m.MicrosPerRound > 0) || m.AllocsPerRound > 0.01 {

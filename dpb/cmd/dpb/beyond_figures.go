@@ -10,9 +10,11 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
@@ -83,7 +85,7 @@ func runBeyondCounters(name, out string, args []string) error {
 	fmt.Fprintf(os.Stderr, "%s: %d counters × %d horizons, exact, wall %.1fs\n", name, len(res.Kinds), len(ns), wall)
 	return writeMeta(base, experiment.Meta{Name: name, Reps: 0, Horizon: ns[len(ns)-1], Config: map[string]any{
 		"epsilon": *eps, "delta": *delta, "mu": res.Mu, "horizons": ns, "result": res, "wall_seconds": wall,
-		"stream_version": dpb.StreamVersion, "note": "exact computation, no randomness (seed unused)",
+		"stream_version": snap.StreamVersion, "note": "exact computation, no randomness (seed unused)",
 	}})
 }
 
@@ -94,7 +96,7 @@ func runBeyondSS18(name, out string, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	cfg := experiment.SS18Exp2Config{Algs: dpb.SS18BeyondAlgs, Seed: c.seed, Workers: c.workers, Progress: c.progressW(), Points: 50}
+	cfg := experiment.SS18Exp2Config{Algs: ss18.BeyondAlgs, Seed: c.seed, Workers: c.workers, Progress: c.progressW(), Points: 50}
 	switch {
 	case c.paper:
 		cfg.Horizon, cfg.Reps = 5000000, 10
@@ -149,10 +151,10 @@ func runBeyondSS18(name, out string, args []string) error {
 	st := cfg.Setting()
 	cals := map[string]any{}
 	for _, a := range cfg.Algs {
-		if kind, ok := a.GaussianCounter(dpb.Padded); ok {
-			calibrate := dpb.GaussianCounterCalibration
-			if a == dpb.SS18GaussianBLTSharp {
-				calibrate = dpb.GaussianCounterCalibrationSharp
+		if kind, ok := a.GaussianCounter(counter.Padded); ok {
+			calibrate := ss18.GaussianCounterCalibration
+			if a == ss18.GaussianBLTSharp {
+				calibrate = ss18.GaussianCounterCalibrationSharp
 			}
 			cal, err := calibrate(st, kind)
 			if err != nil {
@@ -172,7 +174,7 @@ func runBeyondSS18(name, out string, args []string) error {
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
 		"experiment": cfg, "wall_seconds": wall, "ratios": ratios, "gaussian_calibrations": cals,
 		"wishart_k_printed": st.WishartK(), "wishart_k_tight": kt, "gaussian_sigma_printed": st.GaussianSigma(),
-		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": dpb.StreamVersion,
+		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": snap.StreamVersion,
 	}})
 }
 
@@ -211,7 +213,7 @@ func runBeyondMT14(name, out string, args []string) error {
 		return err
 	}
 	cfg := experiment.MT14Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, Workers: c.workers, Progress: c.progressW(),
-		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []dpb.CounterKind{dpb.CounterHonaker, dpb.CounterSmooth, dpb.CounterKary}}
+		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary}}
 	if c.short {
 		cfg.Horizon, cfg.Reps = 20_000, 4
 	}
@@ -253,7 +255,7 @@ func runBeyondMT14(name, out string, args []string) error {
 	cfg.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, wall)
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
-		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": dpb.StreamVersion}})
+		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": snap.StreamVersion}})
 }
 
 func init() {
@@ -264,7 +266,7 @@ func init() {
 // experts, sphere and cube settings, non-private, on AS17's Laplace tree
 // (pure ε) and on every continual counter with Gaussian noise calibrated to
 // (ε, δ); regret against T on log–log axes with fitted slopes and each
-// variant's bound (dpb.FTRLCounterBound for the counters). It writes
+// variant's bound (as17.FTRLCounterBound for the counters). It writes
 // <name>.{svg,png,csv,json} and prints the table at the largest T.
 func runBeyondAS17(name, out string, args []string) error {
 	fs := figureFlags(name)
@@ -276,7 +278,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	countVar(fs, dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts)")
-	countVar(fs, sqrtN, "sqrtn", experiment.DefaultSqrtMaxHorizon, 0, dpb.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
+	countVar(fs, sqrtN, "sqrtn", experiment.DefaultSqrtMaxHorizon, 0, counter.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
 	short := fs.Bool("short", false, "quick run (n=2^12, runs=4)")
 	paper := fs.Bool("paper", false, "the AS17 tables' scale (n=2^20, runs=20; minutes)")
 	eps := fs.Float64("eps", 1, "ε of every private variant")
@@ -368,7 +370,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	fmt.Print(res.Markdown())
 	fmt.Fprintf(os.Stderr, "%s: T ≤ %d, %d runs × %d sets × %d variants, wall %.1fs\n", name, *n, cfg.Reps, len(cfg.Sets), len(res.Variants), wall)
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: *n, Config: map[string]any{
-		"experiment": res, "wall_seconds": wall, "stream_version": dpb.StreamVersion,
+		"experiment": res, "wall_seconds": wall, "stream_version": snap.StreamVersion,
 		"delta_rule": deltaRule(cfg.Delta), "laplace": "AS17 TreeBasedAgg (padded), λ = 2‖𝒴‖₁m/ε (dpb.FTRLLambda, the privacy-correct scale)",
 	}})
 }

@@ -6,7 +6,8 @@ import (
 	"os"
 	"text/tabwriter"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 func init() {
@@ -34,7 +35,7 @@ type calibratedJSON struct {
 }
 
 type calibratedGaussian struct {
-	dpb.GaussianCounterCal
+	ss18.GaussianCounterCal
 	BetaBarN float64 `json:"beta_bar_n"`
 }
 
@@ -76,14 +77,14 @@ func runBounds(w io.Writer, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	s := dpb.SS18Setting{D: *d, N: *n, Epsilon: *eps, Delta: *delta, Lt2: *lt2, Alpha: *alpha}
+	s := ss18.Setting{D: *d, N: *n, Epsilon: *eps, Delta: *delta, Lt2: *lt2, Alpha: *alpha}
 	if err := s.Validate(); err != nil {
 		return usageError{fmt.Errorf("bounds: %w", err)}
 	}
 	if err := ready(); err != nil {
 		return err
 	}
-	cp := dpb.ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: s.AlphaOrDefault()}
+	cp := ss18.ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: s.AlphaOrDefault()}
 
 	k := s.WishartK()
 	wu, ws := s.WishartBounds(k)
@@ -94,12 +95,12 @@ func runBounds(w io.Writer, args []string) error {
 			K: k, Shift: ws.Shift,
 			RhoMin: wu.RhoMin, RhoMax: wu.RhoMax, Gamma: wu.Gamma,
 			RhoMinShifted: ws.RhoMin, RhoMaxShifted: ws.RhoMax, GammaShifted: ws.Gamma,
-			BetaBarN: dpb.BetaBar(cp, ws, s.N),
+			BetaBarN: ss18.BetaBar(cp, ws, s.N),
 		},
 		Gaussian: gaussianBoundsJSON{
 			SigmaNoise: s.GaussianSigma(), Upsilon: s.Upsilon(),
 			RhoMin: gb.RhoMin, RhoMax: gb.RhoMax, Gamma: gb.Gamma, Shift: gb.Shift,
-			BetaBarN: dpb.BetaBar(cp, gb, s.N),
+			BetaBarN: ss18.BetaBar(cp, gb, s.N),
 		},
 	}
 	kt, err := s.WishartKTight()
@@ -107,15 +108,15 @@ func runBounds(w io.Writer, args []string) error {
 		return err
 	}
 	out.Calibrated.WishartK = kt
-	for _, kind := range dpb.CounterKinds {
-		if kind == dpb.CounterSqrt && s.N > dpb.MaxSqrtHorizon {
+	for _, kind := range counter.CounterKinds {
+		if kind == counter.CounterSqrt && s.N > counter.MaxSqrtHorizon {
 			continue // the BLT stands in for it
 		}
-		cal, err := dpb.GaussianCounterCalibration(s, kind)
+		cal, err := ss18.GaussianCounterCalibration(s, kind)
 		if err != nil {
 			return err
 		}
-		out.Calibrated.Gaussian = append(out.Calibrated.Gaussian, calibratedGaussian{cal, dpb.BetaBar(cp, cal.Bounds, s.N)})
+		out.Calibrated.Gaussian = append(out.Calibrated.Gaussian, calibratedGaussian{cal, ss18.BetaBar(cp, cal.Bounds, s.N)})
 	}
 	if *asJSON {
 		return writeSnakeJSON(w, out)
@@ -150,9 +151,9 @@ func runBounds(w io.Writer, args []string) error {
 	row("ρ′_min shifted", ws.RhoMin, kaS.RhoMin, "with authors' k")
 	row("ρ′_max shifted", ws.RhoMax, kaS.RhoMax, "with authors' k")
 	row("γ′ shifted", ws.Gamma, w20.Gamma, "Claim 20: γ√(ρ_min/ρ′_min)")
-	row("βbar_n unshifted", dpb.BetaBar(cp, wu, s.N), dpb.BetaBar(cp, kaU, s.N), "with authors' k")
-	row("βbar_n shifted", out.Wishart.BetaBarN, dpb.BetaBar(cp, w20, s.N), "with Claim 20 γ′")
-	row("Thm 5 bound, shifted", dpb.Theorem5Bound(cp, ws, s.N, 1), dpb.Theorem5Bound(cp, w20, s.N, 1), "with Claim 20 γ′")
+	row("βbar_n unshifted", ss18.BetaBar(cp, wu, s.N), ss18.BetaBar(cp, kaU, s.N), "with authors' k")
+	row("βbar_n shifted", out.Wishart.BetaBarN, ss18.BetaBar(cp, w20, s.N), "with Claim 20 γ′")
+	row("Thm 5 bound, shifted", ss18.Theorem5Bound(cp, ws, s.N, 1), ss18.Theorem5Bound(cp, w20, s.N, 1), "with Claim 20 γ′")
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "Gaussian (§4.2, Prop. 11)\t\t\t\n")
 	row("σ_noise", out.Gaussian.SigmaNoise, 0, "")
@@ -162,8 +163,8 @@ func runBounds(w io.Writer, args []string) error {
 	row("ρ_min = Υ", gb.RhoMin, gc.RhoMin, "with Υ corrected")
 	row("ρ_max = 3Υ", gb.RhoMax, gc.RhoMax, "with Υ corrected")
 	row("γ", gb.Gamma, gc.Gamma, "with Υ corrected")
-	row("βbar_n", out.Gaussian.BetaBarN, dpb.BetaBar(cp, gc, s.N), "with Υ corrected")
-	row("Thm 5 bound", dpb.Theorem5Bound(cp, gb, s.N, 1), dpb.Theorem5Bound(cp, gc, s.N, 1), "with Υ corrected")
+	row("βbar_n", out.Gaussian.BetaBarN, ss18.BetaBar(cp, gc, s.N), "with Υ corrected")
+	row("Thm 5 bound", ss18.Theorem5Bound(cp, gb, s.N, 1), ss18.Theorem5Bound(cp, gc, s.N, 1), "with Υ corrected")
 	fmt.Fprintf(tw, "\t\t\t\n")
 	fmt.Fprintf(tw, "Exact calibration (dpb/accounting)\tprinted\tcalibrated\thow\n")
 	fmt.Fprintf(tw, "Wishart k\t%d\t%d\tThm 8 + optimal composition (Kairouz–Oh–Viswanath)\n", k, kt)

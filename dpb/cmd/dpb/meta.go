@@ -7,9 +7,9 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 // codeVersion returns the VCS revision stamped into the binary by go build
@@ -42,7 +42,7 @@ func codeVersion() string {
 func writeMeta(base string, m experiment.Meta) error {
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
-	m.Stream = dpb.StreamVersion
+	m.Stream = snap.StreamVersion
 	return createWith(base+".json", func(w io.Writer) error { return writeSnakeJSON(w, m) })
 }
 

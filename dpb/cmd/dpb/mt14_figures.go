@@ -11,12 +11,11 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/data"
-	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
-
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/ope"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
 func init() {
@@ -137,7 +136,7 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	cfg.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
-		Config: map[string]any{"fig1": cfg, "gamma_relaxation": dpb.MT14Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
+		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
 }
 
 // MT14Fig2Data loads the log of one Fig. 2 panel: "shuttle" (a fresh
@@ -214,7 +213,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 	}
 	cfg := experiment.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
 		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: fl.progressW(),
-		Mechanisms: []dpb.ContextMechanism{dpb.ContextEntryTrees, dpb.ContextSS18Tree}}
+		Mechanisms: []mt14.ContextMechanism{mt14.ContextEntryTrees, mt14.ContextSS18Tree}}
 	plan, err := fl.jobs.plan(name)
 	if err != nil {
 		return err

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
@@ -95,5 +95,5 @@ func privateMAB(name, out string, k int, args []string) error {
 	res.Config.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, res.Config.Horizon, res.Config.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon,
-		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": dpb.StreamVersion, "seconds": took.Seconds()}})
+		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": snap.StreamVersion, "seconds": took.Seconds()}})
 }

@@ -11,11 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/env"
+	"github.com/dpbandits/dpbandits/dpb/experiment"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func init() {
@@ -83,7 +82,7 @@ func runSS18Fig1(name, out string, args []string) error {
 		return err
 	}
 	start := time.Now()
-	cfg := dpb.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
+	cfg := env.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
 	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
 	if stop, err := plan.done(err); stop {
 		return err // one cheap draw, not a job: a shard writes nothing

@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 func init() {
@@ -59,8 +59,8 @@ func runStore(w io.Writer, args []string) error {
 		}
 		sh := b.Shape()
 		stale := ""
-		if b.StreamVersion() != dpb.StreamVersion {
-			stale = fmt.Sprintf("  (stream version %d: not used by this binary, version %d)", b.StreamVersion(), dpb.StreamVersion)
+		if b.StreamVersion() != snap.StreamVersion {
+			stale = fmt.Sprintf("  (stream version %d: not used by this binary, version %d)", b.StreamVersion(), snap.StreamVersion)
 		}
 		fmt.Fprintf(w, "%s  %d/%d jobs done (%d reps × %d series)%s\n", filepath.Base(b.Dir()), len(done), sh.Jobs(), sh.Reps, sh.Series, stale)
 		for i, j := range miss {

@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-# Writes dpb/bartlett_amd64.s (bartlettSlotsAVX512): bartlettProductTo
+# Writes dpb/internal/simd/bartlett_amd64.s (bartlettSlotsAVX512): bartlettProductTo
 # (wishart.go) eight entries of a row of W a vector, four vectors a pass,
 # the vectors taken in row order whichever rows they belong to, so that the
 # short rows at the bottom of W share passes instead of each filling 32
 # lanes of which a few are used. The four slot generators, the tail and the
 # stores are written out (their labels differ). Run from the repository root:
-#   python3 dpb/internal/asmgen/bartlett.py > dpb/bartlett_amd64.s
+#   python3 dpb/internal/asmgen/bartlett.py > dpb/internal/simd/bartlett_amd64.s
 L = []
 def e(s=""):
     L.append(s if (s == "" or s.endswith(":") or s.startswith("//") or s.startswith("#") or s.startswith("TEXT")) else "\t" + s)
@@ -42,7 +42,7 @@ e("// Registers: CX n, BX 8·np, DI col row l, DX the common loop's count, AX")
 e("// l (tail) and scratch; R9–R12 the slots' rows, R13–R15 and SI their j0;")
 e("// Z0–Z3 the sums, Z4–Z7 products, Z31 s. Frame: the next slot (i at 0,")
 e("// j0 at 8), n − 1 at 16.")
-e("TEXT ·bartlettSlotsAVX512(SB), NOSPLIT, $24-40")
+e("TEXT ·BartlettSlotsAVX512(SB), NOSPLIT, $24-40")
 e("MOVQ         n+16(FP), CX")
 e("MOVQ         np+24(FP), BX")
 e("SHLQ         $3, BX")

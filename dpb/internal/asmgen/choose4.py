@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-# Writes dpb/choose4_amd64.s (ChooseLockstep's kernel): its rows are unrolled
+# Writes dpb/internal/simd/choose4_amd64.s (ChooseLockstep's kernel): its rows are unrolled
 # for d ≤ 8, with early exits at d, and written out by this script so that the
 # 36 FMA addresses of M and the two row variants (fused, quadOne's) cannot
 # drift apart. Run from the repository root:
-#   python3 dpb/internal/asmgen/choose4.py > dpb/choose4_amd64.s
+#   python3 dpb/internal/asmgen/choose4.py > dpb/internal/simd/choose4_amd64.s
 def maddr(j, i):
     off = 8*i
     return {0: f"{off}(CX)", 1: f"{off}(CX)(R12*1)", 2: f"{off}(CX)(R12*2)", 3: f"{off}(CX)(R13*1)",

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-# Writes dpb/prepare5x4_amd64.s (cholInv5x4AVX2): prepareFactors5 (prepare5.go)
+# Writes dpb/internal/simd/prepare5x4_amd64.s (cholInv5x4AVX2): prepareFactors5 (prepare5.go)
 # in the four lanes of AVX2 registers, one policy a lane, written out so that
 # its 15 + 15 + 5 entry addresses and the order of every lane's operations
 # cannot drift from the scalar code it mirrors. Run from the repository root:
-#   python3 dpb/internal/asmgen/prepare5x4.py > dpb/prepare5x4_amd64.s
+#   python3 dpb/internal/asmgen/prepare5x4.py > dpb/internal/simd/prepare5x4_amd64.s
 D, DP = 5, 8
 L = []
 def e(s): L.append("\t" + s if not s.endswith(":") else s)
@@ -152,7 +152,7 @@ GLOBL ·prep5Sign<>(SB), RODATA|NOPTR, $8
 // Registers: AX lanes, BX s; R8–R11 V's lanes, R12–R15 ũ's then M's,
 // CX, DX, SI, DI z's; Y0–Y10 values (also kept in s), Y11 scratch, Y12 +0,
 // Y13 the sign bit, Y14 the lanes whose pivots were all > 0, Y15 1.0.
-TEXT ·cholInv5x4AVX2(SB), NOSPLIT, $0-24
+TEXT ·CholInv5x4AVX2(SB), NOSPLIT, $0-24
 """ % (NSLOTS * 4))
 e("MOVQ lanes+0(FP), AX")
 e("MOVQ s+8(FP), BX")

@@ -6,7 +6,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
-// Small dense linear algebra on row-major []float64, written for LinUCB's
+// Small dense linear algebra on row-major []Float64, written for LinUCB's
 // per-round work: no allocation, no interface calls, loops the compiler keeps
 // free of bounds checks. gonum's mat is used where speed does not matter.
 

@@ -6,7 +6,7 @@ package testutil
 import (
 	"math/rand/v2"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
 
 // synthLog is a uniformly logged log with known reward means: M context
@@ -68,7 +68,7 @@ func NewSynthLogLogged(n int, mu, logging [][]float64, rng *rand.Rand) *SynthLog
 func (l *SynthLog) Arms() int { return l.K }
 func (l *SynthLog) Dim() int  { return 1 }
 func (l *SynthLog) Len() int  { return len(l.Ctx) }
-func (l *SynthLog) Event(r *dpb.Round, i int) (int, float64, float64) {
+func (l *SynthLog) Event(r *bandit.Round, i int) (int, float64, float64) {
 	for a := range r.Actions {
 		r.Actions[a] = 0
 	}

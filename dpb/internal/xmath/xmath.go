@@ -16,7 +16,7 @@
 // with FMA they return exactly math.Exp, math.Log and math.Pow (tested bit
 // for bit), and on every other CPU and architecture they
 // return the same: every product that feeds a sum is rounded on its own
-// (float64 conversions stop the compiler fusing it), and the fused steps are
+// (Float64 conversions stop the compiler fusing it), and the fused steps are
 // math.FMA, which is exact everywhere (in software where the CPU has no FMA).
 package xmath
 
@@ -243,7 +243,7 @@ func Pow(x, y float64) float64 {
 // isOddInt reports whether x is an odd integer.
 func isOddInt(x float64) bool {
 	if math.Abs(x) >= 1<<53 {
-		return false // every float64 this large is an even integer
+		return false // every Float64 this large is an even integer
 	}
 	xi, xf := math.Modf(x)
 	return xf == 0 && int64(xi)&1 == 1

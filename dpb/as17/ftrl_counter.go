@@ -1,0 +1,100 @@
+package as17
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/accounting"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+)
+
+// FTRLGaussianSigma returns the node σ of DP-FTRL's (ε, δ) variant
+// (issue 10): AS17 Algorithm 1 with the cumulative loss released by the
+// continual counter kind (any [Counter]: binary tree, Honaker, smooth
+// binary, square root, BLT) and Gaussian node noise N(0, σ²I).
+//
+// Privacy. Under AS17 Definition 2.1 neighbouring loss sequences replace
+// one loss vector, so the ℓ2 sensitivity of one loss is
+// Δ₂ = max ‖l − l′‖₂ = 2‖𝒴‖₂ ([DecisionSet.YNorm2]: 2√N on the simplex,
+// 2 on the ball and the cube). A record enters the counter's measurements
+// with coefficients C_{·s}; each measurement is a Gaussian mechanism, and
+// their adaptive composition is μ-GDP with μ = Δ₂ √(Cost().L2Sq)/σ (Dong,
+// Roth & Su 2022, Cor. 3.3; C is lower triangular, so adaptively chosen
+// losses are covered, Denisov et al. 2022, Thm 2.1). μ-GDP is (ε, δ)-DP
+// exactly when δ ≥ δ_μ(ε) (Balle & Wang 2018, Thm 8), so
+//
+//	σ = 2‖𝒴‖₂ √(Cost().L2Sq) / μ(ε, δ)      ([accounting.GaussianSigma])
+//
+// is the smallest σ this accounting certifies. The predictions x_t are
+// post-processing of the releases (Theorem 3.1's argument).
+func FTRLGaussianSigma(set DecisionSet, dim, horizon int, eps, delta float64, kind counter.CounterKind) (float64, error) {
+	if err := checkOLO(set, dim, horizon, eps); err != nil {
+		return 0, err
+	}
+	if math.IsInf(eps, 1) {
+		return 0, fmt.Errorf("dpb: epsilon is +Inf: the (ε, δ) variant of DP-FTRL needs a finite ε")
+	}
+	if err := param.CheckDelta(delta); err != nil {
+		return 0, err
+	}
+	probe, err := counter.NewCounter(kind, 1, horizon, dpnoise.ZeroNoise{N: 1})
+	if err != nil {
+		return 0, err
+	}
+	return accounting.GaussianSigma(eps, delta, 2*set.YNorm2(dim)*math.Sqrt(probe.Cost().L2Sq))
+}
+
+// newFTRLCounter builds the (ε, δ) variant of [NewFTRL] (cfg.Eta is set).
+func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
+	if cfg.Delta == 0 {
+		return nil, fmt.Errorf("dpb: Counter or Sigma set without Delta: the counter variant of DP-FTRL is (ε, δ)-DP and needs delta in (0, 1)")
+	}
+	switch {
+	case cfg.Lambda != 0:
+		return nil, fmt.Errorf("dpb: lambda is %v with delta %v: the (ε, δ) variant has Gaussian node noise (set Sigma, or leave it to FTRLGaussianSigma)", cfg.Lambda, cfg.Delta)
+	case cfg.Plain:
+		return nil, fmt.Errorf("dpb: Plain is set with delta %v: the (ε, δ) variant picks its counter by Counter (CounterTree is the plain tree)", cfg.Delta)
+	case cfg.Noise != dpnoise.NoiseSimulated:
+		return nil, fmt.Errorf("dpb: the (ε, δ) variant of DP-FTRL runs on simulated noise only (Noise must be NoiseSimulated)")
+	}
+	sigma, err := FTRLGaussianSigma(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon, cfg.Delta, cfg.Counter)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Sigma == 0 {
+		cfg.Sigma = sigma
+	}
+	if err := param.CheckFinite("sigma", cfg.Sigma); err != nil {
+		return nil, err
+	}
+	if !(cfg.Sigma >= sigma) {
+		return nil, fmt.Errorf("dpb: sigma is %v, must be >= %v (the smallest σ that is (%v, %v)-DP on the %v counter)", cfg.Sigma, sigma, cfg.Epsilon, cfg.Delta, cfg.Counter)
+	}
+	noise, err := dpnoise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
+	if err != nil {
+		return nil, err
+	}
+	return newFTRLOn(cfg, noise)
+}
+
+// newFTRLOn builds the counter variant on the given node noise (the tests
+// pass ZeroNoise for the zero-noise exactness check).
+func newFTRLOn(cfg FTRLConfig, noise dpnoise.Noise) (*FTRL, error) {
+	ctr, err := counter.NewCounter(cfg.Counter, cfg.Dim, cfg.Horizon, noise)
+	if err != nil {
+		return nil, err
+	}
+	lead := &leaderSum{ctr: ctr, sum: make([]float64, cfg.Dim), clip: make([]float64, cfg.Dim)}
+	if ts, ok := ctr.(*counter.TreeSum); ok {
+		lead.tree = ts
+	}
+	f := &FTRL{cfg: cfg, lead: lead, x: make([]float64, cfg.Dim)}
+	f.decide()
+	return f, nil
+}
+
+// Counter returns the counter that releases the cumulative loss.
+func (f *FTRL) Counter() counter.Counter { return f.lead.ctr }

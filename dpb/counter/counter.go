@@ -1,0 +1,224 @@
+package counter
+
+import (
+	"fmt"
+	"math/bits"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+)
+
+// Counter is a continual counter: it releases a private prefix sum
+// S_t + noise_t of a stream of vectors z_1, z_2, … after every Add. Every
+// counter here is a linear noise mechanism on draws of a [noise.Noise]: the
+// release at t is S_t + Σ_s B_ts η_s, η_s independent node draws, with the
+// data entering a set of noisy linear measurements C z (the factorisation
+// A = BC of the prefix-sum matrix A; Li et al. 2015, Denisov, McMahan et al.
+// 2022). Two numbers describe it, both in units of one node draw:
+//
+//   - VarianceAt(t) = Σ_s B_ts²: the release at round t has noise of
+//     variance VarianceAt(t)·Var(η) in each coordinate;
+//   - Cost(): how much one record is seen. A record z_s enters the
+//     measurements with coefficients C_{·s}; L2Sq = max_s Σ_r C_rs² and
+//     L1 = max_s Σ_r |C_rs|. A Gaussian node noise of scale σ on data of ℓ2
+//     sensitivity Δ₂ makes the whole sequence of releases μ-GDP with
+//     μ = Δ₂ √L2Sq / σ (composition over the measurements a record touches,
+//     Dong, Roth & Su 2022, Cor. 3.3; adaptively chosen data are covered
+//     because C is lower triangular: Denisov et al. 2022, Thm 2.1); a
+//     Laplace node noise of scale b on data of ℓ1 sensitivity Δ₁ makes it
+//     (Δ₁ L1/b)-DP.
+//
+// For the tree counters a measurement is a node and C is 0/1, so L2Sq = L1 =
+// the number of nodes a record enters. Comparing counters at the same
+// privacy means comparing VarianceAt(t)·L2Sq (σ² scales with L2Sq).
+//
+// Add and SumTo allocate nothing. Validating z is the caller's job.
+type Counter interface {
+	Dim() int
+	Horizon() int
+	Rounds() int
+	Add(z []float64)
+	// SumTo writes the private prefix sum into dst (len Dim(); nil allocates).
+	SumTo(dst []float64) []float64
+	// NoiseTo writes the noise of the current release into dst.
+	NoiseTo(dst []float64) []float64
+	// Exact returns the exact prefix sum (for checks, never for release).
+	Exact() []float64
+	// VarianceAt returns the noise variance of the release at round t
+	// (1 ≤ t ≤ Horizon()) in units of one node draw's variance.
+	VarianceAt(t int) float64
+	// MaxVariance returns max over t ≤ Horizon() of VarianceAt(t).
+	MaxVariance() float64
+	// Cost returns the per-record privacy cost (see the type's comment).
+	Cost() CounterCost
+}
+
+// CounterCost is the privacy cost of one record in a [Counter]: the squared
+// ℓ2 norm and the ℓ1 norm of its column of the measurement matrix C,
+// maximised over records.
+type CounterCost struct {
+	L2Sq float64 `json:"l2sq"`
+	L1   float64 `json:"l1"`
+}
+
+// CounterKind names a continual counter.
+type CounterKind int
+
+const (
+	// CounterTree is the binary mechanism, plain ([TreeSum], [Plain]).
+	CounterTree CounterKind = iota
+	// CounterTreePadded is the binary mechanism padded to m node noises
+	// per release ([TreeSum], [Padded]; AS17's TreeBasedAgg).
+	CounterTreePadded
+	// CounterHonaker is the binary tree with Honaker's (2015) variance-
+	// optimal estimator ([HonakerTree]).
+	CounterHonaker
+	// CounterSmooth is the smooth binary mechanism of Andersson & Pagh
+	// (2023) ([SmoothBinary]).
+	CounterSmooth
+	// CounterSqrt is the exact square-root factorisation of the prefix-sum
+	// matrix (Henzinger, Upadhyay & Upadhyay 2023; Fichtenberger, Henzinger
+	// & Upadhyay 2023), O(n·dim) memory ([ToeplitzCounter]).
+	CounterSqrt
+	// CounterBLT is a buffered-linear-Toeplitz approximation of the
+	// square-root factorisation (Dvijotham et al. 2024), O(dim·log n) memory
+	// ([ToeplitzCounter]).
+	CounterBLT
+	// CounterKary is the k-ary tree ([KaryTree]) with the arity
+	// [KaryArity] picks for the horizon.
+	CounterKary
+)
+
+// CounterKinds lists every counter, in the order of the figures.
+var CounterKinds = []CounterKind{CounterTree, CounterTreePadded, CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT, CounterKary}
+
+func (k CounterKind) String() string {
+	switch k {
+	case CounterTree:
+		return "tree"
+	case CounterTreePadded:
+		return "tree-padded"
+	case CounterHonaker:
+		return "honaker"
+	case CounterSmooth:
+		return "smooth"
+	case CounterSqrt:
+		return "sqrt"
+	case CounterBLT:
+		return "blt"
+	case CounterKary:
+		return "kary"
+	}
+	return fmt.Sprintf("CounterKind(%d)", int(k))
+}
+
+// ParseCounterKind returns the kind named s (as printed by String).
+func ParseCounterKind(s string) (CounterKind, error) {
+	for _, k := range CounterKinds {
+		if k.String() == s {
+			return k, nil
+		}
+	}
+	return 0, fmt.Errorf("dpb: unknown counter %q (want one of tree, tree-padded, honaker, smooth, sqrt, blt, kary)", s)
+}
+
+// NewCounter returns a counter of the given kind over horizon rounds of
+// dim-vectors with node noise (whose Dim must be dim). Only the node noise
+// is random; the counter draws from it and nothing else.
+func NewCounter(kind CounterKind, dim, horizon int, noise dpnoise.Noise) (Counter, error) {
+	switch kind {
+	case CounterTree:
+		return NewTreeSum(dim, horizon, noise, Plain)
+	case CounterTreePadded:
+		return NewTreeSum(dim, horizon, noise, Padded)
+	case CounterHonaker:
+		return NewHonakerTree(dim, horizon, noise)
+	case CounterSmooth:
+		return NewSmoothBinary(dim, horizon, noise)
+	case CounterSqrt:
+		return NewSqrtCounter(dim, horizon, noise)
+	case CounterBLT:
+		return NewBLTCounter(dim, horizon, noise)
+	case CounterKary:
+		return NewKaryTree(dim, horizon, KaryArity(horizon), noise)
+	}
+	return nil, fmt.Errorf("dpb: unknown counter kind %d", int(kind))
+}
+
+// checkCounterArgs validates the arguments every counter constructor but
+// TreeSum's takes; those counters reject secure (gridded) noise.
+func checkCounterArgs(kind string, dim, horizon int, noise dpnoise.Noise) error {
+	if err := param.CheckDim("dimension", dim); err != nil {
+		return err
+	}
+	if horizon < 1 {
+		return fmt.Errorf("dpb: horizon is %d, must be >= 1", horizon)
+	}
+	if noise == nil {
+		return fmt.Errorf("dpb: nil node noise (use ZeroNoise for none)")
+	}
+	if noise.Dim() != dim {
+		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", noise.Dim(), dim)
+	}
+	return dpnoise.RejectGridded(kind, noise)
+}
+
+// addRound is the common start of a counter's Add: it checks z against the
+// dimension (len(exact)) and round t against the horizon (panics: programmer
+// errors), adds z into the exact sum and returns t + 1.
+func addRound(z, exact []float64, t, horizon int) int {
+	if len(z) != len(exact) {
+		panic(param.BadDim)
+	}
+	if t >= horizon {
+		panic(param.PastHorizon)
+	}
+	for j, x := range z {
+		exact[j] += x
+	}
+	return t + 1
+}
+
+// MeanVariance returns the mean of c.VarianceAt(t) over t = 1..Horizon().
+func MeanVariance(c Counter) float64 {
+	var s float64
+	n := c.Horizon()
+	for t := 1; t <= n; t++ {
+		s += c.VarianceAt(t)
+	}
+	return s / float64(n)
+}
+
+// VarianceAt returns popcount(t) (Plain) or Levels() (Padded): the number
+// of node draws in the release at round t.
+func (ts *TreeSum) VarianceAt(t int) float64 {
+	if ts.mode == Padded {
+		return float64(ts.levels)
+	}
+	return float64(bits.OnesCount(uint(t)))
+}
+
+// MaxVariance returns the largest VarianceAt over the horizon: Levels()
+// padded, the largest popcount of t ≤ n plain.
+func (ts *TreeSum) MaxVariance() float64 {
+	if ts.mode == Padded {
+		return float64(ts.levels)
+	}
+	return float64(maxPopcount(ts.horizon))
+}
+
+// maxPopcount returns the largest popcount of 1 ≤ t ≤ n.
+func maxPopcount(n int) int {
+	b := bits.Len(uint(n))
+	if bits.OnesCount(uint(n)) == b {
+		return b
+	}
+	return b - 1 // 2^{b−1} − 1 < n has b − 1 ones
+}
+
+// Cost returns Levels() for both norms: a record enters at most m nodes.
+func (ts *TreeSum) Cost() CounterCost {
+	return CounterCost{L2Sq: float64(ts.levels), L1: float64(ts.levels)}
+}
+
+var _ Counter = (*TreeSum)(nil)

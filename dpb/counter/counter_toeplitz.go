@@ -1,0 +1,275 @@
+package counter
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+)
+
+// ToeplitzCounter is a matrix-factorisation counter with lower-triangular
+// Toeplitz factors: the prefix-sum matrix A (all ones on and below the
+// diagonal) is written A = BC with B, C lower-triangular Toeplitz, and the
+// release at round t is S_t + (Bη)_t = S_t + Σ_{j<t} b_j η_{t−j}, η_s
+// independent node draws. A record at round s enters the measurements
+// (Cz)_r, r ≥ s, with coefficients c_{r−s}, so its cost is Σ_{j<n} c_j² (ℓ2²)
+// and Σ_{j<n} |c_j| (ℓ1), largest for s = 1; the noise variance at round t
+// is Σ_{j<t} b_j². c is determined by b: Σ_{l≤j} b_{j−l} c_l = 1 for every j.
+//
+// Two choices of b are provided:
+//
+//   - [NewSqrtCounter]: the square-root factorisation B = C = A^{1/2},
+//     b_j = c_j = C(2j, j)/4^j (Henzinger, Upadhyay & Upadhyay 2023;
+//     Fichtenberger, Henzinger & Upadhyay 2023), whose max-variance × cost is
+//     within 1 + o(1) of optimal among factorisations; it keeps every draw,
+//     O(n·dim) memory and O(t·dim) work at round t — for n up to ≈ 10⁵.
+//   - [NewBLTCounter]: a buffered linear Toeplitz B (Dvijotham, McMahan,
+//     Pillutla, Steinke & Thakurta 2024): b_0 = 1 and b_j = Σ_i ω_i λ_i^j
+//     for j ≥ 1, a sum of K geometric sequences, so (Bη)_t = η_t + Σ_i ω_i S_i
+//     with K buffers S_i ← λ_i(S_i + η_{t−1}): O(K·dim) memory and work per
+//     round. The ω_i, λ_i discretise 1/√(πj) = (1/π)∫ e^{u/2} e^{−j eᵘ} du by
+//     the trapezoid rule on a uniform grid of u (λ_i = exp(−e^{u_i}),
+//     ω_i = (Δu/π) e^{u_i/2}), which approximates the square root's
+//     b_j ≈ 1/√(πj) with K = O(log n) buffers. The approximation only affects
+//     how good the counter is, never its privacy: its exact c, cost and
+//     variances are computed from the b it uses.
+//
+// Cost() and VarianceAt are exact for the b used (c by forward
+// substitution, O(n·K) at construction).
+type ToeplitzCounter struct {
+	dim, horizon int
+	noise        dpnoise.Noise
+	name         string
+
+	t     int
+	exact []float64
+	cur   []float64 // noise of the current release
+
+	// exact square root: every draw, and b.
+	draws []float64
+	b     []float64
+
+	// BLT: buffers S_i (K·dim), ω, λ, and the previous draw.
+	omega, lambda []float64
+	buf           []float64
+	prev          []float64
+
+	varPrefix []float64 // varPrefix[t] = Σ_{j<t} b_j² for t ≤ n (sqrt only; BLT by closed form)
+	cost      CounterCost
+}
+
+// SqrtCoefficients returns b_j = C(2j, j)/4^j for j < n, the coefficients of
+// the square root of the prefix-sum matrix (the Taylor coefficients of
+// (1−x)^{−1/2}), by b_0 = 1, b_j = b_{j−1}(2j − 1)/(2j).
+func SqrtCoefficients(n int) []float64 {
+	b := make([]float64, n)
+	if n > 0 {
+		b[0] = 1
+	}
+	for j := 1; j < n; j++ {
+		b[j] = b[j-1] * float64(2*j-1) / float64(2*j)
+	}
+	return b
+}
+
+// MaxSqrtHorizon is the largest horizon NewSqrtCounter accepts (its memory
+// is horizon·dim floats and its work O(horizon²·dim) in total).
+const MaxSqrtHorizon = 1 << 17
+
+// NewSqrtCounter returns the exact square-root factorisation counter.
+func NewSqrtCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, error) {
+	if err := checkCounterArgs("square-root", dim, horizon, noise); err != nil {
+		return nil, err
+	}
+	if horizon > MaxSqrtHorizon {
+		return nil, fmt.Errorf("dpb: horizon %d is above %d for the exact square-root counter (use the BLT counter)", horizon, MaxSqrtHorizon)
+	}
+	c := &ToeplitzCounter{
+		dim: dim, horizon: horizon, noise: noise, name: "sqrt",
+		exact: make([]float64, dim), cur: make([]float64, dim),
+		draws: make([]float64, horizon*dim), b: SqrtCoefficients(horizon),
+	}
+	c.varPrefix = make([]float64, horizon+1)
+	for j, bj := range c.b {
+		c.varPrefix[j+1] = c.varPrefix[j] + bj*bj
+	}
+	// B = C: the cost is the variance of the last round.
+	c.cost = CounterCost{L2Sq: c.varPrefix[horizon]}
+	for _, bj := range c.b {
+		c.cost.L1 += bj
+	}
+	return c, nil
+}
+
+// BLTParams returns the ω and λ of [NewBLTCounter] for horizon n: the
+// trapezoid nodes u_i = u_max − iΔu, Δu = 1.5, from u_max = ln 10 down to
+// u_min = ln(10⁻³/n), λ_i = exp(−e^{u_i}), ω_i = (Δu/π) e^{u_i/2}: K = 16
+// buffers at n = 2²⁰, 17 at 2²⁴. The grid was chosen by measuring max
+// variance × cost against the exact square root's at n = 2²⁰ over Δu ∈
+// [0.6, 1.5] and both ends: every grid reaching u_min ≤ ln(10⁻³/n) is within
+// 0.3% of it; coarser lower ends lose 2–40%.
+func BLTParams(n int) (omega, lambda []float64) {
+	const du = 1.5
+	umax, umin := xmath.Log(10), xmath.Log(1e-3/float64(n))
+	for u := umax; u >= umin; u -= du {
+		lambda = append(lambda, xmath.Exp(-xmath.Exp(u)))
+		omega = append(omega, du/math.Pi*xmath.Exp(u/2))
+	}
+	return omega, lambda
+}
+
+// NewBLTCounter returns the streaming BLT counter with [BLTParams].
+func NewBLTCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, error) {
+	omega, lambda := BLTParams(horizon)
+	return NewBLTCounterWith(dim, horizon, noise, omega, lambda)
+}
+
+// NewBLTCounterWith returns a BLT counter with b_j = Σ_i ω_i λ_i^j (j ≥ 1):
+// every λ_i must be in [0, 1) and every ω_i finite.
+func NewBLTCounterWith(dim, horizon int, noise dpnoise.Noise, omega, lambda []float64) (*ToeplitzCounter, error) {
+	if err := checkCounterArgs("BLT", dim, horizon, noise); err != nil {
+		return nil, err
+	}
+	if len(omega) != len(lambda) || len(omega) == 0 {
+		return nil, fmt.Errorf("dpb: BLT needs as many ω as λ (%d, %d), at least one", len(omega), len(lambda))
+	}
+	for i := range omega {
+		if !(lambda[i] >= 0 && lambda[i] < 1) {
+			return nil, fmt.Errorf("dpb: BLT λ[%d] is %v, must be in [0, 1)", i, lambda[i])
+		}
+		if err := param.CheckFinite(fmt.Sprintf("BLT ω[%d]", i), omega[i]); err != nil {
+			return nil, err
+		}
+	}
+	k := len(omega)
+	c := &ToeplitzCounter{
+		dim: dim, horizon: horizon, noise: noise, name: "blt",
+		exact: make([]float64, dim), cur: make([]float64, dim),
+		omega: append([]float64(nil), omega...), lambda: append([]float64(nil), lambda...),
+		buf: make([]float64, k*dim), prev: make([]float64, dim),
+	}
+	// c by forward substitution: c_j = 1 − Σ_i ω_i T_i,j with
+	// T_i,j = Σ_{l<j} λ_i^{j−l} c_l = λ_i (T_i,j−1 + c_{j−1}).
+	tt := make([]float64, k)
+	var cprev float64
+	for j := 0; j < horizon; j++ {
+		cj := 1.0
+		for i := range tt {
+			if j > 0 {
+				tt[i] = lambda[i] * (tt[i] + cprev)
+			}
+			cj -= omega[i] * tt[i]
+		}
+		c.cost.L2Sq += cj * cj
+		c.cost.L1 += math.Abs(cj)
+		cprev = cj
+	}
+	return c, nil
+}
+
+// Dim returns the dimension.
+func (c *ToeplitzCounter) Dim() int { return c.dim }
+
+// Horizon returns n.
+func (c *ToeplitzCounter) Horizon() int { return c.horizon }
+
+// Rounds returns the number of values added.
+func (c *ToeplitzCounter) Rounds() int { return c.t }
+
+// Exact returns the exact prefix sum.
+func (c *ToeplitzCounter) Exact() []float64 { return c.exact }
+
+// Buffers returns the number of BLT buffers K (0 for the exact square root).
+func (c *ToeplitzCounter) Buffers() int { return len(c.omega) }
+
+// Add appends z as the next round's value and draws the round's noise.
+func (c *ToeplitzCounter) Add(z []float64) {
+	c.t = addRound(z, c.exact, c.t, c.horizon)
+	d := c.dim
+	if c.omega == nil {
+		// (Bη)_t = Σ_{j<t} b_j η_{t−j}; draws[(s−1)·d:] holds η_s.
+		cur := c.draws[(c.t-1)*d : c.t*d]
+		c.noise.Sample(cur)
+		copy(c.cur, cur)
+		for j := 1; j < c.t; j++ {
+			bj := c.b[j]
+			eta := c.draws[(c.t-1-j)*d : (c.t-j)*d]
+			for i := range c.cur {
+				c.cur[i] += float64(bj * eta[i])
+			}
+		}
+		return
+	}
+	// S_i,t = Σ_{s<t} λ_i^{t−s} η_s = λ_i (S_i,t−1 + η_{t−1}); prev holds
+	// η_{t−1} (zero at t = 1) until η_t is drawn into it.
+	for i, l := range c.lambda {
+		s := c.buf[i*d : (i+1)*d]
+		for j := range s {
+			s[j] = l * (s[j] + c.prev[j])
+		}
+	}
+	c.noise.Sample(c.prev)
+	copy(c.cur, c.prev)
+	for i, w := range c.omega {
+		s := c.buf[i*d : (i+1)*d]
+		for j := range s {
+			c.cur[j] += w * s[j]
+		}
+	}
+}
+
+// NoiseTo writes the noise of the current release.
+func (c *ToeplitzCounter) NoiseTo(dst []float64) []float64 {
+	dst = param.DstOf(dst, c.dim)
+	if c.t == 0 {
+		clear(dst)
+		return dst
+	}
+	copy(dst, c.cur)
+	return dst
+}
+
+// SumTo writes the private prefix sum.
+func (c *ToeplitzCounter) SumTo(dst []float64) []float64 {
+	dst = param.DstOf(dst, c.dim)
+	if c.t == 0 {
+		copy(dst, c.exact)
+		return dst
+	}
+	for j := range dst {
+		dst[j] = c.cur[j] + c.exact[j]
+	}
+	return dst
+}
+
+// VarianceAt returns Σ_{j<t} b_j².
+func (c *ToeplitzCounter) VarianceAt(t int) float64 {
+	if c.omega == nil {
+		return c.varPrefix[t]
+	}
+	// 1 + Σ_{i,i'} ω_i ω_i' Σ_{j=1}^{t−1} (λ_i λ_i')^j.
+	v := 1.0
+	for i, wi := range c.omega {
+		for k, wk := range c.omega {
+			q := c.lambda[i] * c.lambda[k]
+			if q == 0 {
+				continue
+			}
+			v += wi * wk * q * (1 - xmath.Pow(q, float64(t-1))) / (1 - q)
+		}
+	}
+	return v
+}
+
+// MaxVariance returns VarianceAt(n) (the variance grows with t).
+func (c *ToeplitzCounter) MaxVariance() float64 { return c.VarianceAt(c.horizon) }
+
+// Cost returns Σ_{j<n} c_j² and Σ_{j<n} |c_j|.
+func (c *ToeplitzCounter) Cost() CounterCost { return c.cost }
+
+// String names the counter.
+func (c *ToeplitzCounter) String() string { return c.name }
+
+var _ Counter = (*ToeplitzCounter)(nil)

@@ -1,0 +1,9 @@
+// Package counter holds the continual counters that release running sums
+// privately: the binary tree mechanism [TreeSum] of Chan, Shi & Song (2011),
+// plain (MT14 Alg. 1, SS18 §4) or padded (AS17 Alg. 2, TreeBasedAgg), and the
+// modern counters with less noise at the same privacy: Honaker's variance
+// reduction ([HonakerTree]), the smooth binary mechanism ([SmoothBinary]),
+// the k-ary tree ([KaryTree]) and the Toeplitz (square-root and BLT)
+// factorisations ([ToeplitzCounter]). [NewCounter] builds any of them by
+// [CounterKind]; [ProfileCounter] gives their exact per-round variances.
+package counter

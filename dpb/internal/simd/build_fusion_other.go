@@ -1,0 +1,9 @@
+//go:build !amd64
+
+package simd
+
+import (
+	"runtime"
+)
+
+const fusionBuild = runtime.GOARCH

@@ -1,0 +1,276 @@
+//go:build amd64 && !purego
+
+package simd
+
+import (
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+)
+
+// kernelsAvailable lists the scoring kernels this CPU and OS support, the
+// fastest first: AVX-512 (F and VL, with the OS saving ZMM state), AVX2 with
+// FMA, the Go loop.
+func kernelsAvailable() []KernelID {
+	ks := []KernelID{kernelGo}
+	if HasAVX2FMA() {
+		ks = append([]KernelID{kernelAVX2}, ks...)
+		if HasAVX512() {
+			ks = append([]KernelID{kernelAVX512}, ks...)
+		}
+	}
+	return ks
+}
+
+// KernelsRunnable lists kernelsAvailable, then the variants tests and
+// benchmarks run besides them: the four-action AVX2 kernel, and the
+// eight-action, sixteen-action and (with BMI2) lanes AVX-512 kernels at
+// every d.
+func KernelsRunnable() []KernelID {
+	ks := kernelsAvailable()
+	for _, k := range ks {
+		switch k {
+		case kernelAVX2:
+			ks = append(ks, kernelAVX2x4)
+		case kernelAVX512:
+			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
+			if HasBMI12() {
+				ks = append(ks, kernelAVX512Lanes)
+			}
+		}
+	}
+	return ks
+}
+
+// ScoreBlocksWith writes scores[k] = ⟨z, M x_k⟩ + β‖M x_k‖ for the first
+// 4·nblk actions of x (each d floats, contiguous) with kernel k, which must
+// be one of kernelsAvailable. Pairs of blocks go through the eight-action
+// kernels (AVX2: when d >= avx2EightFrom), an odd last block through the
+// four-action AVX2 kernel; every path
+// has the summation order of ScoreBlocksGo.
+func ScoreBlocksWith(k KernelID, mt []float64, dp int, zp []float64, d int, x []float64, nblk int, beta float64, scores []float64) {
+	if nblk == 0 {
+		return
+	}
+	if len(mt) < dp*dp || len(zp) < dp || len(x) < 4*nblk*d || len(scores) < 4*nblk || d > dp {
+		panic(param.BadDim)
+	}
+	n8 := nblk / 2
+	switch k {
+	case kernelAVX512, kernelAVX512x16, kernelAVX512Lanes:
+		if d <= lanesMaxDim && (d >= lanesFrom || k == kernelAVX512Lanes) {
+			x, scores, nblk = scorePasses(scoreLanesAVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
+		}
+		if d >= sixteenFrom || k == kernelAVX512x16 {
+			x, scores, nblk = scorePasses(scoreBlocks16AVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
+		}
+		if nblk == 0 {
+			return
+		}
+		n8 = nblk / 2
+		if n8 > 0 {
+			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
+		}
+	case kernelAVX512x8: // the eight-action AVX-512 kernel alone (tests, benchmarks)
+		if n8 > 0 {
+			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
+		}
+	case kernelAVX2:
+		if d < avx2EightFrom { // the lane sums in memory cost more than the chains gain
+			scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[0], nblk, beta, &scores[0])
+			return
+		}
+		if n8 > 0 {
+			scoreBlocks8AVX2(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
+		}
+	case kernelAVX2x4: // the four-action kernel alone (tests, benchmarks)
+		scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[0], nblk, beta, &scores[0])
+		return
+	default:
+		ScoreBlocksGo(mt, dp, zp, d, x, nblk, beta, scores)
+		return
+	}
+	if nblk%2 == 1 {
+		scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[8*n8*d], 1, beta, &scores[8*n8])
+	}
+}
+
+// lanesMaxDim is the largest d the one-action-per-lane kernel takes (its
+// frame holds 16 actions of up to 128 coordinates, transposed).
+const lanesMaxDim = 128
+
+// lanesFrom is the smallest d at which the AVX-512 kernel scores K >= 16
+// actions one per lane (scoreLanesAVX512) rather than eight rows of M per
+// register, or never (MaxInt) on a CPU whose AVX-512 runs on 256-bit units
+// (zmmHalfWidth), where one FMA a cycle leaves the load ports time for the
+// rows-in-lanes kernels' broadcast per FMA, or without BMI2 (its masks come
+// from BZHI).
+var lanesFrom = func() int {
+	if zmmHalfWidth() || !HasBMI12() {
+		return math.MaxInt
+	}
+	return 8
+}()
+
+// avx512SixteenFrom is the smallest d at which the AVX-512 kernel scores
+// sixteen actions per pass (scoreBlocks16AVX512) rather than eight; below
+// it the lane sums in memory cost more than the extra chains gain. On an
+// AMD EPYC (K = 1024, sixteen-action against eight-action kernel): +25 % at
+// D = 5, +4 to +6 % at d = 16–24, equal at d = 32–48, −1.5 to −2.5 % at
+// D = 56–70; −3 % at (64, 4096) (BenchmarkScoreKernel).
+const avx512SixteenFrom = 48
+
+// sixteenFrom is avx512SixteenFrom, or never (MaxInt) on a CPU whose
+// AVX-512 runs on 256-bit units (zmmHalfWidth): there the eight-action kernel
+// keeps the one 512-bit FMA a cycle busy, and the sixteen-action one only
+// adds its lane sums in memory. On AMD EPYC family 25 (Zen 4), K = 1024, the
+// eight-action kernel is 1–2 % faster at every d from 48 to 70, 2 % at
+// (64, 4096) (BenchmarkScoreKernel).
+var sixteenFrom = func() int {
+	if zmmHalfWidth() {
+		return math.MaxInt
+	}
+	return avx512SixteenFrom
+}()
+
+// zmmHalfWidth reports a CPU known to execute 512-bit FMAs on 256-bit units
+// (two passes each), so that its AVX-512 FMA peak is its AVX2 one: AMD
+// family 25 (0x19), whose AVX-512 models are Zen 4 (family 26, Zen 5, has
+// full-width units). Others answer false.
+func zmmHalfWidth() bool {
+	vendor, family, _ := cpuFamilyModel()
+	return vendor == "AuthenticAMD" && family == 0x19
+}
+
+// cpuFamilyModel returns the CPU's vendor string and its display family and
+// model (CPUID leaf 1, with the extended fields as Intel and AMD define them).
+func cpuFamilyModel() (vendor string, family, model int) {
+	_, b, c, d := cpuid(0, 0)
+	v := appendRegs(nil, b, d, c)
+	a, _, _, _ := cpuid(1, 0)
+	family, model = int(a>>8&0xf), int(a>>4&0xf)
+	if family == 0xf {
+		family += int(a >> 20 & 0xff)
+	}
+	if family == 0x6 || family >= 0xf {
+		model += int(a>>16&0xf) << 4
+	}
+	return string(v), family, model
+}
+
+// appendRegs appends the bytes of CPUID registers to b, each little-endian:
+// how CPUID spells its vendor and brand strings.
+func appendRegs(b []byte, regs ...uint32) []byte {
+	for _, r := range regs {
+		b = append(b, byte(r), byte(r>>8), byte(r>>16), byte(r>>24))
+	}
+	return b
+}
+
+// scorePasses scores the first nblk/per·per blocks of four actions with
+// kern, which takes passes of per blocks, and returns the actions, block
+// count and scores left.
+func scorePasses(kern func(mt *float64, dp int, zp *float64, d int, x *float64, n int, beta float64, scores *float64), per int,
+	mt []float64, dp int, zp []float64, d int, x []float64, nblk int, beta float64, scores []float64) ([]float64, []float64, int) {
+	n := nblk / per
+	if n == 0 {
+		return x, scores, nblk
+	}
+	kern(&mt[0], dp, &zp[0], d, &x[0], n, beta, &scores[0])
+	done := 4 * per * n // actions scored
+	return x[done*d:], scores[done:], nblk - per*n
+}
+
+// avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats
+// the four-action one (BenchmarkScoreKernel on an AMD EPYC: 8% slower at
+// D = 16, 11% faster at d = 24, 28% at d = 64).
+const avx2EightFrom = 20
+
+// scoreBlocksAVX2 is ScoreBlocksGo in AVX2/FMA assembly, four actions at a
+// time (kernel_amd64.s).
+//
+//go:noescape
+func scoreBlocksAVX2(mt *float64, dp int, zp *float64, d int, x *float64, nblk int, beta float64, scores *float64)
+
+// scoreBlocks8AVX2 is ScoreBlocksGo in AVX2/FMA assembly for n8 blocks of
+// eight actions (kernel_amd64.s).
+//
+//go:noescape
+func scoreBlocks8AVX2(mt *float64, dp int, zp *float64, d int, x *float64, n8 int, beta float64, scores *float64)
+
+// scoreBlocks8AVX512 is ScoreBlocksGo in AVX-512 assembly for n8 blocks of
+// eight actions (kernel_amd64.s).
+//
+//go:noescape
+func scoreBlocks8AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n8 int, beta float64, scores *float64)
+
+// transposePerm holds the permutation indices of the assembly's 8×8
+// transposition (transpose_amd64.h): lanes (0,1,8,9,4,5,12,13) and
+// (2,3,10,11,6,7,14,15), then (0,1,2,3,8,9,10,11) and (4,5,6,7,12,13,14,15),
+// where index 8 and up picks VPERMT2PD's second table.
+var transposePerm = [32]int64{
+	0, 1, 8, 9, 4, 5, 12, 13,
+	2, 3, 10, 11, 6, 7, 14, 15,
+	0, 1, 2, 3, 8, 9, 10, 11,
+	4, 5, 6, 7, 12, 13, 14, 15,
+}
+
+// iota8 holds the lane numbers 0…7 (ArgmaxAVX512's and
+// score4SmallAVX512's indices).
+var iota8 = [8]int64{0, 1, 2, 3, 4, 5, 6, 7}
+
+// negInfBits is −∞ (ArgmaxAVX512's and score4SmallAVX512's empty lanes).
+var negInfBits uint64 = 0xfff0000000000000
+
+// scoreLanesAVX512 is ScoreBlocksGo in AVX-512 assembly for n16 passes of
+// 16 actions, one action per lane (kernel_lanes_amd64.s); d <= lanesMaxDim.
+//
+//go:noescape
+func scoreLanesAVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
+
+// scoreBlocks16AVX512 is ScoreBlocksGo in AVX-512 assembly for n16 blocks
+// of sixteen actions (kernel_amd64.s).
+//
+//go:noescape
+func scoreBlocks16AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
+
+func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
+func xgetbv() (eax, edx uint32)
+
+func HasAVX2FMA() bool {
+	maxID, _, _, _ := cpuid(0, 0)
+	if maxID < 7 {
+		return false
+	}
+	_, _, ecx1, _ := cpuid(1, 0)
+	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
+	if ecx1&fma == 0 || ecx1&osxsave == 0 || ecx1&avx == 0 {
+		return false
+	}
+	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // XMM and YMM state enabled by the OS
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	return ebx7&(1<<5) != 0 // AVX2
+}
+
+// HasAVX512 reports the AVX-512 subset the assembly uses — F, VL, DQ
+// (KMOVB, VCVTQQ2PD) and BW (KMOVQ), which every AVX-512 CPU since Skylake-SP
+// and Zen 4 has — with the OS saving the opmask and all 32 ZMM registers
+// (call only when HasAVX2FMA, which checks OSXSAVE).
+func HasAVX512() bool {
+	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
+		return false
+	}
+	_, ebx7, _, _ := cpuid(7, 0)
+	const f, dq, bw, vl = 1 << 16, 1 << 17, 1 << 30, 1 << 31
+	return ebx7&(f|dq|bw|vl) == f|dq|bw|vl
+}
+
+// HasBMI12 reports BMI1 (BEXTR) and BMI2 (MULX), CPUID leaf 7 EBX bits 3 and
+// 8 (call only when HasAVX2FMA, which checks that leaf 7 exists).
+func HasBMI12() bool {
+	_, ebx7, _, _ := cpuid(7, 0)
+	const bmi1, bmi2 = 1 << 3, 1 << 8
+	return ebx7&bmi1 != 0 && ebx7&bmi2 != 0
+}

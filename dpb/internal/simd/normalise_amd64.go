@@ -1,0 +1,81 @@
+//go:build amd64 && !purego
+
+package simd
+
+// NormAVX512 selects normaliseBlocksAVX512 and normaliseLanesAVX512 for
+// NormaliseBlocks (tests switch it); NormLanes says whether the CPU has the
+// BMI2 (BZHI) that the second one and the first one's last, partial pass
+// need (tests switch it too).
+var (
+	NormAVX512 = HasAVX2FMA() && HasAVX512()
+	NormLanes  = HasAVX2FMA() && HasBMI12()
+)
+
+// normTables drives normaliseBlocksAVX512 for one d ≤ 8 (the layout is the
+// assembly's: d at 0, idx at 8, mask at 520, exp at 584).
+type normTables struct {
+	d    int
+	idx  [8][8]int64 // idx[i][k] = (d·k+i) mod 8: lane of component i of vector k
+	mask [8][8]uint8 // bit k of mask[i][j]: component i of vector k is in register j
+	exp  [8][8]int64 // exp[j][l] = (8j+l)/d: the vector of lane l of register j
+}
+
+var normTab = func() (t [9]normTables) {
+	for d := 1; d <= 8; d++ {
+		tb := &t[d]
+		tb.d = d
+		for i := range d {
+			for k := range 8 {
+				f := d*k + i
+				tb.idx[i][k] = int64(f % 8)
+				tb.mask[i][f/8] |= 1 << k
+			}
+		}
+		for j := range d {
+			for l := range 8 {
+				tb.exp[j][l] = int64((8*j + l) / d)
+			}
+		}
+	}
+	return t
+}()
+
+// normaliseBlocksAVX512 is NormaliseBlocksGo for k vectors of dimension
+// tab.d, eight per pass (normalise_amd64.s); a last pass of k mod 8 vectors
+// needs BMI2 (NormLanes).
+//
+//go:noescape
+func normaliseBlocksAVX512(acts, theta, means []float64, tab *normTables, k int)
+
+// normaliseLanesAVX512 is NormaliseBlocksGo for 32·n32 vectors of any
+// dimension d, one vector per lane (normalise_amd64.s).
+//
+//go:noescape
+func normaliseLanesAVX512(acts, theta, means []float64, d, n32 int)
+
+// NormaliseBlocks sets means[a] = NormaliseTo(acts[a·d:(a+1)·d], theta) for
+// a < len(means) on AVX-512 eight vectors per pass when d ≤ 8
+// (normaliseBlocksAVX512, the vectors' components permuted into lanes, a
+// last pass of fewer under masks) and
+// 32 per pass, one per lane, when d > 8 (normaliseLanesAVX512, 8×8 blocks
+// transposed); the rest in Go. The same bits: TestNormaliseBlocksSameBits.
+func NormaliseBlocks(acts, theta, means []float64, d int) {
+	k := len(means)
+	acts, theta = acts[:k*d], theta[:d]
+	done := 0
+	switch {
+	case NormAVX512 && d <= 8:
+		done = k
+		if !NormLanes {
+			done = k &^ 7
+		}
+		normaliseBlocksAVX512(acts, theta, means, &normTab[d], done)
+	case NormAVX512 && NormLanes:
+		n32 := k / 32
+		if n32 > 0 {
+			normaliseLanesAVX512(acts, theta, means, d, n32)
+		}
+		done = 32 * n32
+	}
+	NormaliseBlocksGo(acts[done*d:], theta, means[done:], d)
+}

@@ -1,0 +1,147 @@
+package snap
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"math"
+)
+
+// snapshotVersion is the version of the binary snapshot format written by the
+// MarshalBinary methods of the own-stream policies (anytime.go). A snapshot
+// also records [StreamVersion]: a snapshot of one stream version is refused by
+// code of another, since its continuation would not be bit-identical.
+const snapshotVersion = 1
+
+// Enc appends the little-endian encoding of a policy's state to b.
+type Enc struct{ B []byte }
+
+func (e *Enc) U64(v uint64)  { e.B = binary.LittleEndian.AppendUint64(e.B, v) }
+func (e *Enc) Int(v int)     { e.U64(uint64(int64(v))) }
+func (e *Enc) F64(v float64) { e.U64(math.Float64bits(v)) }
+func (e *Enc) Bool(v bool) {
+	if v {
+		e.U64(1)
+	} else {
+		e.U64(0)
+	}
+}
+func (e *Enc) Bytes(p []byte) {
+	e.Int(len(p))
+	e.B = append(e.B, p...)
+}
+func (e *Enc) F64s(v []float64) {
+	e.Int(len(v))
+	for _, x := range v {
+		e.F64(x)
+	}
+}
+func (e *Enc) Ints(v []int) {
+	e.Int(len(v))
+	for _, x := range v {
+		e.Int(x)
+	}
+}
+
+// Dec reads what enc wrote; the first error sticks and later reads return zeros.
+type Dec struct {
+	B   []byte
+	Err error
+}
+
+var errSnapshotShort = errors.New("dpb: snapshot truncated")
+
+func (d *Dec) U64() uint64 {
+	if d.Err != nil {
+		return 0
+	}
+	if len(d.B) < 8 {
+		d.Err = errSnapshotShort
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(d.B)
+	d.B = d.B[8:]
+	return v
+}
+func (d *Dec) Int() int     { return int(int64(d.U64())) }
+func (d *Dec) F64() float64 { return math.Float64frombits(d.U64()) }
+func (d *Dec) Bool() bool   { return d.U64() != 0 }
+func (d *Dec) Fail(err error) {
+	if d.Err == nil {
+		d.Err = err
+	}
+}
+
+// length reads a length and checks it against want (the size the restoring
+// policy's configuration gives).
+func (d *Dec) length(what string, want int) bool {
+	n := d.Int()
+	if d.Err == nil && n != want {
+		d.Fail(fmt.Errorf("dpb: snapshot %s has length %d, this policy's configuration has %d", what, n, want))
+	}
+	return d.Err == nil
+}
+
+func (d *Dec) Bytes() []byte {
+	n := d.Int()
+	if d.Err != nil {
+		return nil
+	}
+	if n < 0 || n > len(d.B) {
+		d.Fail(errSnapshotShort)
+		return nil
+	}
+	p := d.B[:n:n]
+	d.B = d.B[n:]
+	return p
+}
+
+// F64sTo reads a float slice into dst, whose length the configuration fixes.
+func (d *Dec) F64sTo(what string, dst []float64) {
+	if !d.length(what, len(dst)) {
+		return
+	}
+	for i := range dst {
+		dst[i] = d.F64()
+	}
+}
+
+func (d *Dec) IntsTo(what string, dst []int) {
+	if !d.length(what, len(dst)) {
+		return
+	}
+	for i := range dst {
+		dst[i] = d.Int()
+	}
+}
+
+// Header writes and checks the magic tag, the snapshot format and the stream version.
+func (e *Enc) Header(tag string) {
+	e.Bytes([]byte(tag))
+	e.Int(snapshotVersion)
+	e.Int(StreamVersion)
+}
+
+func (d *Dec) Header(tag string) {
+	got := string(d.Bytes())
+	if d.Err != nil {
+		return
+	}
+	if got != tag {
+		d.Fail(fmt.Errorf("dpb: snapshot is of a %q, not a %q", got, tag))
+		return
+	}
+	if v := d.Int(); d.Err == nil && v != snapshotVersion {
+		d.Fail(fmt.Errorf("dpb: snapshot format %d, this code reads %d", v, snapshotVersion))
+	}
+	if v := d.Int(); d.Err == nil && v != StreamVersion {
+		d.Fail(fmt.Errorf("dpb: snapshot of stream version %d, this code is at %d (a restored run would not continue bit-identically)", v, StreamVersion))
+	}
+}
+
+func (d *Dec) Done() error {
+	if d.Err == nil && len(d.B) != 0 {
+		d.Err = fmt.Errorf("dpb: snapshot has %d trailing bytes", len(d.B))
+	}
+	return d.Err
+}

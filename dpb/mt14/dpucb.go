@@ -1,0 +1,239 @@
+package mt14
+
+import (
+	"fmt"
+	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+)
+
+// DPUCBConfig configures [DPUCB].
+type DPUCBConfig struct {
+	// Arms is k. Required (>= 1).
+	Arms int
+	// Horizon is T, the number of leaves of every arm's tree. Required (>= 2).
+	Horizon int
+	// Epsilon is the privacy parameter ε of the whole algorithm. Required (> 0).
+	Epsilon float64
+	// Gamma is the failure probability γ of Theorem 4, used in Γ. Defaults to 1/T.
+	Gamma float64
+	// RelaxationScale multiplies the confidence relaxation Γ. Defaults to 1
+	// (Γ as printed); smaller values are a heuristic, not the paper's algorithm.
+	RelaxationScale float64
+	// Mode is the tree's release mode. Defaults to Plain (the binary mechanism
+	// MT14 cites); Padded is AS17's TreeBasedAgg.
+	Mode counter.ReleaseMode
+	// Clip clips rewards into [0, 1] instead of panicking on them. Defaults to
+	// false: a reward outside [0, 1] (or NaN) panics in Update.
+	Clip bool
+	// NoRelaxation sets Γ = 0: the index becomes UCB1's on the private totals.
+	// Privacy is unchanged (it comes from the trees alone; Γ only shapes the
+	// choice); this is an ablation, not the paper's algorithm.
+	NoRelaxation bool
+	// NoNoise replaces the Laplace node noise by zero (exactness tests and the
+	// "Γ without noise" ablation); the result is not private.
+	NoNoise bool
+	// Noise selects the sampler: NoiseSimulated (the default, seeded and
+	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
+	// crypto/rand: no seed, not reproducible; see [noise.NoiseMode]).
+	Noise dpnoise.NoiseMode
+	// Counter is each arm's continual counter. Defaults to CounterTree (the
+	// binary mechanism in release mode Mode, as MT14); CounterHonaker,
+	// CounterSmooth and CounterKary (the k-ary tree at the arity
+	// [counter.KaryArity] picks for T) are pure-DP alternatives (issue 10) whose
+	// node scale is b = Cost().L1/ε₀ (see [DPUCB]); Mode must then be Plain.
+	Counter counter.CounterKind
+}
+
+// DPUCB is differentially private UCB sampling, MT14 Algorithm 1.
+//
+// Each arm a has a tree counter (the binary mechanism, [counter.TreeSum] of dimension
+// 1 over T leaves) of its rewards. With ε₀ = ε/k (line 1), each node carries
+// Lap(b) noise with
+//
+//	b = m / ε₀ = m·k/ε,   m = 1 + ⌈log₂ T⌉ = TreeLevels(T):
+//
+// a reward in [0, 1] enters one node per level, m nodes in all, so one round's
+// reward moves the node sums of its arm's tree by at most m in ℓ1 and Lap(m/ε₀)
+// makes each tree ε₀-DP; the k trees compose to ε (the paper's reasoning in
+// Section 3.1). The neighbouring relation changes one round's reward vector f_t.
+// (Since a round's reward enters only the pulled arm's tree, ε₀ = ε would
+// already suffice; the printed ε/k is kept.)
+//
+// Rounds 1..k pull each arm once; afterwards
+//
+//	a_t = argmax_a  r̃_a/n_a + sqrt(2 ln t / n_a) + Γ/n_a,
+//	Γ = k · log²T · log(k·T·log T / γ) / ε        (line 7, [Gamma])
+//
+// where r̃_a is the private total from arm a's tree (it changes only when arm
+// a is pulled, so it is cached). Choose is O(k), Update one Laplace draw;
+// nothing allocates after construction.
+//
+// Other counters (Config.Counter, issue 10). Any [Counter] whose record
+// enters node sums with coefficients of total ℓ1 norm Cost().L1 is ε₀-DP
+// with Lap(Cost().L1/ε₀) node noise (the Laplace mechanism on the node
+// sums; releases are post-processing), so b = Cost().L1/ε₀. Honaker's
+// estimator keeps the tree (b = m/ε₀) and lowers the variance; the smooth
+// binary mechanism lowers both b (h − k + 1 < m nodes per record) and the
+// worst round's variance. The k-ary tree ([counter.KaryTree]) puts a reward in one
+// block per level, h = ⌊log_k T⌋ + 1 blocks with coefficient 1: changing one
+// round's reward in [0, 1] moves the node sums of its arm by at most h in
+// ℓ1, so Lap(h/ε₀) per node makes the arm's counter ε₀-DP (Dwork et al.
+// 2006's Laplace mechanism; every release is a sum of closed nodes, post-
+// processing); b = h·k/ε, with h = 5 against m = 21 at T = 10⁶ (arity 16),
+// and a release carries the digit sum of its round in nodes (at most 74
+// there, against the tree's 19: the worst variance × b² is 0.22 of the
+// tree's). Γ stays MT14's: it bounds the tree's release noise through
+// the Laplace-sum tail (Chan, Shi & Song 2011, Lemma 2.8: a sum Σ_i γ_i,
+// γ_i ~ Lap(b_i), exceeds ν√(8 ln(2/δ)) with probability ≤ δ for any
+// ν ≥ √Σ b_i² and ν ≥ max b_i). A release of these counters is such a sum
+// with b_i = |w_i| b_c, |w_i| ≤ 1, Σ w_i² = VarianceAt(t); the constructor
+// checks b_c ≤ b and b_c² MaxVariance() ≤ b² m, so every ν that serves
+// the tree serves the counter and Γ remains a valid relaxation.
+type DPUCB struct {
+	cfg   DPUCBConfig
+	gamma float64 // Γ·RelaxationScale
+	scale float64 // Laplace scale per node (0 without noise)
+	trees []counter.Counter
+	n     []int
+	r     []float64 // released private totals r̃_a
+	z     [1]float64
+}
+
+var _ bandit.Policy = (*DPUCB)(nil)
+
+// NewDPUCB returns a DP-UCB policy drawing its noise from rng.
+func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
+	if rng == nil {
+		panic(param.NilRand)
+	}
+	if cfg.Arms < 1 {
+		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", cfg.Arms)
+	}
+	if cfg.Horizon < 2 {
+		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
+	}
+	if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
+		return nil, err
+	}
+	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
+	if cfg.Gamma == 0 {
+		cfg.Gamma = 1 / float64(cfg.Horizon)
+	}
+	if err := param.CheckProb("gamma", cfg.Gamma); err != nil {
+		return nil, err
+	}
+	if cfg.RelaxationScale == 0 {
+		cfg.RelaxationScale = 1
+	}
+	if err := param.CheckPositive("relaxation scale", cfg.RelaxationScale); err != nil {
+		return nil, err
+	}
+	p := &DPUCB{
+		cfg:   cfg,
+		gamma: cfg.RelaxationScale * Gamma(cfg.Arms, cfg.Horizon, cfg.Epsilon, cfg.Gamma),
+		trees: make([]counter.Counter, cfg.Arms),
+		n:     make([]int, cfg.Arms),
+		r:     make([]float64, cfg.Arms),
+	}
+	if cfg.NoRelaxation {
+		p.gamma = 0
+	}
+	eps0 := cfg.Epsilon / float64(cfg.Arms)
+	kind := cfg.Counter
+	switch {
+	case kind == counter.CounterTree && cfg.Mode == counter.Padded:
+		kind = counter.CounterTreePadded
+	case kind != counter.CounterTree && cfg.Mode != counter.Plain:
+		return nil, fmt.Errorf("dpb: release mode %v applies to the binary tree only, counter is %v", cfg.Mode, kind)
+	}
+	if !cfg.NoNoise {
+		p.scale = TreeCounterScale(cfg.Horizon, 1, eps0)
+		if kind != counter.CounterTree && kind != counter.CounterTreePadded {
+			probe, err := counter.NewCounter(kind, 1, cfg.Horizon, dpnoise.ZeroNoise{N: 1})
+			if err != nil {
+				return nil, err
+			}
+			b := probe.Cost().L1 / eps0
+			if !cfg.NoRelaxation && !(b <= p.scale && b*b*probe.MaxVariance() <= p.scale*p.scale*float64(counter.TreeLevels(cfg.Horizon))) {
+				return nil, fmt.Errorf("dpb: MT14's Γ does not cover the %v counter's noise (node scale %g, max variance %g; tree: %g, %d): set NoRelaxation", kind, b, probe.MaxVariance(), p.scale, counter.TreeLevels(cfg.Horizon))
+			}
+			p.scale = b
+		}
+	}
+	for a := range p.trees {
+		var noise dpnoise.Noise = dpnoise.ZeroNoise{N: 1}
+		if !cfg.NoNoise {
+			lap, err := dpnoise.NewLaplaceNoiseMode(cfg.Noise, 1, p.scale, 1, rng)
+			if err != nil {
+				return nil, err
+			}
+			noise = lap
+		}
+		t, err := counter.NewCounter(kind, 1, cfg.Horizon, noise)
+		if err != nil {
+			return nil, err
+		}
+		p.trees[a] = t
+	}
+	return p, nil
+}
+
+// Config returns the configuration with defaults filled in.
+func (p *DPUCB) Config() DPUCBConfig { return p.cfg }
+
+// Relaxation returns the Γ in use (times RelaxationScale; 0 with NoRelaxation).
+func (p *DPUCB) Relaxation() float64 { return p.gamma }
+
+// NodeScale returns the Laplace scale of every node: b = m·k/ε on the tree,
+// Cost().L1·k/ε on another counter (0 with NoNoise).
+func (p *DPUCB) NodeScale() float64 { return p.scale }
+
+// Pulls returns n_a (a view; do not modify).
+func (p *DPUCB) Pulls() []int { return p.n }
+
+// PrivateTotals returns r̃_a, the released totals (a view; do not modify).
+func (p *DPUCB) PrivateTotals() []float64 { return p.r }
+
+// Tree returns arm a's tree (for checks), or nil when the arms run another
+// counter (see Counter).
+func (p *DPUCB) Tree(a int) *counter.TreeSum {
+	t, _ := p.trees[a].(*counter.TreeSum)
+	return t
+}
+
+// Counter returns arm a's counter.
+func (p *DPUCB) Counter(a int) counter.Counter { return p.trees[a] }
+
+// Choose returns the arm of MT14 Algorithm 1, line 10.
+func (p *DPUCB) Choose(r *bandit.Round) int {
+	if r.K != len(p.n) {
+		panic(param.BadArm)
+	}
+	return mt14Choose(r.T, p.n, p.r, p.gamma)
+}
+
+// Update inserts the reward into the pulled arm's tree (line 12) and reads
+// back its private total. Rewards outside [0, 1] panic unless Clip is set.
+//
+// Update need not follow a Choose: each call is one observation of arm, so
+// a state can be rebuilt by feeding a logged history (as the delay tests
+// do); privacy does not depend on the order, since every observation is one
+// leaf of that arm's tree. More observations of one arm than Horizon panic
+// (the tree's capacity).
+func (p *DPUCB) Update(r *bandit.Round, arm int, reward float64) {
+	if arm < 0 || arm >= len(p.n) {
+		panic(param.BadArm)
+	}
+	p.z[0] = UnitReward(reward, p.cfg.Clip)
+	t := p.trees[arm]
+	t.Add(p.z[:])
+	t.SumTo(p.z[:])
+	p.r[arm] = p.z[0]
+	p.n[arm]++
+}

@@ -1,0 +1,113 @@
+package mt14
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
+
+// UCB1Config configures [UCB1].
+type UCB1Config struct {
+	// Arms is k. Required (>= 1).
+	Arms int
+	// Clip clips rewards into [0, 1] instead of panicking on them. Defaults to
+	// false: a reward outside [0, 1] (or NaN) panics.
+	Clip bool
+}
+
+// UCB1 is the non-private UCB sampling of Auer et al. (2002), MT14 Eq. (2):
+// pull each arm once (round t ≤ k pulls arm t−1), then
+//
+//	a_t = argmax_a  r_a/n_a + sqrt(2 ln t / n_a)
+//
+// with r_a the total reward and n_a the number of pulls of arm a. Ties go to
+// the lowest index. Choose is O(k); nothing allocates after construction.
+type UCB1 struct {
+	cfg UCB1Config
+	n   []int
+	r   []float64
+}
+
+var _ bandit.Policy = (*UCB1)(nil)
+
+// NewUCB1 returns a UCB1 policy.
+func NewUCB1(cfg UCB1Config) (*UCB1, error) {
+	if cfg.Arms < 1 {
+		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", cfg.Arms)
+	}
+	return &UCB1{cfg: cfg, n: make([]int, cfg.Arms), r: make([]float64, cfg.Arms)}, nil
+}
+
+// Choose returns the arm with the largest upper confidence bound.
+func (u *UCB1) Choose(r *bandit.Round) int {
+	if r.K != len(u.n) {
+		panic(param.BadArm)
+	}
+	return mt14Choose(r.T, u.n, u.r, 0)
+}
+
+// Update records the reward of the pulled arm.
+func (u *UCB1) Update(r *bandit.Round, arm int, reward float64) {
+	if arm < 0 || arm >= len(u.n) {
+		panic(param.BadArm)
+	}
+	reward = UnitReward(reward, u.cfg.Clip)
+	u.n[arm]++
+	u.r[arm] += reward
+}
+
+// Pulls returns n_a (a view; do not modify).
+func (u *UCB1) Pulls() []int { return u.n }
+
+// mt14InitialArm implements the initial round-robin of UCB1 and MT14 Algorithm 1
+// (lines 2-6): round t ≤ k pulls arm t−1. Afterwards an arm never updated
+// (possible only when feedback is delayed, see [Delayed]) is pulled first,
+// its index being +∞.
+func mt14InitialArm(t int, n []int) (int, bool) {
+	if t >= 1 && t <= len(n) {
+		return t - 1, true
+	}
+	for a, c := range n {
+		if c == 0 {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// mt14Choose returns the arm of round t for UCB1 (gamma = 0) and MT14
+// Algorithm 1, line 10: after the initial arms of [mt14InitialArm], the first
+// arm maximising r_a/n_a + √(2 ln t / n_a) + γ/n_a, where r_a is arm a's
+// (private) total reward and n_a its number of pulls.
+func mt14Choose(t int, n []int, totals []float64, gamma float64) int {
+	if a, ok := mt14InitialArm(t, n); ok {
+		return a
+	}
+	lt := 2 * xmath.Log(float64(t))
+	totals = totals[:len(n)]
+	best, bestV := 0, math.Inf(-1)
+	for a, c := range n {
+		fc := float64(c)
+		v := totals[a]/fc + math.Sqrt(lt/fc) + gamma/fc
+		if v > bestV {
+			best, bestV = a, v
+		}
+	}
+	return best
+}
+
+// UnitReward returns reward if it lies in [0, 1], the bound MT14's counters
+// are calibrated for. Outside it returns the clipped value when clip is set
+// and panics otherwise; NaN always panics. The check does not allocate.
+func UnitReward(reward float64, clip bool) float64 {
+	if reward >= 0 && reward <= 1 {
+		return reward
+	}
+	if clip && !math.IsNaN(reward) {
+		return math.Min(1, math.Max(0, reward))
+	}
+	panic(fmt.Sprintf("dpb: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", reward))
+}

@@ -1,0 +1,520 @@
+//go:build linux && amd64 && !purego
+
+package ss18
+
+import (
+	"math"
+	"syscall"
+	"testing"
+	"unsafe"
+
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
+	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
+	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
+	"github.com/dpbandits/dpbandits/dpb/noise"
+)
+
+// guardedFloats returns n float64s that end exactly where an inaccessible
+// page begins, so that a kernel reading one float past them faults, and a
+// function that unmaps them.
+func guardedFloats(t *testing.T, n int) ([]float64, func()) {
+	page := syscall.Getpagesize()
+	size := (8*n + page - 1) / page * page
+	mem, err := syscall.Mmap(-1, 0, size+page, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Skipf("mmap: %v", err)
+	}
+	if err := syscall.Mprotect(mem[size:], syscall.PROT_NONE); err != nil {
+		t.Fatalf("mprotect: %v", err)
+	}
+	x := unsafe.Slice((*float64)(unsafe.Pointer(&mem[size-8*n])), n)
+	return x, func() { syscall.Munmap(mem) }
+}
+
+// TestKernelsStayInside scores decision sets that end at an inaccessible
+// page with every kernel: a kernel that reads past the last action (a lanes
+// kernel loading eight coordinates unmasked when 8 ∤ d, say) faults. It also
+// checks the bits against the Go loop.
+func TestKernelsStayInside(t *testing.T) {
+	rng := bandit.Stream(1, 7)
+	for d := 4; d <= 70; d++ {
+		dp := simd.PadDim(d)
+		_, _, mt, zp := testutil.RandomKernel(rng, d, dp)
+		for _, nblk := range []int{8, 16, 24} {
+			x, free := guardedFloats(t, 4*nblk*d)
+			for i := range x {
+				x[i] = rng.NormFloat64()
+			}
+			want := make([]float64, 4*nblk)
+			simd.ScoreBlocksGo(mt, dp, zp, d, x, nblk, 1.3, want)
+			for _, k := range simd.KernelsRunnable() {
+				got := make([]float64, 4*nblk)
+				simd.ScoreBlocksWith(k, mt, dp, zp, d, x, nblk, 1.3, got)
+				for i := range want {
+					if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+						t.Fatalf("d=%d nblk=%d action %d: kernel %s gives %v, the Go loop %v", d, nblk, i, k, got[i], want[i])
+					}
+				}
+			}
+			free()
+		}
+	}
+}
+
+// TestNormaliseStaysInside runs NormaliseBlocks on decision sets, a θ and
+// means that each end at an inaccessible page, K from 1 to three 32-vector
+// passes plus a tail (at d ≤ 8 every tail of the eight-vector passes, which
+// loads and stores under masks), and checks the bits against
+// NormaliseBlocksGo.
+func TestNormaliseStaysInside(t *testing.T) {
+	g := noise.NewFastRand(bandit.Stream(1, 8))
+	for d := 1; d <= 70; d++ {
+		theta, freeTheta := guardedFloats(t, d)
+		g.NormalsTo(theta)
+		for _, k := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 25, 31, 32, 64, 96, 101} {
+			a, free := guardedFloats(t, k*d)
+			g.NormalsTo(a)
+			b := append([]float64(nil), a...)
+			ma, freeMeans := guardedFloats(t, k)
+			mb := make([]float64, k)
+			simd.NormaliseBlocks(a, theta, ma, d)
+			simd.NormaliseBlocksGo(b, theta, mb, d)
+			if i := testkit.FirstDiff(a, b); i >= 0 {
+				t.Fatalf("d %d, K %d: component %d is %v, normaliseBlocksGo gives %v", d, k, i, a[i], b[i])
+			}
+			if i := testkit.FirstDiff(ma, mb); i >= 0 {
+				t.Fatalf("d %d, K %d: mean %d is %v, normaliseBlocksGo gives %v", d, k, i, ma[i], mb[i])
+			}
+			free()
+			freeMeans()
+		}
+		freeTheta()
+	}
+}
+
+// gramPlusI returns B Bᵀ + I for a d×d B of normal draws from g: a
+// positive definite V (d×d row-major, both triangles).
+func gramPlusI(g *noise.FastRand, d int) []float64 {
+	bm := make([]float64, d*d)
+	g.NormalsTo(bm)
+	v := make([]float64, d*d)
+	for i := range d {
+		for j := range d {
+			var s float64
+			for k := range d {
+				s += float64(bm[i*d+k] * bm[j*d+k])
+			}
+			v[i*d+j] = s
+		}
+		v[i*d+i]++
+	}
+	return v
+}
+
+// guardedCopy returns a copy of x in guardedFloats.
+func guardedCopy(t *testing.T, x []float64) ([]float64, func()) {
+	g, free := guardedFloats(t, len(x))
+	copy(g, x)
+	return g, free
+}
+
+// TestSmallKernelsStayInside runs the other assembly routines — the vector
+// sums, argmax, the Cholesky rows, the inverse factor's rows and the two
+// ziggurat kernels — with each slice argument in turn ending at an
+// inaccessible page, on the sizes around their vector widths, and checks
+// their results against the Go code they reproduce.
+func TestSmallKernelsStayInside(t *testing.T) {
+	g := noise.NewFastRand(bandit.Stream(1, 9))
+	draw := func(n int) []float64 {
+		x := make([]float64, n)
+		g.NormalsTo(x)
+		return x
+	}
+	for n := 1; n <= 70; n++ {
+		a, b, c := draw(n), draw(n), draw(n)
+		want2, want3 := make([]float64, n), make([]float64, n)
+		simd.VecAddGo(want2, a, b)
+		simd.VecAdd3Go(want3, a, b, c)
+		for arg := range 4 {
+			args := [][]float64{make([]float64, n), a, b, c}
+			var free func()
+			args[arg], free = guardedCopy(t, args[arg])
+			if arg < 3 {
+				simd.VecAddTo(args[0], args[1], args[2])
+				if i := testkit.FirstDiff(args[0], want2); i >= 0 {
+					t.Fatalf("vecAddTo, n %d, argument %d guarded: entry %d is %v, want %v", n, arg, i, args[0][i], want2[i])
+				}
+			}
+			simd.VecAdd3To(args[0], args[1], args[2], args[3])
+			if i := testkit.FirstDiff(args[0], want3); i >= 0 {
+				t.Fatalf("vecAdd3To, n %d, argument %d guarded: entry %d is %v, want %v", n, arg, i, args[0][i], want3[i])
+			}
+			free()
+		}
+		x, free := guardedCopy(t, a)
+		if got, want := simd.Argmax(x), simd.ArgmaxGo(a); got != want {
+			t.Fatalf("argmax, n %d: %d, argmaxGo %d", n, got, want)
+		}
+		free()
+	}
+	for d := 1; d <= 70; d++ {
+		v := gramPlusI(&g, d)
+		want := append([]float64(nil), v...)
+		wantOK := linalg.Cholesky(want, d)
+		for arg := range 2 {
+			a, c := append([]float64(nil), v...), make([]float64, simd.CholScratchLen(d))
+			var free func()
+			if arg == 0 {
+				a, free = guardedCopy(t, a)
+			} else {
+				c, free = guardedCopy(t, c)
+			}
+			if ok := simd.Cholesky(a, c, d); ok != wantOK || testkit.FirstDiff(a, want) >= 0 {
+				t.Fatalf("cholesky, d %d, argument %d guarded: ok %v (want %v), first difference at %d", d, arg, ok, wantOK, testkit.FirstDiff(a, want))
+			}
+			free()
+		}
+		// InverseFactorTo (AVX-512: eight columns a vector) with each of l,
+		// mt, zp, u and its scratch guarded in turn, mt and the scratch as
+		// short as they may be (InvPanelScratch(d) floats, the panels' rows).
+		{
+			dp := simd.PadDim(d)
+			l, u := testutil.RandomFactor(bandit.Stream(uint64(d), 11), d)
+			wantMT, wantZP := make([]float64, (d-1)*dp+d), make([]float64, d)
+			func() {
+				defer func(a, b bool) { simd.InvRowAVX, simd.InvLanes = a, b }(simd.InvRowAVX, simd.InvLanes)
+				simd.InvRowAVX, simd.InvLanes = false, false
+				simd.InverseFactorTo(wantMT, wantZP, l, u, nil, d, dp)
+			}()
+			for arg := range 5 {
+				bufs := [][]float64{append([]float64(nil), l...), make([]float64, (d-1)*dp+d), make([]float64, d), append([]float64(nil), u...), make([]float64, max(simd.InvPanelScratch(d), 1))}
+				var free func()
+				bufs[arg], free = guardedCopy(t, bufs[arg])
+				simd.InverseFactorTo(bufs[1], bufs[2], bufs[0], bufs[3], bufs[4], d, dp)
+				if i := testkit.FirstDiff(bufs[1], wantMT); i >= 0 {
+					t.Fatalf("inverseFactorTo, d %d, argument %d guarded: M entry %d is %v, want %v", d, arg, i, bufs[1][i], wantMT[i])
+				}
+				if i := testkit.FirstDiff(bufs[2], wantZP); i >= 0 {
+					t.Fatalf("inverseFactorTo, d %d, argument %d guarded: z entry %d is %v, want %v", d, arg, i, bufs[2][i], wantZP[i])
+				}
+				free()
+			}
+		}
+		// InvRow for the last row i = d−1 ≥ 1, on slices exactly as long
+		// as it may read: li[:i] and mt[:(i−1)·dp+i+1].
+		if i, dp := d-1, simd.PadDim(d); i >= 1 {
+			li, mt := draw(i), draw((i-1)*dp+i+1)
+			wantMT := append([]float64(nil), mt...)
+			simd.InvRowGo(li, wantMT, dp, i, 0.7)
+			for arg := range 2 {
+				l2, m2 := li, append([]float64(nil), mt...)
+				var free func()
+				if arg == 0 {
+					l2, free = guardedCopy(t, li)
+				} else {
+					m2, free = guardedCopy(t, m2)
+				}
+				simd.InvRow(l2, m2, dp, i, 0.7)
+				if j := testkit.FirstDiff(m2, wantMT); j >= 0 {
+					t.Fatalf("invRow, d %d, argument %d guarded: entry %d is %v, want %v", d, arg, j, m2[j], wantMT[j])
+				}
+				free()
+			}
+		}
+	}
+	for _, k := range testutil.ZigKernels() {
+		if !k.Ok {
+			continue
+		}
+		for n := 1; n <= 100; n++ {
+			for rep := range 20 {
+				s := uint64(100*n+rep) * 0x9e3779b97f4a7c15
+				want := make([]float64, n)
+				_, wnext := testutil.ZigFill(simd.ZigFastGo, want, s)
+				dst, free := guardedFloats(t, n)
+				_, gnext := testutil.ZigFill(k.Fn, dst, s)
+				if gnext != wnext || testkit.FirstDiff(dst, want) >= 0 {
+					t.Fatalf("ziggurat %s, %d draws, state %#x: ends at state %#x, the Go loop at %#x; first difference at %d",
+						k.Name, n, s, gnext, wnext, testkit.FirstDiff(dst, want))
+				}
+				free()
+			}
+		}
+	}
+}
+
+// TestCholInv4StaysInside runs the four-policy factorisation (CholInv4AVX2)
+// with each of its seventeen slices in turn ending at an inaccessible page,
+// for d = 1…prep4MaxDim, and checks the factors, M and z of the four lanes
+// against cholesky and InverseFactorTo.
+func TestCholInv4StaysInside(t *testing.T) {
+	if !simd.Prep4AVX2 {
+		t.Skip("no AVX2 on this CPU")
+	}
+	g := noise.NewFastRand(bandit.Stream(1, 10))
+	for d := 1; d <= prep4MaxDim; d++ {
+		dp := simd.PadDim(d)
+		var v, u [4][]float64
+		for b := range 4 {
+			v[b] = gramPlusI(&g, d)
+			u[b] = make([]float64, d)
+			g.NormalsTo(u[b])
+		}
+		var wantV, wantMT, wantZP [4][]float64
+		for b := range 4 {
+			wantV[b] = append([]float64(nil), v[b]...)
+			wantMT[b], wantZP[b] = make([]float64, (d-1)*dp+d), make([]float64, d)
+			if !simd.Cholesky(wantV[b], make([]float64, d), d) {
+				t.Fatalf("d %d: test matrix not positive definite", d)
+			}
+			simd.InverseFactorTo(wantMT[b], wantZP[b], wantV[b], u[b], nil, d, dp)
+		}
+		for arg := range 17 {
+			bufs, lanes, s, free := guardedLanes(t, &v, &u, (d-1)*dp+d, d, 2*d*d*4+2*d*4, arg)
+			if bad := simd.CholInv4AVX2(&lanes, s, d, dp); bad != 0 {
+				t.Fatalf("d %d, argument %d guarded: lanes %b flagged not positive definite", d, arg, bad)
+			}
+			for b := range 4 {
+				for _, c := range []struct {
+					name      string
+					got, want []float64
+				}{{"factor", bufs[b], wantV[b]}, {"M", bufs[8+b], wantMT[b]}, {"z", bufs[12+b], wantZP[b]}} {
+					if i := testkit.FirstDiff(c.got, c.want); i >= 0 {
+						t.Fatalf("d %d, argument %d guarded, lane %d: %s entry %d is %v, want %v", d, arg, b, c.name, i, c.got[i], c.want[i])
+					}
+				}
+			}
+			free()
+		}
+	}
+}
+
+// TestChooseLockstepStaysInside scores decision sets that end at an
+// inaccessible page for four ridge policies at once through
+// ChooseLockstep, each policy's M, z and score buffer also ending at one
+// (the score buffer exactly as long as ChooseLockstep may write, 4⌊K/4⌋ + 8),
+// and checks the actions and scores against each policy's Choose.
+func TestChooseLockstepStaysInside(t *testing.T) {
+	if !simd.LockAVX512 || simd.Kernel() != "avx512" {
+		t.Skip("no AVX-512 lockstep scoring on this CPU")
+	}
+	g, rng := noise.NewFastRand(bandit.Stream(1, 9)), bandit.Stream(1, 10)
+	for d := 2; d <= simd.LockMaxDim; d++ {
+		for _, k := range []int{4, 5, 7, 8, 12, 13, 16, 24, 25, 31, 32} {
+			pols := make([]bandit.Policy, 4)
+			var frees []func()
+			for i := range pols {
+				p := ridgeLinUCB(t, d, 100, 5+3*i, rng)
+				p.ensure()
+				var f1, f2, f3 func()
+				p.mt, f1 = guardedCopy(t, p.mt)
+				p.zp, f2 = guardedCopy(t, p.zp)
+				p.scores, f3 = guardedFloats(t, 4*(k/4)+8)
+				frees = append(frees, f1, f2, f3)
+				pols[i] = p
+			}
+			acts, free := guardedFloats(t, k*d)
+			g.NormalsTo(acts)
+			r := &bandit.Round{T: 1, Dim: d, K: k, Actions: acts}
+			arms := make([]int, 4)
+			ChooseLockstep(pols, r, arms)
+			got := make([][]float64, 4)
+			for i, pol := range pols {
+				got[i] = append([]float64(nil), pol.(*LinUCB).scores[:k]...)
+			}
+			for i, pol := range pols {
+				if a := pol.Choose(r); a != arms[i] {
+					t.Fatalf("d %d, K %d, policy %d: action %d (lockstep), %d (Choose)", d, k, i, arms[i], a)
+				}
+				if j := testkit.FirstDiff(got[i], pol.(*LinUCB).scores[:k]); j >= 0 {
+					t.Fatalf("d %d, K %d, policy %d: score %d is %v (lockstep), %v (Choose)", d, k, i, j, got[i][j], pol.(*LinUCB).scores[j])
+				}
+			}
+			free()
+			for _, f := range frees {
+				f()
+			}
+		}
+	}
+}
+
+// TestBartlettLanesStaysInside runs the AVX-512 Bartlett kernel with W, A's
+// rows and A's copy by columns each ending at an inaccessible page: a store
+// of lanes past the last entry of W's last row, or a load past the copy's
+// padding, faults. It also checks the bits against the loop.
+func TestBartlettLanesStaysInside(t *testing.T) {
+	if !simd.BartlettLanesOK {
+		t.Skip("no AVX-512 and BMI2")
+	}
+	rng := bandit.Stream(1, 12)
+	for n := simd.BartlettLanesFrom; n <= 70; n++ {
+		m := n * (n - 1) / 2
+		off, freeOff := guardedFloats(t, m)
+		diag, freeDiag := guardedFloats(t, n)
+		col, freeCol := guardedFloats(t, simd.BartlettColLen(n))
+		dst, freeDst := guardedFloats(t, simd.PackedLen(n))
+		clear(col)
+		for i := range off {
+			off[i] = rng.NormFloat64()
+		}
+		for i := range diag {
+			diag[i] = 1 + rng.Float64()
+		}
+		want := make([]float64, simd.PackedLen(n))
+		noise.BartlettProductTo(want, off, diag, 0.5)
+		if !simd.BartlettLanesTo(dst, off, diag, col, 0.5) {
+			t.Fatalf("n=%d: bartlettLanesTo declined", n)
+		}
+		if p := testkit.FirstDiff(dst, want); p >= 0 {
+			t.Fatalf("n=%d: packed entry %d is %v, the loop gives %v", n, p, dst[p], want[p])
+		}
+		freeOff()
+		freeDiag()
+		freeCol()
+		freeDst()
+	}
+}
+
+// TestSymLowerStaysInside mirrors matrices that end at an inaccessible page:
+// a tile load or store past v's last row faults.
+func TestSymLowerStaysInside(t *testing.T) {
+	for d := 8; d <= 70; d++ {
+		v, free := guardedFloats(t, d*d)
+		for i := range v {
+			v[i] = float64(i)
+		}
+		simd.SymLower(v, d)
+		for i := range d {
+			for j := range i {
+				if v[i*d+j] != v[j*d+i] {
+					t.Fatalf("d=%d: v[%d][%d] = %v, want %v", d, i, j, v[i*d+j], v[j*d+i])
+				}
+			}
+		}
+		free()
+	}
+}
+
+// TestCholInv5x4StaysInside runs CholInv5x4AVX2 with each of its seventeen
+// arrays in turn ending at an inaccessible page (V, ũ, mt, z of each lane,
+// then the scratch) and checks every lane against PrepareFactors5.
+func TestCholInv5x4StaysInside(t *testing.T) {
+	if !simd.Prep4AVX2 {
+		t.Skip("no AVX2 on this CPU")
+	}
+	g := noise.NewFastRand(bandit.Stream(1, 19))
+	var v, u [4][]float64
+	var want [4]testutil.Prep5x4Case
+	var wantZ [4][5]float64
+	for b := range 4 {
+		v[b] = gramPlusI(&g, 5)
+		u[b] = make([]float64, 5)
+		g.NormalsTo(u[b])
+		copy(want[b].V[:], v[b])
+		copy(want[b].U[:], u[b])
+		if !simd.PrepareFactors5(&want[b].V, &want[b].Mt, &wantZ[b], &want[b].U) {
+			t.Fatal("test matrix not positive definite")
+		}
+	}
+	for arg := range 17 {
+		bufs, lanes, s, free := guardedLanes(t, &v, &u, 37, 5, simd.Prep5x4Scratch, arg)
+		if bad := simd.CholInv5x4AVX2(&lanes, (*[simd.Prep5x4Scratch]float64)(s)); bad != 0 {
+			t.Fatalf("argument %d guarded: lanes %b flagged not positive definite", arg, bad)
+		}
+		for b := range 4 {
+			for _, c := range []struct {
+				name      string
+				got, want []float64
+			}{{"factor", bufs[b], want[b].V[:]}, {"mt", bufs[8+b], want[b].Mt[:]}, {"z", bufs[12+b], wantZ[b][:]}} {
+				if i := testkit.FirstDiff(c.got, c.want); i >= 0 {
+					t.Fatalf("argument %d guarded, lane %d: %s entry %d is %v, want %v", arg, b, c.name, i, c.got[i], c.want[i])
+				}
+			}
+		}
+		free()
+	}
+}
+
+// guardedLanes lays out the four-policy kernels' arguments: copies of v and
+// u, zeroed mt (nmt floats) and z (nz) for each lane, zeroed scratch (ns),
+// with argument arg (0…15 the lanes' arrays in lanes' order, 16 the
+// scratch) ending at an inaccessible page; free releases it.
+func guardedLanes(t *testing.T, v, u *[4][]float64, nmt, nz, ns, arg int) (bufs [16][]float64, lanes [16]*float64, s []float64, free func()) {
+	for b := range 4 {
+		bufs[b] = append([]float64(nil), v[b]...)
+		bufs[4+b] = append([]float64(nil), u[b]...)
+		bufs[8+b] = make([]float64, nmt)
+		bufs[12+b] = make([]float64, nz)
+	}
+	s = make([]float64, ns)
+	if arg < 16 {
+		bufs[arg], free = guardedCopy(t, bufs[arg])
+	} else {
+		s, free = guardedCopy(t, s)
+	}
+	for i := range lanes {
+		lanes[i] = &bufs[i][0]
+	}
+	return bufs, lanes, s, free
+}
+
+// TestPackOuterStaysInside forms packed outer products of vectors that end
+// at an inaccessible page, into packed matrices that do too: a load or a
+// store of a whole vector in a row's last pass faults.
+func TestPackOuterStaysInside(t *testing.T) {
+	if !simd.VecAVX512 {
+		t.Skip("no AVX-512")
+	}
+	rng := bandit.Stream(1, 32)
+	for n := 1; n <= 70; n++ {
+		z, freeZ := guardedFloats(t, n)
+		dst, freeDst := guardedFloats(t, simd.PackedLen(n))
+		for i := range z {
+			z[i] = rng.NormFloat64()
+		}
+		want := make([]float64, simd.PackedLen(n))
+		simd.PackOuterLoop(want, z)
+		simd.PackOuterFast(dst, z)
+		if p := testkit.FirstDiff(dst, want); p >= 0 {
+			t.Fatalf("n=%d: packed entry %d is %v, the loop gives %v", n, p, dst[p], want[p])
+		}
+		freeZ()
+		freeDst()
+	}
+}
+
+// TestTreeLTStaysInside runs TreeLT with lt, the three parts and u each
+// ending at an inaccessible page: a load or a store past a row's last entry
+// faults.
+func TestTreeLTStaysInside(t *testing.T) {
+	if !simd.TreeLTOK {
+		t.Skip("no AVX-512 and BMI2")
+	}
+	rng := bandit.Stream(1, 42)
+	for d := 1; d <= 70; d++ {
+		s := simd.CholStride(d)
+		m := simd.PackedLen(d + 1)
+		for _, withB := range []bool{true, false} {
+			lt, freeLT := guardedFloats(t, s*s)
+			a, freeA := guardedFloats(t, m)
+			b, freeB := guardedFloats(t, m)
+			c, freeC := guardedFloats(t, m)
+			u, freeU := guardedFloats(t, d)
+			for i := range m {
+				a[i], b[i], c[i] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
+			}
+			bb := b
+			if !withB {
+				bb = nil
+			}
+			simd.TreeLT(lt, s, a, bb, c, d, 0.5, u)
+			freeLT()
+			freeA()
+			freeB()
+			freeC()
+			freeU()
+		}
+	}
+}

@@ -1,0 +1,453 @@
+package ss18
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
+	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+)
+
+// RadiusForm selects how LinUCB computes the confidence radius β_t.
+type RadiusForm int
+
+const (
+	// RadiusLogDet is SS18 Proposition 4's radius,
+	//	β_t = σ·sqrt(2 ln(2/α) + ln det V_t − d ln ρ_min) + S·sqrt(ρ_max) + γ.
+	RadiusLogDet RadiusForm = iota
+	// RadiusClosedForm is its closed-form upper bound β̄_t,
+	//	β̄_t = σ·sqrt(2 ln(2/α) + d ln(ρ_max/ρ_min + t L²/(d ρ_min))) + S·sqrt(ρ_max) + γ.
+	RadiusClosedForm
+)
+
+func (f RadiusForm) String() string {
+	switch f {
+	case RadiusLogDet:
+		return "logdet"
+	case RadiusClosedForm:
+		return "closed"
+	}
+	return fmt.Sprintf("RadiusForm(%d)", int(f))
+}
+
+// LinUCBConfig configures [NewLinUCB].
+type LinUCBConfig struct {
+	// Dim is d, the feature dimension. Required.
+	Dim int
+	// Horizon is n, the number of rounds. Required.
+	Horizon int
+	// Regularizer supplies V_t and ũ_t (Ridge, WishartTree, GaussianTree). Required.
+	Regularizer Regularizer
+	// Sigma is the sub-Gaussian constant σ of the reward noise. Defaults to 1.
+	Sigma float64
+	// S bounds ‖θ*‖. Defaults to 1.
+	S float64
+	// L bounds ‖x‖ (used by the closed-form radius). Defaults to 1.
+	L float64
+	// Alpha is the failure probability α of the confidence set. Defaults to 1/Horizon.
+	Alpha float64
+	// Radius selects the form of β_t. Defaults to RadiusLogDet.
+	Radius RadiusForm
+	// Clip scales an observation with ‖x‖² + y² > L̃² (the regularizer's
+	// DataBound) onto the sphere ‖(x, y)‖ = L̃ before it enters the
+	// mechanism. Without Clip such an observation is rejected: Update records
+	// the error (see Err) and the policy stops learning.
+	Clip bool
+}
+
+// LinUCB is SS18 Algorithm 1, LinUCB with changing perturbations: in round t
+// it forms V_t = G_t + H_t and ũ_t = u_t + h_t from its [Regularizer],
+// θ̃_t = V_t⁻¹ ũ_t, and plays
+//
+//	x_t = argmax_{x ∈ D_t} ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹}.
+//
+// With a private tree regularizer the policy is (ε, δ)-jointly differentially
+// private (SS18 Theorem 7 / Section 4): everything it does is post-processing
+// of the tree's releases, and the actions shown to round t depend on other
+// rounds' data only through them. With Ridge it is ordinary LinUCB.
+//
+// Per round: one d×d Cholesky factorisation (O(d³)), O(d²) per action, and the
+// regularizer's update. Nothing allocates after construction.
+type LinUCB struct {
+	cfg LinUCBConfig
+	d   int
+	reg Regularizer
+	b   RegBounds
+	lt2 float64
+
+	t       int // rounds completed
+	v       []float64
+	u       []float64
+	dp      int       // d rounded up to 4
+	mt, zp  []float64 // kernel layout of M and z (linucb_kernel.go)
+	lanes   []float64 // scratch: PrepareLockstep's when this policy leads a group of four (d ≤ prep4MaxDim), else InverseFactorTo's (d·dp)
+	scores  []float64 // per-action UCB scores, grown to the largest K seen
+	lockPad []float64 // ChooseLockstep's last group of four actions and its K mod 4 last ones, each padded to eight, when this policy leads a group
+	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
+	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
+	c0, c1, c2, c3 float64
+	s              []float64 // scratch, len d (VTo's ũ)
+	cs             []float64 // cholesky's scratch, CholScratchLen(d)
+	ltStats        ltStatser // the regularizer, when it writes V_t for the panel kernel (d above cholInvMaxDim and prep4MaxDim, where prepareFactors factors by cholesky)
+	ltReady        bool      // this round's V_t is in CholLT's copy, not in v
+	xy             []float64 // scratch for clipping
+	beta           float64
+	logDet         float64
+	notPD          int
+	fresh          bool // v holds the factor of the current round's V_t
+	changing       bool // the regularizer's bounds change every round (BoundsChange)
+	err            error
+}
+
+var _ bandit.Policy = (*LinUCB)(nil)
+
+// NewLinUCB returns SS18 Algorithm 1 with the given configuration.
+func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
+	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
+		return nil, err
+	}
+	if cfg.Horizon < 1 {
+		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1", cfg.Horizon)
+	}
+	if cfg.Regularizer == nil {
+		return nil, fmt.Errorf("dpb: LinUCB needs a regularizer (NewRidge, NewWishartTree, NewGaussianTree)")
+	}
+	if rd := cfg.Regularizer.Dim(); rd != cfg.Dim {
+		return nil, fmt.Errorf("dpb: regularizer has dimension %d, LinUCB has %d", rd, cfg.Dim)
+	}
+	if cfg.Sigma == 0 {
+		cfg.Sigma = 1
+	}
+	if cfg.S == 0 {
+		cfg.S = 1
+	}
+	if cfg.L == 0 {
+		cfg.L = 1
+	}
+	if cfg.Alpha == 0 {
+		cfg.Alpha = 1 / float64(cfg.Horizon)
+		if cfg.Horizon == 1 {
+			cfg.Alpha = 0.5
+		}
+	}
+	for _, c := range []struct {
+		name string
+		v    float64
+	}{{"sigma", cfg.Sigma}, {"S", cfg.S}, {"L", cfg.L}} {
+		if err := param.CheckPositive(c.name, c.v); err != nil {
+			return nil, err
+		}
+	}
+	if err := param.CheckProb("alpha", cfg.Alpha); err != nil {
+		return nil, err
+	}
+	if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusClosedForm {
+		return nil, fmt.Errorf("dpb: unknown radius form %d", int(cfg.Radius))
+	}
+	if h, ok := cfg.Regularizer.(interface{ Horizon() int }); ok && h.Horizon() < cfg.Horizon {
+		return nil, fmt.Errorf("dpb: regularizer built for %d rounds, LinUCB horizon is %d", h.Horizon(), cfg.Horizon)
+	}
+	b := cfg.Regularizer.Bounds()
+	if !(b.RhoMin > 0) || !(b.RhoMax >= b.RhoMin) || !(b.Gamma >= 0) || math.IsInf(b.RhoMax, 0) || math.IsInf(b.Gamma, 0) {
+		return nil, fmt.Errorf("dpb: regularizer bounds %+v unusable: need 0 < ρ_min <= ρ_max < ∞ and 0 <= γ < ∞", b)
+	}
+	d := cfg.Dim
+	p := &LinUCB{
+		cfg: cfg, d: d, reg: cfg.Regularizer, b: b, lt2: cfg.Regularizer.DataBound(),
+		v: make([]float64, d*d), u: make([]float64, d),
+		s: make([]float64, d), cs: make([]float64, simd.CholScratchLen(d)), xy: make([]float64, d),
+	}
+	if ls, ok := cfg.Regularizer.(ltStatser); ok && d > max(cholInvMaxDim, prep4MaxDim) {
+		p.ltStats = ls
+	}
+	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
+		p.changing = true
+	}
+	p.dp = simd.PadDim(d)
+	p.mt = make([]float64, p.dp*p.dp)
+	p.zp = make([]float64, p.dp)
+	if d <= prep4MaxDim {
+		p.lanes = make([]float64, 2*d*d*4+2*d*4)
+	} else {
+		p.lanes = make([]float64, d*p.dp)
+	}
+	p.setRadiusConstants()
+	return p, nil
+}
+
+// Choose returns the index of the action with the largest upper confidence
+// bound ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹} (the first one on ties).
+func (p *LinUCB) Choose(r *bandit.Round) int {
+	p.checkRound(r)
+	p.ensure()
+	return p.chooseBlocked(r)
+}
+
+// checkRound panics unless r is a decision set this policy can score.
+func (p *LinUCB) checkRound(r *bandit.Round) {
+	if r.Dim != p.d {
+		panic(param.BadDim)
+	}
+	if r.K < 1 {
+		panic(param.BadArm)
+	}
+	if len(r.Actions) < r.K*r.Dim {
+		panic(bandit.ShortActions(r))
+	}
+}
+
+// prepare forms V_t, its Cholesky factor, M = L⁻¹, z = M ũ_t and β_t for
+// round t = p.t+1. θ̃_t = Mᵀ z is formed only when asked for (ThetaTo).
+// PrepareLockstep (linucb_lockstep.go) does the same for four policies at
+// once, in the same three phases.
+func (p *LinUCB) prepare() {
+	p.prepareStats()
+	prepareFactors(p)
+	p.prepareFinish()
+}
+
+// prepareStats writes V_t and ũ_t into v and u (and this round's bounds
+// when they change).
+func (p *LinUCB) prepareStats() {
+	p.ltReady = false
+	if lt, s, ok := simd.CholLT(p.cs, p.d); ok && p.ltStats != nil {
+		p.ltStats.statsLT(lt, s, p.u)
+		p.ltReady = true
+	} else {
+		p.reg.StatsTo(p.v, p.u)
+	}
+	if p.changing {
+		// SS18 Algorithm 1 with a changing regularizer: this round's ρ_max,
+		// γ (ρ_min stays fixed, see NewGaussianCounterRegRound).
+		p.b = p.reg.Bounds()
+		p.setRadiusConstants()
+	}
+}
+
+// choleskyV factors V_t into v's lower triangle (cholesky's bits) from
+// wherever prepareStats put it: the panel kernel's copy when ltReady, else v.
+func (p *LinUCB) choleskyV() bool {
+	if p.ltReady {
+		return simd.CholFromLT(p.v, p.cs, p.d)
+	}
+	return simd.Cholesky(p.v, p.cs, p.d)
+}
+
+// ltStatser is a regularizer that can write V_t straight into the Cholesky
+// panel kernel's column-major copy (TreeRegularizer.statsLT), sparing the
+// row-major V_t and its copy; the factor has the same bits.
+type ltStatser interface {
+	statsLT(lt []float64, s int, u []float64)
+}
+
+// factorFailed counts a V_t that is not positive definite, factors it with
+// jitter and forms M and z from that factor.
+func (p *LinUCB) factorFailed() {
+	p.notPD++
+	p.factorJittered()
+	simd.InverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, p.d, p.dp)
+}
+
+// prepareFinish computes ln det V_t and β_t from the factor in v (M and z
+// are written) and marks the round prepared.
+func (p *LinUCB) prepareFinish() {
+	p.logDet = linalg.LogDetChol(p.v, p.d)
+	p.beta = p.radius(p.t + 1)
+	p.fresh = true
+}
+
+// factorJittered handles a V_t that is not positive definite (possible when
+// a shifted regularizer's bounds fail, e.g. the shifted Wishart in Plain
+// release mode): it adds the smallest multiple of I, doubling from
+// 1e-9·(|tr V|/d + 1), that makes the factorisation succeed. NotPD counts
+// the rounds where this happened; the proof checks report them.
+func (p *LinUCB) factorJittered() {
+	d := p.d
+	p.reg.StatsTo(p.v, p.u)
+	var tr, minDiag float64
+	minDiag = math.Inf(1)
+	for i := 0; i < d; i++ {
+		tr += math.Abs(p.v[i*d+i])
+		minDiag = min(minDiag, p.v[i*d+i])
+	}
+	jit := float64(1e-9 * (tr/float64(d) + 1))
+	if minDiag < 0 {
+		jit += -minDiag
+	}
+	for {
+		p.reg.StatsTo(p.v, p.u)
+		for i := 0; i < d; i++ {
+			p.v[i*d+i] += jit
+		}
+		if simd.Cholesky(p.v, p.cs, d) {
+			return
+		}
+		jit *= 2
+		if math.IsInf(jit, 0) || math.IsNaN(jit) {
+			panic("dpb: V_t cannot be made positive definite (non-finite statistics)")
+		}
+	}
+}
+
+// setRadiusConstants caches the parts of β_t that do not depend on t.
+func (p *LinUCB) setRadiusConstants() {
+	cp, b := p.Confidence(), p.b
+	d := float64(p.d)
+	p.c1 = cp.S*math.Sqrt(b.RhoMax) + b.Gamma
+	if p.cfg.Radius == RadiusClosedForm {
+		p.c0 = 2 * xmath.Log(2/cp.Alpha)
+		p.c2 = b.RhoMax / b.RhoMin
+		p.c3 = cp.L * cp.L / (d * b.RhoMin)
+	} else {
+		p.c0 = 2*xmath.Log(2/cp.Alpha) - d*xmath.Log(b.RhoMin)
+	}
+}
+
+func (p *LinUCB) Confidence() ConfidenceParams {
+	return ConfidenceParams{D: p.d, Sigma: p.cfg.Sigma, S: p.cfg.S, L: p.cfg.L, Alpha: p.cfg.Alpha}
+}
+
+// radius returns β_t in the configured form: the same numbers as [BetaLogDet]
+// and [BetaBar] (tested), with the t-independent parts precomputed.
+func (p *LinUCB) radius(t int) float64 {
+	if p.cfg.Radius == RadiusClosedForm {
+		return p.cfg.Sigma*math.Sqrt(p.c0+float64(p.d)*xmath.Log(p.c2+float64(t)*p.c3)) + p.c1
+	}
+	return p.cfg.Sigma*math.Sqrt(max(0, p.c0+p.logDet)) + p.c1
+}
+
+// Update feeds round t's observation to the regularizer. An observation that
+// is not finite, or outside the bound ‖x‖² + y² ≤ L̃² the mechanism is
+// calibrated for (unless Clip), is never passed on: Update records the error
+// (see Err) and the policy stops learning from then on.
+func (p *LinUCB) Update(r *bandit.Round, arm int, y float64) {
+	x := r.Action(arm)
+	if err := p.Observe(x, y); err != nil && p.err == nil {
+		p.err = fmt.Errorf("round %d: %w", r.T, err)
+	}
+}
+
+// Observe validates (x, y) and adds it to the regularizer, or returns the
+// reason it was rejected (nothing is added then).
+func (p *LinUCB) Observe(x []float64, y float64) error {
+	if p.err != nil {
+		return p.err
+	}
+	if len(x) != p.d {
+		panic(param.BadDim)
+	}
+	if p.t >= p.cfg.Horizon {
+		panic(param.PastHorizon)
+	}
+	// One pass: ‖x‖² + y² is finite iff every entry is (a finite entry too
+	// large to square overflows to +Inf and fails the bound anyway).
+	n2 := y * y
+	for _, v := range x {
+		n2 += float64(v * v)
+	}
+	if math.IsNaN(n2) || math.IsInf(n2, 0) {
+		for i, v := range x {
+			if math.IsNaN(v) || math.IsInf(v, 0) {
+				return fmt.Errorf("dpb: context x[%d] is %v, must be finite", i, v)
+			}
+		}
+		if math.IsNaN(y) || math.IsInf(y, 0) {
+			return fmt.Errorf("dpb: reward is %v, must be finite", y)
+		}
+	}
+	if n2 > p.lt2*(1+boundSlack) {
+		if !p.cfg.Clip || math.IsInf(n2, 1) {
+			return fmt.Errorf("dpb: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip finite data)", n2, p.lt2)
+		}
+		c := math.Sqrt(p.lt2 / n2)
+		for i, v := range x {
+			p.xy[i] = v * c
+		}
+		x, y = p.xy, y*c
+	}
+	p.reg.Add(x, y)
+	p.t++
+	p.fresh = false
+	return nil
+}
+
+// boundSlack is the relative tolerance of the data bound: unit-norm actions
+// computed in floating point have ‖x‖² = 1 ± a few ulps, and an observation
+// within L̃²(1 + 1e-12) is treated as on the bound (its effect on the
+// mechanism's sensitivity, and so on ε, is below one part in 10¹²).
+const boundSlack = 1e-12
+
+// Err returns the first observation Update rejected, or nil.
+func (p *LinUCB) Err() error { return p.err }
+
+// Rounds returns the number of observations so far (t − 1 during round t).
+func (p *LinUCB) Rounds() int { return p.t }
+
+// NotPD returns the number of rounds whose V_t was not positive definite and
+// was factored with added jitter.
+func (p *LinUCB) NotPD() int { return p.notPD }
+
+// Bounds returns the regularizer's ρ_min, ρ_max, γ used in β_t.
+func (p *LinUCB) Bounds() RegBounds { return p.b }
+
+// Radius returns β_t for the current round t = Rounds()+1.
+func (p *LinUCB) Radius() float64 {
+	p.ensure()
+	return p.beta
+}
+
+// LogDetV returns ln det V_t for the current round.
+func (p *LinUCB) LogDetV() float64 {
+	p.ensure()
+	return p.logDet
+}
+
+// ThetaTo writes θ̃_t = V_t⁻¹ ũ_t for the current round into dst (nil allocates).
+func (p *LinUCB) ThetaTo(dst []float64) []float64 {
+	p.ensure()
+	dst = param.DstOf(dst, p.d)
+	// θ̃ = V⁻¹ũ = Mᵀ (M ũ) = Mᵀ z: entry j is column j of M (contiguous in
+	// the kernel layout) dotted with z.
+	d, dp := p.d, p.dp
+	for j := 0; j < d; j++ {
+		dst[j] = linalg.Dot(p.mt[j*dp+j:j*dp+d], p.zp[j:d])
+	}
+	return dst
+}
+
+// VTo writes V_t (d×d row-major) for the current round into dst (nil allocates).
+func (p *LinUCB) VTo(dst []float64) []float64 {
+	dst = param.DstOf(dst, p.d*p.d)
+	p.reg.StatsTo(dst, p.s)
+	return dst
+}
+
+// ConfidenceDistance returns ‖θ − θ̃_t‖_{V_t} for the current round: the
+// quantity SS18 Proposition 4 bounds by β_t for θ = θ*. It uses the current
+// factor and allocates nothing.
+func (p *LinUCB) ConfidenceDistance(theta []float64) float64 {
+	p.ensure()
+	d := p.d
+	if len(theta) != d {
+		panic(param.BadDim)
+	}
+	// ‖θ − θ̃‖²_V = ‖Lᵀθ − z‖² since Lᵀθ̃ = Lᵀ L⁻ᵀ z = z.
+	var s float64
+	for i := 0; i < d; i++ {
+		w := -p.zp[i]
+		for k := i; k < d; k++ {
+			w += p.v[k*d+i] * theta[k]
+		}
+		s += float64(w * w)
+	}
+	return math.Sqrt(s)
+}
+
+func (p *LinUCB) ensure() {
+	if !p.fresh {
+		p.prepare()
+	}
+}
