@@ -55,6 +55,35 @@ type Verdict struct {
 	// not print CheckFailedMarker.
 	Erratum bool   `json:"erratum,omitempty"`
 	Note    string `json:"note,omitempty"`
+	// Control names the negative control run beside the verdict: the same
+	// check, on the same runs, with a planted defect of the kind the check
+	// exists to catch (empty: no control yet).
+	Control string `json:"control,omitempty"`
+	// ControlCaught reports whether the check's own threshold rejected the
+	// control (nil without a control). A verdict whose control is not caught
+	// is vacuous: it does not pass.
+	ControlCaught *bool `json:"control_caught,omitempty"`
+	// ControlSlack is the control's slack, beside the threshold 1 it must
+	// exceed to be caught.
+	ControlSlack float64 `json:"control_slack,omitempty"`
+}
+
+// withControl records the outcome of v's negative control c (a verdict of
+// the same check on the planted defect): caught when c fails. An uncaught
+// control makes v vacuous, which does not pass.
+func withControl(v, c Verdict, what string) Verdict {
+	caught := !c.Pass
+	v.Control, v.ControlCaught, v.ControlSlack = what, &caught, c.Slack
+	tag := fmt.Sprintf("control (%s) caught: %d / %d runs fail it, slack %.3g", what, c.Failures, c.Trials, c.Slack)
+	if !caught {
+		tag = fmt.Sprintf("VACUOUS: control (%s) not caught (%d / %d runs fail it, slack %.3g)", what, c.Failures, c.Trials, c.Slack)
+		v.Pass = false
+	}
+	if v.Note != "" {
+		v.Note += "; "
+	}
+	v.Note += tag
+	return v
 }
 
 // BinomialTail returns P[X ≥ k] for X ~ Bin(n, p), computed as the

@@ -156,7 +156,27 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, nv...), nil
+	vs = append(vs, nv...)
+	// The RadiusMinEig form of β_t (ss18.RadiusMinEig): coverage and its two
+	// tightened terms with their negative control, at d = 3, K = 9 and a
+	// horizon where the terms bind (λ_min(V_t) above ρ_max or past g₀²/γ²).
+	mc := base
+	mc.D, mc.K, mc.MinEig = 3, 9, true
+	mc.N = max(n, 5000)
+	if c.Short {
+		mc.N = max(n, 2000)
+	}
+	mc.Algs = []ss18.Alg{ss18.NonPrivate, ss18.Gaussian, ss18.GaussianExact, ss18.GaussianBLT, ss18.GaussianBLTRound, ss18.WishartTight}
+	mv, err := CheckProp4(mc)
+	if err != nil {
+		return nil, err
+	}
+	for _, v := range mv {
+		if strings.Contains(v.Name, "-mineig") {
+			vs = append(vs, v)
+		}
+	}
+	return vs, nil
 }
 
 // CheckSS18Scaled runs every check of [CheckSS18] whose cost grows with n,

@@ -284,7 +284,8 @@ type SS18Exp2Config struct {
 	// tree (every release carries m node noises, as Props. 9 and 11 assume).
 	Plain bool `json:"plain"`
 	// Seed: gap g uses seed mixSeed(Seed, g); repetition rep's environment
-	// uses StreamID(rep, 0) and variant p StreamID(rep, 1+p).
+	// uses StreamID(rep, 0) and variant p StreamID(rep, 1+p) (a RadiusMinEig
+	// variant its base variant's, when the base is among Algs: paired).
 	Seed     uint64    `json:"seed"`
 	Workers  int       `json:"-"`
 	Progress io.Writer `json:"-"`
@@ -388,6 +389,22 @@ func recX(rec []int) []float64 {
 	return x
 }
 
+// pairedSpec returns the index whose noise stream spec p uses: its own,
+// except that a RadiusMinEig variant uses its base variant's when the base is
+// among specs, so that the two differ in the radius alone (paired runs).
+func pairedSpec(specs []ss18.PolicyConfig, p int) int {
+	base, ok := specs[p].Alg.MinEigBase()
+	if !ok {
+		return p
+	}
+	for q, sp := range specs {
+		if sp.Alg == base && sp.Mode == specs[p].Mode && sp.Shift == specs[p].Shift && sp.ShiftValue == specs[p].ShiftValue {
+			return q
+		}
+	}
+	return p
+}
+
 // runLockstepCells runs, for every gap and repetition, all policies of specs
 // in lockstep on one Appendix D environment (Rademacher rewards) and returns
 // out[gap][policy][rep][point]. Gap g uses seed mixSeed(seed, g). One job
@@ -402,7 +419,7 @@ func runLockstepCells(d, k int, gaps []float64, specs []ss18.PolicyConfig, n, re
 		}
 		pols := make([]bandit.Policy, len(specs))
 		for p, sp := range specs {
-			pol, err := ss18.NewPolicy(sp, bandit.Stream(s, bandit.StreamID(rep, 1+p)))
+			pol, err := ss18.NewPolicy(sp, bandit.Stream(s, bandit.StreamID(rep, 1+pairedSpec(specs, p))))
 			if err != nil {
 				return nil, nil, fmt.Errorf("%v: %w", sp.Alg, err)
 			}

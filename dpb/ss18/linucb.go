@@ -21,6 +21,30 @@ const (
 	// RadiusClosedForm is its closed-form upper bound β̄_t,
 	//	β̄_t = σ·sqrt(2 ln(2/α) + d ln(ρ_max/ρ_min + t L²/(d ρ_min))) + S·sqrt(ρ_max) + γ.
 	RadiusClosedForm
+	// RadiusMinEig is RadiusLogDet with its two data-independent terms
+	// tightened by the smallest eigenvalue of the released matrix V_t (a
+	// post-processing of released values, so the privacy is unchanged):
+	//
+	//	β_t = σ·sqrt(2 ln(2/α) + ln det V_t − d ln ρ_min)
+	//	      + S·min(√ρ_max, ρ_max/√λ_t) + min(γ, g₀/√λ_t),
+	//
+	// where λ_t = max(ρ_min, 1/‖L_t⁻¹‖²_F) ≤ λ_min(V_t) and g₀ bounds ‖h_t‖
+	// (see [TreeRegularizer.NoiseNormBound]).
+	//
+	// Proof. Proposition 4 splits ‖θ̃_t − θ*‖_{V_t} into the self-normalised
+	// term, the bias ‖H_t θ*‖_{V_t⁻¹} and the noise ‖h_t‖_{V_t⁻¹}, and
+	// bounds the last two on its event (ρ_min I ⪯ H_t ⪯ ρ_max I and the
+	// bound on h_t) by S√ρ_max and γ. On the same event, for any vector w,
+	// ‖w‖_{V_t⁻¹} ≤ ‖w‖₂/√λ_min(V_t), with ‖H_t θ*‖₂ ≤ ρ_max S and
+	// ‖h_t‖₂ ≤ g₀; so each term is at most the smaller of the two bounds.
+	// λ_min(V_t) ≥ ρ_min because V_t = G_t + H_t ⪰ H_t, and
+	// λ_min(V_t) ≥ 1/‖L⁻¹‖²_F because V_t⁻¹ = L⁻ᵀL⁻¹ has largest
+	// eigenvalue ‖L⁻¹‖²₂ ≤ ‖L⁻¹‖²_F for the Cholesky factor L (the second
+	// bound holds whatever the event; it is taken from the computed inverse
+	// factor, scaled by 1 − 10⁻⁹ against its rounding). The radius is at most
+	// RadiusLogDet's and uses only released values: V_t, the bounds and
+	// constants of the configuration.
+	RadiusMinEig
 )
 
 func (f RadiusForm) String() string {
@@ -29,6 +53,8 @@ func (f RadiusForm) String() string {
 		return "logdet"
 	case RadiusClosedForm:
 		return "closed"
+	case RadiusMinEig:
+		return "mineig"
 	}
 	return fmt.Sprintf("RadiusForm(%d)", int(f))
 }
@@ -94,6 +120,7 @@ type LinUCB struct {
 	ltStats        ltStatser // the regularizer, when it writes V_t for the panel kernel (d above cholInvMaxDim and prep4MaxDim, where prepareFactors factors by cholesky)
 	ltReady        bool      // this round's V_t is in CholLT's copy, not in v
 	xy             []float64 // scratch for clipping
+	eig            []float64 // RadiusMinEig's scratch: V_t − μI (d·d), two vectors (2d)
 	beta           float64
 	logDet         float64
 	notPD          int
@@ -144,7 +171,7 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 	if err := param.CheckProb("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
-	if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusClosedForm {
+	if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusClosedForm && cfg.Radius != RadiusMinEig {
 		return nil, fmt.Errorf("dpb: unknown radius form %d", int(cfg.Radius))
 	}
 	if h, ok := cfg.Regularizer.(interface{ Horizon() int }); ok && h.Horizon() < cfg.Horizon {
@@ -160,6 +187,7 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		v: make([]float64, d*d), u: make([]float64, d),
 		s: make([]float64, d), cs: make([]float64, simd.CholScratchLen(d)), xy: make([]float64, d),
 	}
+	p.eig = make([]float64, d*d+2*d)
 	if ls, ok := cfg.Regularizer.(ltStatser); ok && d > max(cholInvMaxDim, prep4MaxDim) {
 		p.ltStats = ls
 	}
@@ -255,7 +283,11 @@ func (p *LinUCB) factorFailed() {
 // are written) and marks the round prepared.
 func (p *LinUCB) prepareFinish() {
 	p.logDet = linalg.LogDetChol(p.v, p.d)
-	p.beta = p.radius(p.t + 1)
+	if p.cfg.Radius == RadiusMinEig {
+		p.beta = p.minEigRadius(p.minEigLower())
+	} else {
+		p.beta = p.radius(p.t + 1)
+	}
 	p.fresh = true
 }
 
@@ -308,6 +340,114 @@ func (p *LinUCB) setRadiusConstants() {
 
 func (p *LinUCB) Confidence() ConfidenceParams {
 	return ConfidenceParams{D: p.d, Sigma: p.cfg.Sigma, S: p.cfg.S, L: p.cfg.L, Alpha: p.cfg.Alpha}
+}
+
+// minEigLower returns λ_t ≤ λ_min(V_t), the largest of ρ_min (on
+// Proposition 4's event V_t ⪰ H_t ⪰ ρ_min I), the Frobenius bound
+// (1 − 10⁻⁹)/‖M‖²_F (V_t⁻¹ = MᵀM with M = L⁻¹, so λ_max(V_t⁻¹) ≤ ‖M‖²_F),
+// and a certified estimate near λ_min itself: a power iteration on V_t⁻¹ =
+// MᵀM estimates λ̂ ≥ λ_min from above (a Rayleigh quotient of V_t⁻¹ never
+// exceeds its largest eigenvalue), then the largest μ among f·λ̂, f = 0.999,
+// 0.99, 0.95, 0.8, 0.5, for which the Cholesky factorisation of V_t − μI
+// (V_t = LLᵀ from the factor at hand) runs to completion certifies
+// λ_min(V_t) ≥ μ − 4(d+1)u·tr(V_t), u = 2⁻⁵³: the factorisation's backward
+// error is below that margin (Higham, Accuracy and Stability of Numerical
+// Algorithms, Thm. 10.5), so V_t − μI plus a perturbation of norm below the
+// margin is positive definite. Inverse iteration alone would err on the
+// unsafe side; the Cholesky test is what certifies. O(d³) per round.
+func (p *LinUCB) minEigLower() float64 {
+	d, dp := p.d, p.dp
+	var f float64
+	for j := 0; j < d; j++ {
+		for _, m := range p.mt[j*dp+j : j*dp+d] {
+			f += float64(m * m)
+		}
+	}
+	lam := p.b.RhoMin
+	if !(f > 0) || math.IsInf(f, 0) {
+		return lam
+	}
+	lam = max(lam, float64((1-1e-9)/f))
+	a, x, y := p.eig[:d*d], p.eig[d*d:d*d+d], p.eig[d*d+d:]
+	// Power iteration on V⁻¹ = MᵀM (M lower triangular, column j of M at
+	// mt[j·dp+j : j·dp+d]) from a vector with every component.
+	for i := range x {
+		x[i] = 1 + float64(i)/float64(d)
+	}
+	var rq float64
+	for range 16 {
+		// y = M x
+		for i := 0; i < d; i++ {
+			var s float64
+			for j := 0; j <= i; j++ {
+				s += float64(p.mt[j*dp+i] * x[j])
+			}
+			y[i] = s
+		}
+		var ny, nx float64
+		for i := range x {
+			nx += float64(x[i] * x[i])
+			ny += float64(y[i] * y[i])
+		}
+		rq = ny / nx // xᵀV⁻¹x / xᵀx
+		// x = Mᵀ y
+		for j := 0; j < d; j++ {
+			x[j] = linalg.Dot(p.mt[j*dp+j:j*dp+d], y[j:d])
+		}
+	}
+	if !(rq > 0) || math.IsInf(rq, 0) {
+		return lam
+	}
+	hat := 1 / rq
+	// V = L Lᵀ from the factor in v's lower triangle, and its trace.
+	var tr float64
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			a[i*d+j] = linalg.Dot(p.v[i*d:i*d+j+1], p.v[j*d:j*d+j+1])
+		}
+		tr += a[i*d+i]
+	}
+	margin := float64(4*float64(d+1)*0x1p-53) * tr
+	for _, fr := range [...]float64{0.999, 0.99, 0.95, 0.8, 0.5} {
+		mu := fr * hat
+		if mu-margin <= lam {
+			break
+		}
+		for i := 0; i < d; i++ { // rebuild the lower triangle of V − μI
+			for j := 0; j < i; j++ {
+				a[i*d+j] = linalg.Dot(p.v[i*d:i*d+j+1], p.v[j*d:j*d+j+1])
+			}
+			a[i*d+i] = linalg.Dot(p.v[i*d:i*d+i+1], p.v[i*d:i*d+i+1]) - mu
+		}
+		if linalg.Cholesky(a, d) {
+			return max(lam, mu-margin)
+		}
+	}
+	return lam
+}
+
+// minEigTerms returns RadiusMinEig's bias and noise terms,
+// S·min(√ρ_max, ρ_max/√λ) + min(γ, g₀/√λ), for a lower bound λ on
+// λ_min(V_t).
+func (p *LinUCB) minEigTerms(lam float64) float64 {
+	bias, noise := p.minEigBounds(lam)
+	return bias + noise
+}
+
+func (p *LinUCB) minEigBounds(lam float64) (bias, noise float64) {
+	b := p.b
+	bias = float64(p.cfg.S * min(math.Sqrt(b.RhoMax), b.RhoMax/math.Sqrt(lam)))
+	return bias, min(b.Gamma, p.noiseNorm()/math.Sqrt(lam))
+}
+
+// noiseNorm returns g₀, the bound on ‖h_t‖ on Proposition 4's event: the
+// regularizer's own (NoiseNormBound) when it has one, else γ√ρ_max, which
+// holds for any regularizer since ‖h‖₂ ≤ √λ_max(H_t)·‖h‖_{H_t⁻¹}.
+func (p *LinUCB) noiseNorm() float64 {
+	if g, ok := p.reg.(interface{ NoiseNormBound() float64 }); ok {
+		return g.NoiseNormBound()
+	}
+	return float64(p.b.Gamma * math.Sqrt(p.b.RhoMax))
 }
 
 // radius returns β_t in the configured form: the same numbers as [BetaLogDet]
@@ -451,3 +591,68 @@ func (p *LinUCB) ensure() {
 		p.prepare()
 	}
 }
+
+// RadiusMinEig returns β_t of the RadiusMinEig form for the current round,
+// whatever form the policy plays with (the proof checks compare the forms
+// on one run).
+func (p *LinUCB) RadiusMinEig() float64 {
+	p.ensure()
+	return p.minEigRadius(p.minEigLower())
+}
+
+// MinEigRadius returns the RadiusMinEig form of β_t for the current round
+// with λ in place of λ_t. Proposition 4's coverage holds for any λ ≤
+// λ_min(V_t) (RadiusMinEig's certified one); a larger λ, such as λ_max(V_t),
+// shrinks the radius below what the proof allows, and the proof checks use it
+// as their negative control.
+func (p *LinUCB) MinEigRadius(lam float64) float64 {
+	p.ensure()
+	return p.minEigRadius(lam)
+}
+
+// minEigRadius is MinEigRadius for a prepared round.
+func (p *LinUCB) minEigRadius(lam float64) float64 {
+	c0 := p.c0
+	if p.cfg.Radius == RadiusClosedForm { // c0 is the closed form's there
+		c0 = 2*xmath.Log(2/p.cfg.Alpha) - float64(p.d)*xmath.Log(p.b.RhoMin)
+	}
+	return p.cfg.Sigma*math.Sqrt(max(0, c0+p.logDet)) + p.minEigTerms(lam)
+}
+
+// MinEigLower returns RadiusMinEig's λ_t = max(ρ_min, (1 − 10⁻⁹)/‖L_t⁻¹‖²_F)
+// ≤ λ_min(V_t) for the current round.
+func (p *LinUCB) MinEigLower() float64 {
+	p.ensure()
+	return p.minEigLower()
+}
+
+// MinEigBounds returns RadiusMinEig's two bounds for the current round with
+// λ in place of λ_t: bias ≥ ‖H_t θ*‖_{V_t⁻¹} and noise ≥ ‖h_t‖_{V_t⁻¹}, which
+// hold on Proposition 4's event for any λ ≤ λ_min(V_t) (for the proof checks,
+// term by term).
+func (p *LinUCB) MinEigBounds(lam float64) (bias, noise float64) {
+	p.ensure()
+	return p.minEigBounds(lam)
+}
+
+// InvNorm returns ‖w‖_{V_t⁻¹} = ‖L_t⁻¹ w‖ for the current round, from the
+// inverse factor (allocates nothing).
+func (p *LinUCB) InvNorm(w []float64) float64 {
+	p.ensure()
+	if len(w) != p.d {
+		panic(param.BadDim)
+	}
+	var s float64
+	for i := 0; i < p.d; i++ {
+		var m float64
+		for j := 0; j <= i; j++ {
+			m += float64(p.mt[j*p.dp+i] * w[j])
+		}
+		s += float64(m * m)
+	}
+	return math.Sqrt(s)
+}
+
+// Regularizer returns the policy's regularizer (for the proof checks, which
+// read its perturbation; the policy itself never does).
+func (p *LinUCB) Regularizer() Regularizer { return p.reg }

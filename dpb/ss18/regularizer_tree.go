@@ -362,6 +362,20 @@ func (r *TreeRegularizer) Bounds() RegBounds {
 	return r.bounds
 }
 
+// NoiseNormBound returns g₀, the bound on ‖h_t‖ (the reward block of the
+// node noise) that holds on Proposition 4's event with the current bounds:
+// γ√ρ_min for the Gaussian trees, whose γ is g₀/√ρ_min (Claim 17:
+// [Setting.GaussianBoundsShift], [GaussianCounterCal]), and γ√ρ_max for the
+// Wishart trees, since ‖h‖₂ ≤ √λ_max(H_t)·‖h‖_{H_t⁻¹} ≤ √ρ_max·γ. It is
+// used by the RadiusMinEig form of β_t only.
+func (r *TreeRegularizer) NoiseNormBound() float64 {
+	b := r.Bounds()
+	if r.k > 0 { // Wishart
+		return float64(b.Gamma * math.Sqrt(b.RhoMax))
+	}
+	return float64(b.Gamma * math.Sqrt(b.RhoMin))
+}
+
 // DataBound returns L̃².
 func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }
 

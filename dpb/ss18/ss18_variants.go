@@ -46,19 +46,50 @@ const (
 	// bounds and shift that follow the counter's variance round by round
 	// and a summable failure budget ([NewGaussianCounterRegRound]).
 	GaussianBLTRound
+	// GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig and
+	// WishartTightMinEig are those variants (the same regularizer, noise and
+	// privacy) with the radius tightened by λ_min of the released V_t
+	// ([RadiusMinEig]: free post-processing).
+	GaussianExactMinEig
+	GaussianBLTMinEig
+	GaussianBLTRoundMinEig
+	WishartTightMinEig
 )
+
+// MinEigAlgs lists the RadiusMinEig variants.
+var MinEigAlgs = []Alg{GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig, WishartTightMinEig}
+
+// MinEigBase returns the variant a RadiusMinEig variant tightens (same
+// regularizer, same noise), and false for the others.
+func (a Alg) MinEigBase() (Alg, bool) {
+	switch a {
+	case GaussianExactMinEig:
+		return GaussianExact, true
+	case GaussianBLTMinEig:
+		return GaussianBLT, true
+	case GaussianBLTRoundMinEig:
+		return GaussianBLTRound, true
+	case WishartTightMinEig:
+		return WishartTight, true
+	}
+	return a, false
+}
 
 // BeyondAlgs lists the variants of the beyond-ss18 figure: the paper's
 // Gaussian and Wishart beside the exactly calibrated ones (issue 10),
 // including the two BLT refinements (sharp bounds, per-round bounds) that
-// reach the lowest regret at the same (ε, δ).
+// reach the lowest regret at the same (ε, δ), and four of them again with
+// the radius tightened by λ_min of the released V_t (RadiusMinEig, paired
+// with their base variant's noise).
 var BeyondAlgs = []Alg{NonPrivate, Gaussian, GaussianExact, GaussianHonaker,
-	GaussianSmooth, GaussianBLT, GaussianBLTSharp, GaussianBLTRound, Wishart, WishartTight}
+	GaussianSmooth, GaussianBLT, GaussianBLTSharp, GaussianBLTRound, Wishart, WishartTight,
+	GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig, WishartTightMinEig}
 
 // GaussianCounter returns the counter an exactly calibrated Gaussian variant
 // runs on (mode picks the tree for GaussianExact), and false for the
 // other variants.
 func (a Alg) GaussianCounter(mode counter.ReleaseMode) (counter.CounterKind, bool) {
+	a, _ = a.MinEigBase()
 	switch a {
 	case GaussianExact:
 		if mode == counter.Plain {
@@ -107,6 +138,9 @@ func (a Alg) String() string {
 	case GaussianBLTRound:
 		return "GaussianBLTRound"
 	}
+	if b, ok := a.MinEigBase(); ok {
+		return b.String() + "MinEig"
+	}
 	return fmt.Sprintf("SS18Alg(%d)", int(a))
 }
 
@@ -128,12 +162,12 @@ func ParseAlg(s string) (Alg, error) {
 			return a, nil
 		}
 	}
-	for _, a := range []Alg{GaussianSqrt, GaussianBLTSharp, GaussianBLTRound} {
+	for _, a := range append([]Alg{GaussianSqrt, GaussianBLTSharp, GaussianBLTRound}, MinEigAlgs...) {
 		if strings.EqualFold(strings.ReplaceAll(s, "-", ""), a.String()) {
 			return a, nil
 		}
 	}
-	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round)", s)
+	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round, and each of gaussian-exact, gaussian-blt, gaussian-blt-round, wishart-tight with -mineig)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
@@ -178,6 +212,12 @@ type PolicyConfig struct {
 func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 	if rng == nil {
 		panic(param.NilRand)
+	}
+	if base, ok := cfg.Alg.MinEigBase(); ok {
+		if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusMinEig {
+			return nil, fmt.Errorf("dpb: %v has the RadiusMinEig radius; Radius is %v", cfg.Alg, cfg.Radius)
+		}
+		cfg.Alg, cfg.Radius = base, RadiusMinEig
 	}
 	s := cfg.Setting
 	var reg Regularizer
