@@ -274,6 +274,26 @@ func TestStoreListing(t *testing.T) {
 		!strings.Contains(s, "missing r000001-s000") || !strings.Contains(s, "missing r000001-s001") {
 		t.Errorf("listing:\n%s", s)
 	}
+	// A job file cut short is found and named, and the command fails
+	// (issue 40, item 2); -clean removes a killed writer's temporary file.
+	jobs, _ := filepath.Glob(filepath.Join(S, "ss18-exp2-*", "r000000-s001"))
+	if len(jobs) != 1 {
+		t.Fatalf("job files %v", jobs)
+	}
+	raw, _ := os.ReadFile(jobs[0])
+	os.WriteFile(jobs[0], raw[:len(raw)-3], 0o644)
+	tmp := filepath.Join(filepath.Dir(jobs[0]), ".r000001-s000.tmp-42")
+	os.WriteFile(tmp, nil, 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(tmp, old, old)
+	b.Reset()
+	err := runStore(&b, []string{"-clean", S})
+	if err == nil || exitCode(err, io.Discard) != 1 || !strings.Contains(b.String(), "damaged: ") || !strings.Contains(b.String(), jobs[0]) {
+		t.Errorf("truncated job: err = %v, listing:\n%s", err, b.String())
+	}
+	if _, err := os.Stat(tmp); err == nil || !strings.Contains(b.String(), "removed .r000001-s000.tmp-42") {
+		t.Errorf("-clean left %s:\n%s", tmp, b.String())
+	}
 }
 
 // Every figure either keeps its jobs in -store (a shard of 1000 runs at most
