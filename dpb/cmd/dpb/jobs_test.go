@@ -367,3 +367,31 @@ func TestCheckTrees(t *testing.T) {
 		t.Error("-trees read back from the store differs from the run")
 	}
 }
+
+// A figure's JSON, written last, lists every other file of its set with its
+// SHA-256, so that a set left mixed by a run killed while writing it (a new
+// SVG beside the old CSV, PNG and JSON) is detected (issue 40, item 7).
+func TestFigureSetListedInJSON(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	reproduce(t, "ss18-fig4", "-short", "-seed", "7", "-progress=false", "-out", dir)
+	js := filepath.Join(dir, "ss18-fig4.json")
+	raw, _ := os.ReadFile(js)
+	for _, ext := range []string{"csv", "svg", "png"} {
+		if !strings.Contains(string(raw), `"name": "ss18-fig4.`+ext+`"`) {
+			t.Errorf("the JSON does not list ss18-fig4.%s:\n%s", ext, raw)
+		}
+	}
+	var b bytes.Buffer
+	if err := runVerify(&b, []string{js}); err != nil {
+		t.Fatalf("a whole set: %v\n%s", err, b.String())
+	}
+	// A second run (another seed) killed after its SVG.
+	reproduce(t, "ss18-fig4", "-short", "-seed", "8", "-progress=false", "-out", other)
+	svg, _ := os.ReadFile(filepath.Join(other, "ss18-fig4.svg"))
+	os.WriteFile(filepath.Join(dir, "ss18-fig4.svg"), svg, 0o644)
+	b.Reset()
+	err := runVerify(&b, []string{js})
+	if err == nil || exitCode(err, io.Discard) != 1 || !strings.Contains(b.String(), "ss18-fig4.svg: SHA-256") {
+		t.Errorf("a mixed set: err = %v\n%s", err, b.String())
+	}
+}

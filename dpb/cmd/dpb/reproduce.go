@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
 
 // figure is one reproducible figure: "dpb reproduce NAME" runs it. Each
@@ -28,7 +30,12 @@ func registerFigure(name, summary string, run func(name, out string, args []stri
 	if _, dup := figures[name]; dup {
 		panic("dpb: figure registered twice: " + name)
 	}
-	figures[name] = figure{summary: summary, run: run}
+	figures[name] = figure{summary: summary, run: func(name, out string, args []string) error {
+		// Record the files the figure writes into out, for its JSON's
+		// list (writeMeta).
+		defer atomicfile.Record(out)()
+		return run(name, out, args)
+	}}
 }
 
 func init() {
