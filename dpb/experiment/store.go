@@ -47,6 +47,22 @@ type Store struct {
 	dir string
 }
 
+// ExistingStore opens the store at dir for reading (a merge): dir must
+// exist; nothing is created.
+func ExistingStore(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("experiment: empty store directory")
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: store %s: %w (nothing to merge; run the shards with -store %s first)", dir, err, dir)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("experiment: store %s is not a directory", dir)
+	}
+	return &Store{dir: dir}, nil
+}
+
 // OpenStore opens (creating if needed) the store at dir.
 func OpenStore(dir string) (*Store, error) {
 	if dir == "" {
@@ -102,6 +118,20 @@ var labelOK = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
 // are determined by config (JSON-encodable; every field that changes a
 // result must be encoded, and nothing else such as worker counts).
 func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
+	return s.bin(label, config, shape, true)
+}
+
+// ExistingBin is [Store.Bin] for a reader: it creates nothing, and reports
+// false when the job list has no directory in the store (no job of it done).
+func (s *Store) ExistingBin(label string, config any, shape Shape) (*Bin, bool, error) {
+	b, err := s.bin(label, config, shape, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
+func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, error) {
 	if !labelOK.MatchString(label) {
 		return nil, fmt.Errorf("experiment: store label %q: want lower-case letters, digits, '.' and '-'", label)
 	}
@@ -120,7 +150,11 @@ func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
 	sum := sha256.Sum256(kj)
 	hash := hex.EncodeToString(sum[:])
 	b := &Bin{dir: filepath.Join(s.dir, label+"-"+hash[:16]), hash: hash, shape: shape, label: label, version: snap.StreamVersion}
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+	if !create {
+		if _, err := os.Stat(b.dir); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return nil, err
 	}
 	kp := filepath.Join(b.dir, "key.json")
@@ -133,7 +167,7 @@ func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
 			return nil, fmt.Errorf("experiment: %s belongs to another job list (sha256 %q, want %s): a 64-bit hash prefix collision or a damaged store", kp, k.SHA256, hash)
 		}
 		return b, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	} else if !errors.Is(err, fs.ErrNotExist) || !create {
 		return nil, err
 	}
 	doc, err := json.MarshalIndent(keyDoc{hash, kj}, "", "  ")

@@ -343,3 +343,45 @@ func FuzzStoreFiles(f *testing.F) {
 		}
 	})
 }
+
+// FuzzParseShard: any -shard text and any Slurm or Kubernetes variables
+// give a shard 0 <= I < N <= MaxShards or an error, never a panic; the
+// shards' ranges of any job count partition it.
+func FuzzParseShard(f *testing.F) {
+	f.Add("auto", "3", "4", "", "")
+	f.Add("auto/5", "", "", "", "2")
+	f.Add("auto", "5", "3", "4", "")
+	f.Add("1/3", "", "", "", "")
+	f.Add("auto", "9223372036854775807", "9223372036854775807", "-9223372036854775808", "")
+	f.Fuzz(func(t *testing.T, s, id, count, min, index string) {
+		env := map[string]string{"SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": count, "SLURM_ARRAY_TASK_MIN": min, "JOB_COMPLETION_INDEX": index}
+		sh, err := ParseShard(s, func(k string) string { return env[k] })
+		if err != nil {
+			return
+		}
+		if sh.I < 0 || sh.I >= sh.N || sh.N > MaxShards {
+			t.Fatalf("ParseShard(%q) = %v", s, sh)
+		}
+		for _, total := range []int{0, 1, 7, maxJobs} {
+			lo, hi := sh.Range(total)
+			if lo < 0 || lo > hi || hi > total {
+				t.Fatalf("%v of %d jobs: [%d, %d)", sh, total, lo, hi)
+			}
+			if sh.I == 0 && lo != 0 || sh.I == sh.N-1 && hi != total {
+				t.Fatalf("%v of %d jobs: [%d, %d) leaves jobs out", sh, total, lo, hi)
+			}
+		}
+	})
+}
+
+// A huge shard count is refused, and Range never overflows (issue 40,
+// found by FuzzParseShard's seeds: I·J overflowed for N near 2^63).
+func TestShardHugeN(t *testing.T) {
+	if sh, err := ParseShard("4611686018427387904/9223372036854775807", nil); err == nil {
+		t.Errorf("ParseShard accepted %v", sh)
+	}
+	sh := Shard{I: 1 << 61, N: 1<<62 + 1}
+	if lo, hi := sh.Range(1000); lo < 0 || lo > hi || hi > 1000 {
+		t.Errorf("%v of 1000 jobs: [%d, %d)", sh, lo, hi)
+	}
+}

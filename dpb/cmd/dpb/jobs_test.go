@@ -395,3 +395,28 @@ func TestFigureSetListedInJSON(t *testing.T) {
 		t.Errorf("a mixed set: err = %v\n%s", err, b.String())
 	}
 }
+
+// A merge of a group of figures lists the missing jobs of every incomplete
+// figure, not only the first's, and a merge never creates the store or a
+// job list directory (issue 40, item 10).
+func TestMergeGroupListsEveryFigure(t *testing.T) {
+	dir := t.TempDir()
+	S, B := filepath.Join(dir, "S"), filepath.Join(dir, "B")
+	group := []string{"mt14-fig1", "-short", "-seed", "7"}
+	err := runReproduce(append(group, "-store", S, "-merge", "-out", B))
+	if err == nil || !strings.Contains(err.Error(), "nothing to merge") {
+		t.Errorf("merge of a store that does not exist: err = %v", err)
+	}
+	if _, err := os.Stat(S); err == nil {
+		t.Fatal("-merge created the store")
+	}
+	os.Mkdir(S, 0o755)
+	err = runReproduce(append(group, "-store", S, "-merge", "-out", B))
+	if err == nil || !strings.Contains(err.Error(), "2 of 2 figures have missing jobs") ||
+		!strings.Contains(err.Error(), "mt14-fig1-k10: ") || !strings.Contains(err.Error(), "mt14-fig1-k5: ") {
+		t.Errorf("merge of an empty store: err = %v, want both figures' missing jobs", err)
+	}
+	if ents, _ := os.ReadDir(S); len(ents) != 0 {
+		t.Errorf("-merge created job lists in the store: %v", ents)
+	}
+}

@@ -141,13 +141,22 @@ func runReproduce(args []string) error {
 			return err
 		}
 	}
+	var missing []error
 	for _, n := range run {
 		if len(run) > 1 {
 			fmt.Fprintf(os.Stderr, "== %s\n", n)
 		}
 		if err := figures[n].run(n, out, rest); err != nil {
+			if errors.As(err, new(missingJobsError)) {
+				// A merge goes on: the error lists every figure's missing jobs.
+				missing = append(missing, figureErr(n, len(run), err))
+				continue
+			}
 			return figureErr(n, len(run), err)
 		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%d of %d figures have missing jobs:\n%w", len(missing), len(run), errors.Join(missing...))
 	}
 	return nil
 }
