@@ -52,6 +52,8 @@ func TestCLIConvention(t *testing.T) {
 		{[]string{"store"}, 2, "want a directory"},
 		{[]string{"store", out, "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"store", "-h"}, 0, ""},
+		{[]string{"reproduce", "mt14-fig2-obd", "-n", "500", "-out", out}, 2, "the OBD log is replayed whole"}, // issue 40, item 12
+		{[]string{"reproduce", "mt14-fig2-obd-bts", "-n", "500", "-out", out}, 2, "the OBD logs are replayed whole"},
 		{[]string{"check"}, 2, "want a paper"},
 		{[]string{"check", "ss18", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"bench", "-d", "1e6"}, 2, "1e6 is outside [1, 128]"},

@@ -184,6 +184,11 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err != nil {
 		return err
 	}
+	if which == "obd" && *fl.n != 0 {
+		// The OBD log is replayed whole (its rows are one fixed log); an
+		// ignored -n would still have keyed the store.
+		return usagef("reproduce %s: -n %d: the OBD log is replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
+	}
 	scale := experiment.ScaleOf(*fl.short, false)
 	var preset experiment.MT14Fig2Config
 	preset.ApplyScale(scale)
