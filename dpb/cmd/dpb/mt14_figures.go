@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -240,6 +241,12 @@ func mt14Fig2(name, out, which string, args []string) error {
 		return err
 	}
 	took := time.Since(start)
+	for _, r := range res.Rows {
+		if math.IsNaN(r.NormCTR) || math.IsInf(r.NormCTR, 0) || math.IsNaN(r.NormSE) || math.IsInf(r.NormSE, 0) {
+			// No matched event (a tiny -n): nothing to plot for the series.
+			return fmt.Errorf("reproduce %s: series %s has normalised CTR %v ± %v (%.1f matched events on average, of %d): too few events; raise -n", name, r.Name, r.NormCTR, r.NormSE, r.Matched, res.Events)
+		}
+	}
 	model := "shared model"
 	if cfg.Disjoint {
 		model = "per-class models"
