@@ -108,7 +108,7 @@ func (m Manifest) Validate() error {
 			return fmt.Errorf("%s: set %q, want obd or uci", where, f.Set)
 		}
 		clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(f.Path)))
-		if f.Path == "" || clean != f.Path || filepath.IsAbs(f.Path) || strings.HasPrefix(clean, "../") || clean == ".." || strings.HasPrefix(f.Path, "/") {
+		if f.Path == "" || clean != f.Path || filepath.IsAbs(f.Path) || strings.HasPrefix(clean, "../") || clean == ".." || clean == "." || strings.HasPrefix(f.Path, "/") {
 			return fmt.Errorf("%s: path must be clean, relative and inside the data directory", where)
 		}
 		want := 1

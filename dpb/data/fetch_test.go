@@ -132,6 +132,7 @@ func TestManifestValidate(t *testing.T) {
 		{func(f *data.File) { f.Path = "../evil" }, "inside the data directory"},
 		{func(f *data.File) { f.Path = "/etc/passwd" }, "inside the data directory"},
 		{func(f *data.File) { f.Path = "obd/./x" }, "inside the data directory"},
+		{func(f *data.File) { f.Path = "." }, "inside the data directory"}, // issue 40, Low: the directory itself
 		{func(f *data.File) { f.Set = "yahoo" }, `set "yahoo", want obd or uci`},
 		{func(f *data.File) { f.SHA256 = "abc" }, "want 64 hex digits"},
 		{func(f *data.File) { f.URLs = []string{"file:///etc/passwd"} }, "want http:// or https://"},
