@@ -420,3 +420,17 @@ func TestMergeGroupListsEveryFigure(t *testing.T) {
 		t.Errorf("-merge created job lists in the store: %v", ents)
 	}
 }
+
+// The figure JSON of mt14-fig1 records the defaults it ran with, not the
+// zero values of the flags left out (issue 40, Low: "best 0, gap 0,
+// epsilons null").
+func TestMT14Fig1JSONResolvedDefaults(t *testing.T) {
+	dir := t.TempDir()
+	reproduce(t, "mt14-fig1-k5", "-short", "-seed", "7", "-out", dir)
+	raw, _ := os.ReadFile(filepath.Join(dir, "mt14-fig1-k5.json"))
+	for _, want := range []string{`"best": 0.9`, `"gap": 0.5`, `"epsilons": [`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the JSON lacks %s:\n%s", want, raw)
+		}
+	}
+}

@@ -135,6 +135,9 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		return err
 	}
 	cfg.Progress = nil
+	if cfg, err = cfg.Resolved(); err != nil { // the JSON records the defaults used
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
 		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
