@@ -245,7 +245,7 @@ func (p *SS18) MarshalBinary() ([]byte, error) {
 	if err := p.cur.AppendState(e); err != nil {
 		return nil, err
 	}
-	return e.B, nil // the sticky error is the current LinUCB's, saved with it
+	return e.Seal(), nil // the sticky error is the current LinUCB's, saved with it
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
@@ -385,7 +385,7 @@ func (p *DPUCB) MarshalBinary() ([]byte, error) {
 		return nil, err
 	}
 	p.cur.AppendState(e)
-	return e.B, nil
+	return e.Seal(), nil
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
@@ -431,7 +431,7 @@ func anytimeRestore(data []byte, tag string, noise dpnoise.NoiseMode, cfg func(*
 	if err := dpnoise.SecureSnapshot(noise); err != nil {
 		return nil, nil, err
 	}
-	d := &snap.Dec{B: data}
+	d := snap.Open(data)
 	d.Header(tag)
 	var want snap.Enc
 	cfg(&want)

@@ -254,6 +254,9 @@ func RunScores(m *Mechanism, opt Options) (Result, Scores, error) {
 	res.Lower, res.Estimate, res.Upper = b.Lower, Num(b.Estimate), Num(b.Upper)
 	res.Tightness = res.Lower / m.Epsilon
 	over := !(res.Lower <= m.Epsilon)
+	// powerless: even the most lopsided counts of this many evaluation
+	// trials would not put the lower bound above ε (e.g. -trials 2).
+	powerless := !(Bounds(0, res.Eval, res.Eval, m.Delta).Lower > m.Epsilon) && !(Bounds(res.Eval, 0, res.Eval, m.Delta).Lower > m.Epsilon)
 	switch {
 	case m.Demonstration && over:
 		res.Verdict = "attack shown"
@@ -261,6 +264,8 @@ func RunScores(m *Mechanism, opt Options) (Result, Scores, error) {
 		res.Verdict = "attack not shown"
 	case over:
 		res.Verdict = "VIOLATION"
+	case powerless:
+		res.Verdict = "inconclusive"
 	default:
 		res.Verdict = "ok"
 	}

@@ -2,6 +2,7 @@ package counter
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 	"github.com/dpbandits/dpbandits/dpb/noise"
@@ -74,6 +75,9 @@ func (s *SmoothBinary) AppendState(e *snap.Enc) {
 func (s *SmoothBinary) ReadState(d *snap.Dec) {
 	s.t = readRound(d, s.horizon)
 	s.leaf = d.U64()
+	if d.Err == nil && !s.leafOf(s.t, s.leaf) {
+		d.Fail(fmt.Errorf("dpb: snapshot smooth-counter leaf %#x is not round %d's", s.leaf, s.t))
+	}
 	d.F64sTo("counter sum", s.exact)
 	d.F64sTo("smooth nodes", s.node)
 	for j := range s.id {
@@ -81,6 +85,38 @@ func (s *SmoothBinary) ReadState(d *snap.Dec) {
 		s.valid[j] = d.Bool()
 	}
 	d.F64sTo("smooth noise", s.sum)
+}
+
+// leafOf reports whether leaf is round t's label: 0 before the first
+// round, else the (t−1)-th number with k ones below 2^(h+1) in increasing
+// order (the order Add's Gosper step walks), found by its combinatorial
+// rank Σ_i C(c_i, i+1) over its set bits c_0 < c_1 < ….
+func (s *SmoothBinary) leafOf(t int, leaf uint64) bool {
+	if t == 0 {
+		return leaf == 0
+	}
+	if bits.OnesCount64(leaf) != s.k || bits.Len64(leaf) > s.h+1 {
+		return false
+	}
+	var rank uint64
+	i := 0
+	for u := leaf; u != 0; u &= u - 1 {
+		rank += binomial(bits.TrailingZeros64(u), i+1)
+		i++
+	}
+	return rank == uint64(t-1)
+}
+
+// binomial returns C(n, k) for n <= 63 (exact in a uint64).
+func binomial(n, k int) uint64 {
+	if k < 0 || k > n {
+		return 0
+	}
+	c := uint64(1)
+	for j := 1; j <= k; j++ {
+		c = c * uint64(n-k+j) / uint64(j)
+	}
+	return c
 }
 
 func (c *ToeplitzCounter) AppendState(e *snap.Enc) {

@@ -46,7 +46,18 @@ var _ ope.Log = (*CSVLog)(nil)
 type CSVLogConfig struct {
 	// Arms is K. Defaults to 1 + the largest logged action.
 	Arms int
+	// MaxArms is the largest K accepted: an action id of MaxArms or more
+	// (or Arms > MaxArms) is an error, since every round of an off-policy
+	// evaluation holds K·K·d feature values. Defaults to [DefaultMaxArms].
+	MaxArms int
 }
+
+// DefaultMaxArms is the default of CSVLogConfig.MaxArms.
+const DefaultMaxArms = 1000
+
+// maxRoundValues bounds K·K·d, the feature values of one round of a
+// [CSVLog] (2^25 float64s: 256 MB).
+const maxRoundValues = 1 << 25
 
 // LoadCSVLog reads a log in the schema of [CSVLog].
 func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
@@ -58,7 +69,13 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 	if err := needCols(path, cols, "action", "reward", "propensity"); err != nil {
 		return nil, err
 	}
-	head := make([]string, len(cols))
+	// head[i] is column i's name ("" for a blank one); the columns can
+	// outnumber the names (blank ones are not in cols).
+	width := 0
+	for _, i := range cols {
+		width = max(width, i+1)
+	}
+	head := make([]string, width)
 	for name, i := range cols {
 		head[i] = name
 	}
@@ -71,22 +88,36 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 	if len(xs) == 0 {
 		return nil, fmt.Errorf("dpb: %s:1: no context columns (names starting with \"x\")", path)
 	}
-	if cfg.Arms < 0 {
-		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1 (or 0 for the largest action + 1)", cfg.Arms)
+	if cfg.MaxArms < 0 {
+		return nil, fmt.Errorf("dpb: max arms is %d, must be >= 1 (or 0 for %d)", cfg.MaxArms, DefaultMaxArms)
+	}
+	if cfg.MaxArms == 0 {
+		cfg.MaxArms = DefaultMaxArms
+	}
+	if cfg.Arms < 0 || cfg.Arms > cfg.MaxArms {
+		return nil, fmt.Errorf("dpb: arms is %d, must be in [1, %d] (max arms) or 0 for the largest action + 1", cfg.Arms, cfg.MaxArms)
+	}
+	limit := cfg.Arms // actions are in [0, limit)
+	if limit == 0 {
+		limit = cfg.MaxArms
 	}
 	l := &CSVLog{d: len(xs)}
 	num := func(rec []string, line, col int) (float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("dpb: %s:%d: %s is %q, want a finite number", path, line, head[col], rec[col])
+			return 0, fmt.Errorf("dpb: %s:%d: %s is %s, want a finite number", path, line, head[col], quoteField(rec[col]))
 		}
 		return v, nil
 	}
 	maxA := -1
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		a, err := strconv.Atoi(strings.TrimSpace(rec[cols["action"]]))
-		if err != nil || a < 0 || (cfg.Arms > 0 && a >= cfg.Arms) {
-			return fmt.Errorf("dpb: %s:%d: action is %q, want an integer in [0, %s)", path, line, rec[cols["action"]], armsText(cfg.Arms))
+		if err != nil || a < 0 || a >= limit {
+			why := ""
+			if cfg.Arms == 0 && err == nil && a >= limit {
+				why = " (raise CSVLogConfig.MaxArms for more arms)"
+			}
+			return fmt.Errorf("dpb: %s:%d: action is %s, want an integer in [0, %d)%s", path, line, quoteField(rec[cols["action"]]), limit, why)
 		}
 		y, err := num(rec, line, cols["reward"])
 		if err != nil {
@@ -119,14 +150,10 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 	if l.k == 0 {
 		l.k = maxA + 1
 	}
-	return l, nil
-}
-
-func armsText(k int) string {
-	if k == 0 {
-		return "∞"
+	if l.k*l.k > maxRoundValues/l.d {
+		return nil, fmt.Errorf("dpb: %s: %d arms and %d context columns give K·K·d = %d feature values a round, more than %d", path, l.k, l.d, l.k*l.k*l.d, maxRoundValues)
 	}
-	return strconv.Itoa(k)
+	return l, nil
 }
 
 // Arms returns K.

@@ -70,3 +70,68 @@ func TestOBDBTS(t *testing.T) {
 	}
 	t.Logf("BTS men: propensities in [%g, %g]", lo, hi)
 }
+
+// A header with a name given twice is an error naming the column; blank
+// names (a spreadsheet's trailing ",,") are unnamed columns; a UTF-8 byte
+// order mark is skipped (issue 40, item 1: both used to panic or fail).
+func TestCSVLogHeader(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct{ text, msg string }{
+		{"action,reward,propensity,x0,x0\n0,1,0.5,1,2\n", `column "x0" appears twice (columns 4 and 5)`},
+		{"action,reward,action,propensity,x0\n0,1,0,0.5,1\n", `column "action" appears twice`},
+	} {
+		_, err := LoadCSVLog(writeFile(t, dir, "dup.csv", c.text), CSVLogConfig{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: err = %v, want %q", c.text, err, c.msg)
+		}
+	}
+	for _, text := range []string{
+		"action,reward,propensity,x0,,\n1,1,0.5,3,,\n",
+		",action,,reward,propensity,x0\n9,1,,1,0.5,3\n",
+		"\ufeffaction,reward,propensity,x0\n1,1,0.5,3\n",
+	} {
+		l, err := LoadCSVLog(writeFile(t, dir, "ok.csv", text), CSVLogConfig{})
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if l.Arms() != 2 || l.ContextDim() != 1 || l.Context(0)[0] != 3 {
+			t.Errorf("%q: arms %d, d %d, context %v", text, l.Arms(), l.ContextDim(), l.Context(0))
+		}
+	}
+}
+
+// An error quotes a bounded prefix of a long field (issue 40, Low).
+func TestCSVLogLongField(t *testing.T) {
+	dir := t.TempDir()
+	long := strings.Repeat("9", 1<<20) + "z"
+	_, err := LoadCSVLog(writeFile(t, dir, "long.csv", "action,reward,propensity,x0\n0,"+long+",0.5,1\n"), CSVLogConfig{})
+	if err == nil || len(err.Error()) > 300 || !strings.Contains(err.Error(), "1048577 bytes") {
+		t.Errorf("err has %d bytes: %.300v", len(err.Error()), err)
+	}
+}
+
+// K is bounded: an action id beyond MaxArms is refused before any round is
+// allocated (issue 40, item 5: action 100000 made K = 100001, MaxInt64
+// overflowed K).
+func TestCSVLogMaxArms(t *testing.T) {
+	dir := t.TempDir()
+	for _, a := range []string{"100000", "9223372036854775807", "1000"} {
+		_, err := LoadCSVLog(writeFile(t, dir, "big.csv", "action,reward,propensity,x0\n"+a+",1,0.5,1\n"), CSVLogConfig{})
+		if err == nil || !strings.Contains(err.Error(), "want an integer in [0, 1000)") || !strings.Contains(err.Error(), "MaxArms") {
+			t.Errorf("action %s: err = %v", a, err)
+		}
+	}
+	p := writeFile(t, dir, "ok.csv", "action,reward,propensity,x0\n999,1,0.5,1\n")
+	if l, err := LoadCSVLog(p, CSVLogConfig{}); err != nil || l.Arms() != 1000 {
+		t.Errorf("action 999: %v", err)
+	}
+	if _, err := LoadCSVLog(p, CSVLogConfig{MaxArms: 10}); err == nil || !strings.Contains(err.Error(), "[0, 10)") {
+		t.Errorf("MaxArms 10: err = %v", err)
+	}
+	for _, c := range []CSVLogConfig{{MaxArms: -1}, {Arms: 11, MaxArms: 10}, {Arms: -2}} {
+		if _, err := LoadCSVLog(p, c); err == nil {
+			t.Errorf("%+v: no error", c)
+		}
+	}
+}

@@ -2,16 +2,20 @@ package data
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
@@ -104,7 +108,7 @@ func (m Manifest) Validate() error {
 			return fmt.Errorf("%s: set %q, want obd or uci", where, f.Set)
 		}
 		clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(f.Path)))
-		if f.Path == "" || clean != f.Path || filepath.IsAbs(f.Path) || strings.HasPrefix(clean, "../") || clean == ".." || strings.HasPrefix(f.Path, "/") {
+		if f.Path == "" || clean != f.Path || filepath.IsAbs(f.Path) || strings.HasPrefix(clean, "../") || clean == ".." || clean == "." || strings.HasPrefix(f.Path, "/") {
 			return fmt.Errorf("%s: path must be clean, relative and inside the data directory", where)
 		}
 		want := 1
@@ -151,43 +155,137 @@ func (m Manifest) Select(set string) ([]File, error) {
 
 // Fetcher downloads manifest files into a directory.
 type Fetcher struct {
-	Client *http.Client // nil: http.DefaultClient
-	Log    io.Writer    // progress lines; nil: none
+	// Client, when set, is used as is (its own timeouts). nil: a client
+	// with ConnectTimeout on connecting (and on the TLS handshake).
+	Client *http.Client
+	Log    io.Writer // progress lines; nil: none
+	// ConnectTimeout bounds connecting to a server. Defaults to 30 s.
+	ConnectTimeout time.Duration
+	// IdleTimeout bounds any wait for the server: for the response headers
+	// and between two reads of the body that bring data. A server that
+	// stalls fails the attempt. Defaults to 60 s.
+	IdleTimeout time.Duration
+	// Attempts is the number of tries of each URL on a network failure, a
+	// stall or a 5xx status (4xx and oversized bodies are not retried).
+	// Defaults to 3.
+	Attempts int
+	// Backoff is the wait before the second attempt, doubled before each
+	// later one. Defaults to 2 s.
+	Backoff time.Duration
 }
 
 // Fetch writes each file under dir: a file already there with the pinned
 // checksum is kept; otherwise its sources are downloaded (each bounded by
-// 4× the pinned size + 1 MiB), converted, checked against the pinned
-// SHA-256 and written atomically (a temporary file in the same directory,
-// synced, then renamed), so an interrupted or failed fetch never leaves a
-// partial or unverified file under the final name.
+// 4× the pinned size + 1 MiB, each attempt by the Fetcher's timeouts, and
+// retried with backoff), converted, checked against the pinned SHA-256 and
+// written atomically (a temporary file in the same directory, synced, then
+// renamed), so an interrupted or failed fetch never leaves a partial or
+// unverified file under the final name. A file that fails does not stop
+// the others: every file is tried, and the error summarises the failures
+// (for network failures, with the routes that need no network).
 func (f Fetcher) Fetch(ctx context.Context, dir string, files []File) error {
 	if dir == "" {
 		return fmt.Errorf("data directory is empty; pass -dir DIR or set %s", EnvDir)
 	}
+	if err := f.check(); err != nil {
+		return err
+	}
+	var failed []File
+	var errs []error
+	network := false
 	for _, file := range files {
-		dst := filepath.Join(dir, filepath.FromSlash(file.Path))
-		if ok, _ := hasSum(dst, file.SHA256); ok {
-			f.logf("ok       %s (checksum matches, kept)\n", dst)
-			continue
-		}
-		body, err := f.get(ctx, file)
-		if err != nil {
+		if err := ctx.Err(); err != nil {
 			return err
 		}
-		sum := sha256.Sum256(body)
-		if got := hex.EncodeToString(sum[:]); got != file.SHA256 {
-			return fmt.Errorf("%s: SHA-256 %s, want %s (pinned); nothing written", file.Path, got, file.SHA256)
+		if err := f.fetchOne(ctx, dir, file); err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			f.logf("FAILED   %s: %v\n", file.Path, err)
+			failed, errs = append(failed, file), append(errs, err)
+			network = network || isNetworkError(err)
 		}
-		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
-			return err
+	}
+	if len(failed) == 0 {
+		return nil
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d of %d files failed:", len(failed), len(files))
+	for i, file := range failed {
+		fmt.Fprintf(&b, "\n  %s: %v", file.Path, errs[i])
+	}
+	if network {
+		fmt.Fprintf(&b, "\nThis is a network failure (offline, DNS, a firewall or a stalled server). Without the network:\n"+
+			"  - pass -manifest FILE, a JSON manifest whose URLs point to a mirror you can reach (file fields: set, path, urls, sha256, size), or\n"+
+			"  - copy the files into %s under these paths; each is kept when its SHA-256 matches:", dir)
+		for _, file := range failed {
+			fmt.Fprintf(&b, "\n      %s  sha256 %s  from %s", file.Path, file.SHA256, strings.Join(file.URLs, " + "))
+			if file.Convert != "" {
+				fmt.Fprintf(&b, " (converted: %s)", file.Convert)
+			}
 		}
-		if err := atomicfile.WriteBytes(dst, body, 0o644); err != nil {
-			return err
-		}
-		f.logf("fetched  %s (%d bytes, SHA-256 verified)\n", dst, len(body))
+	}
+	return errors.New(b.String())
+}
+
+// fetchOne fetches one file into dir (kept when its checksum matches).
+func (f Fetcher) fetchOne(ctx context.Context, dir string, file File) error {
+	dst := filepath.Join(dir, filepath.FromSlash(file.Path))
+	if ok, _ := hasSum(dst, file.SHA256); ok {
+		f.logf("ok       %s (checksum matches, kept)\n", dst)
+		return nil
+	}
+	body, err := f.get(ctx, file)
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(body)
+	if got := hex.EncodeToString(sum[:]); got != file.SHA256 {
+		return fmt.Errorf("%s: SHA-256 %s, want %s (pinned); nothing written", file.Path, got, file.SHA256)
+	}
+	if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+		return err
+	}
+	if err := atomicfile.WriteBytes(dst, body, 0o644); err != nil {
+		return err
+	}
+	f.logf("fetched  %s (%d bytes, SHA-256 verified)\n", dst, len(body))
+	return nil
+}
+
+// check validates the Fetcher's settings.
+func (f Fetcher) check() error {
+	if f.ConnectTimeout < 0 || f.IdleTimeout < 0 || f.Backoff < 0 || f.Attempts < 0 {
+		return fmt.Errorf("fetch: negative timeout, backoff or attempts (%v, %v, %v, %d)", f.ConnectTimeout, f.IdleTimeout, f.Backoff, f.Attempts)
 	}
 	return nil
+}
+
+func (f Fetcher) connectTimeout() time.Duration { return cmp.Or(f.ConnectTimeout, 30*time.Second) }
+func (f Fetcher) idleTimeout() time.Duration    { return cmp.Or(f.IdleTimeout, 60*time.Second) }
+func (f Fetcher) attempts() int                 { return cmp.Or(f.Attempts, 3) }
+func (f Fetcher) backoff() time.Duration        { return cmp.Or(f.Backoff, 2*time.Second) }
+
+// errStalled is the cause of an attempt cancelled for want of data.
+type errStalled struct{ d time.Duration }
+
+func (e errStalled) Error() string {
+	return fmt.Sprintf("no data from the server for %v (stalled)", e.d)
+}
+
+// retryable marks an attempt's error that a later attempt may not have.
+type retryable struct{ error }
+
+func (e retryable) Unwrap() error { return e.error }
+
+// isNetworkError reports a failure to reach or hear from a server (as
+// opposed to a wrong status, size or checksum).
+func isNetworkError(err error) bool {
+	var ne net.Error
+	var st errStalled
+	var dns *net.DNSError
+	var op *net.OpError
+	return errors.As(err, &ne) || errors.As(err, &st) || errors.As(err, &dns) || errors.As(err, &op)
 }
 
 func (f Fetcher) logf(format string, a ...any) {
@@ -228,31 +326,95 @@ func (f Fetcher) get(ctx context.Context, file File) ([]byte, error) {
 	return nil, fmt.Errorf("%s: convert %q unknown", file.Path, file.Convert)
 }
 
+// download gets url, retrying network failures, stalls and 5xx statuses
+// with exponential backoff (f.Attempts tries in all).
 func (f Fetcher) download(ctx context.Context, url string, limit int64) ([]byte, error) {
 	c := f.Client
 	if c == nil {
-		c = http.DefaultClient
+		dialer := &net.Dialer{Timeout: f.connectTimeout(), KeepAlive: 30 * time.Second}
+		c = &http.Client{Transport: &http.Transport{
+			Proxy:               http.ProxyFromEnvironment,
+			DialContext:         dialer.DialContext,
+			TLSHandshakeTimeout: f.connectTimeout(),
+			IdleConnTimeout:     90 * time.Second,
+		}}
+		defer c.CloseIdleConnections()
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url, nil)
+	wait := f.backoff()
+	for attempt := 1; ; attempt++ {
+		b, err := f.attempt(ctx, c, url, limit)
+		var r retryable
+		if err == nil || !errors.As(err, &r) || attempt >= f.attempts() || ctx.Err() != nil {
+			if err != nil && attempt > 1 {
+				err = fmt.Errorf("%w (after %d attempts)", err, attempt)
+			}
+			return b, err
+		}
+		f.logf("retry    %s in %v (attempt %d of %d failed: %v)\n", url, wait, attempt, f.attempts(), err)
+		select {
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		case <-time.After(wait):
+		}
+		wait *= 2
+	}
+}
+
+// attempt gets url once; the request is cancelled when no data arrives
+// for IdleTimeout (headers or body).
+func (f Fetcher) attempt(ctx context.Context, c *http.Client, url string, limit int64) ([]byte, error) {
+	idle := f.idleTimeout()
+	actx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	timer := time.AfterFunc(idle, func() { cancel(errStalled{idle}) })
+	defer timer.Stop()
+	fail := func(err error) error {
+		if cause := context.Cause(actx); cause != nil && ctx.Err() == nil {
+			err = cause // the stall, not "context canceled"
+		}
+		if ctx.Err() != nil {
+			return fmt.Errorf("GET %s: %w", url, err)
+		}
+		return retryable{fmt.Errorf("GET %s: %w", url, err)}
+	}
+	req, err := http.NewRequestWithContext(actx, http.MethodGet, url, nil)
 	if err != nil {
 		return nil, err
 	}
 	resp, err := c.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, fail(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("GET %s: %s", url, resp.Status)
+		err := fmt.Errorf("GET %s: %s", url, resp.Status)
+		if resp.StatusCode >= 500 {
+			return nil, retryable{err}
+		}
+		return nil, err
 	}
-	b, err := io.ReadAll(io.LimitReader(resp.Body, limit+1))
+	b, err := io.ReadAll(io.LimitReader(progressReader{resp.Body, func() { timer.Reset(idle) }}, limit+1))
 	if err != nil {
-		return nil, fmt.Errorf("GET %s: %w", url, err)
+		return nil, fail(err)
 	}
 	if int64(len(b)) > limit {
 		return nil, fmt.Errorf("GET %s: more than %d bytes", url, limit)
 	}
 	return b, nil
+}
+
+// progressReader calls progress after every read that brings data.
+type progressReader struct {
+	r        io.Reader
+	progress func()
+}
+
+func (p progressReader) Read(b []byte) (int, error) {
+	n, err := p.r.Read(b)
+	if n > 0 {
+		p.progress()
+	}
+	return n, err
 }
 
 // hasSum reports whether path exists with the given SHA-256.

@@ -7,12 +7,17 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/data"
 	"github.com/dpbandits/dpbandits/dpb/internal/datafixture"
@@ -127,6 +132,7 @@ func TestManifestValidate(t *testing.T) {
 		{func(f *data.File) { f.Path = "../evil" }, "inside the data directory"},
 		{func(f *data.File) { f.Path = "/etc/passwd" }, "inside the data directory"},
 		{func(f *data.File) { f.Path = "obd/./x" }, "inside the data directory"},
+		{func(f *data.File) { f.Path = "." }, "inside the data directory"}, // issue 40, Low: the directory itself
 		{func(f *data.File) { f.Set = "yahoo" }, `set "yahoo", want obd or uci`},
 		{func(f *data.File) { f.SHA256 = "abc" }, "want 64 hex digits"},
 		{func(f *data.File) { f.URLs = []string{"file:///etc/passwd"} }, "want http:// or https://"},
@@ -258,5 +264,114 @@ func TestDirAndLocate(t *testing.T) {
 	}
 	if !filepath.IsAbs(data.Dir()) {
 		t.Errorf("Dir() = %s, not absolute", data.Dir())
+	}
+}
+
+// A server that stalls after the headers (or before them) fails the fetch
+// after the idle timeout and the bounded retries, instead of hanging it
+// forever (issue 40, item 6).
+func TestFetchStalledServer(t *testing.T) {
+	files := datafixture.Files(1)
+	m := serve(t, files)
+	obd, _ := m.Select("obd")
+	release := make(chan struct{})
+	defer close(release)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		if r.URL.Path == "/body" {
+			w.Header().Set("Content-Length", "1000")
+			w.WriteHeader(http.StatusOK)
+			w.Write([]byte("action,"))
+			w.(http.Flusher).Flush()
+		}
+		select { // stall until the client gives up (or the test ends)
+		case <-r.Context().Done():
+		case <-release:
+		}
+	}))
+	defer srv.Close()
+	for _, path := range []string{"/body", "/headers"} {
+		hits.Store(0)
+		f := obd[0]
+		f.URLs = []string{srv.URL + path}
+		start := time.Now()
+		var log bytes.Buffer
+		err := data.Fetcher{IdleTimeout: 200 * time.Millisecond, Attempts: 2, Backoff: 10 * time.Millisecond, Log: &log}.Fetch(context.Background(), t.TempDir(), []data.File{f})
+		if err == nil || !strings.Contains(err.Error(), "no data from the server for 200ms") || !strings.Contains(err.Error(), "after 2 attempts") {
+			t.Errorf("%s: err = %v", path, err)
+		}
+		if d := time.Since(start); d > 5*time.Second {
+			t.Errorf("%s: took %v", path, d)
+		}
+		if hits.Load() != 2 || !strings.Contains(log.String(), "retry") {
+			t.Errorf("%s: %d requests, log:\n%s", path, hits.Load(), log.String())
+		}
+	}
+}
+
+// A 5xx status is retried with backoff; a 4xx is not.
+func TestFetchRetries(t *testing.T) {
+	files := datafixture.Files(1)
+	m := serve(t, files)
+	obd, _ := m.Select("obd")
+	good := datafixture.Handler(files)
+	var hits atomic.Int32
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if hits.Add(1) == 1 {
+			http.Error(w, "busy", http.StatusServiceUnavailable)
+			return
+		}
+		good.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	f := obd[0]
+	u, err := url.Parse(f.URLs[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.URLs = []string{srv.URL + u.Path}
+	if err := (data.Fetcher{Backoff: time.Millisecond}).Fetch(context.Background(), t.TempDir(), []data.File{f}); err != nil || hits.Load() != 2 {
+		t.Errorf("503 then 200: err = %v, %d requests", err, hits.Load())
+	}
+	if err := (data.Fetcher{Attempts: -1}).Fetch(context.Background(), t.TempDir(), nil); err == nil {
+		t.Error("negative attempts accepted")
+	}
+}
+
+// Offline, every file is tried, and the error says it is a network failure
+// and names the offline routes: -manifest, or the files' paths, URLs and
+// SHA-256s to copy into the directory (issue 40, Low).
+func TestFetchOfflineSummary(t *testing.T) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := "http://" + l.Addr().String()
+	l.Close() // nothing listens there now: connection refused
+	m := serve(t, datafixture.Files(1))
+	all, _ := m.Select("all")
+	for i := range all {
+		for j, u := range all[i].URLs {
+			all[i].URLs[j] = dead + u[strings.LastIndex(u, "/"):]
+		}
+	}
+	dir := t.TempDir()
+	var log bytes.Buffer
+	err = data.Fetcher{Attempts: 1, Log: &log}.Fetch(context.Background(), dir, all)
+	if err == nil {
+		t.Fatal("no error")
+	}
+	msg := err.Error()
+	if !strings.Contains(msg, fmt.Sprintf("%d of %d files failed", len(all), len(all))) || !strings.Contains(msg, "network failure") || !strings.Contains(msg, "-manifest") {
+		t.Errorf("summary:\n%s", msg)
+	}
+	for _, f := range all {
+		if !strings.Contains(msg, f.Path+"  sha256 "+f.SHA256+"  from "+f.URLs[0]) {
+			t.Errorf("summary lacks %s's offline route:\n%s", f.Path, msg)
+		}
+	}
+	if got := strings.Count(log.String(), "FAILED"); got != len(all) {
+		t.Errorf("%d files tried, want %d:\n%s", got, len(all), log.String())
 	}
 }

@@ -3,6 +3,7 @@ package data
 import (
 	"bytes"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -173,6 +174,43 @@ func FuzzReadManifest(f *testing.F) {
 			p := filepath.Clean(filepath.Join("/base", file.Path))
 			if !strings.HasPrefix(p, "/base/") {
 				t.Fatalf("accepted path %q escapes the data directory", file.Path)
+			}
+		}
+	})
+}
+
+// FuzzLoadCSVLog: any CSV log gives a log or an error, never a panic (a
+// name given twice used to index out of range); whatever loads has K within
+// the bound and events usable by OPE.
+func FuzzLoadCSVLog(f *testing.F) {
+	for _, s := range []string{
+		"action,reward,propensity,x0,x1\n1,1,0.25,0.5,-2\n0,0,0.75,1.5,3\n",
+		"action,reward,propensity,x0,x0\n0,1,0.5,1,2\n",
+		"action,reward,propensity,x0,,\n1,1,0.5,3,,\n",
+		"\ufeffid,x0,action,reward,propensity\n7,0.5,2,1,0.25\n",
+	} {
+		f.Add([]byte(s), 0)
+	}
+	files := memFiles{}
+	serveFromMemory(f, files)
+	f.Fuzz(func(t *testing.T, b []byte, arms int) {
+		files["log.csv"] = b
+		l, err := LoadCSVLog("log.csv", CSVLogConfig{Arms: arms % 8})
+		if err != nil {
+			if !strings.Contains(err.Error(), "log.csv") && !strings.Contains(err.Error(), "arms") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		k, d := l.Arms(), l.ContextDim()
+		if k < 1 || k > DefaultMaxArms || d < 1 || l.Dim() != k*d || l.Len() < 1 {
+			t.Fatalf("arms %d, d %d, dim %d, len %d", k, d, l.Dim(), l.Len())
+		}
+		r := &bandit.Round{K: k, Dim: k * d, Actions: make([]float64, k*k*d)}
+		for i := 0; i < l.Len(); i++ {
+			a, y, p := l.Event(r, i)
+			if a < 0 || a >= k || math.IsNaN(y) || math.IsInf(y, 0) || !(p > 0 && p <= 1) {
+				t.Fatalf("event %d: (%d, %v, %v)", i, a, y, p)
 			}
 		}
 	})

@@ -100,12 +100,17 @@ func LoadOBDFiles(logPath, itemPath string) (*OBDLog, error) {
 	return LoadOBDWith(logPath, OBDOptions{ItemPath: itemPath})
 }
 
+// openCSV opens a CSV file with a header row and returns the column index of
+// each named column. A leading UTF-8 byte order mark is skipped; blank names
+// (a spreadsheet's trailing ",,", or pandas' unnamed index column) are
+// columns without a name, which no loader reads; a name given twice is an
+// error naming the file and both columns.
 func openCSV(path string) (io.ReadCloser, *csv.Reader, map[string]int, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("dpb: obd: %w", err)
+		return nil, nil, nil, fmt.Errorf("dpb: %w", err)
 	}
-	cr := csv.NewReader(f)
+	cr := csv.NewReader(skipBOM(f))
 	head, err := cr.Read()
 	if err != nil {
 		f.Close()
@@ -113,7 +118,15 @@ func openCSV(path string) (io.ReadCloser, *csv.Reader, map[string]int, error) {
 	}
 	cols := map[string]int{}
 	for i, h := range head {
-		cols[strings.TrimSpace(h)] = i
+		h = strings.TrimSpace(h)
+		if h == "" {
+			continue
+		}
+		if j, dup := cols[h]; dup {
+			f.Close()
+			return nil, nil, nil, fmt.Errorf("dpb: %s:1: column %s appears twice (columns %d and %d)", path, quoteField(h), j+1, i+1)
+		}
+		cols[h] = i
 	}
 	return f, cr, cols, nil
 }
@@ -144,14 +157,14 @@ func (l *OBDLog) readItems(path string) error {
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		id, err := strconv.Atoi(rec[cols["item_id"]])
 		if err != nil || id < 0 {
-			return fmt.Errorf("dpb: %s:%d: item_id is %q, want an integer >= 0", path, line, rec[cols["item_id"]])
+			return fmt.Errorf("dpb: %s:%d: item_id is %s, want an integer >= 0", path, line, quoteField(rec[cols["item_id"]]))
 		}
 		if _, dup := items[id]; dup {
 			return fmt.Errorf("dpb: %s:%d: item_id %d listed twice", path, line, id)
 		}
 		f0, err := strconv.ParseFloat(rec[cols["item_feature_0"]], 64)
 		if err != nil || math.IsNaN(f0) || math.IsInf(f0, 0) {
-			return fmt.Errorf("dpb: %s:%d: item_feature_0 is %q, want a finite number", path, line, rec[cols["item_feature_0"]])
+			return fmt.Errorf("dpb: %s:%d: item_feature_0 is %s, want a finite number", path, line, quoteField(rec[cols["item_feature_0"]]))
 		}
 		items[id] = item{f0, rec[cols["item_feature_1"]], rec[cols["item_feature_3"]]}
 		return nil
@@ -229,24 +242,24 @@ func (l *OBDLog) readLog(path string, uniform bool) error {
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		id, err := strconv.Atoi(rec[cols["item_id"]])
 		if err != nil || id < 0 || id >= l.k {
-			return fmt.Errorf("dpb: %s:%d: item_id is %q, want an integer in [0, %d)", path, line, rec[cols["item_id"]], l.k)
+			return fmt.Errorf("dpb: %s:%d: item_id is %s, want an integer in [0, %d)", path, line, quoteField(rec[cols["item_id"]]), l.k)
 		}
 		c := rec[cols["click"]]
 		if c != "0" && c != "1" {
-			return fmt.Errorf("dpb: %s:%d: click is %q, want 0 or 1", path, line, c)
+			return fmt.Errorf("dpb: %s:%d: click is %s, want 0 or 1", path, line, quoteField(c))
 		}
 		p, err := strconv.ParseFloat(rec[cols["propensity_score"]], 64)
 		if !uniform {
 			if err != nil || !(p > 0 && p <= 1) {
-				return fmt.Errorf("dpb: %s:%d: propensity_score is %q, want a probability in (0, 1]", path, line, rec[cols["propensity_score"]])
+				return fmt.Errorf("dpb: %s:%d: propensity_score is %s, want a probability in (0, 1]", path, line, quoteField(rec[cols["propensity_score"]]))
 			}
 		} else if err != nil || !(math.Abs(p-want) <= 1e-9*want) { // NaN fails too
-			return fmt.Errorf("dpb: %s:%d: propensity_score is %q, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, rec[cols["propensity_score"]], l.k, want)
+			return fmt.Errorf("dpb: %s:%d: propensity_score is %s, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, quoteField(rec[cols["propensity_score"]]), l.k, want)
 		}
 		for a, ci := range affCol {
 			v, err := strconv.ParseFloat(rec[ci], 64)
 			if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-				return fmt.Errorf("dpb: %s:%d: user-item_affinity_%d is %q, want a finite number >= 0", path, line, a, rec[ci])
+				return fmt.Errorf("dpb: %s:%d: user-item_affinity_%d is %s, want a finite number >= 0", path, line, a, quoteField(rec[ci]))
 			}
 			l.aff = append(l.aff, math.Min(1, v))
 		}

@@ -43,12 +43,12 @@ func ConvertShuttle(w io.Writer, inputs ...NamedReader) error {
 			}
 			for j, v := range f[:9] {
 				if _, err := strconv.ParseInt(v, 10, 32); err != nil {
-					return fmt.Errorf("%s:%d: feature %d is %q, want an integer", in.Name, line, j+1, v)
+					return fmt.Errorf("%s:%d: feature %d is %s, want an integer", in.Name, line, j+1, quoteField(v))
 				}
 			}
 			c, err := strconv.Atoi(f[9])
 			if err != nil || c < 1 || c > 7 {
-				return fmt.Errorf("%s:%d: class is %q, want 1..7", in.Name, line, f[9])
+				return fmt.Errorf("%s:%d: class is %s, want 1..7", in.Name, line, quoteField(f[9]))
 			}
 			if rows++; rows > maxShuttleRows {
 				return fmt.Errorf("%s:%d: more than %d rows", in.Name, line, maxShuttleRows)

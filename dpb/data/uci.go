@@ -48,7 +48,7 @@ func LoadShuttle(path string) (*Supervised, error) {
 		return nil, fmt.Errorf("dpb: shuttle: %w", err)
 	}
 	defer f.Close()
-	cr := csv.NewReader(f)
+	cr := csv.NewReader(skipBOM(f))
 	cr.FieldsPerRecord = 10
 	cr.ReuseRecord = true
 	head, err := cr.Read()
@@ -62,7 +62,7 @@ func LoadShuttle(path string) (*Supervised, error) {
 		for j := 0; j < 9; j++ {
 			v, err := strconv.ParseFloat(rec[j], 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("dpb: %s:%d: column %s is %q, want a finite number", path, line, head[j], rec[j])
+				return fmt.Errorf("dpb: %s:%d: column %s is %s, want a finite number", path, line, head[j], quoteField(rec[j]))
 			}
 			ds.X = append(ds.X, v)
 		}
@@ -94,17 +94,17 @@ func LoadMushroom(path string) (*Supervised, error) {
 		return nil, fmt.Errorf("dpb: mushroom: %w", err)
 	}
 	defer f.Close()
-	cr := csv.NewReader(f)
+	cr := csv.NewReader(skipBOM(f))
 	cr.FieldsPerRecord = 23
 	var rows [][]string
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		for j, v := range rec {
 			if len(v) != 1 {
-				return fmt.Errorf("dpb: %s:%d: column %d is %q, want one letter", path, line, j+1, v)
+				return fmt.Errorf("dpb: %s:%d: column %d is %s, want one letter", path, line, j+1, quoteField(v))
 			}
 		}
 		if rec[0] != "e" && rec[0] != "p" {
-			return fmt.Errorf("dpb: %s:%d: class %q, want e or p", path, line, rec[0])
+			return fmt.Errorf("dpb: %s:%d: class %s, want e or p", path, line, quoteField(rec[0]))
 		}
 		rows = append(rows, rec)
 		return nil

@@ -116,3 +116,16 @@ func TestUCIBadFiles(t *testing.T) {
 		t.Errorf("dim 11 on 9 features: %v", err)
 	}
 }
+
+// The Shuttle and Mushroom loaders skip a UTF-8 byte order mark (issue 40, Low).
+func TestLoadersSkipBOM(t *testing.T) {
+	dir := t.TempDir()
+	sh, err := LoadShuttle(writeFile(t, dir, "s.csv", "\ufeff"+fuzzShuttle))
+	if err != nil || sh.Features[0] != "V1" {
+		t.Errorf("shuttle with BOM: %v", err)
+	}
+	row := "e" + strings.Repeat(",x", 22) + "\n"
+	if _, err := LoadMushroom(writeFile(t, dir, "m.data", "\ufeff"+row+"p"+row[1:])); err != nil {
+		t.Errorf("mushroom with BOM: %v", err)
+	}
+}

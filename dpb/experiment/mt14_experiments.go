@@ -57,6 +57,14 @@ type MT14Fig1Config struct {
 	Plan *Plan `json:"-"`
 }
 
+// Resolved returns the configuration with its defaults filled in (Best,
+// Gap, Epsilons, Points), as RunMT14Fig1 runs it: what a figure's JSON
+// records.
+func (c MT14Fig1Config) Resolved() (MT14Fig1Config, error) {
+	err := c.defaults()
+	return c, err
+}
+
 func (c *MT14Fig1Config) defaults() error {
 	if c.Arms < 2 {
 		return fmt.Errorf("dpb: arms is %d, must be >= 2", c.Arms)

@@ -5,6 +5,8 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/bits"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -120,8 +122,18 @@ func (s Shard) Range(total int) (lo, hi int) {
 	if s.N <= 0 {
 		return 0, total
 	}
-	return s.I * total / s.N, (s.I + 1) * total / s.N
+	return mulDiv(s.I, total, s.N), mulDiv(s.I+1, total, s.N)
 }
+
+// mulDiv returns ⌊a·b/c⌋ for 0 <= a <= c and b >= 0, without overflow.
+func mulDiv(a, b, c int) int {
+	hi, lo := bits.Mul64(uint64(a), uint64(b))
+	q, _ := bits.Div64(hi, lo, uint64(c))
+	return int(q)
+}
+
+// MaxShards is the largest N of a shard I/N.
+const MaxShards = 1_000_000
 
 func (s Shard) String() string {
 	if s.N <= 0 {
@@ -196,6 +208,9 @@ func ParseShard(s string, getenv func(string) string) (Shard, error) {
 	if sh.N < 1 || sh.I < 0 || sh.I >= sh.N {
 		return bad(fmt.Sprintf("I = %d, N = %d", sh.I, sh.N))
 	}
+	if sh.N > MaxShards {
+		return bad(fmt.Sprintf("N = %d, more than %d shards", sh.N, MaxShards))
+	}
 	return sh, nil
 }
 
@@ -234,9 +249,31 @@ func (p *Plan) prepare(cfg TrialConfig, shape Shape, out [][][]float64) ([]Job, 
 	if label == "" {
 		return nil, nil, fmt.Errorf("experiment: a run with a store needs a label and a key (a RunTrials call site without them)")
 	}
-	bin, err := p.Store.Bin(label, key, shape)
-	if err != nil {
-		return nil, nil, err
+	var bin *Bin
+	if p.Merge { // a merge reads: it creates no job list directory
+		b, ok, err := p.Store.ExistingBin(label, key, shape)
+		if err != nil {
+			return nil, nil, err
+		}
+		if !ok {
+			var missing []string
+			for i := range total {
+				j := shape.Job(i)
+				missing = append(missing, filepath.Join(p.Store.Dir(), label+"-…", fmt.Sprintf("r%06d-s%03d", j.Rep, j.Series)))
+				for k := range out[j.Series][j.Rep] {
+					out[j.Series][j.Rep][k] = math.NaN()
+				}
+			}
+			p.note(0, 0, len(missing), missing)
+			return nil, nil, nil
+		}
+		bin = b
+	} else {
+		b, err := p.Store.Bin(label, key, shape)
+		if err != nil {
+			return nil, nil, err
+		}
+		bin = b
 	}
 	lo, hi := p.Shard.Range(total)
 	if p.Merge {

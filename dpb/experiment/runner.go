@@ -2,14 +2,19 @@ package experiment
 
 import (
 	"context"
+	"crypto/sha256"
 	"encoding/csv"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -305,6 +310,75 @@ type Meta struct {
 	// Stream is snap.StreamVersion of the code that produced the figure: the
 	// same seed, flags and stream version give the same numbers.
 	Stream int `json:"stream_version"`
+	// Files lists the other files of the figure's set (CSV, SVG, PNG, …,
+	// in the JSON's directory) with the SHA-256 of each as written. The JSON
+	// is written last, so a set whose files all match its JSON's list is
+	// one run's; a run killed mid-set leaves files that do not match
+	// ([VerifyFigureSet]).
+	Files []FileSum `json:"files,omitempty"`
+}
+
+// FileSum is a file's name (relative to its figure JSON's directory) and
+// the hex SHA-256 of its content.
+type FileSum struct {
+	Name   string `json:"name"`
+	SHA256 string `json:"sha256"`
+}
+
+// SumFiles returns the FileSum of each path, named relative to dir.
+func SumFiles(dir string, paths []string) ([]FileSum, error) {
+	var out []FileSum
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		rel, err := filepath.Rel(dir, p)
+		if err != nil {
+			return nil, err
+		}
+		sum := sha256.Sum256(b)
+		out = append(out, FileSum{Name: filepath.ToSlash(rel), SHA256: hex.EncodeToString(sum[:])})
+	}
+	return out, nil
+}
+
+// VerifyFigureSet checks the figure set described by the figure JSON at
+// path: every file it lists exists beside it with the SHA-256 it records.
+// It returns an error naming each file that differs or is missing (a run
+// killed while writing the set, or a file edited since), and an error when
+// the JSON lists no files (written before figure JSONs listed their sets).
+func VerifyFigureSet(path string) error {
+	raw, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	var m struct {
+		Files []FileSum `json:"files"`
+	}
+	if err := json.Unmarshal(raw, &m); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	if len(m.Files) == 0 {
+		return fmt.Errorf("%s lists no files (written before figure JSONs listed their sets)", path)
+	}
+	dir := filepath.Dir(path)
+	var bad []string
+	for _, f := range m.Files {
+		p := filepath.Join(dir, filepath.FromSlash(f.Name))
+		b, err := os.ReadFile(p)
+		if err != nil {
+			bad = append(bad, fmt.Sprintf("%s: %v", f.Name, err))
+			continue
+		}
+		if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != f.SHA256 {
+			bad = append(bad, fmt.Sprintf("%s: SHA-256 %x, the JSON records %s (from another run, or edited)", f.Name, sum, f.SHA256))
+		}
+	}
+	if bad != nil {
+		return fmt.Errorf("%s: the figure set is mixed: %s", path, strings.Join(bad, "; "))
+	}
+	return nil
 }
 
 // WriteJSON writes v as indented JSON.

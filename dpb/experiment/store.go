@@ -2,6 +2,7 @@ package experiment
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -15,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
@@ -32,12 +34,33 @@ import (
 //	DIR/<label>-<hash>/key.json        what the hash covers, pretty-printed
 //	DIR/<label>-<hash>/r000012-s003    rep 12, series 3: a header line and one value per line
 //
+// Every file carries a SHA-256 that is checked on reading: key.json the
+// hash of its key, a job file that of its value lines (on its header line,
+// "sha256=…"). A truncated or altered file is an error naming the file,
+// never a different result.
+//
 // <hash> is the first 16 hex digits of the SHA-256 of the job list's key:
 // the experiment's configuration (with its seed), the job list's shape and
 // [snap.StreamVersion]. Results of two configurations or two stream versions
 // therefore live in different directories and can never mix.
 type Store struct {
 	dir string
+}
+
+// ExistingStore opens the store at dir for reading (a merge): dir must
+// exist; nothing is created.
+func ExistingStore(dir string) (*Store, error) {
+	if dir == "" {
+		return nil, errors.New("experiment: empty store directory")
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return nil, fmt.Errorf("experiment: store %s: %w (nothing to merge; run the shards with -store %s first)", dir, err, dir)
+	}
+	if !fi.IsDir() {
+		return nil, fmt.Errorf("experiment: store %s is not a directory", dir)
+	}
+	return &Store{dir: dir}, nil
 }
 
 // OpenStore opens (creating if needed) the store at dir.
@@ -95,6 +118,20 @@ var labelOK = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
 // are determined by config (JSON-encodable; every field that changes a
 // result must be encoded, and nothing else such as worker counts).
 func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
+	return s.bin(label, config, shape, true)
+}
+
+// ExistingBin is [Store.Bin] for a reader: it creates nothing, and reports
+// false when the job list has no directory in the store (no job of it done).
+func (s *Store) ExistingBin(label string, config any, shape Shape) (*Bin, bool, error) {
+	b, err := s.bin(label, config, shape, false)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, false, nil
+	}
+	return b, err == nil, err
+}
+
+func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, error) {
 	if !labelOK.MatchString(label) {
 		return nil, fmt.Errorf("experiment: store label %q: want lower-case letters, digits, '.' and '-'", label)
 	}
@@ -113,29 +150,72 @@ func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
 	sum := sha256.Sum256(kj)
 	hash := hex.EncodeToString(sum[:])
 	b := &Bin{dir: filepath.Join(s.dir, label+"-"+hash[:16]), hash: hash, shape: shape, label: label, version: snap.StreamVersion}
-	if err := os.MkdirAll(b.dir, 0o755); err != nil {
+	if !create {
+		if _, err := os.Stat(b.dir); err != nil {
+			return nil, err
+		}
+	} else if err := os.MkdirAll(b.dir, 0o755); err != nil {
 		return nil, err
 	}
 	kp := filepath.Join(b.dir, "key.json")
 	if old, err := os.ReadFile(kp); err == nil {
-		var k struct {
-			SHA256 string `json:"sha256"`
+		k, _, err := readKey(kp, old)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(old, &k); err != nil || k.SHA256 != hash {
+		if k.SHA256 != hash {
 			return nil, fmt.Errorf("experiment: %s belongs to another job list (sha256 %q, want %s): a 64-bit hash prefix collision or a damaged store", kp, k.SHA256, hash)
 		}
 		return b, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	} else if !errors.Is(err, fs.ErrNotExist) || !create {
 		return nil, err
 	}
-	doc, err := json.MarshalIndent(struct {
-		SHA256 string          `json:"sha256"`
-		Key    json.RawMessage `json:"key"`
-	}{hash, kj}, "", "  ")
+	doc, err := json.MarshalIndent(keyDoc{hash, kj}, "", "  ")
 	if err != nil {
 		return nil, err
 	}
 	return b, atomicfile.WriteBytes(kp, append(doc, '\n'), 0o644)
+}
+
+// keyDoc is the content of key.json.
+type keyDoc struct {
+	SHA256 string          `json:"sha256"`
+	Key    json.RawMessage `json:"key"`
+}
+
+// maxJobs bounds the jobs of one job list read from a key.json (a damaged
+// "reps": 4e12 would otherwise make the listing of missing jobs run out of
+// memory).
+const maxJobs = 1 << 26
+
+// readKey parses the key.json at path (content raw) and checks it: the
+// SHA-256 of its key (in compact form, as hashed when written) must be the
+// one it records, and the shape must be a valid job list.
+func readKey(path string, raw []byte) (keyDoc, storeKey, error) {
+	var doc keyDoc
+	var key storeKey
+	bad := func(why string) (keyDoc, storeKey, error) {
+		return doc, key, fmt.Errorf("experiment: %s: %s: a damaged store (remove the directory to recompute its jobs)", path, why)
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return bad("not a job list key: " + err.Error())
+	}
+	var compact bytes.Buffer
+	if err := json.Compact(&compact, doc.Key); err != nil || len(doc.Key) == 0 {
+		return bad("no key")
+	}
+	sum := sha256.Sum256(compact.Bytes())
+	if got := hex.EncodeToString(sum[:]); got != doc.SHA256 {
+		return bad(fmt.Sprintf("the key's SHA-256 is %s, the file records %q", got, doc.SHA256))
+	}
+	if err := json.Unmarshal(doc.Key, &key); err != nil {
+		return bad("key: " + err.Error())
+	}
+	sh := key.Shape
+	if sh.Reps < 1 || sh.Series < 1 || sh.Points < 0 || sh.Reps > maxJobs/sh.Series {
+		return bad(fmt.Sprintf("shape %+v: want reps, series >= 1, points >= 0 and at most %d jobs", sh, maxJobs))
+	}
+	return doc, key, nil
 }
 
 // Dir returns the bin's directory.
@@ -152,33 +232,40 @@ func (b *Bin) header(j Job) string {
 	return fmt.Sprintf("dpb-job key=%s rep=%d series=%d points=%d", b.hash[:16], j.Rep, j.Series, b.shape.Points)
 }
 
-// Save writes job j's values (len = Points) atomically. The kernel that
-// computed them is recorded on the header line.
+// Save writes job j's values (len = Points) atomically. The header line
+// records the kernel that computed them and the SHA-256 of the value lines.
 func (b *Bin) Save(j Job, vals []float64) error {
 	if len(vals) != b.shape.Points {
 		return fmt.Errorf("experiment: job %v has %d values, want %d", j, len(vals), b.shape.Points)
 	}
+	body := make([]byte, 0, 24*len(vals))
+	for _, v := range vals {
+		// 'g' with precision -1 round-trips every Float64, NaN and ±Inf included.
+		body = strconv.AppendFloat(body, v, 'g', -1, 64)
+		body = append(body, '\n')
+	}
+	sum := sha256.Sum256(body)
 	return atomicfile.WriteFile(b.path(j), 0o644, func(w io.Writer) error {
-		buf := make([]byte, 0, 32)
-		if _, err := fmt.Fprintf(w, "%s kernel=%s\n", b.header(j), simd.Kernel()); err != nil {
+		if _, err := fmt.Fprintf(w, "%s kernel=%s sha256=%x\n", b.header(j), simd.Kernel(), sum); err != nil {
 			return err
 		}
-		for _, v := range vals {
-			// 'g' with precision -1 round-trips every Float64, NaN and ±Inf included.
-			buf = strconv.AppendFloat(buf[:0], v, 'g', -1, 64)
-			buf = append(buf, '\n')
-			if _, err := w.Write(buf); err != nil {
-				return err
-			}
-		}
-		return nil
+		_, err := w.Write(body)
+		return err
 	})
 }
 
+// maxJobFile bounds the size of a job file read (a job of P values takes
+// at most about 25 bytes a value).
+func (b *Bin) maxJobFile() int64 { return 1<<12 + 32*int64(b.shape.Points) }
+
 // Load reads job j into out (len = Points). It reports false when the job is
-// not in the store; a job file that does not match its name or shape is an
-// error (never silently recomputed: it would mean a damaged store).
+// not in the store; a job file that does not match its name, shape or
+// checksum is an error naming the file (never silently recomputed or used:
+// it would mean a damaged store).
 func (b *Bin) Load(j Job, out []float64) (bool, error) {
+	if len(out) != b.shape.Points {
+		return false, fmt.Errorf("experiment: loading job %v into %d values, want %d", j, len(out), b.shape.Points)
+	}
 	f, err := os.Open(b.path(j))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
@@ -187,13 +274,33 @@ func (b *Bin) Load(j Job, out []float64) (bool, error) {
 		return false, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
 	bad := func(why string) (bool, error) {
-		return false, fmt.Errorf("experiment: store file %s: %s", b.path(j), why)
+		return false, fmt.Errorf("experiment: store file %s: %s: the file is damaged (truncated or altered); delete it to recompute the job", b.path(j), why)
 	}
-	if !sc.Scan() || !strings.HasPrefix(sc.Text(), b.header(j)+" ") {
+	raw, err := io.ReadAll(io.LimitReader(f, b.maxJobFile()+1))
+	if err != nil {
+		return false, fmt.Errorf("experiment: store file %s: %w", b.path(j), err)
+	}
+	if int64(len(raw)) > b.maxJobFile() {
+		return bad(fmt.Sprintf("more than %d bytes", b.maxJobFile()))
+	}
+	head, body, ok := bytes.Cut(raw, []byte{'\n'})
+	if !ok || !strings.HasPrefix(string(head), b.header(j)+" ") {
 		return bad("header does not match " + b.header(j))
 	}
+	var want string
+	for _, field := range strings.Fields(string(head)) {
+		if v, ok := strings.CutPrefix(field, "sha256="); ok {
+			want = v
+		}
+	}
+	if want == "" {
+		return bad("no sha256= on the header line (a file written before job files carried checksums, or an altered header)")
+	}
+	if sum := sha256.Sum256(body); hex.EncodeToString(sum[:]) != want {
+		return bad(fmt.Sprintf("the values' SHA-256 is %x, the header records %s", sum, want))
+	}
+	sc := bufio.NewScanner(bytes.NewReader(body))
 	for i := range out {
 		if !sc.Scan() {
 			return bad(fmt.Sprintf("%d values, want %d", i, len(out)))
@@ -208,6 +315,57 @@ func (b *Bin) Load(j Job, out []float64) (bool, error) {
 		return bad(fmt.Sprintf("more than %d values", len(out)))
 	}
 	return true, sc.Err()
+}
+
+// Verify reads every job file of the bin (and its key.json) and returns one
+// error per damaged file, naming it; nil when all are sound.
+func (b *Bin) Verify() []error {
+	var errs []error
+	kp := filepath.Join(b.dir, "key.json")
+	if raw, err := os.ReadFile(kp); err != nil {
+		errs = append(errs, err)
+	} else if doc, _, err := readKey(kp, raw); err != nil {
+		errs = append(errs, err)
+	} else if doc.SHA256 != b.hash {
+		errs = append(errs, fmt.Errorf("experiment: %s: sha256 %s, want %s", kp, doc.SHA256, b.hash))
+	}
+	done, err := b.Done()
+	if err != nil {
+		return append(errs, err)
+	}
+	out := make([]float64, b.shape.Points)
+	for _, j := range done {
+		if _, err := b.Load(j, out); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errs
+}
+
+// CleanTemp removes the temporary files that killed writers left in the bin
+// (atomicfile's ".…tmp-…" files) last modified before olderThan ago, so as
+// not to remove a live writer's file; it returns the names removed.
+func (b *Bin) CleanTemp(olderThan time.Duration) ([]string, error) {
+	ents, err := os.ReadDir(b.dir)
+	if err != nil {
+		return nil, err
+	}
+	var gone []string
+	for _, e := range ents {
+		if !atomicfile.IsTemp(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || time.Since(info.ModTime()) < olderThan {
+			continue
+		}
+		p := filepath.Join(b.dir, e.Name())
+		if err := os.Remove(p); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return gone, err
+		}
+		gone = append(gone, p)
+	}
+	return gone, nil
 }
 
 // Done lists the jobs present in the bin, in job-list order.
@@ -272,14 +430,11 @@ func (s *Store) Bins() ([]*Bin, error) {
 		if err != nil {
 			return nil, err
 		}
-		var doc struct {
-			SHA256 string   `json:"sha256"`
-			Key    storeKey `json:"key"`
+		doc, key, err := readKey(filepath.Join(dir, "key.json"), raw)
+		if err != nil {
+			return nil, err
 		}
-		if err := json.Unmarshal(raw, &doc); err != nil || len(doc.SHA256) < 16 {
-			return nil, fmt.Errorf("experiment: %s/key.json: not a job list key (%v)", dir, err)
-		}
-		bins = append(bins, &Bin{dir: dir, hash: doc.SHA256, shape: doc.Key.Shape, label: doc.Key.Label, version: doc.Key.StreamVersion})
+		bins = append(bins, &Bin{dir: dir, hash: doc.SHA256, shape: key.Shape, label: key.Label, version: key.StreamVersion})
 	}
 	return bins, nil
 }

@@ -5,10 +5,12 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 )
@@ -209,5 +211,177 @@ func TestStoreKeyBuild(t *testing.T) {
 	}
 	if runtime.GOARCH == "amd64" && simd.FusionBuild() != "" && !strings.HasPrefix(simd.FusionBuild(), "amd64.v") {
 		t.Errorf("FusionBuild() = %q on amd64", simd.FusionBuild())
+	}
+}
+
+// A job file cut short at a value ("4146.5" → "4146") or with one digit
+// changed is refused with an error naming the file, never loaded as another
+// value (issue 40, item 2).
+func TestStoreChecksum(t *testing.T) {
+	st, _ := OpenStore(t.TempDir())
+	b, err := st.Bin("t-exp", testKey{Seed: 1}, Shape{1, 1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Save(Job{}, []float64{1, 2, 4146.5}); err != nil {
+		t.Fatal(err)
+	}
+	p := b.path(Job{})
+	good, _ := os.ReadFile(p)
+	if !strings.Contains(strings.SplitN(string(good), "\n", 2)[0], " sha256=") {
+		t.Fatalf("no checksum on the header line: %q", good)
+	}
+	for name, content := range map[string]string{
+		"cut value":   strings.Replace(string(good), "4146.5\n", "4146\n", 1),
+		"digit":       strings.Replace(string(good), "\n2\n", "\n3\n", 1),
+		"no checksum": regexpSHA.ReplaceAllString(string(good), ""),
+	} {
+		os.WriteFile(p, []byte(content), 0o644)
+		_, err := b.Load(Job{}, make([]float64, 3))
+		if err == nil || !strings.Contains(err.Error(), p) {
+			t.Errorf("%s: err = %v, want an error naming %s", name, err, p)
+		}
+		if errs := b.Verify(); len(errs) != 1 {
+			t.Errorf("%s: Verify = %v, want one error", name, errs)
+		}
+	}
+	os.WriteFile(p, good, 0o644)
+	if errs := b.Verify(); errs != nil {
+		t.Errorf("Verify of a sound bin: %v", errs)
+	}
+}
+
+var regexpSHA = regexp.MustCompile(` sha256=[0-9a-f]+`)
+
+// A key.json whose key does not match its SHA-256 (edited, or a damaged
+// "reps": 4e12 that would make listing missing jobs run out of memory) is
+// refused, naming the file (issue 40, item 2 and Low).
+func TestStoreDamagedKey(t *testing.T) {
+	dir := t.TempDir()
+	st, _ := OpenStore(dir)
+	b, err := st.Bin("t-exp", testKey{Seed: 1}, Shape{2, 1, 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	kp := filepath.Join(b.Dir(), "key.json")
+	good, _ := os.ReadFile(kp)
+	for name, content := range map[string]string{
+		"reps":      strings.Replace(string(good), `"reps": 2`, `"reps": 4000000000000`, 1),
+		"reps 4e12": strings.Replace(string(good), `"reps": 2`, `"reps": 4e12`, 1),
+		"seed":      strings.Replace(string(good), `"seed": 1`, `"seed": 2`, 1),
+		"garbage":   "{",
+	} {
+		if content == string(good) {
+			t.Fatalf("%s: no change made in %s", name, good)
+		}
+		os.WriteFile(kp, []byte(content), 0o644)
+		if _, err := st.Bins(); err == nil || !strings.Contains(err.Error(), kp) {
+			t.Errorf("%s: Bins err = %v", name, err)
+		}
+		if _, err := st.Bin("t-exp", testKey{Seed: 1}, Shape{2, 1, 3}); err == nil {
+			t.Errorf("%s: Bin reopened a damaged key", name)
+		}
+	}
+	os.WriteFile(kp, good, 0o644)
+	if bins, err := st.Bins(); err != nil || len(bins) != 1 {
+		t.Errorf("sound key: %v, %v", bins, err)
+	}
+}
+
+// CleanTemp removes a killed writer's temporary file once it is old enough.
+func TestStoreCleanTemp(t *testing.T) {
+	st, _ := OpenStore(t.TempDir())
+	b, _ := st.Bin("t-exp", testKey{Seed: 1}, Shape{1, 1, 1})
+	tmp := filepath.Join(b.Dir(), ".r000000-s000.tmp-123")
+	os.WriteFile(tmp, []byte("dpb-job"), 0o644)
+	if gone, err := b.CleanTemp(time.Hour); err != nil || len(gone) != 0 {
+		t.Errorf("fresh temp file: removed %v, %v", gone, err)
+	}
+	old := time.Now().Add(-2 * time.Hour)
+	os.Chtimes(tmp, old, old)
+	if gone, err := b.CleanTemp(time.Hour); err != nil || len(gone) != 1 {
+		t.Errorf("old temp file: removed %v, %v", gone, err)
+	}
+	if _, err := os.Stat(tmp); err == nil {
+		t.Error("temp file still there")
+	}
+}
+
+// FuzzStoreFiles: any content of a job file or of key.json gives a value
+// or an error, never a panic; a job file loads only with its checksum, and
+// then as the values it holds.
+func FuzzStoreFiles(f *testing.F) {
+	dir := f.TempDir()
+	st, _ := OpenStore(dir)
+	b, err := st.Bin("t-exp", testKey{Seed: 1}, Shape{2, 1, 3})
+	if err != nil {
+		f.Fatal(err)
+	}
+	b.Save(Job{}, []float64{1, 2, 4146.5})
+	job, _ := os.ReadFile(b.path(Job{}))
+	kp := filepath.Join(b.Dir(), "key.json")
+	key, _ := os.ReadFile(kp)
+	f.Add(job, key)
+	f.Add(job[:len(job)-2], []byte(strings.Replace(string(key), `"reps": 2`, `"reps": 4e12`, 1)))
+	f.Fuzz(func(t *testing.T, job, key []byte) {
+		os.WriteFile(b.path(Job{}), job, 0o644)
+		os.WriteFile(kp, key, 0o644)
+		out := make([]float64, 3)
+		if ok, err := b.Load(Job{}, out); ok && err == nil && !regexpSHA.Match(job) {
+			t.Fatalf("loaded %v from a job file without checksum", out)
+		}
+		bins, err := st.Bins()
+		if err != nil {
+			return
+		}
+		for _, bin := range bins {
+			if bin.Shape().Jobs() > maxJobs {
+				t.Fatalf("shape %+v", bin.Shape())
+			}
+			bin.Missing()
+			bin.Verify()
+		}
+	})
+}
+
+// FuzzParseShard: any -shard text and any Slurm or Kubernetes variables
+// give a shard 0 <= I < N <= MaxShards or an error, never a panic; the
+// shards' ranges of any job count partition it.
+func FuzzParseShard(f *testing.F) {
+	f.Add("auto", "3", "4", "", "")
+	f.Add("auto/5", "", "", "", "2")
+	f.Add("auto", "5", "3", "4", "")
+	f.Add("1/3", "", "", "", "")
+	f.Add("auto", "9223372036854775807", "9223372036854775807", "-9223372036854775808", "")
+	f.Fuzz(func(t *testing.T, s, id, count, min, index string) {
+		env := map[string]string{"SLURM_ARRAY_TASK_ID": id, "SLURM_ARRAY_TASK_COUNT": count, "SLURM_ARRAY_TASK_MIN": min, "JOB_COMPLETION_INDEX": index}
+		sh, err := ParseShard(s, func(k string) string { return env[k] })
+		if err != nil {
+			return
+		}
+		if sh.I < 0 || sh.I >= sh.N || sh.N > MaxShards {
+			t.Fatalf("ParseShard(%q) = %v", s, sh)
+		}
+		for _, total := range []int{0, 1, 7, maxJobs} {
+			lo, hi := sh.Range(total)
+			if lo < 0 || lo > hi || hi > total {
+				t.Fatalf("%v of %d jobs: [%d, %d)", sh, total, lo, hi)
+			}
+			if sh.I == 0 && lo != 0 || sh.I == sh.N-1 && hi != total {
+				t.Fatalf("%v of %d jobs: [%d, %d) leaves jobs out", sh, total, lo, hi)
+			}
+		}
+	})
+}
+
+// A huge shard count is refused, and Range never overflows (issue 40,
+// found by FuzzParseShard's seeds: I·J overflowed for N near 2^63).
+func TestShardHugeN(t *testing.T) {
+	if sh, err := ParseShard("4611686018427387904/9223372036854775807", nil); err == nil {
+		t.Errorf("ParseShard accepted %v", sh)
+	}
+	sh := Shard{I: 1 << 61, N: 1<<62 + 1}
+	if lo, hi := sh.Range(1000); lo < 0 || lo > hi || hi > 1000 {
+		t.Errorf("%v of 1000 jobs: [%d, %d)", sh, lo, hi)
 	}
 }

@@ -1,6 +1,8 @@
 package mt14
 
 import (
+	"fmt"
+
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
@@ -16,7 +18,16 @@ func (p *DPUCB) AppendState(e *snap.Enc) {
 func (p *DPUCB) ReadState(d *snap.Dec) {
 	d.IntsTo("pull counts", p.n)
 	d.F64sTo("private totals", p.r)
-	for _, t := range p.trees {
+	for a, t := range p.trees {
 		t.(counter.CounterState).ReadState(d)
+		if d.Err != nil {
+			return
+		}
+		// Each pull is one leaf of the arm's tree (one round ahead in the
+		// padded mode).
+		if lag := t.Rounds() - p.n[a]; p.n[a] < 0 || p.n[a] > t.Horizon() || lag != 0 && lag != 1 {
+			d.Fail(fmt.Errorf("dpb: snapshot arm %d has %d pulls, its tree %d rounds (horizon %d)", a, p.n[a], t.Rounds(), t.Horizon()))
+			return
+		}
 	}
 }

@@ -122,13 +122,13 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 	if log == nil || target == nil {
 		return terms{}, fmt.Errorf("dpb: ope: nil log or target")
 	}
-	k, d, n := log.Arms(), log.Dim(), log.Len()
+	k, n := log.Arms(), log.Len()
 	if k < 1 || n < 1 {
 		return terms{}, fmt.Errorf("dpb: ope: log has %d arms and %d events, need >= 1 of each", k, n)
 	}
-	r := &bandit.Round{K: k, Dim: d}
-	if d > 0 {
-		r.Actions = make([]float64, k*d)
+	r, err := newRound(log)
+	if err != nil {
+		return terms{}, err
 	}
 	pi, q := make([]float64, k), make([]float64, k)
 	tm := terms{w: make([]float64, n), r: make([]float64, n)}
@@ -153,6 +153,9 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 			return tm, fmt.Errorf("dpb: ope event %d: target probabilities sum to %v, want 1", i, sum)
 		}
 		tm.w[i], tm.r[i] = pi[arm]/p, reward
+		if math.IsInf(tm.w[i], 0) {
+			return tm, fmt.Errorf("dpb: ope event %d: importance weight π(a|x)/p = %v/%v overflows", i, pi[arm], p)
+		}
 		if model != nil {
 			model.PredictTo(q, r)
 			var dm float64
@@ -313,6 +316,15 @@ func EstimateAll(log Log, target Target, model RewardModel, es []Estimator, cfg 
 		}
 		if boot != nil {
 			est.Lo, est.Hi = percentileInterval(boot[k], cfg.Z)
+		}
+		// SNIPS is NaN (documented) when no logged arm has target weight;
+		// any other non-finite result is an overflow of the weighted rewards.
+		if !(e == SNIPS && math.IsNaN(v)) {
+			for _, x := range []float64{est.Value, est.SE, est.Lo, est.Hi, est.ESS} {
+				if math.IsNaN(x) || math.IsInf(x, 0) {
+					return nil, fmt.Errorf("dpb: ope: %v is %v ± %v (interval [%v, %v], ESS %v): the weighted rewards overflow (weights up to %g); rescale the rewards", e, est.Value, est.SE, est.Lo, est.Hi, est.ESS, maxW)
+				}
+			}
 		}
 		out[k] = est
 	}

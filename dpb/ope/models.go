@@ -32,14 +32,17 @@ func FitLinearModel(log Log, from, to int, lambda float64) (*LinearModel, error)
 	if err := param.CheckPositive("ridge lambda", lambda); err != nil {
 		return nil, err
 	}
-	k, d := log.Arms(), log.Dim()
+	d := log.Dim()
 	if d < 1 {
 		return nil, fmt.Errorf("dpb: ope: a linear model needs contexts (the log's dimension is %d)", d)
 	}
 	if from < 0 || to > log.Len() || from >= to {
 		return nil, fmt.Errorf("dpb: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
 	}
-	r := &bandit.Round{K: k, Dim: d, Actions: make([]float64, k*d)}
+	r, err := newRound(log)
+	if err != nil {
+		return nil, err
+	}
 	g, u := make([]float64, d*d), make([]float64, d)
 	for i := 0; i < d; i++ {
 		g[i*d+i] = lambda
@@ -86,11 +89,11 @@ func FitArmMeans(log Log, from, to int, prior float64) (*ArmMeanModel, error) {
 	if from < 0 || to > log.Len() || from >= to {
 		return nil, fmt.Errorf("dpb: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
 	}
-	k, d := log.Arms(), log.Dim()
-	r := &bandit.Round{K: k, Dim: d}
-	if d > 0 {
-		r.Actions = make([]float64, k*d)
+	r, err := newRound(log)
+	if err != nil {
+		return nil, err
 	}
+	k := r.K
 	sum, cnt := make([]float64, k), make([]float64, k)
 	for i := from; i < to; i++ {
 		arm, y, _, err := event(log, r, i)

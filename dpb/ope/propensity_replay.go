@@ -118,13 +118,13 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 	if err := param.CheckPositive("z", cfg.Z); err != nil {
 		return res, err
 	}
-	k, d, n := log.Arms(), log.Dim(), log.Len()
+	k, n := log.Arms(), log.Len()
 	if k < 1 || n < 1 {
 		return res, fmt.Errorf("dpb: propensity replay: log has %d arms and %d events", k, n)
 	}
-	r := &bandit.Round{K: k, Dim: d}
-	if d > 0 {
-		r.Actions = make([]float64, k*d)
+	r, err := newRound(log)
+	if err != nil {
+		return res, err
 	}
 	pmin := cfg.PMin
 	if pmin == 0 {

@@ -86,14 +86,11 @@ func Replay(p bandit.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 	if err := param.CheckPositive("z", cfg.Z); err != nil {
 		return ReplayResult{}, err
 	}
-	k, d := log.Arms(), log.Dim()
-	if k < 1 {
-		return ReplayResult{}, fmt.Errorf("dpb: log has %d arms", k)
+	r, err := newRound(log)
+	if err != nil {
+		return ReplayResult{}, err
 	}
-	r := &bandit.Round{K: k, Dim: d}
-	if d > 0 {
-		r.Actions = make([]float64, k*d)
-	}
+	k := r.K
 	var res ReplayResult
 	n := log.Len()
 	for i := 0; i < n; i++ {

@@ -31,10 +31,20 @@ func readRegState(d *snap.Dec, r Regularizer) {
 		d.F64sTo("ridge G", r.g)
 		d.F64sTo("ridge u", r.u)
 	case *TreeRegularizer:
-		r.adds = d.Int()
+		adds := d.Int()
+		if d.Err == nil && (adds < 0 || adds > r.setting.N) {
+			d.Fail(fmt.Errorf("dpb: snapshot tree regularizer has %d additions, outside [0, %d]", adds, r.setting.N))
+			return
+		}
+		r.adds = adds
 		c := r.ctr.(counter.CounterState)
 		c.ReadState(d)
 		noise.ReadNoiseState(d, c.NodeNoise())
+		// The counter is at the regularizer's additions, or one round
+		// ahead in the padded mode (its padding round).
+		if lag := r.ctr.Rounds() - min(adds, r.ctr.Horizon()); d.Err == nil && lag != 0 && lag != 1 {
+			d.Fail(fmt.Errorf("dpb: snapshot tree counter at round %d, its regularizer has %d additions", r.ctr.Rounds(), adds))
+		}
 	default:
 		d.Fail(fmt.Errorf("dpb: cannot restore a regularizer of type %T", r))
 	}
@@ -64,6 +74,14 @@ func (p *LinUCB) ReadState(d *snap.Dec) {
 	}
 	if t < 0 || t > p.cfg.Horizon {
 		d.Fail(fmt.Errorf("dpb: snapshot round %d outside [0, %d]", t, p.cfg.Horizon))
+		return
+	}
+	if notPD < 0 || notPD > t {
+		d.Fail(fmt.Errorf("dpb: snapshot counts %d rounds without a positive definite V_t, in %d rounds", notPD, t))
+		return
+	}
+	if tr, ok := p.reg.(*TreeRegularizer); ok && tr.adds != t {
+		d.Fail(fmt.Errorf("dpb: snapshot round %d, its regularizer has %d additions", t, tr.adds))
 		return
 	}
 	p.t, p.err = t, nil

@@ -39,7 +39,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 	def, quick := experiment.AS17Preset(experiment.ScaleDefault), experiment.AS17Preset(experiment.ScaleQuick)
 	n, minN, runs, workers, dim, epsN := new(int), new(int), new(int), new(int), new(int), new(int)
 	countVar(fs, n, "n", def.MaxHorizon, 1, maxAS17Horizon, "largest horizon T")
-	countVar(fs, minN, "minn", 256, 1, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
+	countVar(fs, minN, "minn", 256, 3, maxAS17Horizon, "smallest horizon T, at least 3 (horizons grow by 4×)")
 	countVar(fs, runs, "runs", def.Reps, 1, maxRuns, "independent runs per cell")
 	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
@@ -70,7 +70,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 		}
 	}
 	if *n < *minN {
-		return usagef("reproduce %s: -n %d is below -minn %d (want 1 <= minn <= n)", name, *n, *minN)
+		return usagef("reproduce %s: -n %d is below -minn %d (want 3 <= minn <= n)", name, *n, *minN)
 	}
 	epsT, err := parseFloatList("eps", *eps, minEpsilon, maxEpsilon)
 	if err != nil {

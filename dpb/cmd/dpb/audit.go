@@ -29,11 +29,27 @@ func runAudit(w io.Writer, args []string) error {
 		return err
 	}
 	if *list {
+		if len(names) > 0 {
+			return usagef("audit: -list takes no names (got %q)", names[0])
+		}
 		for _, n := range audit.Names() {
 			fmt.Fprintln(w, n)
 		}
 		return nil
 	}
+	// Unknown names are usage errors; a name given twice runs once.
+	seen := map[string]bool{}
+	uniq := names[:0:0]
+	for _, n := range names {
+		if _, err := audit.Lookup(n); err != nil {
+			return usageError{fmt.Errorf("audit: %w (dpb audit -list)", err)}
+		}
+		if !seen[n] {
+			seen[n] = true
+			uniq = append(uniq, n)
+		}
+	}
+	names = uniq
 	if err := ready(); err != nil {
 		return err
 	}

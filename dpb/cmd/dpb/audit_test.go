@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"strings"
 	"testing"
 )
@@ -41,5 +42,31 @@ func TestAuditCommand(t *testing.T) {
 	}
 	if err := runAudit(&b, []string{"-trials", "-3"}); err == nil {
 		t.Error("negative trials accepted")
+	}
+}
+
+// Issue 40, Low: an audit of too few trials to ever show a violation is
+// "inconclusive", not "ok"; an unknown name and "-list extra" are usage
+// errors (exit 2); a name given twice runs once.
+func TestAuditArguments(t *testing.T) {
+	var b bytes.Buffer
+	if err := runAudit(&b, []string{"-json", "-trials", "2", "laplace-tree-plain", "laplace-tree-plain"}); err != nil {
+		t.Fatal(err)
+	}
+	var out struct {
+		Results []struct {
+			Verdict string `json:"verdict"`
+		} `json:"results"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Results) != 1 || out.Results[0].Verdict != "inconclusive" {
+		t.Errorf("-trials 2, name twice: %+v", out.Results)
+	}
+	for _, args := range [][]string{{"no-such-audit"}, {"-list", "extra"}} {
+		if err := runAudit(&b, args); exitCode(err, io.Discard) != 2 {
+			t.Errorf("dpb audit %q: err = %v, want a usage error", args, err)
+		}
 	}
 }

@@ -81,6 +81,10 @@ func runBounds(w io.Writer, args []string) error {
 	if err := s.Validate(); err != nil {
 		return usageError{fmt.Errorf("bounds: %w", err)}
 	}
+	if *eps > maxEpsilon {
+		// Beyond it the Wishart accounting's δ is NaN (a run-time error).
+		return usagef("bounds: -eps %g is above %g", *eps, float64(maxEpsilon))
+	}
 	if err := ready(); err != nil {
 		return err
 	}

@@ -24,6 +24,14 @@ func TestCLIConvention(t *testing.T) {
 		{[]string{"help", "bounds"}, 0, ""},
 		{[]string{"help", "nope"}, 2, `help: unknown command "nope"`},
 		{[]string{"nope"}, 2, `unknown command "nope"`},
+		{[]string{"bounds", "-eps", "1e200"}, 2, "-eps 1e+200 is above 1e+06"}, // issue 40, Low
+		{[]string{"reproduce", "as17-table1", "-short", "-minn", "1", "-out", out}, 2, "1 is outside [3,"},             // issue 40, Low
+		{[]string{"reproduce", "ss18-fig3", "-short", "-dims", "4", "-out", out}, 2, "at least 2 distinct dimensions"}, // issue 40, Low
+		{[]string{"help", "-h"}, 0, ""}, // issue 40, Low
+		{[]string{"reproduc"}, 2, `unknown command "reproduc"; did you mean "reproduce"?`}, // issue 40, Low
+		{[]string{"help", "stor"}, 2, `unknown command "stor"; did you mean "store"?`},     // issue 40, Low
+		{[]string{"audit", "nope"}, 2, "unknown"},                                          // issue 40, Low
+		{[]string{"audit", "-list", "extra"}, 2, "-list takes no names"},                   // issue 40, Low
 		{[]string{"bounds", "-h"}, 0, ""},
 		{[]string{"bounds", "--help"}, 0, ""},
 		{[]string{"bench", "-h"}, 0, ""},
@@ -52,13 +60,15 @@ func TestCLIConvention(t *testing.T) {
 		{[]string{"store"}, 2, "want a directory"},
 		{[]string{"store", out, "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"store", "-h"}, 0, ""},
+		{[]string{"reproduce", "mt14-fig2-obd", "-n", "500", "-out", out}, 2, "the OBD log is replayed whole"}, // issue 40, item 12
+		{[]string{"reproduce", "mt14-fig2-obd-bts", "-n", "500", "-out", out}, 2, "the OBD logs are replayed whole"},
 		{[]string{"check"}, 2, "want a paper"},
 		{[]string{"check", "ss18", "extra"}, 2, `unexpected argument "extra"`},
 		{[]string{"bench", "-d", "1e6"}, 2, "1e6 is outside [1, 128]"},
 		{[]string{"bench", "-d", "128", "-K", "65536"}, 2, "numbers per decision set, at most"},
 		{[]string{"bench", "-alg", "nope"}, 2, "unknown SS18 algorithm"},
 		{[]string{"bench", "-rounds", "-1"}, 2, "-1 is outside [1,"},
-		{[]string{"reproduce", "as17-table1", "-short", "-minn", "0"}, 2, "0 is outside [1,"},
+		{[]string{"reproduce", "as17-table1", "-short", "-minn", "0"}, 2, "0 is outside [3,"},
 		{[]string{"reproduce", "as17-table1", "-short", "-n", "256", "-minn", "1024"}, 2, "below -minn"},
 		{[]string{"reproduce", "as17-table1", "-dim", "1000000"}, 2, "-dim: 1000000 is outside [1, 16]"},
 		{[]string{"reproduce", "as17-table1", "-eps", "1,NaN"}, 2, `entry "NaN", want a number in`},

@@ -45,7 +45,11 @@ func (j *jobFlags) plan(name string) (*jobPlan, error) {
 	}
 	p := &experiment.Plan{Ctx: runCtx, Merge: j.merge}
 	if j.store != "" {
-		st, err := experiment.OpenStore(j.store)
+		open := experiment.OpenStore
+		if j.merge && j.shard == "" {
+			open = experiment.ExistingStore // a merge reads; it creates no store
+		}
+		st, err := open(j.store)
 		if err != nil {
 			return nil, err
 		}
@@ -111,14 +115,20 @@ func (p *jobPlan) done(err error) (bool, error) {
 		if len(miss) > show {
 			more = fmt.Sprintf("\n  … and %d more", len(miss)-show)
 		}
-		return true, fmt.Errorf("%s: -merge: %d of %d jobs missing from %s (run their shards first):\n  %s%s",
-			p.name, len(miss), len(miss)+loaded, p.Store.Dir(), strings.Join(list, "\n  "), more)
+		return true, missingJobsError{fmt.Errorf("%s: -merge: %d of %d jobs missing from %s (run their shards first):\n  %s%s",
+			p.name, len(miss), len(miss)+loaded, p.Store.Dir(), strings.Join(list, "\n  "), more)}
 	}
 	if p.Store != nil {
 		fmt.Fprintf(os.Stderr, "%s: %d jobs run, %d read from %s\n", p.name, ran, loaded, p.Store.Dir())
 	}
 	return false, nil
 }
+
+// missingJobsError is a merge's report of missing jobs: a group of figures
+// merges the others before failing, so that one run lists every missing job.
+type missingJobsError struct{ error }
+
+func (e missingJobsError) Unwrap() error { return e.error }
 
 func (p *jobPlan) interrupted(err error) error {
 	cmd := "dpb " + strings.Join(runCmdline, " ")

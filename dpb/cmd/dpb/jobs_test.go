@@ -274,6 +274,26 @@ func TestStoreListing(t *testing.T) {
 		!strings.Contains(s, "missing r000001-s000") || !strings.Contains(s, "missing r000001-s001") {
 		t.Errorf("listing:\n%s", s)
 	}
+	// A job file cut short is found and named, and the command fails
+	// (issue 40, item 2); -clean removes a killed writer's temporary file.
+	jobs, _ := filepath.Glob(filepath.Join(S, "ss18-exp2-*", "r000000-s001"))
+	if len(jobs) != 1 {
+		t.Fatalf("job files %v", jobs)
+	}
+	raw, _ := os.ReadFile(jobs[0])
+	os.WriteFile(jobs[0], raw[:len(raw)-3], 0o644)
+	tmp := filepath.Join(filepath.Dir(jobs[0]), ".r000001-s000.tmp-42")
+	os.WriteFile(tmp, nil, 0o644)
+	old := time.Now().Add(-time.Hour)
+	os.Chtimes(tmp, old, old)
+	b.Reset()
+	err := runStore(&b, []string{"-clean", S})
+	if err == nil || exitCode(err, io.Discard) != 1 || !strings.Contains(b.String(), "damaged: ") || !strings.Contains(b.String(), jobs[0]) {
+		t.Errorf("truncated job: err = %v, listing:\n%s", err, b.String())
+	}
+	if _, err := os.Stat(tmp); err == nil || !strings.Contains(b.String(), "removed .r000001-s000.tmp-42") {
+		t.Errorf("-clean left %s:\n%s", tmp, b.String())
+	}
 }
 
 // Every figure either keeps its jobs in -store (a shard of 1000 runs at most
@@ -345,5 +365,72 @@ func TestCheckTrees(t *testing.T) {
 	}
 	if trees.String() != stored.String() {
 		t.Error("-trees read back from the store differs from the run")
+	}
+}
+
+// A figure's JSON, written last, lists every other file of its set with its
+// SHA-256, so that a set left mixed by a run killed while writing it (a new
+// SVG beside the old CSV, PNG and JSON) is detected (issue 40, item 7).
+func TestFigureSetListedInJSON(t *testing.T) {
+	dir, other := t.TempDir(), t.TempDir()
+	reproduce(t, "ss18-fig4", "-short", "-seed", "7", "-progress=false", "-out", dir)
+	js := filepath.Join(dir, "ss18-fig4.json")
+	raw, _ := os.ReadFile(js)
+	for _, ext := range []string{"csv", "svg", "png"} {
+		if !strings.Contains(string(raw), `"name": "ss18-fig4.`+ext+`"`) {
+			t.Errorf("the JSON does not list ss18-fig4.%s:\n%s", ext, raw)
+		}
+	}
+	var b bytes.Buffer
+	if err := runVerify(&b, []string{js}); err != nil {
+		t.Fatalf("a whole set: %v\n%s", err, b.String())
+	}
+	// A second run (another seed) killed after its SVG.
+	reproduce(t, "ss18-fig4", "-short", "-seed", "8", "-progress=false", "-out", other)
+	svg, _ := os.ReadFile(filepath.Join(other, "ss18-fig4.svg"))
+	os.WriteFile(filepath.Join(dir, "ss18-fig4.svg"), svg, 0o644)
+	b.Reset()
+	err := runVerify(&b, []string{js})
+	if err == nil || exitCode(err, io.Discard) != 1 || !strings.Contains(b.String(), "ss18-fig4.svg: SHA-256") {
+		t.Errorf("a mixed set: err = %v\n%s", err, b.String())
+	}
+}
+
+// A merge of a group of figures lists the missing jobs of every incomplete
+// figure, not only the first's, and a merge never creates the store or a
+// job list directory (issue 40, item 10).
+func TestMergeGroupListsEveryFigure(t *testing.T) {
+	dir := t.TempDir()
+	S, B := filepath.Join(dir, "S"), filepath.Join(dir, "B")
+	group := []string{"mt14-fig1", "-short", "-seed", "7"}
+	err := runReproduce(append(group, "-store", S, "-merge", "-out", B))
+	if err == nil || !strings.Contains(err.Error(), "nothing to merge") {
+		t.Errorf("merge of a store that does not exist: err = %v", err)
+	}
+	if _, err := os.Stat(S); err == nil {
+		t.Fatal("-merge created the store")
+	}
+	os.Mkdir(S, 0o755)
+	err = runReproduce(append(group, "-store", S, "-merge", "-out", B))
+	if err == nil || !strings.Contains(err.Error(), "2 of 2 figures have missing jobs") ||
+		!strings.Contains(err.Error(), "mt14-fig1-k10: ") || !strings.Contains(err.Error(), "mt14-fig1-k5: ") {
+		t.Errorf("merge of an empty store: err = %v, want both figures' missing jobs", err)
+	}
+	if ents, _ := os.ReadDir(S); len(ents) != 0 {
+		t.Errorf("-merge created job lists in the store: %v", ents)
+	}
+}
+
+// The figure JSON of mt14-fig1 records the defaults it ran with, not the
+// zero values of the flags left out (issue 40, Low: "best 0, gap 0,
+// epsilons null").
+func TestMT14Fig1JSONResolvedDefaults(t *testing.T) {
+	dir := t.TempDir()
+	reproduce(t, "mt14-fig1-k5", "-short", "-seed", "7", "-out", dir)
+	raw, _ := os.ReadFile(filepath.Join(dir, "mt14-fig1-k5.json"))
+	for _, want := range []string{`"best": 0.9`, `"gap": 0.5`, `"epsilons": [`} {
+		if !strings.Contains(string(raw), want) {
+			t.Errorf("the JSON lacks %s:\n%s", want, raw)
+		}
 	}
 }

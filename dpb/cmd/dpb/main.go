@@ -17,6 +17,7 @@ import (
 	"io"
 	"os"
 	"sort"
+	"strings"
 )
 
 // command is one subcommand; each lives in its own file and registers itself.
@@ -58,13 +59,14 @@ func runHelp(args []string) error {
 		usage(os.Stdout)
 		return nil
 	case 1:
-		if args[0] == "help" {
+		switch args[0] {
+		case "help", "-h", "--h", "-help", "--help":
 			usage(os.Stdout)
 			return nil
 		}
 		c, ok := commands[args[0]]
 		if !ok {
-			return usagef("help: unknown command %q", args[0])
+			return usagef("help: unknown command %q%s", args[0], suggest(args[0]))
 		}
 		return c.run([]string{"-h"})
 	}
@@ -89,9 +91,49 @@ func runMain(args []string, stderr io.Writer) int {
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(stderr, "dpb: unknown command %q\n", args[0])
+		fmt.Fprintf(stderr, "dpb: unknown command %q%s\n", args[0], suggest(args[0]))
 		usage(stderr)
 		return 2
 	}
 	return exitCode(c.run(args[1:]), stderr)
+}
+
+// suggest returns "; did you mean X?" for the command nearest to name (a
+// prefix of it, or at most two edits away), or "".
+func suggest(name string) string {
+	best, bestD := "", 3
+	for c := range commands {
+		d := editDistance(name, c)
+		if strings.HasPrefix(c, name) && len(name) >= 3 {
+			d = min(d, 1)
+		}
+		if d < bestD || d == bestD && c < best {
+			best, bestD = c, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf("; did you mean %q?", best)
+}
+
+// editDistance is the Levenshtein distance of a and b (bytes).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"io"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -39,10 +40,27 @@ func codeVersion() string {
 	return rev + dirty
 }
 
+// writeMeta writes the figure's JSON, base.json, last of its set: it lists
+// every other file the figure wrote into its directory (recorded since the
+// figure started, see registerFigure) with its SHA-256, so that a reader
+// can tell whether the files beside it are this run's
+// (experiment.VerifyFigureSet).
 func writeMeta(base string, m experiment.Meta) error {
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
 	m.Stream = snap.StreamVersion
+	dir := filepath.Dir(base)
+	var paths []string
+	for _, p := range atomicfile.Recorded(dir) {
+		if p != base+".json" {
+			paths = append(paths, p)
+		}
+	}
+	files, err := experiment.SumFiles(dir, paths)
+	if err != nil {
+		return err
+	}
+	m.Files = files
 	return createWith(base+".json", func(w io.Writer) error { return writeSnakeJSON(w, m) })
 }
 

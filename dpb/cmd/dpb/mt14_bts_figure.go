@@ -26,6 +26,9 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	if err := finiteFlags(fl.fs, map[string]float64{"pmin": *pmin, "alpha": *fl.alpha}); err != nil {
 		return err
 	}
+	if *fl.n != 0 {
+		return usagef("reproduce %s: -n %d: the OBD logs are replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
+	}
 	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
 	if err != nil {
 		return err

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -134,6 +135,9 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		return err
 	}
 	cfg.Progress = nil
+	if cfg, err = cfg.Resolved(); err != nil { // the JSON records the defaults used
+		return err
+	}
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
 		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
@@ -183,6 +187,11 @@ func mt14Fig2(name, out, which string, args []string) error {
 	delays, err := parseCountList("delays", *fl.delays, 0, maxHorizon)
 	if err != nil {
 		return err
+	}
+	if which == "obd" && *fl.n != 0 {
+		// The OBD log is replayed whole (its rows are one fixed log); an
+		// ignored -n would still have keyed the store.
+		return usagef("reproduce %s: -n %d: the OBD log is replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
 	}
 	scale := experiment.ScaleOf(*fl.short, false)
 	var preset experiment.MT14Fig2Config
@@ -235,6 +244,12 @@ func mt14Fig2(name, out, which string, args []string) error {
 		return err
 	}
 	took := time.Since(start)
+	for _, r := range res.Rows {
+		if math.IsNaN(r.NormCTR) || math.IsInf(r.NormCTR, 0) || math.IsNaN(r.NormSE) || math.IsInf(r.NormSE, 0) {
+			// No matched event (a tiny -n): nothing to plot for the series.
+			return fmt.Errorf("reproduce %s: series %s has normalised CTR %v ± %v (%.1f matched events on average, of %d): too few events; raise -n", name, r.Name, r.NormCTR, r.NormSE, r.Matched, res.Events)
+		}
+	}
 	model := "shared model"
 	if cfg.Disjoint {
 		model = "per-class models"

@@ -12,6 +12,8 @@ import (
 	"sort"
 	"strings"
 	"syscall"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
 
 // figure is one reproducible figure: "dpb reproduce NAME" runs it. Each
@@ -28,7 +30,12 @@ func registerFigure(name, summary string, run func(name, out string, args []stri
 	if _, dup := figures[name]; dup {
 		panic("dpb: figure registered twice: " + name)
 	}
-	figures[name] = figure{summary: summary, run: run}
+	figures[name] = figure{summary: summary, run: func(name, out string, args []string) error {
+		// Record the files the figure writes into out, for its JSON's
+		// list (writeMeta).
+		defer atomicfile.Record(out)()
+		return run(name, out, args)
+	}}
 }
 
 func init() {
@@ -134,13 +141,22 @@ func runReproduce(args []string) error {
 			return err
 		}
 	}
+	var missing []error
 	for _, n := range run {
 		if len(run) > 1 {
 			fmt.Fprintf(os.Stderr, "== %s\n", n)
 		}
 		if err := figures[n].run(n, out, rest); err != nil {
+			if errors.As(err, new(missingJobsError)) {
+				// A merge goes on: the error lists every figure's missing jobs.
+				missing = append(missing, figureErr(n, len(run), err))
+				continue
+			}
 			return figureErr(n, len(run), err)
 		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%d of %d figures have missing jobs:\n%w", len(missing), len(run), errors.Join(missing...))
 	}
 	return nil
 }

@@ -7,7 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
@@ -127,9 +130,15 @@ func runSlurm(args []string) error {
 	if err != nil {
 		return err
 	}
+	if err := checkSlurmValues(sf, figArgs); err != nil {
+		return err
+	}
 	if sf.dpb == "" {
 		if sf.dpb, err = os.Executable(); err != nil {
 			return err
+		}
+		if goRunBinary(sf.dpb) {
+			return usagef("slurm: this dpb is go run's temporary binary %s, deleted when it exits: the script would run a missing file. Build one on the shared filesystem and use it: go build -o /shared/bin/dpb ./dpb/cmd/dpb && /shared/bin/dpb slurm ... (or pass -dpb PATH)", sf.dpb)
 		}
 	}
 	for _, p := range []*string{&sf.store, &sf.out, &sf.dpb} {
@@ -137,7 +146,73 @@ func runSlurm(args []string) error {
 			return err
 		}
 	}
+	if err := checkSlurmValues(sf, nil); err != nil { // the absolute paths too
+		return err
+	}
 	return writeSlurmScript(os.Stdout, name, figArgs, sf, lists, append([]string{"slurm", name}, rest...))
+}
+
+// slurmTimeOK matches Slurm's time formats: M, M:S, H:M:S, D-H, D-H:M and
+// D-H:M:S.
+var slurmTimeOK = regexp.MustCompile(`^([0-9]{1,7}|[0-9]{1,7}:[0-9]{1,2}|[0-9]{1,7}:[0-9]{1,2}:[0-9]{1,2}|[0-9]{1,5}-[0-9]{1,2}(:[0-9]{1,2}(:[0-9]{1,2})?)?)$`)
+
+// slurmNameOK matches a partition or account name (Slurm allows a
+// comma-separated list of partitions).
+var slurmNameOK = regexp.MustCompile(`^[A-Za-z0-9_.+-]+(,[A-Za-z0-9_.+-]+)*$`)
+
+// checkSlurmValues refuses any value written into the script that could
+// change its meaning: control characters (a newline would start a command
+// of its own) in every value, a -time that is not one of Slurm's formats
+// (or is zero), and a -partition or -account that is not a plain name.
+func checkSlurmValues(sf slurmFlags, figArgs []string) error {
+	for _, v := range []struct{ flag, val string }{{"-store", sf.store}, {"-out", sf.out}, {"-dpb", sf.dpb}, {"-partition", sf.partition}, {"-account", sf.account}, {"-time", sf.wall}} {
+		if i := strings.IndexFunc(v.val, isControl); i >= 0 {
+			return usagef("slurm: %s holds the control character %q at byte %d: refused, since it would be written into the script", v.flag, v.val[i:i+1], i)
+		}
+	}
+	for _, a := range figArgs {
+		if i := strings.IndexFunc(a, isControl); i >= 0 {
+			return usagef("slurm: the figure argument %q holds the control character %q: refused, since it would be written into the script", a, a[i:i+1])
+		}
+		if !utf8.ValidString(a) {
+			return usagef("slurm: the figure argument %q is not UTF-8", a)
+		}
+	}
+	for _, v := range []string{sf.store, sf.out, sf.dpb} {
+		if !utf8.ValidString(v) {
+			return usagef("slurm: the path %q is not UTF-8", v)
+		}
+	}
+	if sf.wall != "" {
+		if !slurmTimeOK.MatchString(sf.wall) || strings.Trim(sf.wall, "0:-") == "" {
+			return usagef("slurm: -time %q: want a positive Slurm time limit: MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS", sf.wall)
+		}
+	}
+	for _, v := range []struct{ flag, val string }{{"-partition", sf.partition}, {"-account", sf.account}} {
+		if v.val != "" && !slurmNameOK.MatchString(v.val) {
+			return usagef("slurm: %s %q: want letters, digits, '_', '.', '+' and '-' (partitions: a comma-separated list)", v.flag, v.val)
+		}
+	}
+	return nil
+}
+
+// isControl reports the characters refused in the script's values: the C0
+// and C1 controls and DEL (newline, carriage return, tab, NUL, ESC, …).
+func isControl(r rune) bool { return unicode.IsControl(r) || r == utf8.RuneError }
+
+// goRunBinary reports whether path is a binary that go run built in a
+// temporary directory (…/go-build…/b001/exe/NAME), deleted when it exits.
+func goRunBinary(path string) bool {
+	dir := filepath.Dir(path)
+	if filepath.Base(dir) != "exe" {
+		return false
+	}
+	for _, part := range strings.Split(filepath.ToSlash(dir), "/") {
+		if strings.HasPrefix(part, "go-build") {
+			return true
+		}
+	}
+	return false
 }
 
 // splitFlags separates the flags fs defines (with their values) from the rest.
@@ -229,8 +304,12 @@ func writeSlurmScript(w io.Writer, name string, figArgs []string, sf slurmFlags,
 		}
 		return strings.Join(s, " ")
 	}
-	opts := fmt.Sprintf("#SBATCH --time=%s\n#SBATCH --mem=%dM\n#SBATCH --cpus-per-task=%d\n", wall, mem, sf.cpus) + extraOpts(sf)
+	opts := fmt.Sprintf("#SBATCH --time=%s\n#SBATCH --mem=%dM\n#SBATCH --cpus-per-task=%d\n", wall, mem, sf.cpus)
 	logs := filepath.Join(sf.store, "slurm-logs")
+	// Every value from the command line goes on sbatch's command line or the
+	// exec line, shell-quoted (checkSlurmValues has refused control
+	// characters, so no value spans lines or ends a here-document).
+	extra := extraOpts(sf)
 	fig := q(figArgs)
 	if fig != "" {
 		fig = " " + fig
@@ -243,40 +322,40 @@ func writeSlurmScript(w io.Writer, name string, figArgs []string, sf slurmFlags,
 # Run again after a failure: finished jobs are in the store and are skipped.
 set -euo pipefail
 mkdir -p %s
-shards=$(sbatch --parsable <<'DPB_SHARDS'
+shards=$(sbatch --parsable%s --output=%s <<'DPB_SHARDS'
 #!/bin/bash
 #SBATCH --job-name=dpb-%s
 #SBATCH --array=0-%d
-%s#SBATCH --output=%s/%%x-%%A_%%a.out
-exec %s reproduce %s%s -store %s -shard auto -workers "${SLURM_CPUS_PER_TASK:-1}"
+%sexec %s reproduce %s%s -store %s -shard auto -workers "${SLURM_CPUS_PER_TASK:-1}"
 DPB_SHARDS
 )
 shards=${shards%%%%;*}
-merge=$(sbatch --parsable --dependency=afterok:"$shards" <<'DPB_MERGE'
+merge=$(sbatch --parsable --dependency=afterok:"$shards" --kill-on-invalid-dep=yes%s --output=%s <<'DPB_MERGE'
 #!/bin/bash
 #SBATCH --job-name=dpb-%s-merge
 #SBATCH --time=0-00:30:00
 #SBATCH --mem=%dM
 #SBATCH --cpus-per-task=1
-%s#SBATCH --output=%s/%%x-%%j.out
 exec %s reproduce %s%s -store %s -merge -out %s
 DPB_MERGE
 )
 merge=${merge%%%%;*}
-echo "dpb: shards: array job $shards; merge: job $merge (runs after every shard succeeded)"
-`, strings.Join(cmdline, " "), jobs, len(lists), rounds, sf.shards, secs, sf.cpus,
-		shellQuote(logs), name, sf.shards-1, opts, logs, dpb, shellQuote(name), fig, store,
-		name, mem, extraOpts(sf), logs, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
+echo "dpb: shards: array job $shards; merge: job $merge (runs after every shard succeeded; cancelled if one fails)"
+`, q(cmdline), jobs, len(lists), rounds, sf.shards, secs, sf.cpus,
+		shellQuote(logs), extra, shellQuote(logs+"/%x-%A_%a.out"), name, sf.shards-1, opts, dpb, shellQuote(name), fig, store,
+		extra, shellQuote(logs+"/%x-%j.out"), name, mem, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
 	return err
 }
 
+// extraOpts returns sbatch's -partition and -account options, shell-quoted
+// (each with a leading space), or "".
 func extraOpts(sf slurmFlags) string {
 	s := ""
 	if sf.partition != "" {
-		s += "#SBATCH --partition=" + sf.partition + "\n"
+		s += " " + shellQuote("--partition="+sf.partition)
 	}
 	if sf.account != "" {
-		s += "#SBATCH --account=" + sf.account + "\n"
+		s += " " + shellQuote("--account="+sf.account)
 	}
 	return s
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -147,6 +148,10 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 			}
 			d := int(v)
 			cfg.Dims = append(cfg.Dims, d)
+		}
+		if distinct := len(slices.Compact(slices.Sorted(slices.Values(cfg.Dims)))); name == "ss18-fig3" && distinct < 2 {
+			// Fig. 3 fits a line through log total regret against log d.
+			return nil, nil, usagef("reproduce %s: -dims %s: Fig. 3 fits a slope and needs at least 2 distinct dimensions", name, *dims)
 		}
 	}
 	if err := ready(); err != nil {

@@ -5,21 +5,24 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 func init() {
-	register("store", "list a job store's job lists: done and missing jobs (dpb store DIR)", func(args []string) error {
+	register("store", "list and verify a job store's job lists: done, missing and damaged jobs (dpb store DIR)", func(args []string) error {
 		return runStore(os.Stdout, args)
 	})
 }
 
 // runStore prints, per job list of the store, how many jobs are done and
-// which are missing.
+// which are missing, and verifies every file (key.json and each job's
+// SHA-256): a damaged file is listed and the command fails.
 func runStore(w io.Writer, args []string) error {
-	fs := newFlags("store", "DIR", "Lists each job list of the job store DIR: done and missing jobs.")
+	fs := newFlags("store", "[-clean] DIR", "Lists each job list of the job store DIR: done and missing jobs. Every file is verified against its SHA-256; damaged files are listed and the exit status is 1.")
+	clean := fs.Bool("clean", false, "also remove the temporary files of killed writers (.*.tmp-*, untouched for 10 minutes)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -48,6 +51,7 @@ func runStore(w io.Writer, args []string) error {
 	if len(bins) == 0 {
 		fmt.Fprintf(w, "%s: no job lists\n", args[0])
 	}
+	damaged := 0
 	for _, b := range bins {
 		done, err := b.Done()
 		if err != nil {
@@ -70,6 +74,22 @@ func runStore(w io.Writer, args []string) error {
 			}
 			fmt.Fprintf(w, "  missing r%06d-s%03d\n", j.Rep, j.Series)
 		}
+		for _, err := range b.Verify() {
+			damaged++
+			fmt.Fprintf(w, "  damaged: %v\n", err)
+		}
+		if *clean {
+			gone, err := b.CleanTemp(10 * time.Minute)
+			for _, p := range gone {
+				fmt.Fprintf(w, "  removed %s\n", filepath.Base(p))
+			}
+			if err != nil {
+				return err
+			}
+		}
+	}
+	if damaged > 0 {
+		return fmt.Errorf("store %s: %d damaged file(s); delete them to recompute their jobs", args[0], damaged)
 	}
 	return nil
 }

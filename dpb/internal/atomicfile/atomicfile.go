@@ -18,6 +18,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"syscall"
 )
 
@@ -63,7 +64,59 @@ func WriteFile(path string, perm os.FileMode, write func(w io.Writer) error) (er
 	if err = os.Rename(tmp, path); err != nil {
 		return err
 	}
-	return SyncDir(dir)
+	if err = SyncDir(dir); err != nil {
+		return err
+	}
+	recorded(path)
+	return nil
+}
+
+// recorders holds, per directory being recorded (see [Record]), the paths
+// written there.
+var (
+	recMu     sync.Mutex
+	recorders = map[string][]string{}
+)
+
+// Record starts recording the files written by WriteFile into dir (not
+// its subdirectories), replacing any earlier recording of dir, until stop is
+// called; [Recorded] returns them. The CLI records each figure's output
+// directory, so that the figure's JSON, written last, can list the files
+// of its set with their SHA-256s.
+func Record(dir string) (stop func()) {
+	key := filepath.Clean(dir)
+	recMu.Lock()
+	recorders[key] = []string{}
+	recMu.Unlock()
+	return func() {
+		recMu.Lock()
+		delete(recorders, key)
+		recMu.Unlock()
+	}
+}
+
+// Recorded returns the paths written into dir since Record(dir), each once,
+// in the order first written; nil when dir is not recorded.
+func Recorded(dir string) []string {
+	recMu.Lock()
+	defer recMu.Unlock()
+	return append([]string(nil), recorders[filepath.Clean(dir)]...)
+}
+
+func recorded(path string) {
+	key := filepath.Dir(filepath.Clean(path))
+	recMu.Lock()
+	defer recMu.Unlock()
+	paths, ok := recorders[key]
+	if !ok {
+		return
+	}
+	for _, p := range paths {
+		if p == path {
+			return
+		}
+	}
+	recorders[key] = append(paths, path)
 }
 
 // WriteBytes is [WriteFile] for content already in memory.

@@ -1,6 +1,7 @@
 package snap
 
 import (
+	"crypto/sha256"
 	"encoding/binary"
 	"errors"
 	"fmt"
@@ -11,7 +12,32 @@ import (
 // MarshalBinary methods of the own-stream policies (anytime.go). A snapshot
 // also records [StreamVersion]: a snapshot of one stream version is refused by
 // code of another, since its continuation would not be bit-identical.
-const snapshotVersion = 1
+// Version 2 added the SHA-256 trailer ([Enc.Seal], [Open]).
+const snapshotVersion = 2
+
+// SumSize is the length of the SHA-256 trailer of a sealed snapshot.
+const SumSize = sha256.Size
+
+// Seal returns the snapshot followed by the SHA-256 of its bytes, which
+// [Open] checks: a snapshot with a flipped bit or cut short is refused
+// before any of its state is read.
+func (e *Enc) Seal() []byte {
+	sum := sha256.Sum256(e.B)
+	return append(e.B, sum[:]...)
+}
+
+// Open returns a decoder of the sealed snapshot data (see [Enc.Seal]); its
+// Err is set when the trailer is missing or does not match.
+func Open(data []byte) *Dec {
+	if len(data) < SumSize {
+		return &Dec{Err: errSnapshotShort}
+	}
+	body := data[:len(data)-SumSize]
+	if sum := sha256.Sum256(body); string(sum[:]) != string(data[len(body):]) {
+		return &Dec{Err: errors.New("dpb: snapshot checksum mismatch: the snapshot is damaged (a changed or missing byte), or was written before snapshots carried one (format 1)")}
+	}
+	return &Dec{B: body}
+}
 
 // Enc appends the little-endian encoding of a policy's state to b.
 type Enc struct{ B []byte }
@@ -96,13 +122,17 @@ func (d *Dec) Bytes() []byte {
 	return p
 }
 
-// F64sTo reads a float slice into dst, whose length the configuration fixes.
+// F64sTo reads a float slice into dst, whose length the configuration
+// fixes; a non-finite value is an error (no policy state holds one).
 func (d *Dec) F64sTo(what string, dst []float64) {
 	if !d.length(what, len(dst)) {
 		return
 	}
 	for i := range dst {
 		dst[i] = d.F64()
+		if d.Err == nil && (math.IsNaN(dst[i]) || math.IsInf(dst[i], 0)) {
+			d.Fail(fmt.Errorf("dpb: snapshot %s[%d] is %v, want a finite number", what, i, dst[i]))
+		}
 	}
 }
 
