@@ -60,6 +60,7 @@ var (
 	flagJupyter  = flag.String("jupyter", "/usr/bin/jupyter", "jupyter binary (Debian's)")
 	flagPython   = flag.String("python", "/usr/bin/python3", "python3 with nbformat-free stdlib, for .ci/nbcheck.py")
 	flagWidth    = flag.Int("width", 1200, "window width (px)")
+	flagParallel = flag.Int("parallel", 2, "notebooks open at once (each its own tab and kernel)")
 	flagControls listFlag
 	flagWrong    listFlag
 )
@@ -162,12 +163,34 @@ func run(notebooks []string) error {
 		return fmt.Errorf("starting %s: %w", *flagChromium, err)
 	}
 
+	// Notebooks run -parallel at a time, each in its own tab and kernel;
+	// each is reported when it and every one before it have finished.
+	results := make([]result, len(jobs))
+	done := make([]chan struct{}, len(jobs))
+	for i := range done {
+		done[i] = make(chan struct{})
+	}
+	next := make(chan int, len(jobs)) // in order, so the log can follow
+	for i := range jobs {
+		next <- i
+	}
+	close(next)
+	for range max(1, *flagParallel) {
+		go func() {
+			for i := range next {
+				t0 := time.Now()
+				results[i] = openNotebook(browserCtx, srv, repo, tmp, out, jobs[i])
+				results[i].secs = time.Since(t0).Seconds()
+				close(done[i])
+			}
+		}()
+	}
 	var bad []string
 	passed := 0
-	for _, j := range jobs {
-		t0 := time.Now()
-		r := openNotebook(browserCtx, srv, repo, tmp, out, j)
-		secs := time.Since(t0).Seconds()
+	for i, j := range jobs {
+		<-done[i]
+		r := results[i]
+		secs := r.secs
 		failed := len(r.problems) > 0
 		status := "ok"
 		switch {
@@ -296,18 +319,23 @@ func (s *server) stop() {
 	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
 }
 
-// deleteSessions shuts down every kernel of the server (REST API).
-func (s *server) deleteSessions() {
+// deleteSession shuts down the kernel of the notebook at path (relative to
+// the server's root) through the REST API.
+func (s *server) deleteSession(path string) {
 	resp, err := http.Get(s.base + "/api/sessions?token=" + s.token)
 	if err != nil {
 		return
 	}
 	var sessions []struct {
-		ID string `json:"id"`
+		ID   string `json:"id"`
+		Path string `json:"path"`
 	}
 	_ = json.NewDecoder(resp.Body).Decode(&sessions)
 	resp.Body.Close()
 	for _, ss := range sessions {
+		if ss.Path != path {
+			continue
+		}
 		req, _ := http.NewRequest(http.MethodDelete, s.base+"/api/sessions/"+ss.ID+"?token="+s.token, nil)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
@@ -322,6 +350,7 @@ type result struct {
 	charts     int
 	images     int
 	screenshot string
+	secs       float64
 }
 
 // prepare writes the temporary copy: outputs cleared, and with wrong, each
@@ -434,6 +463,16 @@ const reportJS = `(() => {
     notebook: JSON.stringify(Jupyter.notebook.toJSON())};
 })()`
 
+// scrubJS writes the repository's absolute path (%s, a JSON string) as
+// <repo> in the text of the outputs, after the checks and before the screenshot.
+const scrubJS = `((repo) => {
+  const w = document.createTreeWalker(document.getElementById('notebook'), NodeFilter.SHOW_TEXT);
+  for (let n = w.nextNode(); n; n = w.nextNode()) {
+    if (n.nodeValue.indexOf(repo) >= 0) n.nodeValue = n.nodeValue.split(repo).join('<repo>');
+  }
+  return true;
+})(%s)`
+
 // fullPageCSS lets the page grow to the notebook's height (the classic
 // notebook scrolls inside #site), so that a full-page screenshot shows it all.
 const fullPageCSS = `(() => {
@@ -466,7 +505,7 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 	if err := chromedp.Do(ctx, chromedp.EmulateViewport(int64(*flagWidth), 1000), chromedp.Navigate(url)); err != nil {
 		return fail("opening the notebook: %v", err)
 	}
-	defer srv.deleteSessions() // a fresh kernel per notebook
+	defer srv.deleteSession("_browser/" + name + ".ipynb") // a fresh kernel per notebook
 	// Kernel ready?
 	for {
 		st, err := chromedp.Run(ctx, chromedp.Evaluate[pageState](stateJS))
@@ -541,7 +580,12 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 			r.problems = append(r.problems, fmt.Sprintf("chart %s has no drawn marks (%d series with data, %d paths, longest path %d chars)", c.ID, c.Series, c.Paths, c.Longest))
 		}
 	}
-	// Screenshot of the whole notebook.
+	// Screenshot of the whole notebook, the repository's path written as
+	// <repo> (as in committed outputs, see .ci/nbcheck.py --normalize).
+	repoJSON, _ := json.Marshal(repo)
+	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(scrubJS, repoJSON))); err != nil {
+		r.problems = append(r.problems, fmt.Sprintf("scrubbing paths: %v", err))
+	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fullPageCSS)); err == nil {
 		time.Sleep(300 * time.Millisecond)
 		png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
