@@ -419,7 +419,7 @@ const stateJS = `(() => {
 })()`
 
 // settledJS reports whether every chart container has either drawn or given
-// up (its script retries for 5 s) and every image has finished loading.
+// up (its script retries for 10 s) and every image has finished loading.
 const settledJS = `(() => {
   const root = document.getElementById('notebook');
   const boxes = Array.from(root.querySelectorAll('[id^=dpb_echarts_]'));
@@ -538,8 +538,8 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 			idleTwice = 0
 		}
 	}
-	// Let charts draw and images load (a chart's script waits up to 5 s for echarts).
-	for range 40 {
+	// Let charts draw and images load (a chart's script waits up to 10 s for echarts).
+	for range 60 {
 		ok, err := chromedp.Run(ctx, chromedp.Evaluate[bool](settledJS))
 		if err == nil && ok {
 			break
