@@ -23,15 +23,23 @@ executed notebook. A notebook fails when a code cell
 
 Usage: nbcheck.py [--expect-fail | --expect-skip | --expect-no-skip] NOTEBOOK...
        nbcheck.py --normalize NOTEBOOK...   (drop per-cell execution timestamps
-                                             in place, so re-runs diff cleanly)
+                                             and write the repository's absolute
+                                             path as <repo>, in place, so re-runs
+                                             diff cleanly and committed outputs
+                                             carry no build-machine path)
 Exit status 0 when every notebook passes (with --expect-fail: when every one
 fails; --expect-skip: passes showing a declared skip; --expect-no-skip: passes
 without one), 1 otherwise. Python standard library only (Debian's /usr/bin/python3).
 """
 
 import json
+import os
 import re
 import sys
+
+# The repository root (this file is .ci/nbcheck.py): GoNB's %goworkfix prints
+# it ("Added replace rule ... to local directory ..."); committed outputs say <repo>.
+REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
 BAD_LINE = re.compile(
     r"exit status [1-9]|panic: |--- FAIL|signal: [A-Za-z]|CHECK FAILED"
@@ -102,12 +110,28 @@ def check(path):
     return problems, sorted(set(skips))
 
 
+def scrub(value):
+    """Writes the repository's absolute path as <repo> in an output value."""
+    if isinstance(value, list):
+        return [scrub(v) for v in value]
+    if isinstance(value, str):
+        return value.replace(REPO, "<repo>")
+    return value
+
+
 def normalize(path):
-    """Removes nbclient's per-cell execution timestamps from the notebook."""
+    """Removes nbclient's per-cell execution timestamps from the notebook and
+    writes the repository's absolute path as <repo> in text outputs."""
     with open(path, encoding="utf-8") as f:
         nb = json.load(f)
     for cell in nb.get("cells", []):
         cell.get("metadata", {}).pop("execution", None)
+        for out in cell.get("outputs", []):
+            if "text" in out:
+                out["text"] = scrub(out["text"])
+            for mime, value in out.get("data", {}).items():
+                if mime.startswith("text/"):
+                    out["data"][mime] = scrub(value)
     with open(path, "w", encoding="utf-8") as f:
         json.dump(nb, f, indent=1, ensure_ascii=False)
         f.write("\n")

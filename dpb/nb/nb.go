@@ -5,6 +5,7 @@ package nb
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 )
@@ -36,4 +37,27 @@ func Floats(s string) []float64 {
 		v = append(v, x)
 	}
 	return v
+}
+
+// T is the part of *testing.T that [Answer] uses (a GoNB %test cell passes
+// its *testing.T).
+type T interface {
+	Helper()
+	Logf(format string, args ...any)
+	Errorf(format string, args ...any)
+}
+
+// Answer checks a notebook exercise: the reader's answer passes when it is
+// within relTol·|measured| of the value the notebook measured, and otherwise
+// fails t with both values, so that a %test cell prints "--- FAIL" (which
+// the notebook checkers report). what names the exercise.
+func Answer(t T, what string, answer, measured, relTol float64) bool {
+	t.Helper()
+	tol := relTol * math.Abs(measured)
+	if math.Abs(answer-measured) <= tol && !math.IsNaN(answer) {
+		t.Logf("right: %s — your answer %.4g, measured %.4g (tolerance ±%.2g)", what, answer, measured, tol)
+		return true
+	}
+	t.Errorf("not yet: %s — your answer %.4g, measured %.4g (tolerance ±%.2g)", what, answer, measured, tol)
+	return false
 }

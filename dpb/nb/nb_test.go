@@ -2,6 +2,8 @@ package nb
 
 import (
 	"errors"
+	"fmt"
+	"math"
 	"slices"
 	"testing"
 )
@@ -33,4 +35,28 @@ func TestMustCheck(t *testing.T) {
 		}()
 	}
 	Check(nil)
+}
+
+type recorder struct{ logs, errs []string }
+
+func (r *recorder) Helper()                   {}
+func (r *recorder) Logf(f string, a ...any)   { r.logs = append(r.logs, fmt.Sprintf(f, a...)) }
+func (r *recorder) Errorf(f string, a ...any) { r.errs = append(r.errs, fmt.Sprintf(f, a...)) }
+
+func TestAnswer(t *testing.T) {
+	for _, c := range []struct {
+		answer, measured, tol float64
+		ok                    bool
+	}{
+		{11, 11.2, 0.15, true},
+		{1, 11.2, 0.15, false},
+		{-11.2, 11.2, 0.15, false},
+		{math.NaN(), 11.2, 0.15, false},
+		{0, 0, 0, true},
+	} {
+		r := &recorder{}
+		if got := Answer(r, "x", c.answer, c.measured, c.tol); got != c.ok || (len(r.errs) == 0) != c.ok {
+			t.Errorf("Answer(%v, %v, %v) = %v with errors %q, want %v", c.answer, c.measured, c.tol, got, r.errs, c.ok)
+		}
+	}
 }

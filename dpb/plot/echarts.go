@@ -3,6 +3,7 @@ package plot
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"html"
 	"os"
@@ -20,13 +21,15 @@ import (
 // Interactive charts with go-echarts, offline.
 //
 // go-echarts loads echarts.min.js from a CDN, which neither the CI machines
-// nor an offline Docker container reach. This adapter inlines the library
-// instead: echarts@5.4.3's dist/echarts.min.js (Apache-2.0), which .ci/run
-// (and the Dockerfile) fetch with npm into third_party/echarts/ (git-ignored;
-// .ci/fetch-echarts). It is inlined once per notebook by [ShowEChartsLibrary];
-// each chart then only carries its option JSON. Without the file the
-// notebook shows a one-line note instead of the chart: every notebook also
-// draws its figures with gonum/plot, so nothing is lost but interactivity.
+// nor an offline Docker container reach. This adapter loads the library
+// from the repository's own pinned copy instead: echarts@5.4.3's
+// dist/echarts.min.js (Apache-2.0), which .ci/run (and the Dockerfile) fetch
+// with npm into third_party/echarts/ (git-ignored; .ci/fetch-echarts checks
+// its SHA-256). [ShowEChartsLibrary] shows a small loader once per notebook,
+// not the 1 MB library, so committed notebooks stay small; each chart then
+// only carries its option JSON. Without the file the notebook shows a
+// one-line note instead of the chart: every notebook also draws its figures
+// with gonum/plot, so nothing is lost but interactivity.
 //
 // Charts use the SVG renderer and no animation, so that screenshots and
 // HTML exports are sharp and complete.
@@ -50,33 +53,56 @@ func EChartsJSPath() (string, bool) {
 	return p, err == nil
 }
 
-// EChartsLibraryHTML returns a <script> element that defines window.echarts
-// from the inlined library, or an HTML note when the file is missing.
+// EChartsLibraryURLs are the places, relative to the page, where the
+// loader of [EChartsLibraryHTML] looks for echarts.min.js, in order: beside
+// notebooks/ in the classic Notebook (/notebooks/third_party/… redirects to
+// /files/…), the server root in JupyterLab, and the repository from an HTML
+// export in .ci/out/html/.
+var EChartsLibraryURLs = []string{
+	"../third_party/echarts/echarts.min.js",
+	"/files/third_party/echarts/echarts.min.js",
+	"../../../third_party/echarts/echarts.min.js",
+}
+
+// EChartsLibraryHTML returns a <script> element that loads echarts.min.js
+// from the local pinned copy (the first of [EChartsLibraryURLs] that loads)
+// and sets window.echarts, or an HTML note when the file is missing here.
 //
 // When RequireJS is on the page (classic notebook, nbconvert HTML) the UMD
 // header of echarts.min.js would register an AMD module and leave
-// window.echarts undefined, so the script runs with define, module and
-// exports hidden.
+// window.echarts undefined, so the library is then loaded through RequireJS.
 func EChartsLibraryHTML() string {
 	p, ok := EChartsJSPath()
 	if !ok {
 		return `<p><em>echarts.min.js not found (run .ci/fetch-echarts): interactive charts are off; the static figures show the same data.</em></p>`
 	}
-	js, err := os.ReadFile(p)
-	if err != nil {
+	if _, err := os.Stat(p); err != nil {
 		return "<p><em>reading " + html.EscapeString(p) + ": " + html.EscapeString(err.Error()) + "</em></p>"
 	}
-	var b strings.Builder
-	b.Grow(len(js) + 200)
-	b.WriteString(`<script type="text/javascript">if (!window.echarts) { (function(define, module, exports) {` + "\n")
-	// A literal "</script>" inside the library would end the element early.
-	b.WriteString(strings.ReplaceAll(string(js), "</script", `<\/script`))
-	b.WriteString("\n}).call(window, undefined, undefined, undefined); }</script>")
-	return b.String()
+	urls, _ := json.Marshal(EChartsLibraryURLs)
+	return `<script type="text/javascript">(function () {
+  if (window.echarts || window.dpbEChartsLoading) { return; }
+  window.dpbEChartsLoading = true;
+  var urls = ` + string(urls) + `;
+  function next(i) {
+    if (window.echarts || i >= urls.length) { window.dpbEChartsLoading = false; return; }
+    var url = new URL(urls[i], document.baseURI).href;
+    if (typeof window.require === "function" && typeof window.define === "function" && window.define.amd) {
+      window.require([url], function (ec) { window.echarts = window.echarts || ec; next(i + 1); }, function () { next(i + 1); });
+      return;
+    }
+    var s = document.createElement("script");
+    s.src = url;
+    s.onload = function () { next(i + 1); };
+    s.onerror = function () { next(i + 1); };
+    document.head.appendChild(s);
+  }
+  next(0);
+})();</script>`
 }
 
-// ShowEChartsLibrary displays the inlined library (once per notebook, in an
-// early cell; about 1 MB of output).
+// ShowEChartsLibrary displays the library's loader (once per notebook, in an
+// early cell).
 func ShowEChartsLibrary() {
 	gonbui.DisplayHTML(EChartsLibraryHTML())
 	gonbui.Sync()
@@ -103,7 +129,7 @@ func EChartsHTML(chart Snippeter, width, height string) string {
   var tries = 0;
   function draw() {
     if (!window.echarts) {
-      if (++tries < 50) { setTimeout(draw, 100); return; }
+      if (++tries < 100) { setTimeout(draw, 100); return; }
       el.style.height = "auto";
       el.innerHTML = "<p><em>echarts not loaded: run the cell with plot.ShowEChartsLibrary() (needs third_party/echarts, see docs/notebooks.md).</em></p>";
       return;

@@ -37,8 +37,13 @@ func TestEChartsLibraryHTML(t *testing.T) {
 	if !strings.HasPrefix(h, "<script") || strings.Count(h, "</script") != 1 {
 		t.Errorf("library HTML is not one script element:\n%s", h)
 	}
-	if !strings.Contains(h, "call(window, undefined, undefined, undefined)") {
-		t.Errorf("library is not shielded from RequireJS:\n%s", h)
+	if !strings.Contains(h, "window.require([url]") || strings.Contains(h, "window.echarts={v:") {
+		t.Errorf("library is inlined, or not loaded through RequireJS when present:\n%s", h)
+	}
+	for _, u := range EChartsLibraryURLs {
+		if !strings.Contains(h, u) {
+			t.Errorf("loader lacks %s:\n%s", u, h)
+		}
 	}
 	t.Setenv("DPB_ECHARTS_JS", filepath.Join(dir, "missing.js"))
 	if h := EChartsLibraryHTML(); strings.Contains(h, "<script") {
