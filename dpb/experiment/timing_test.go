@@ -47,8 +47,11 @@ func TestTimeSS18(t *testing.T) {
 // positive, the fastest the BestMicrosPerRound figure (ChunksWithin
 // counting it and, with no bound, all), together within the
 // run's wall time, and on Linux each chunk's thread CPU time beside it, at
-// most its wall time (one thread; the two clocks are read a few ns apart,
-// hence the margin).
+// most its wall time. One thread, but the two clocks are read one after the
+// other and the thread CPU clock of a virtual machine can lag and catch up:
+// on a host loaded by other work one 30-round chunk (≈ 30 µs) read 40 µs more
+// CPU than wall time. So each chunk may exceed its wall time by 100 µs in all,
+// and the whole run's CPU time must stay within 1 % (+100 µs) of its wall time.
 func TestChunkTimes(t *testing.T) {
 	tm, err := TimeSS18(SS18TimingConfig{Alg: ss18.Gaussian, D: 5, K: 25, Rounds: 3000, Env: true, Padded: true, Seed: 1})
 	if err != nil {
@@ -91,10 +94,20 @@ func TestChunkTimes(t *testing.T) {
 	if len(c) != len(w) {
 		t.Fatalf("%d CPU chunks, %d wall chunks", len(c), len(w))
 	}
+	const skew = 100.0 // µs a chunk, or a run, the two clocks may disagree by
+	sumC, sumW := 0.0, 0.0
 	for i := range c {
-		if !(c[i] > 0) || c[i] > w[i]*1.01+0.05 {
+		n := 30.0
+		if i == 0 {
+			n = 29
+		}
+		if !(c[i] > 0) || c[i]*n > w[i]*n*1.01+skew {
 			t.Fatalf("chunk %d: CPU %v µs a round, wall %v", i, c[i], w[i])
 		}
+		sumC, sumW = sumC+c[i]*n, sumW+w[i]*n
+	}
+	if sumC > sumW*1.01+skew {
+		t.Fatalf("the chunks' CPU time %v µs, their wall time %v", sumC, sumW)
 	}
 }
 
