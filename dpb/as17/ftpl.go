@@ -75,12 +75,16 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 	}
 	var noise dpnoise.Noise
 	var err error
-	if cfg.Noise == dpnoise.NoiseSecure {
+	if cfg.Noise.Secure() {
 		sigmas := make([]float64, cfg.Dim)
 		for i := range sigmas {
 			sigmas[i] = cfg.Sigma
 		}
-		noise, err = dpnoise.NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim))
+		var sn *dpnoise.SecureNoise
+		if sn, err = dpnoise.NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim)); err == nil {
+			sn.SeedFrom(cfg.Noise, rng)
+			noise = sn
+		}
 	} else {
 		noise, err = dpnoise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
 	}

@@ -87,8 +87,11 @@ type Mechanism struct {
 // describe appends ", secure sampler" to a mechanism's description in
 // secure mode.
 func describe(desc string, noise dpnoise.NoiseMode) string {
-	if noise == dpnoise.NoiseSecure {
+	switch noise {
+	case dpnoise.NoiseSecure:
 		return desc + ", secure sampler"
+	case dpnoise.NoiseSecureSeeded:
+		return desc + ", secure sampler (seeded bits)"
 	}
 	return desc
 }
@@ -104,6 +107,11 @@ type Options struct {
 	Seed uint64
 	// Workers is the number of goroutines (0 means GOMAXPROCS).
 	Workers int
+	// CryptoBits makes RunNamed build the secure rows on crypto/rand bits
+	// (noise.NoiseSecure: those rows then differ from run to run); by
+	// default they draw from each run's seeded stream
+	// (noise.NoiseSecureSeeded: the same laws, reproducible).
+	CryptoBits bool
 }
 
 // Result is the outcome of one audit.

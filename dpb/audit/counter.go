@@ -100,8 +100,12 @@ func laplaceCounter(name string, mode counter.ReleaseMode, noise dpnoise.NoiseMo
 func newCounter(rng *rand.Rand, mode counter.ReleaseMode, noise dpnoise.NoiseMode, b float64) *counter.TreeSum {
 	var nz dpnoise.Noise
 	var err error
-	if noise == dpnoise.NoiseSecure {
-		nz, err = dpnoise.NewSecureLaplaceNoise(1, b, 1)
+	if noise.Secure() {
+		var sn *dpnoise.SecureNoise
+		if sn, err = dpnoise.NewSecureLaplaceNoise(1, b, 1); err == nil {
+			sn.SeedFrom(noise, rng)
+			nz = sn
+		}
 	} else {
 		nz, err = dpnoise.NewLaplaceNoise(1, b, rng)
 	}

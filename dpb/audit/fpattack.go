@@ -53,15 +53,15 @@ func onGrid(v, b float64, table []float32, jmax float64) bool {
 // e^ε, and the audit's lower bound is limited only by the number of runs.
 // This is a declared demonstration: it is why the secure mode exists.
 //
-// With the secure sampler ([noise.NoiseSecure]) the same test is run on the
+// With the secure sampler ([noise.NoiseSecure], or NoiseSecureSeeded) the same test is run on the
 // same pair; every release is g·(integer), exactly distributed as the
 // discrete Laplace mechanism, and the bound must stay at or below ε.
 func fpAttack(name string, noise dpnoise.NoiseMode) *Mechanism {
 	const eps = 1.0
 	b := mt14.TreeCounterScale(counterT, 1, eps)
 	newNoise := func(rng *rand.Rand) (dpnoise.Noise, error) {
-		if noise == dpnoise.NoiseSecure {
-			return dpnoise.NewSecureLaplaceNoise(1, b, 1)
+		if noise.Secure() {
+			return seeded(dpnoise.NewSecureLaplaceNoise(1, b, 1))(noise, rng)
 		}
 		return dpnoise.NewLaplaceNoise(1, b, rng)
 	}
@@ -87,8 +87,8 @@ func fpAttackGaussian(name string, noise dpnoise.NoiseMode) *Mechanism {
 		panic(err)
 	}
 	newNoise := func(rng *rand.Rand) (dpnoise.Noise, error) {
-		if noise == dpnoise.NoiseSecure {
-			return dpnoise.NewSecureGaussianNoise([]float64{sigma}, 1)
+		if noise.Secure() {
+			return seeded(dpnoise.NewSecureGaussianNoise([]float64{sigma}, 1))(noise, rng)
 		}
 		return dpnoise.NewGaussianNoise(1, sigma, rng)
 	}
@@ -112,7 +112,7 @@ func fpAttackOn(name, mech, test string, eps, delta float64, noise dpnoise.Noise
 		Delta:         delta,
 		Trials:        100000,
 		ShortTrials:   10000,
-		Demonstration: noise != dpnoise.NoiseSecure,
+		Demonstration: !noise.Secure(),
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
@@ -134,5 +134,17 @@ func fpAttackOn(name, mech, test string, eps, delta float64, noise dpnoise.Noise
 				return 1
 			}
 		},
+	}
+}
+
+// seeded returns a secure sampler's constructor result with its entropy set
+// for mode (rng's bits for NoiseSecureSeeded).
+func seeded(s *dpnoise.SecureNoise, err error) func(dpnoise.NoiseMode, *rand.Rand) (dpnoise.Noise, error) {
+	return func(mode dpnoise.NoiseMode, rng *rand.Rand) (dpnoise.Noise, error) {
+		if err != nil {
+			return nil, err
+		}
+		s.SeedFrom(mode, rng)
+		return s, nil
 	}
 }

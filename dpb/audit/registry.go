@@ -8,35 +8,46 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
-// All returns every audit, in table order.
-func All() []*Mechanism {
+// All returns every audit, in table order, the secure rows with their bits
+// from each run's seeded stream (noise.NoiseSecureSeeded: the same exact
+// discrete laws as crypto/rand gives, so the same privacy, and a table that
+// one seed reproduces).
+func All() []*Mechanism { return AllWith(noise.NoiseSecureSeeded) }
+
+// AllWith returns every audit with the secure rows in the given secure mode
+// (noise.NoiseSecure audits the samplers on crypto/rand bits: a table that
+// differs from run to run in those rows).
+func AllWith(secure noise.NoiseMode) []*Mechanism {
+	if !secure.Secure() {
+		panic("audit: AllWith wants a secure noise mode")
+	}
 	ms := []*Mechanism{
 		laplaceCounter("laplace-tree-plain", counter.Plain, noise.NoiseSimulated),
 		laplaceCounter("laplace-tree-padded", counter.Padded, noise.NoiseSimulated),
-		laplaceCounter("laplace-tree-plain-secure", counter.Plain, noise.NoiseSecure),
+		laplaceCounter("laplace-tree-plain-secure", counter.Plain, secure),
 		fpAttack("fp-attack-default", noise.NoiseSimulated),
-		fpAttack("fp-attack-secure", noise.NoiseSecure),
+		fpAttack("fp-attack-secure", secure),
 		gaussianTree("ss18-gaussian-tree", noise.NoiseSimulated),
-		gaussianTree("ss18-gaussian-tree-secure", noise.NoiseSecure),
+		gaussianTree("ss18-gaussian-tree-secure", secure),
 		wishartTree("ss18-wishart-tree"),
 		dpucb("mt14-dpucb-arms", noise.NoiseSimulated),
-		dpucb("mt14-dpucb-arms-secure", noise.NoiseSecure),
+		dpucb("mt14-dpucb-arms-secure", secure),
 		ftrl("as17-ftrl-predictions", noise.NoiseSimulated),
-		ftrl("as17-ftrl-predictions-secure", noise.NoiseSecure),
+		ftrl("as17-ftrl-predictions-secure", secure),
 		linUCB("ss18-linucb-joint", noise.NoiseSimulated),
-		linUCB("ss18-linucb-joint-secure", noise.NoiseSecure),
+		linUCB("ss18-linucb-joint-secure", secure),
 	}
 	for _, k := range counter.CounterKinds {
 		ms = append(ms, gaussianCounter(k))
 	}
 	ms = append(ms,
 		fpAttackGaussian("fp-attack-gaussian-default", noise.NoiseSimulated),
-		fpAttackGaussian("fp-attack-gaussian-secure", noise.NoiseSecure))
+		fpAttackGaussian("fp-attack-gaussian-secure", secure))
 	ms = append(ms, privMABAudits()...)
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
-			// The exact samplers cost about a microsecond a draw
-			// (crypto/rand bits): a quarter of the runs.
+			// The exact samplers cost about a microsecond a draw: a
+			// quarter of the runs.
 			m.Trials /= 4
 			m.ShortTrials /= 2
 		}
@@ -65,17 +76,26 @@ func Lookup(name string) (*Mechanism, error) {
 }
 
 // RunNamed runs the audits of the given names (all of them when names is
-// empty) in table order.
+// empty) in table order; the secure rows draw their bits from crypto/rand
+// with opt.CryptoBits, else from each run's seeded stream.
 func RunNamed(names []string, opt Options) ([]Result, error) {
-	ms := All()
+	secure := noise.NoiseSecureSeeded
+	if opt.CryptoBits {
+		secure = noise.NoiseSecure
+	}
+	all := AllWith(secure)
+	ms := all
 	if len(names) > 0 {
-		ms = ms[:0]
+		ms = nil
 		for _, n := range names {
-			m, err := Lookup(n)
-			if err != nil {
+			if _, err := Lookup(n); err != nil {
 				return nil, err
 			}
-			ms = append(ms, m)
+			for _, m := range all {
+				if m.Name == n {
+					ms = append(ms, m)
+				}
+			}
 		}
 	}
 	var rs []Result

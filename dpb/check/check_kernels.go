@@ -70,7 +70,7 @@ func CheckKernelsSameBits(cfg KernelCheckConfig) (Verdicts, error) {
 		}
 		out = append(out, NewVerdict("kernels-same-bits-"+strings.ToLower(alg.String()),
 			fmt.Sprintf("%v LinUCB at d = %d, K = %d: every scoring kernel chooses the same arms and gives the same regret, θ̃, ln det V and β, bit for bit", alg, cfg.D, cfg.K),
-			"issue 15 (one summation order for every kernel)", 0, trials, failures, 0, strings.Join(notes, "; ")))
+			"docs/design.md (one summation order for every kernel)", 0, trials, failures, 0, strings.Join(notes, "; ")))
 	}
 	return out, nil
 }

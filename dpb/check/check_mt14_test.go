@@ -17,6 +17,10 @@ func TestCheckMT14Short(t *testing.T) {
 	if len(vs) != 8 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
+	want := []string{"mt14-counter-query", "mt14-counter-uniform", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-gamma-relaxation", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
+	if got := vs.names(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("verdicts %v, want %v", got, want)
+	}
 	for _, v := range vs {
 		if !strings.Contains(v.Reference, "MT14") && !strings.Contains(v.Reference, "SS18") {
 			t.Errorf("%s: reference %q names no statement", v.Name, v.Reference)
@@ -34,10 +38,22 @@ func TestCheckAS17Short(t *testing.T) {
 	if len(vs) != 23 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
+	want := []string{"as17-lemma3.3-upper", "as17-lemma3.3-lower", "as17-thm3.1-privacy-printed", "as17-thm3.1-privacy-corrected",
+		"as17-lemma4.2-privacy-printed", "as17-lemma4.2-privacy-corrected", "as17-thm4.5-privacy-printed", "as17-thm4.5-privacy-corrected",
+		"as17-lemma4.3-full", "as17-lemma4.3-bandit", "as17-cor3.2-experts", "as17-cor3.2-sphere", "as17-cor3.2-cube",
+		"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2",
+		"as17-counter-bound-tree", "as17-counter-bound-tree-padded", "as17-counter-bound-honaker", "as17-counter-bound-smooth",
+		"as17-counter-bound-sqrt", "as17-counter-bound-blt"}
+	if got := vs.names(); strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("verdicts %v, want %v", got, want)
+	}
 	errata := 0
 	for _, v := range vs {
 		if v.Erratum {
 			errata++
+		}
+		if strings.HasSuffix(v.Name, "-printed") != v.Erratum {
+			t.Errorf("%s: erratum = %v (the printed forms, and only they, are errata)", v.Name, v.Erratum)
 		}
 	}
 	if errata != 3 {
@@ -75,4 +91,13 @@ func TestPrivateMABVerdicts(t *testing.T) {
 	if want := 2*len(experiment.PrivateMABAlgorithms) - 1; len(vs) != want || !vs.OK() {
 		t.Fatalf("%d verdicts (want %d); failed %+v", len(vs), want, vs.Failed())
 	}
+}
+
+// names lists the verdicts' names in order.
+func (vs Verdicts) names() []string {
+	var out []string
+	for _, v := range vs {
+		out = append(out, v.Name)
+	}
+	return out
 }

@@ -9,12 +9,12 @@ import "fmt"
 type Scale int
 
 const (
-	// ScaleDefault is the size of the committed figures (README "Figures").
+	// ScaleDefault is the size of the committed figures (docs/figures.md).
 	ScaleDefault Scale = iota
 	// ScaleQuick is a run of seconds, for CI and a first look (-short).
 	ScaleQuick
-	// ScalePaper is the paper's size (hours on 2 cores; README "Running at
-	// the papers' scale"). Where the committed figures are already at the
+	// ScalePaper is the paper's size (hours on 2 cores; docs/paper-scale.md).
+	// Where the committed figures are already at the
 	// paper's size, it is ScaleDefault.
 	ScalePaper
 )
@@ -137,7 +137,7 @@ type AS17Scale struct {
 
 // AS17Preset returns the AS17 tables' size at scale s: quick T ≤ 2¹², 6 runs,
 // ε sweep at 2¹¹; default T ≤ 2²⁰, 20 runs, ε sweep at 2¹⁶; paper as the
-// committed tables, T ≤ 2²⁰, 20 runs, ε sweep at 2¹⁷ (README "Figures").
+// committed tables, T ≤ 2²⁰, 20 runs, ε sweep at 2¹⁷ (docs/figures.md).
 func AS17Preset(s Scale) AS17Scale {
 	switch s {
 	case ScaleQuick:

@@ -47,8 +47,11 @@ func TestTimeSS18(t *testing.T) {
 // positive, the fastest the BestMicrosPerRound figure (ChunksWithin
 // counting it and, with no bound, all), together within the
 // run's wall time, and on Linux each chunk's thread CPU time beside it, at
-// most its wall time (one thread; the two clocks are read a few ns apart,
-// hence the margin).
+// most its wall time. One thread, but the two clocks are read one after the
+// other and the thread CPU clock of a virtual machine can lag and catch up:
+// on a host loaded by other work one 30-round chunk (≈ 30 µs) read 40 µs more
+// CPU than wall time. So each chunk may exceed its wall time by 100 µs in all,
+// and the whole run's CPU time must stay within 1 % (+100 µs) of its wall time.
 func TestChunkTimes(t *testing.T) {
 	tm, err := TimeSS18(SS18TimingConfig{Alg: ss18.Gaussian, D: 5, K: 25, Rounds: 3000, Env: true, Padded: true, Seed: 1})
 	if err != nil {
@@ -91,20 +94,20 @@ func TestChunkTimes(t *testing.T) {
 	if len(c) != len(w) {
 		t.Fatalf("%d CPU chunks, %d wall chunks", len(c), len(w))
 	}
-	// One chunk's thread CPU time can exceed its wall time on a loaded
-	// virtual machine (measured once here: 1.74 against 0.87 µs a round, the
-	// guest's accounting of a chunk the host interrupted); over all chunks
-	// CPU time stays within wall time.
-	var sc, sw float64
+	const skew = 100.0 // µs a chunk, or a run, the two clocks may disagree by
+	sumC, sumW := 0.0, 0.0
 	for i := range c {
-		if !(c[i] >= 0) {
-			t.Fatalf("chunk %d: CPU %v µs a round", i, c[i])
+		n := 30.0
+		if i == 0 {
+			n = 29
 		}
-		sc += c[i]
-		sw += w[i]
+		if !(c[i] > 0) || c[i]*n > w[i]*n*1.01+skew {
+			t.Fatalf("chunk %d: CPU %v µs a round, wall %v", i, c[i], w[i])
+		}
+		sumC, sumW = sumC+c[i]*n, sumW+w[i]*n
 	}
-	if !(sc > 0) || sc > sw*1.05+float64(len(c))*0.05 {
-		t.Fatalf("chunks' CPU %v µs a round in all, wall %v", sc, sw)
+	if sumC > sumW*1.01+skew {
+		t.Fatalf("the chunks' CPU time %v µs, their wall time %v", sumC, sumW)
 	}
 }
 

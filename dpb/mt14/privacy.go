@@ -5,7 +5,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/noise"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // Privacy reports DP-UCB's ε (MT14 Algorithm 1, δ = 0): each of the k arms'
@@ -17,8 +17,11 @@ func (p *DPUCB) Privacy() bandit.Privacy {
 		return bandit.NonPrivate("DP-UCB with NoNoise (exact totals)")
 	}
 	sampler := ""
-	if p.cfg.Noise == noise.NoiseSecure {
+	if p.cfg.Noise.Secure() {
 		sampler = "; secure sampler: exact discrete Laplace on a grid from crypto/rand"
+		if p.cfg.Noise == dpnoise.NoiseSecureSeeded {
+			sampler = "; secure sampler: exact discrete Laplace on a grid, bits from the seeded stream (reproducible, not for releases)"
+		}
 	}
 	if _, tree := p.trees[0].(*counter.TreeSum); !tree {
 		return bandit.Privacy{Private: true, Epsilon: p.cfg.Epsilon, Accounting: fmt.Sprintf(

@@ -4,6 +4,7 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math"
 	"math/big"
 	"math/bits"
@@ -33,6 +34,13 @@ import (
 // more than the integer does). Reproducibility is off by design: a secure
 // mechanism ignores the *rand.Rand for its noise, has no seed, and its random
 // state cannot be saved or replayed. Wishart noise has no secure sampler.
+//
+// NoiseSecureSeeded is NoiseSecure's sampler, the same exact discrete law on
+// the same grid, fed with bits from the *rand.Rand passed in instead of
+// crypto/rand ([SecureNoise.SetEntropy]): what an audit, a test or a
+// notebook whose outputs are committed runs, reproducible from its seed. Its
+// releases are as predictable as the seed: a service releasing data uses
+// NoiseSecure.
 type NoiseMode int
 
 const (
@@ -40,7 +48,14 @@ const (
 	NoiseSimulated NoiseMode = iota
 	// NoiseSecure is exact discrete noise from crypto/rand on a grid.
 	NoiseSecure
+	// NoiseSecureSeeded is NoiseSecure's exact discrete noise with bits
+	// from the seeded *rand.Rand passed in (reproducible; not for releases).
+	NoiseSecureSeeded
 )
+
+// Secure reports whether m samples exact discrete noise on a grid
+// (NoiseSecure or NoiseSecureSeeded).
+func (m NoiseMode) Secure() bool { return m == NoiseSecure || m == NoiseSecureSeeded }
 
 func (m NoiseMode) String() string {
 	switch m {
@@ -48,21 +63,23 @@ func (m NoiseMode) String() string {
 		return "simulated"
 	case NoiseSecure:
 		return "secure"
+	case NoiseSecureSeeded:
+		return "secure-seeded"
 	}
 	return fmt.Sprintf("NoiseMode(%d)", int(m))
 }
 
 func CheckNoiseMode(m NoiseMode) error {
-	if m != NoiseSimulated && m != NoiseSecure {
-		return fmt.Errorf("dpb: unknown noise mode %d (NoiseSimulated = 0, NoiseSecure = 1)", int(m))
+	if m != NoiseSimulated && !m.Secure() {
+		return fmt.Errorf("dpb: unknown noise mode %d (NoiseSimulated = 0, NoiseSecure = 1, NoiseSecureSeeded = 2)", int(m))
 	}
 	return nil
 }
 
 // SecureSnapshot is the error of saving or restoring a secure-mode policy.
 func SecureSnapshot(mode NoiseMode) error {
-	if mode == NoiseSecure {
-		return fmt.Errorf("dpb: a secure-mode policy (NoiseSecure) cannot be saved or restored: its noise comes from crypto/rand, which has no state to save")
+	if mode.Secure() {
+		return fmt.Errorf("dpb: a secure-mode policy (%v) cannot be saved or restored: its exact sampler keeps no state to save", mode)
 	}
 	return nil
 }
@@ -78,10 +95,15 @@ func RejectGridded(kind string, noise Noise) error {
 }
 
 // NewLaplaceNoiseMode returns Lap(scale) node noise of the given mode: the
-// seeded [LaplaceNoise], or [NewSecureLaplaceNoise] for ℓ1 sensitivity sens.
+// seeded [LaplaceNoise], or [NewSecureLaplaceNoise] for ℓ1 sensitivity sens
+// (with its bits from rng for NoiseSecureSeeded).
 func NewLaplaceNoiseMode(mode NoiseMode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
-	if mode == NoiseSecure {
-		return NewSecureLaplaceNoise(dim, scale, sens)
+	if mode.Secure() {
+		s, err := NewSecureLaplaceNoise(dim, scale, sens)
+		if err == nil {
+			s.SeedFrom(mode, rng)
+		}
+		return s, err
 	}
 	return NewLaplaceNoise(dim, scale, rng)
 }
@@ -219,6 +241,46 @@ func NewSecureSymGaussianNoise(n int, sigma, sens float64) (*SecureNoise, error)
 	return NewSecureGaussianNoise(s, sens)
 }
 
+// SetEntropy makes s draw its uniform bits from r instead of crypto/rand
+// (nil: crypto/rand again), from the next draw on. The law of every draw is
+// unchanged: the samplers turn uniform bits into exact discrete draws
+// whatever their source, so r decides only whether the draws can be
+// predicted. r must return uniform bytes; a read error panics. For audits,
+// tests and notebooks that must reproduce their outputs from a seed (see
+// [NoiseSecureSeeded]); never for a release an adversary sees.
+func (s *SecureNoise) SetEntropy(r io.Reader) {
+	s.src.entropy = r
+	s.src.i = len(s.src.buf) // drop bits buffered from the old source
+	s.src.pool, s.src.nbits = 0, 0
+}
+
+// SeedFrom sets s's entropy to rng when mode is NoiseSecureSeeded (a no-op
+// for NoiseSecure): how the mechanisms' constructors honour that mode.
+func (s *SecureNoise) SeedFrom(mode NoiseMode, rng *rand.Rand) {
+	if mode == NoiseSecureSeeded {
+		s.SetEntropy(RandReader{rng})
+	}
+}
+
+// RandReader reads uniform bytes from a *rand.Rand (eight little-endian
+// bytes per Uint64): the entropy of [NoiseSecureSeeded].
+type RandReader struct{ R *rand.Rand }
+
+// Read fills p and never fails.
+func (r RandReader) Read(p []byte) (int, error) {
+	n := len(p)
+	for len(p) >= 8 {
+		binary.LittleEndian.PutUint64(p, r.R.Uint64())
+		p = p[8:]
+	}
+	if len(p) > 0 {
+		var b [8]byte
+		binary.LittleEndian.PutUint64(b[:], r.R.Uint64())
+		copy(p, b[:])
+	}
+	return n, nil
+}
+
 // Dim returns the dimension.
 func (s *SecureNoise) Dim() int { return len(s.sigma) }
 
@@ -266,13 +328,15 @@ func (s *SecureNoise) SampleInt(i int) int64 {
 	return s.src.discreteLaplace(s.tau)
 }
 
-// cryptoSource is a buffered source of uniform bits from crypto/rand.
+// cryptoSource is a buffered source of uniform bits from crypto/rand (or
+// from entropy when set: [SecureNoise.SetEntropy]).
 type cryptoSource struct {
-	buf   [512]byte
-	i     int
-	r     *rand.Rand // exact uniform integers (Uint64N rejects, no bias) over this source
-	pool  uint64     // unused random bits for fair coins
-	nbits uint
+	entropy io.Reader // nil: crypto/rand
+	buf     [512]byte
+	i       int
+	r       *rand.Rand // exact uniform integers (Uint64N rejects, no bias) over this source
+	pool    uint64     // unused random bits for fair coins
+	nbits   uint
 }
 
 // bit returns a fair coin, one bit of a buffered word at a time.
@@ -317,6 +381,13 @@ func (c *cryptoSource) Read(p []byte) (int, error) {
 }
 
 func (c *cryptoSource) refill() {
+	if c.entropy != nil {
+		if _, err := io.ReadFull(c.entropy, c.buf[:]); err != nil {
+			panic("dpb: secure noise entropy: " + err.Error())
+		}
+		c.i = 0
+		return
+	}
 	// crypto/rand.Read never returns an error (Go ≥ 1.24: it crashes the
 	// program irrecoverably rather than return short or predictable bytes).
 	_, _ = crand.Read(c.buf[:])

@@ -111,7 +111,7 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
-	if cfg.Noise == dpnoise.NoiseSecure {
+	if cfg.Noise.Secure() {
 		return nil, fmt.Errorf("dpb: the Wishart tree has no secure sampler (NoiseSecure is available for the Gaussian tree, DP-UCB and DP-FTRL)")
 	}
 	k := cfg.K
@@ -189,10 +189,14 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	}
 	var noise dpnoise.Noise
 	var err error
-	if cfg.Noise == dpnoise.NoiseSecure {
+	if cfg.Noise.Secure() {
 		// (x, y) = √L̃²·e₁ against √L̃²·e₂ moves the packed Gram matrix by
 		// √2·L̃² in ℓ2, the most any neighbouring pair can.
-		noise, err = dpnoise.NewSecureSymGaussianNoise(s.D+1, s.GaussianSigma(), math.Sqrt2*s.Lt2)
+		var sn *dpnoise.SecureNoise
+		if sn, err = dpnoise.NewSecureSymGaussianNoise(s.D+1, s.GaussianSigma(), math.Sqrt2*s.Lt2); err == nil {
+			sn.SeedFrom(cfg.Noise, rng)
+			noise = sn
+		}
 	} else {
 		noise, err = dpnoise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
 	}

@@ -19,7 +19,8 @@ func runAudit(w io.Writer, args []string) error {
 	fs := newFlags("audit", "[NAME...] [flags]", "Audits every mechanism's privacy empirically (or the NAMEs given; -list shows them) and prints the table; exits 1 on a violation.")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
 	short := fs.Bool("short", false, "small, quick run (a few seconds)")
-	seed := fs.Uint64("seed", 1, "random seed, an exact integer (the secure rows draw from crypto/rand and ignore it)")
+	seed := fs.Uint64("seed", 1, "random seed, an exact integer (the secure rows too, unless -crypto)")
+	crypto := fs.Bool("crypto", false, "the secure rows draw their bits from crypto/rand (the library's default for releases; those rows then vary from run to run) instead of the seeded stream")
 	trials, workers := new(int), new(int)
 	countVar(fs, trials, "trials", 0, 0, maxAuditTrials, "runs on each input, 0: each audit's own (half select, half evaluate)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
@@ -53,7 +54,7 @@ func runAudit(w io.Writer, args []string) error {
 	if err := ready(); err != nil {
 		return err
 	}
-	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers}
+	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers, CryptoBits: *crypto}
 	rs, err := audit.RunNamed(names, opt)
 	if err != nil {
 		return err
@@ -64,9 +65,10 @@ func runAudit(w io.Writer, args []string) error {
 			StreamVersion int           `json:"stream_version"`
 			Seed          uint64        `json:"seed"`
 			Short         bool          `json:"short"`
+			CryptoBits    bool          `json:"crypto_bits"`
 			Confidence    float64       `json:"confidence"`
 			Results       audit.Results `json:"results"`
-		}{snap.StreamVersion, *seed, *short, audit.Confidence, table}); err != nil {
+		}{snap.StreamVersion, *seed, *short, *crypto, audit.Confidence, table}); err != nil {
 			return err
 		}
 	} else if err := table.WriteText(w); err != nil {

@@ -18,6 +18,18 @@ func init() {
 // checkPapers lists the papers "dpb check all" runs, in order.
 var checkPapers = []string{"ss18", "mt14", "as17"}
 
+// The checks runCheck calls. The command's tests replace them to test its
+// wiring (flags into configs, shards, output formats, exit status) in
+// milliseconds; dpb/check's own tests run the checks themselves.
+var (
+	checkSS18       = check.CheckSS18
+	checkSS18Trees  = check.CheckSS18Trees
+	checkSS18Scaled = check.CheckSS18Scaled
+	checkSS18Prop4  = check.CheckSS18Prop4
+	checkMT14       = check.CheckMT14
+	checkAS17       = check.CheckAS17
+)
+
 func runCheck(w io.Writer, args []string) error {
 	fs := newFlags("check", "ss18|mt14|as17|all [flags]", "Runs the proof checks of a paper (or all three) and prints the verdict table; exits 1 on any CHECK FAILED.")
 	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
@@ -79,18 +91,18 @@ func runCheck(w io.Writer, args []string) error {
 				// A shard runs its part of the tree checks (the part that grows
 				// with n) into the store; -merge runs the rest and prints verdicts.
 				if *trees {
-					_, err = check.CheckSS18Trees(cfg)
-				} else if _, err = check.CheckSS18Scaled(cfg); err == nil {
-					_, err = check.CheckSS18Prop4(cfg)
+					_, err = checkSS18Trees(cfg)
+				} else if _, err = checkSS18Scaled(cfg); err == nil {
+					_, err = checkSS18Prop4(cfg)
 				}
 				_, err = plan.done(err)
 				return err
 			}
 			configs[p] = cfg.WithDefaults()
 			if *trees {
-				vs, err = check.CheckSS18Trees(cfg)
+				vs, err = checkSS18Trees(cfg)
 			} else {
-				vs, err = check.CheckSS18(cfg)
+				vs, err = checkSS18(cfg)
 			}
 			if stop, err := plan.done(err); stop {
 				return err
@@ -98,11 +110,11 @@ func runCheck(w io.Writer, args []string) error {
 		case "mt14":
 			cfg := check.MT14CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, Workers: *workers}
 			configs[p] = cfg.WithDefaults()
-			vs, err = check.CheckMT14(cfg)
+			vs, err = checkMT14(cfg)
 		case "as17":
 			cfg := check.AS17CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, Workers: *workers}
 			configs[p] = cfg.WithDefaults()
-			vs, err = check.CheckAS17(cfg)
+			vs, err = checkAS17(cfg)
 		}
 		if err != nil {
 			return fmt.Errorf("check %s: %w", p, err)

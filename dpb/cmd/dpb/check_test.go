@@ -3,80 +3,207 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb/check"
 )
 
+// fakeChecks replaces the checks runCheck calls by stubs that record the
+// config they were given and return one passing verdict and one erratum
+// named after the check, so that the command's tests check its wiring (flags
+// into the config, shards and merge, text and JSON, exit status) without
+// running the checks again: dpb/check's tests run them (TestCheckSS18Short,
+// TestCheckMT14Short, TestCheckAS17Short and the sharded merges).
+type fakeChecks struct {
+	calls []string
+	cfgs  map[string]any
+	fail  string // a check whose stub returns an unexpected failure
+}
+
+func useFakeChecks(t *testing.T) *fakeChecks {
+	t.Helper()
+	f := &fakeChecks{cfgs: map[string]any{}}
+	saved := []any{checkSS18, checkSS18Trees, checkSS18Scaled, checkSS18Prop4, checkMT14, checkAS17}
+	t.Cleanup(func() {
+		checkSS18 = saved[0].(func(check.SS18CheckConfig) (check.Verdicts, error))
+		checkSS18Trees = saved[1].(func(check.SS18CheckConfig) (check.Verdicts, error))
+		checkSS18Scaled = saved[2].(func(check.SS18CheckConfig) (check.Verdicts, error))
+		checkSS18Prop4 = saved[3].(func(check.SS18CheckConfig) (check.Verdicts, error))
+		checkMT14 = saved[4].(func(check.MT14CheckConfig) (check.Verdicts, error))
+		checkAS17 = saved[5].(func(check.AS17CheckConfig) (check.Verdicts, error))
+	})
+	verdicts := func(name string) check.Verdicts {
+		ok := check.Verdict{Name: name + "-ok", Reference: "stub", Trials: 10, Pass: true, Slack: 0.5}
+		bad := check.Verdict{Name: name + "-printed", Reference: "stub", Trials: 10, Failures: 10, Erratum: true}
+		vs := check.Verdicts{ok, bad}
+		if f.fail == name {
+			vs = append(vs, check.Verdict{Name: name + "-broken", Reference: "stub", Trials: 10, Failures: 10})
+		}
+		return vs
+	}
+	ss18 := func(name string) func(check.SS18CheckConfig) (check.Verdicts, error) {
+		return func(c check.SS18CheckConfig) (check.Verdicts, error) {
+			f.calls = append(f.calls, name)
+			f.cfgs[name] = c
+			return verdicts(name), nil
+		}
+	}
+	checkSS18, checkSS18Trees, checkSS18Scaled, checkSS18Prop4 = ss18("ss18"), ss18("ss18-trees"), ss18("ss18-scaled"), ss18("ss18-prop4")
+	checkMT14 = func(c check.MT14CheckConfig) (check.Verdicts, error) {
+		f.calls = append(f.calls, "mt14")
+		f.cfgs["mt14"] = c
+		return verdicts("mt14"), nil
+	}
+	checkAS17 = func(c check.AS17CheckConfig) (check.Verdicts, error) {
+		f.calls = append(f.calls, "as17")
+		f.cfgs["as17"] = c
+		return verdicts("as17"), nil
+	}
+	return f
+}
+
+type checkJSON struct {
+	Config   map[string]any `json:"config"`
+	Verdicts []struct {
+		Name    string `json:"name"`
+		Pass    bool   `json:"pass"`
+		Erratum bool   `json:"erratum"`
+	} `json:"verdicts"`
+}
+
+// TestCheckSS18Command: the flags reach the check's config, -json prints
+// the config and the verdicts in snake_case, the text table prints each
+// verdict, and errata do not fail the command.
 func TestCheckSS18Command(t *testing.T) {
+	f := useFakeChecks(t)
 	var b bytes.Buffer
-	if err := runCheck(&b, []string{"ss18", "-short", "-json"}); err != nil {
-		t.Fatalf("dpb check ss18 -short -json: %v\n%s", err, b.String())
+	args := []string{"ss18", "-short", "-json", "-seed", "9", "-d", "4", "-n", "300", "-reps", "5", "-trials", "700", "-policyn", "150", "-workers", "1"}
+	if err := runCheck(&b, args); err != nil {
+		t.Fatalf("dpb check %v: %v\n%s", args, err, b.String())
 	}
-	var out struct {
-		Verdicts []struct {
-			Name string `json:"name"`
-			Pass bool   `json:"pass"`
-		} `json:"verdicts"`
+	want := check.SS18CheckConfig{Seed: 9, Short: true, D: 4, N: 300, Reps: 5, Trials: 700, Workers: 1, PolicyN: 150}
+	got := f.cfgs["ss18"].(check.SS18CheckConfig)
+	got.Plan = nil
+	if got != want || strings.Join(f.calls, ",") != "ss18" {
+		t.Errorf("calls %v with config %+v, want ss18 with %+v", f.calls, got, want)
 	}
+	var out checkJSON
 	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
 		t.Fatalf("output is not JSON: %v\n%s", err, b.String())
 	}
-	if len(out.Verdicts) < 30 {
-		t.Errorf("only %d verdicts", len(out.Verdicts))
+	if len(out.Verdicts) != 2 || out.Verdicts[0].Name != "ss18-ok" || !out.Verdicts[1].Erratum {
+		t.Errorf("verdicts %+v", out.Verdicts)
+	}
+	if out.Config["policy_n"] != 150.0 || out.Config["seed"] != 9.0 {
+		t.Errorf("config %v does not record -policyn and -seed", out.Config)
 	}
 	b.Reset()
 	if err := runCheck(&b, []string{"ss18", "-short"}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "claim17-upper") {
-		t.Errorf("text table lacks claim17-upper:\n%s", b.String())
+	for _, s := range []string{"ss18-ok", "ss18-printed"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("text table lacks %s:\n%s", s, b.String())
+		}
 	}
 	if err := runCheck(&b, []string{"ss17"}); err == nil {
 		t.Error("unknown paper accepted")
 	}
+	if err := runCheck(&b, []string{"mt14", "-trees"}); err == nil {
+		t.Error("-trees accepted for mt14")
+	}
+	if err := runCheck(&b, []string{"ss18", "-n", "100000"}); err == nil || !strings.Contains(err.Error(), "-trees") {
+		t.Errorf("-n above the dense limit without -trees: err = %v", err)
+	}
+	f.fail = "ss18"
+	if err := runCheck(io.Discard, []string{"ss18", "-short"}); err == nil || !strings.Contains(err.Error(), check.CheckFailedMarker) {
+		t.Errorf("an unexpected failure: err = %v, want %s", err, check.CheckFailedMarker)
+	}
 }
 
-// TestCheckMT14AS17Commands: every statement of MT14 and AS17 is listed with
-// its number, the JSON is the ss18 format, and nothing fails unexpectedly
-// (the AS17 privacy errata are marked as such).
-func TestCheckMT14AS17Commands(t *testing.T) {
-	want := map[string][]string{
-		"mt14": {"mt14-counter-query", "mt14-counter-uniform", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-gamma-relaxation", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"},
-		"as17": {"as17-lemma3.3-upper", "as17-lemma3.3-lower", "as17-thm3.1-privacy-printed", "as17-thm3.1-privacy-corrected",
-			"as17-lemma4.2-privacy-printed", "as17-lemma4.2-privacy-corrected", "as17-thm4.5-privacy-printed", "as17-thm4.5-privacy-corrected",
-			"as17-lemma4.3-full", "as17-lemma4.3-bandit", "as17-cor3.2-experts", "as17-cor3.2-sphere", "as17-cor3.2-cube",
-			"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2",
-			"as17-counter-bound-tree", "as17-counter-bound-tree-padded", "as17-counter-bound-honaker", "as17-counter-bound-smooth",
-			"as17-counter-bound-sqrt", "as17-counter-bound-blt"},
+// TestCheckAllCommand: "check all" runs the three papers in order, each
+// with its flags, and prints one table per paper (one JSON object with a
+// config per paper).
+func TestCheckAllCommand(t *testing.T) {
+	f := useFakeChecks(t)
+	var b bytes.Buffer
+	if err := runCheck(&b, []string{"all", "-short", "-reps", "3", "-trials", "50", "-seed", "4"}); err != nil {
+		t.Fatal(err)
 	}
-	for paper, names := range want {
-		var b bytes.Buffer
-		if err := runCheck(&b, []string{paper, "-short", "-json"}); err != nil {
-			t.Fatalf("dpb check %s -short -json: %v\n%s", paper, err, b.String())
+	if strings.Join(f.calls, ",") != "ss18,mt14,as17" {
+		t.Errorf("calls %v", f.calls)
+	}
+	if c := f.cfgs["mt14"].(check.MT14CheckConfig); !reflect.DeepEqual(c, check.MT14CheckConfig{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
+		t.Errorf("mt14 config %+v", c)
+	}
+	if c := f.cfgs["as17"].(check.AS17CheckConfig); !reflect.DeepEqual(c, check.AS17CheckConfig{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
+		t.Errorf("as17 config %+v", c)
+	}
+	for _, s := range []string{"== ss18", "== mt14", "== as17", "as17-printed"} {
+		if !strings.Contains(b.String(), s) {
+			t.Errorf("text lacks %q:\n%s", s, b.String())
 		}
-		var out struct {
-			Verdicts []struct {
-				Name      string `json:"name"`
-				Reference string `json:"reference"`
-				Pass      bool   `json:"pass"`
-				Erratum   bool   `json:"erratum"`
-			} `json:"verdicts"`
+	}
+	b.Reset()
+	if err := runCheck(&b, []string{"all", "-json"}); err != nil {
+		t.Fatal(err)
+	}
+	var out checkJSON
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Verdicts) != 6 || out.Config["mt14"] == nil || out.Config["as17"] == nil || out.Config["ss18"] == nil {
+		t.Errorf("JSON of check all: %d verdicts, config %v", len(out.Verdicts), out.Config)
+	}
+	f.fail = "as17"
+	if err := runCheck(io.Discard, []string{"all"}); err == nil {
+		t.Error("a failure in as17 did not fail check all")
+	}
+}
+
+// TestCheckShardRouting: a shard of check ss18 runs the checks that grow
+// with n (Scaled and Prop4, or Trees with -trees) into the store under the
+// shard's plan and prints nothing; -merge runs the full check under a merge
+// plan.
+func TestCheckShardRouting(t *testing.T) {
+	f := useFakeChecks(t)
+	S := filepath.Join(t.TempDir(), "S")
+	var b bytes.Buffer
+	if err := runCheck(&b, []string{"ss18", "-store", S, "-shard", "1/3"}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(f.calls, ",") != "ss18-scaled,ss18-prop4" || b.Len() != 0 {
+		t.Errorf("a shard called %v and printed %q", f.calls, b.String())
+	}
+	if p := f.cfgs["ss18-prop4"].(check.SS18CheckConfig).Plan; p == nil || p.Store == nil || p.Shard.I != 1 || p.Shard.N != 3 {
+		t.Errorf("the shard's plan %+v", p)
+	}
+	f.calls = nil
+	if err := runCheck(&b, []string{"ss18", "-trees", "-store", S, "-shard", "0/3"}); err != nil || strings.Join(f.calls, ",") != "ss18-trees" {
+		t.Errorf("-trees shard: calls %v, err %v", f.calls, err)
+	}
+	f.calls = nil
+	if err := runCheck(&b, []string{"ss18", "-store", S, "-merge"}); err != nil {
+		t.Fatal(err)
+	}
+	if p := f.cfgs["ss18"].(check.SS18CheckConfig).Plan; strings.Join(f.calls, ",") != "ss18" || p == nil || !p.Merge {
+		t.Errorf("-merge: calls %v, plan %+v", f.calls, p)
+	}
+	if !strings.Contains(b.String(), "ss18-ok") {
+		t.Errorf("-merge printed no verdicts:\n%s", b.String())
+	}
+	for _, args := range [][]string{{"ss18", "-shard", "0/2"}, {"ss18", "-merge"}, {"ss18", "-store", S, "-merge", "-shard", "0/2"}, {"as17", "-store", S}} {
+		if err := runCheck(io.Discard, args); err == nil {
+			t.Errorf("%v accepted", args)
 		}
-		if err := json.Unmarshal(b.Bytes(), &out); err != nil {
-			t.Fatalf("%s: output is not JSON: %v", paper, err)
-		}
-		var got []string
-		for _, v := range out.Verdicts {
-			got = append(got, v.Name)
-			if !v.Pass && !v.Erratum {
-				t.Errorf("%s: %s failed", paper, v.Name)
-			}
-			if strings.HasSuffix(v.Name, "-printed") != v.Erratum {
-				t.Errorf("%s: %s erratum=%v", paper, v.Name, v.Erratum)
-			}
-		}
-		if strings.Join(got, ",") != strings.Join(names, ",") {
-			t.Errorf("%s verdicts %v, want %v", paper, got, names)
-		}
+	}
+	checkSS18 = func(check.SS18CheckConfig) (check.Verdicts, error) { return nil, errors.New("boom") }
+	if err := runCheck(io.Discard, []string{"ss18"}); err == nil || !strings.Contains(err.Error(), "boom") {
+		t.Errorf("a check's error: err = %v", err)
 	}
 }

@@ -172,6 +172,7 @@ func TestJSONKeysSnakeCase(t *testing.T) {
 	}
 	outs = append(outs, append([]byte(nil), b.Bytes()...))
 	b.Reset()
+	useFakeChecks(t) // the real config and Verdict types, without running the checks
 	if err := runCheck(&b, []string{"ss18", "-short", "-json", "-n", "64", "-reps", "4", "-trials", "200"}); err != nil {
 		t.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -130,15 +131,22 @@ func startUntil(t *testing.T, cmd *exec.Cmd, S string, jobs int) {
 // the same command writes the same bytes as an uninterrupted run.
 func TestKillAndResume(t *testing.T) {
 	if testing.Short() && os.Getenv("CI") == "" {
-		// Runs in CI (about 10 s); locally with -short it is skipped.
+		// Runs in CI (about 3 s with -short, 10 s without); locally with
+		// -short it is skipped.
 		t.Skip("kill-and-resume runs in CI or without -short")
 	}
-	// 24 lockstep jobs of about 0.1 s each on one worker.
-	fig := []string{"reproduce", "ss18-fig4", "-seed", "7", "-n", "20000", "-runs", "12", "-workers", "1", "-progress=false"}
+	// 24 lockstep jobs of about 0.1 s each on one worker; with -short 16
+	// of about 0.03 s (the signal comes after the third job, so either
+	// leaves most of the run to resume).
+	n, runs := "20000", 12
+	if testing.Short() {
+		n, runs = "6000", 8
+	}
+	fig := []string{"reproduce", "ss18-fig4", "-seed", "7", "-n", n, "-runs", strconv.Itoa(runs), "-workers", "1", "-progress=false"}
 	dir := t.TempDir()
 	A := filepath.Join(dir, "A")
 	reproduce(t, append(fig[1:], "-out", A)...)
-	total := 24
+	total := 2 * runs
 	for _, sig := range []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM} {
 		t.Run(sig.String(), func(t *testing.T) {
 			S, C := filepath.Join(dir, sig.String(), "S"), filepath.Join(dir, sig.String(), "C")
@@ -225,13 +233,14 @@ func TestKillWhileWritingFigures(t *testing.T) {
 	t.Logf("run %v; after %d kills: %d old and %d new complete files", wall, tries, oldN, newN)
 }
 
-// dpb check ss18 in two shards and a merge prints the verdicts of one
-// process; a merge before the last shard fails. The tree, counter and
-// Proposition 4 checks (at their own horizon, -policyn) all go through the
-// store.
+// dpb check ss18 -trees in two shards and a merge prints the verdicts of
+// one process, and a merge before the last shard fails naming the missing
+// jobs: the command's store, shard and merge wiring on a real check (the
+// routing of the other checks is TestCheckShardRouting; dpb/check's
+// TestCheckSS18ShardedMerge merges them all).
 func TestCheckShardsMerge(t *testing.T) {
 	S := filepath.Join(t.TempDir(), "S")
-	base := []string{"ss18", "-short", "-n", "300", "-reps", "4", "-trials", "200", "-policyn", "150", "-json"}
+	base := []string{"ss18", "-trees", "-short", "-n", "300", "-reps", "4", "-json"}
 	var one, merged bytes.Buffer
 	if err := runCheck(&one, base); err != nil {
 		t.Fatal(err)
@@ -251,13 +260,16 @@ func TestCheckShardsMerge(t *testing.T) {
 	if one.String() != merged.String() || one.Len() == 0 {
 		t.Errorf("merged verdicts differ from one process:\n%s\nvs\n%s", merged.String(), one.String())
 	}
-	for _, label := range []string{"ss18-check-tree-", "ss18-check-counters-", "ss18-check-prop4-"} {
-		if m, _ := filepath.Glob(filepath.Join(S, label+"*")); len(m) == 0 {
-			t.Errorf("no %s* bin in the store", label)
-		}
+	if m, _ := filepath.Glob(filepath.Join(S, "ss18-check-tree-*")); len(m) == 0 {
+		t.Error("no ss18-check-tree-* bin in the store")
 	}
-	if !strings.Contains(one.String(), `"policy_n": 150`) {
-		t.Error("the config does not record -policyn")
+	var tr struct {
+		Verdicts []struct {
+			Name string `json:"name"`
+		} `json:"verdicts"`
+	}
+	if json.Unmarshal(one.Bytes(), &tr) != nil || len(tr.Verdicts) != 36 {
+		t.Errorf("%d tree verdicts, want 36 = 4 trees × 9 bounds", len(tr.Verdicts))
 	}
 }
 
@@ -321,50 +333,6 @@ func TestEveryFigureHonoursStore(t *testing.T) {
 				t.Errorf("a shard wrote figure files: %v", ents)
 			}
 		})
-	}
-}
-
-// check ss18 -trees prints the verdicts of the paper's trees alone, the same
-// ones the full run prints, and -trees with a store reads them back.
-func TestCheckTrees(t *testing.T) {
-	base := []string{"ss18", "-short", "-n", "300", "-reps", "3", "-json"}
-	var full, trees, stored bytes.Buffer
-	if err := runCheck(&full, base); err != nil {
-		t.Fatal(err)
-	}
-	if err := runCheck(&trees, append(base, "-trees")); err != nil {
-		t.Fatal(err)
-	}
-	S := filepath.Join(t.TempDir(), "S")
-	if err := runCheck(io.Discard, append(base, "-trees", "-store", S)); err != nil {
-		t.Fatal(err)
-	}
-	if err := runCheck(&stored, append(base, "-trees", "-store", S, "-merge")); err != nil {
-		t.Fatal(err)
-	}
-	type out struct {
-		Verdicts []struct {
-			Name string `json:"name"`
-		} `json:"verdicts"`
-	}
-	var f, tr out
-	if json.Unmarshal(full.Bytes(), &f) != nil || json.Unmarshal(trees.Bytes(), &tr) != nil {
-		t.Fatal("unreadable JSON")
-	}
-	if len(tr.Verdicts) != 36 || len(f.Verdicts) <= len(tr.Verdicts) {
-		t.Fatalf("%d tree verdicts (want 36 = 4 trees × 9 bounds) of %d", len(tr.Verdicts), len(f.Verdicts))
-	}
-	names := map[string]bool{}
-	for _, v := range f.Verdicts {
-		names[v.Name] = true
-	}
-	for _, v := range tr.Verdicts {
-		if !names[v.Name] {
-			t.Errorf("-trees verdict %s is not in the full run", v.Name)
-		}
-	}
-	if trees.String() != stored.String() {
-		t.Error("-trees read back from the store differs from the run")
 	}
 }
 

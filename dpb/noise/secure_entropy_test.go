@@ -1,0 +1,75 @@
+package noise
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"testing"
+)
+
+// The secure samplers fed from a seeded stream (NoiseSecureSeeded) repeat
+// their draws for one seed and differ for another; fed the same bytes as a
+// reader they give the same draws whatever hands them over (the sampler sees
+// only bytes), and the library default stays crypto/rand.
+func TestSecureSeededEntropy(t *testing.T) {
+	draw := func(mode NoiseMode, seed uint64) []float64 {
+		nz, err := NewLaplaceNoiseMode(mode, 3, 2.5, 1, rand.New(rand.NewChaCha8([32]byte{byte(seed)})))
+		if err != nil {
+			t.Fatal(err)
+		}
+		out := make([]float64, 0, 300)
+		v := make([]float64, 3)
+		for range 100 {
+			nz.Sample(v)
+			out = append(out, v...)
+		}
+		return out
+	}
+	a, b, c := draw(NoiseSecureSeeded, 1), draw(NoiseSecureSeeded, 1), draw(NoiseSecureSeeded, 2)
+	if !equal(a, b) {
+		t.Error("NoiseSecureSeeded: one seed, two sequences")
+	}
+	if equal(a, c) {
+		t.Error("NoiseSecureSeeded: two seeds, one sequence")
+	}
+	if equal(draw(NoiseSecure, 1), draw(NoiseSecure, 1)) {
+		t.Error("NoiseSecure repeated its draws: it should read crypto/rand, not the seed")
+	}
+	// The same bytes from a plain reader give the same Gaussian draws.
+	bs := make([]byte, 1<<16)
+	RandReader{rand.New(rand.NewChaCha8([32]byte{7}))}.Read(bs)
+	g := func(s *SecureNoise) []int64 {
+		var k []int64
+		for range 200 {
+			k = append(k, s.SampleInt(0), s.SampleInt(1))
+		}
+		return k
+	}
+	s1, _ := NewSecureGaussianNoise([]float64{3, 40}, 1)
+	s2, _ := NewSecureGaussianNoise([]float64{3, 40}, 1)
+	s1.SetEntropy(bytes.NewReader(bs))
+	s2.SetEntropy(RandReader{rand.New(rand.NewChaCha8([32]byte{7}))})
+	k1, k2 := g(s1), g(s2)
+	for i := range k1 {
+		if k1[i] != k2[i] {
+			t.Fatalf("draw %d: %d from the bytes, %d from the stream", i, k1[i], k2[i])
+		}
+	}
+	if NoiseSecureSeeded.String() != "secure-seeded" || !NoiseSecureSeeded.Secure() || NoiseSimulated.Secure() {
+		t.Error("NoiseSecureSeeded's name or Secure()")
+	}
+	if SecureSnapshot(NoiseSecureSeeded) == nil {
+		t.Error("a seeded secure policy claims it can be saved")
+	}
+}
+
+func equal(a, b []float64) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
