@@ -45,7 +45,7 @@ func RandomRound(_ testing.TB, seed uint64, k, d int) *bandit.Round {
 		var n float64
 		for i := range x {
 			x[i] = rng.NormFloat64()
-			n += x[i] * x[i]
+			n += float64(x[i] * x[i])
 		}
 		s := rng.Float64() / math.Sqrt(n)
 		for i := range x {

@@ -64,7 +64,7 @@ func RandomFactor(rng *rand.Rand, d int) (l, u []float64) {
 		for j := 0; j < i; j++ {
 			l[i*d+j] = rng.NormFloat64()
 		}
-		l[i*d+i] = 1 + rng.Float64()
+		l[i*d+i] = 1 + float64(rng.Float64())
 		u[i] = rng.NormFloat64()
 	}
 	return l, u
