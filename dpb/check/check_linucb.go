@@ -143,7 +143,7 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 				for i := range w {
 					w[i] = 0
 					for j := range theta {
-						w[i] += hm[i*d+j] * theta[j]
+						w[i] += float64(hm[i*d+j] * theta[j])
 					}
 				}
 				// Only the rounds where a tightened term binds (is below SS18's:

@@ -407,9 +407,9 @@ func (p *LinUCB) minEigLower() float64 {
 		}
 		tr += a[i*d+i]
 	}
-	margin := float64(4*float64(d+1)*0x1p-53) * tr
+	margin := float64(float64(4*float64(d+1)*0x1p-53) * tr)
 	for _, fr := range [...]float64{0.999, 0.99, 0.95, 0.8, 0.5} {
-		mu := fr * hat
+		mu := float64(fr * hat)
 		if mu-margin <= lam {
 			break
 		}
@@ -579,7 +579,7 @@ func (p *LinUCB) ConfidenceDistance(theta []float64) float64 {
 	for i := 0; i < d; i++ {
 		w := -p.zp[i]
 		for k := i; k < d; k++ {
-			w += p.v[k*d+i] * theta[k]
+			w += float64(p.v[k*d+i] * theta[k])
 		}
 		s += float64(w * w)
 	}
@@ -616,7 +616,7 @@ func (p *LinUCB) minEigRadius(lam float64) float64 {
 	if p.cfg.Radius == RadiusClosedForm { // c0 is the closed form's there
 		c0 = 2*xmath.Log(2/p.cfg.Alpha) - float64(p.d)*xmath.Log(p.b.RhoMin)
 	}
-	return p.cfg.Sigma*math.Sqrt(max(0, c0+p.logDet)) + p.minEigTerms(lam)
+	return float64(p.cfg.Sigma*math.Sqrt(max(0, c0+p.logDet))) + p.minEigTerms(lam)
 }
 
 // MinEigLower returns RadiusMinEig's λ_t = max(ρ_min, (1 − 10⁻⁹)/‖L_t⁻¹‖²_F)
