@@ -28,8 +28,8 @@ const (
 	//	β_t = σ·sqrt(2 ln(2/α) + ln det V_t − d ln ρ_min)
 	//	      + S·min(√ρ_max, ρ_max/√λ_t) + min(γ, g₀/√λ_t),
 	//
-	// where λ_t = max(ρ_min, 1/‖L_t⁻¹‖²_F) ≤ λ_min(V_t) and g₀ bounds ‖h_t‖
-	// (see [TreeRegularizer.NoiseNormBound]).
+	// where λ_t ≤ λ_min(V_t) is certified (see [LinUCB.MinEigLower]) and g₀
+	// bounds ‖h_t‖ (see [TreeRegularizer.NoiseNormBound]).
 	//
 	// Proof. Proposition 4 splits ‖θ̃_t − θ*‖_{V_t} into the self-normalised
 	// term, the bias ‖H_t θ*‖_{V_t⁻¹} and the noise ‖h_t‖_{V_t⁻¹}, and
@@ -37,11 +37,9 @@ const (
 	// bound on h_t) by S√ρ_max and γ. On the same event, for any vector w,
 	// ‖w‖_{V_t⁻¹} ≤ ‖w‖₂/√λ_min(V_t), with ‖H_t θ*‖₂ ≤ ρ_max S and
 	// ‖h_t‖₂ ≤ g₀; so each term is at most the smaller of the two bounds.
-	// λ_min(V_t) ≥ ρ_min because V_t = G_t + H_t ⪰ H_t, and
-	// λ_min(V_t) ≥ 1/‖L⁻¹‖²_F because V_t⁻¹ = L⁻ᵀL⁻¹ has largest
-	// eigenvalue ‖L⁻¹‖²₂ ≤ ‖L⁻¹‖²_F for the Cholesky factor L (the second
-	// bound holds whatever the event; it is taken from the computed inverse
-	// factor, scaled by 1 − 10⁻⁹ against its rounding). The radius is at most
+	// λ_t is a lower bound on λ_min(V_t) on that event (λ_min(V_t) ≥ ρ_min
+	// because V_t = G_t + H_t ⪰ H_t) or whatever the event (the Frobenius
+	// bound and the Cholesky test of V_t − μI). The radius is at most
 	// RadiusLogDet's and uses only released values: V_t, the bounds and
 	// constants of the configuration.
 	RadiusMinEig
@@ -120,7 +118,7 @@ type LinUCB struct {
 	ltStats        ltStatser // the regularizer, when it writes V_t for the panel kernel (d above cholInvMaxDim and prep4MaxDim, where prepareFactors factors by cholesky)
 	ltReady        bool      // this round's V_t is in CholLT's copy, not in v
 	xy             []float64 // scratch for clipping
-	eig            []float64 // RadiusMinEig's scratch: V_t − μI (d·d), two vectors (2d)
+	eig            []float64 // RadiusMinEig's scratch: V_t and V_t − μI (d·d each), two vectors (2d)
 	beta           float64
 	logDet         float64
 	notPD          int
@@ -187,7 +185,7 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		v: make([]float64, d*d), u: make([]float64, d),
 		s: make([]float64, d), cs: make([]float64, simd.CholScratchLen(d)), xy: make([]float64, d),
 	}
-	p.eig = make([]float64, d*d+2*d)
+	p.eig = make([]float64, 2*d*d+2*d)
 	if ls, ok := cfg.Regularizer.(ltStatser); ok && d > max(cholInvMaxDim, prep4MaxDim) {
 		p.ltStats = ls
 	}
@@ -368,7 +366,7 @@ func (p *LinUCB) minEigLower() float64 {
 		return lam
 	}
 	lam = max(lam, float64((1-1e-9)/f))
-	a, x, y := p.eig[:d*d], p.eig[d*d:d*d+d], p.eig[d*d+d:]
+	v, a, x, y := p.eig[:d*d], p.eig[d*d:2*d*d], p.eig[2*d*d:2*d*d+d], p.eig[2*d*d+d:]
 	// Power iteration on V⁻¹ = MᵀM (M lower triangular, column j of M at
 	// mt[j·dp+j : j·dp+d]) from a vector with every component.
 	for i := range x {
@@ -376,13 +374,8 @@ func (p *LinUCB) minEigLower() float64 {
 	}
 	var rq float64
 	for range 16 {
-		// y = M x
-		for i := 0; i < d; i++ {
-			var s float64
-			for j := 0; j <= i; j++ {
-				s += float64(p.mt[j*dp+i] * x[j])
-			}
-			y[i] = s
+		for i := range y {
+			y[i] = p.invFactorRow(i, x) // y = M x
 		}
 		var ny, nx float64
 		for i := range x {
@@ -399,13 +392,13 @@ func (p *LinUCB) minEigLower() float64 {
 		return lam
 	}
 	hat := 1 / rq
-	// V = L Lᵀ from the factor in v's lower triangle, and its trace.
+	// V = L Lᵀ (lower triangle) from the factor in p.v, and its trace.
 	var tr float64
 	for i := 0; i < d; i++ {
 		for j := 0; j <= i; j++ {
-			a[i*d+j] = linalg.Dot(p.v[i*d:i*d+j+1], p.v[j*d:j*d+j+1])
+			v[i*d+j] = linalg.Dot(p.v[i*d:i*d+j+1], p.v[j*d:j*d+j+1])
 		}
-		tr += a[i*d+i]
+		tr += v[i*d+i]
 	}
 	margin := float64(float64(4*float64(d+1)*0x1p-53) * tr)
 	for _, fr := range [...]float64{0.999, 0.99, 0.95, 0.8, 0.5} {
@@ -413,17 +406,25 @@ func (p *LinUCB) minEigLower() float64 {
 		if mu-margin <= lam {
 			break
 		}
-		for i := 0; i < d; i++ { // rebuild the lower triangle of V − μI
-			for j := 0; j < i; j++ {
-				a[i*d+j] = linalg.Dot(p.v[i*d:i*d+j+1], p.v[j*d:j*d+j+1])
-			}
-			a[i*d+i] = linalg.Dot(p.v[i*d:i*d+i+1], p.v[i*d:i*d+i+1]) - mu
+		for i := 0; i < d; i++ { // the lower triangle of V − μI
+			copy(a[i*d:i*d+i], v[i*d:i*d+i])
+			a[i*d+i] = v[i*d+i] - mu
 		}
 		if linalg.Cholesky(a, d) {
 			return max(lam, mu-margin)
 		}
 	}
 	return lam
+}
+
+// invFactorRow returns (M w)_i for the inverse factor M = L⁻¹ of this round
+// (lower triangular; M_ij at mt[j·dp+i]), summed in increasing j.
+func (p *LinUCB) invFactorRow(i int, w []float64) float64 {
+	var s float64
+	for j := 0; j <= i; j++ {
+		s += float64(p.mt[j*p.dp+i] * w[j])
+	}
+	return s
 }
 
 // minEigTerms returns RadiusMinEig's bias and noise terms,
@@ -602,9 +603,9 @@ func (p *LinUCB) RadiusMinEig() float64 {
 
 // MinEigRadius returns the RadiusMinEig form of β_t for the current round
 // with λ in place of λ_t. Proposition 4's coverage holds for any λ ≤
-// λ_min(V_t) (RadiusMinEig's certified one); a larger λ, such as λ_max(V_t),
-// shrinks the radius below what the proof allows, and the proof checks use it
-// as their negative control.
+// λ_min(V_t) (RadiusMinEig's certified one); a larger λ shrinks the radius
+// below what the proof allows, and the proof checks use λ_t overstated as
+// their negative control.
 func (p *LinUCB) MinEigRadius(lam float64) float64 {
 	p.ensure()
 	return p.minEigRadius(lam)
@@ -619,8 +620,10 @@ func (p *LinUCB) minEigRadius(lam float64) float64 {
 	return float64(p.cfg.Sigma*math.Sqrt(max(0, c0+p.logDet))) + p.minEigTerms(lam)
 }
 
-// MinEigLower returns RadiusMinEig's λ_t = max(ρ_min, (1 − 10⁻⁹)/‖L_t⁻¹‖²_F)
-// ≤ λ_min(V_t) for the current round.
+// MinEigLower returns RadiusMinEig's λ_t ≤ λ_min(V_t) for the current round:
+// the largest of ρ_min (on Proposition 4's event), (1 − 10⁻⁹)/‖L_t⁻¹‖²_F,
+// and μ − 4(d+1)u·tr(V_t) for the largest fraction μ of a power-iteration
+// estimate at which V_t − μI factors by Cholesky (u = 2⁻⁵³).
 func (p *LinUCB) MinEigLower() float64 {
 	p.ensure()
 	return p.minEigLower()
@@ -644,10 +647,7 @@ func (p *LinUCB) InvNorm(w []float64) float64 {
 	}
 	var s float64
 	for i := 0; i < p.d; i++ {
-		var m float64
-		for j := 0; j <= i; j++ {
-			m += float64(p.mt[j*p.dp+i] * w[j])
-		}
+		m := p.invFactorRow(i, w)
 		s += float64(m * m)
 	}
 	return math.Sqrt(s)
