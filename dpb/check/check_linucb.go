@@ -129,39 +129,37 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 				dist := pol.ConfidenceDistance(theta)
 				worst = math.Max(worst, dist/pol.Radius())
 				worstBar = math.Max(worstBar, dist/ss18.BetaBar(cp, pol.Bounds(), t))
-				if !cfg.MinEig {
-					a := pol.Choose(r)
-					pol.Update(r, a, env.Reward(r, a))
-					continue
-				}
-				worstEig = math.Max(worstEig, dist/pol.RadiusMinEig())
-				// The control: λ_t overstated controlFactor times.
-				worstCtl = math.Max(worstCtl, dist/pol.MinEigRadius(controlFactor*pol.MinEigLower()))
-				// Term by term: ‖H_t θ*‖_{V_t⁻¹} and ‖h_t‖_{V_t⁻¹} against
-				// their RadiusMinEig bounds, and against the control's.
-				pol.Regularizer().PerturbationTo(hm, hv)
-				for i := range w {
-					w[i] = 0
-					for j := range theta {
-						w[i] += float64(hm[i*d+j] * theta[j])
+				if cfg.MinEig {
+					lam := pol.MinEigLower()
+					worstEig = math.Max(worstEig, dist/pol.MinEigRadius(lam))
+					// The control: λ_t overstated controlFactor times.
+					worstCtl = math.Max(worstCtl, dist/pol.MinEigRadius(controlFactor*lam))
+					// Term by term: ‖H_t θ*‖_{V_t⁻¹} and ‖h_t‖_{V_t⁻¹} against
+					// their RadiusMinEig bounds, and against the control's.
+					pol.Regularizer().PerturbationTo(hm, hv)
+					for i := range w {
+						w[i] = 0
+						for j := range theta {
+							w[i] += float64(hm[i*d+j] * theta[j])
+						}
 					}
-				}
-				// Only the rounds where a tightened term binds (is below SS18's:
-				// S√ρ_max, γ) test it; elsewhere the term is SS18's own, which
-				// the ln det verdict checks. A run where it never binds leaves
-				// the ratio at 0 (no evidence either way).
-				bias, noise := pol.InvNorm(w), pol.InvNorm(hv)
-				b := pol.Bounds()
-				bb, nb := pol.MinEigBounds(pol.MinEigLower())
-				cb, cn := pol.MinEigBounds(controlFactor * pol.MinEigLower())
-				const tol = 1 + 1e-12 // the bounds are tight at equality (ridge, t = 1): rounding is not a failure
-				if bb < float64(pol.Confidence().S*math.Sqrt(b.RhoMax)) {
-					worstBias, ctlBias = math.Max(worstBias, bias/(tol*bb)), math.Max(ctlBias, bias/(tol*cb))
-					bindBias++
-				}
-				if nb < b.Gamma {
-					worstNoise, ctlNoise = math.Max(worstNoise, noise/(tol*nb)), math.Max(ctlNoise, noise/(tol*cn))
-					bindNoise++
+					// Only the rounds where a tightened term binds (is below
+					// SS18's: S√ρ_max, γ) test it; elsewhere the term is SS18's
+					// own, which the ln det verdict checks. A run where it never
+					// binds leaves the ratio at 0 (no evidence either way).
+					bias, noise := pol.InvNorm(w), pol.InvNorm(hv)
+					b := pol.Bounds()
+					bb, nb := pol.MinEigBounds(lam)
+					cb, cn := pol.MinEigBounds(controlFactor * lam)
+					const tol = 1 + 1e-12 // the bounds are tight at equality (ridge, t = 1): rounding is not a failure
+					if bb < float64(cp.S*math.Sqrt(b.RhoMax)) {
+						worstBias, ctlBias = math.Max(worstBias, bias/(tol*bb)), math.Max(ctlBias, bias/(tol*cb))
+						bindBias++
+					}
+					if nb < b.Gamma {
+						worstNoise, ctlNoise = math.Max(worstNoise, noise/(tol*nb)), math.Max(ctlNoise, noise/(tol*cn))
+						bindNoise++
+					}
 				}
 				a := pol.Choose(r)
 				pol.Update(r, a, env.Reward(r, a))
@@ -421,11 +419,3 @@ func gridX(rec []int) []float64 {
 // smallest such defect the checks' threshold catches: λ_max(V_t) in place of
 // λ_t (2–3× here) is not caught by the private variants' terms.
 const controlFactor = 16.0
-
-// ratioOr0 returns a/b, and 0 for 0/0 (a bound of 0 on a quantity that is 0).
-func ratioOr0(a, b float64) float64 {
-	if a == 0 && b == 0 {
-		return 0
-	}
-	return a / b
-}
