@@ -47,7 +47,7 @@ func TestCheckProp4(t *testing.T) {
 // control (λ_t overstated 16×) fails the verdict's own threshold in every
 // run: the check can see a radius smaller than the proof allows. The
 // verdicts pass a true statement except with probability ≤ 1e-5 each; the
-// controls' slacks are 1.2–2.4 at these sizes (measured), caught by a margin.
+// controls' slacks are 1.5–3.9 at the short size (measured), caught by a margin.
 func TestCheckProp4MinEig(t *testing.T) {
 	n, reps := 3000, 8
 	if testing.Short() {
