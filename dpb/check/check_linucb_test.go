@@ -167,3 +167,32 @@ func TestVerdictMarkdownNames(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckMinEigCoverageShort runs the Fig. 4-setting RadiusMinEig
+// coverage check small: every variant's coverage verdict passes and its
+// control (λ_t overstated) is caught, and the names carry the gap. The seeds
+// are fixed, so the outcome is deterministic; over seeds, a coverage
+// verdict fails with probability ≤ 2α = 2/n (two runs, SS18 Prop. 4), so
+// this test's false-failure probability is ≤ 4·2/600 ≈ 1.3 %. The control's
+// catch is the power shown at this size.
+func TestCheckMinEigCoverageShort(t *testing.T) {
+	vs, err := CheckMinEigCoverage(MinEigCoverageConfig{N: 600, Reps: 2, Gaps: []float64{0}, Seed: 1, Workers: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, v := range vs {
+		seen[v.Name] = true
+		if !v.Pass || v.ControlCaught == nil || !*v.ControlCaught {
+			t.Errorf("%s: pass %v, control caught %v (slack %v, control slack %v)", v.Name, v.Pass, v.ControlCaught, v.Slack, v.ControlSlack)
+		}
+	}
+	for _, a := range ss18.MinEigAlgs {
+		if name := "prop4-" + a.String() + "-fig4-gap0"; !seen[name] {
+			t.Errorf("no verdict %s among %v", name, seen)
+		}
+	}
+	if _, err := CheckMinEigCoverage(MinEigCoverageConfig{N: 1}); err == nil {
+		t.Error("n = 1 accepted")
+	}
+}

@@ -121,6 +121,8 @@ type LinUCB struct {
 	eig            []float64 // RadiusMinEig's scratch: V_t and V_t − μI (d·d each), two vectors (2d)
 	beta           float64
 	logDet         float64
+	lam            float64 // λ_t of this round (RadiusMinEig), valid when lamOK
+	lamOK          bool
 	notPD          int
 	fresh          bool // v holds the factor of the current round's V_t
 	changing       bool // the regularizer's bounds change every round (BoundsChange)
@@ -281,8 +283,9 @@ func (p *LinUCB) factorFailed() {
 // are written) and marks the round prepared.
 func (p *LinUCB) prepareFinish() {
 	p.logDet = linalg.LogDetChol(p.v, p.d)
+	p.lamOK = false
 	if p.cfg.Radius == RadiusMinEig {
-		p.beta = p.minEigRadius(p.minEigLower())
+		p.beta = p.minEigRadius(p.lamT())
 	} else {
 		p.beta = p.radius(p.t + 1)
 	}
@@ -598,7 +601,15 @@ func (p *LinUCB) ensure() {
 // on one run).
 func (p *LinUCB) RadiusMinEig() float64 {
 	p.ensure()
-	return p.minEigRadius(p.minEigLower())
+	return p.minEigRadius(p.lamT())
+}
+
+// lamT returns λ_t for a prepared round, computed once a round.
+func (p *LinUCB) lamT() float64 {
+	if !p.lamOK {
+		p.lam, p.lamOK = p.minEigLower(), true
+	}
+	return p.lam
 }
 
 // MinEigRadius returns the RadiusMinEig form of β_t for the current round
@@ -626,7 +637,7 @@ func (p *LinUCB) minEigRadius(lam float64) float64 {
 // estimate at which V_t − μI factors by Cholesky (u = 2⁻⁵³).
 func (p *LinUCB) MinEigLower() float64 {
 	p.ensure()
-	return p.minEigLower()
+	return p.lamT()
 }
 
 // MinEigBounds returns RadiusMinEig's two bounds for the current round with

@@ -26,6 +26,7 @@ var (
 	checkSS18Trees  = check.CheckSS18Trees
 	checkSS18Scaled = check.CheckSS18Scaled
 	checkSS18Prop4  = check.CheckSS18Prop4
+	checkMinEig     = check.CheckMinEigCoverage
 	checkMT14       = check.CheckMT14
 	checkAS17       = check.CheckAS17
 )
@@ -44,6 +45,7 @@ func runCheck(w io.Writer, args []string) error {
 	policyN := new(int)
 	countVar(fs, policyN, "policyn", 0, 0, maxCheckN, "ss18: horizon of the Proposition 4 (confidence-set) checks, which run Algorithm 1, 0: 2000 (short 300)")
 	trees := fs.Bool("trees", false, "ss18: only the per-round checks of Props. 9 and 11 on the paper's trees (printed k and σ, plain and padded), the part that grows with n; needed above n = 65536")
+	mineig := fs.Bool("mineig", false, "ss18: only the coverage checks of the RadiusMinEig variants at Fig. 4's setting (d = 5, K = 25, gaps 0 and 0.1), each playing its own radius; -policyn sets n (0: 20000, short 2000), -reps the runs (0: 10)")
 	var jobs jobFlags
 	jobs.bind(fs)
 	pos, err := parseArgs(fs, args)
@@ -64,8 +66,11 @@ func runCheck(w io.Writer, args []string) error {
 	if err := noArgs(fs, pos[1:]); err != nil {
 		return err
 	}
-	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge || *trees) {
-		return usagef("check %s: -store, -shard, -merge and -trees are supported by check ss18 only", pos[0])
+	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge || *trees || *mineig) {
+		return usagef("check %s: -store, -shard, -merge, -trees and -mineig are supported by check ss18 only", pos[0])
+	}
+	if *mineig && *trees {
+		return usagef("check ss18: -mineig and -trees select different checks: give one")
 	}
 	if *n > check.TreeDenseMaxN && !*trees {
 		// The counter checks keep every round's ratios (3n values a run):
@@ -85,6 +90,18 @@ func runCheck(w io.Writer, args []string) error {
 			plan, perr := jobs.plan("check ss18")
 			if perr != nil {
 				return perr
+			}
+			if *mineig {
+				mc := check.MinEigCoverageConfig{D: *d, N: *policyN, Reps: *reps, Seed: *seed, Workers: *workers, Plan: plan.Plan}
+				if *short && mc.N == 0 {
+					mc.N = 2000
+				}
+				vs, err = checkMinEig(mc)
+				if stop, err := plan.done(err); stop {
+					return err
+				}
+				configs[p] = mc.WithDefaults()
+				break
 			}
 			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, PolicyN: *policyN, Plan: plan.Plan}
 			if plan.Shard.N > 0 {

@@ -28,7 +28,7 @@ type fakeChecks struct {
 func useFakeChecks(t *testing.T) *fakeChecks {
 	t.Helper()
 	f := &fakeChecks{cfgs: map[string]any{}}
-	saved := []any{checkSS18, checkSS18Trees, checkSS18Scaled, checkSS18Prop4, checkMT14, checkAS17}
+	saved := []any{checkSS18, checkSS18Trees, checkSS18Scaled, checkSS18Prop4, checkMT14, checkAS17, checkMinEig}
 	t.Cleanup(func() {
 		checkSS18 = saved[0].(func(check.SS18CheckConfig) (check.Verdicts, error))
 		checkSS18Trees = saved[1].(func(check.SS18CheckConfig) (check.Verdicts, error))
@@ -36,6 +36,7 @@ func useFakeChecks(t *testing.T) *fakeChecks {
 		checkSS18Prop4 = saved[3].(func(check.SS18CheckConfig) (check.Verdicts, error))
 		checkMT14 = saved[4].(func(check.MT14CheckConfig) (check.Verdicts, error))
 		checkAS17 = saved[5].(func(check.AS17CheckConfig) (check.Verdicts, error))
+		checkMinEig = saved[6].(func(check.MinEigCoverageConfig) (check.Verdicts, error))
 	})
 	verdicts := func(name string) check.Verdicts {
 		ok := check.Verdict{Name: name + "-ok", Reference: "stub", Trials: 10, Pass: true, Slack: 0.5}
@@ -64,7 +65,49 @@ func useFakeChecks(t *testing.T) *fakeChecks {
 		f.cfgs["as17"] = c
 		return verdicts("as17"), nil
 	}
+	checkMinEig = func(c check.MinEigCoverageConfig) (check.Verdicts, error) {
+		f.calls = append(f.calls, "mineig")
+		f.cfgs["mineig"] = c
+		return verdicts("mineig"), nil
+	}
 	return f
+}
+
+// TestCheckMinEigCommand: check ss18 -mineig runs only the RadiusMinEig
+// coverage check, with -d, -policyn (2000 under -short when unset), -reps,
+// -seed and -workers in its config, and refuses -trees and other papers.
+func TestCheckMinEigCommand(t *testing.T) {
+	f := useFakeChecks(t)
+	var b bytes.Buffer
+	args := []string{"ss18", "-mineig", "-json", "-seed", "3", "-d", "4", "-policyn", "5000", "-reps", "7", "-workers", "1"}
+	if err := runCheck(&b, args); err != nil {
+		t.Fatalf("dpb check %v: %v\n%s", args, err, b.String())
+	}
+	got := f.cfgs["mineig"].(check.MinEigCoverageConfig)
+	want := check.MinEigCoverageConfig{D: 4, N: 5000, Reps: 7, Seed: 3, Workers: 1}
+	got.Plan = nil
+	if !reflect.DeepEqual(got, want) || strings.Join(f.calls, ",") != "mineig" {
+		t.Errorf("calls %v with config %+v, want mineig with %+v", f.calls, got, want)
+	}
+	var out checkJSON
+	if err := json.Unmarshal(b.Bytes(), &out); err != nil {
+		t.Fatalf("output is not JSON: %v\n%s", err, b.String())
+	}
+	if out.Config["k"] != 25.0 || out.Config["n"] != 5000.0 {
+		t.Errorf("config %v does not record the resolved K and n", out.Config)
+	}
+	f.calls = nil
+	if err := runCheck(io.Discard, []string{"ss18", "-mineig", "-short"}); err != nil {
+		t.Fatal(err)
+	}
+	if n := f.cfgs["mineig"].(check.MinEigCoverageConfig).N; n != 2000 {
+		t.Errorf("-short without -policyn: n = %d, want 2000", n)
+	}
+	for _, bad := range [][]string{{"ss18", "-mineig", "-trees"}, {"mt14", "-mineig"}, {"all", "-mineig"}} {
+		if err := runCheck(io.Discard, bad); err == nil {
+			t.Errorf("dpb check %v accepted", bad)
+		}
+	}
 }
 
 type checkJSON struct {
