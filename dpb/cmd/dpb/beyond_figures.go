@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -122,23 +121,21 @@ func runBeyondSS18(name, out string, args []string) error {
 		return err
 	}
 	row, err := plotRow(res.Curves, func(g int) dpbplot.CurveOptions {
-		return dpbplot.CurveOptions{LogY: true, Band: 2, LegendBottom: true, LegendRight: true,
+		return dpbplot.CurveOptions{LogY: true, Band: 2, LegendAbove: true,
 			Title: fmt.Sprintf("SS18 Fig. 4's setting, exact accounting and counters, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs",
 				cfg.Gaps[g], cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "round t", YLabel: "pseudo-regret (mean ± 2 s.e., log)"}
 	}, func(p *plot.Plot) {
 		p.X.Min = 0
 		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.GTicks{}, dpbplot.NiceLogTicks{}
-		// Room for the legend (bottom right, one line per variant: about
-		// 47% of the panel's height with ten variants) below the lowest
-		// band: the curves take the upper 45% of the log range.
-		p.Y.Min /= math.Pow(p.Y.Max/p.Y.Min, 0.55/0.45)
 	})
 	if err != nil {
 		return err
 	}
 	base := filepath.Join(out, name)
-	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 6*vg.Inch); err != nil {
+	// Each panel taller by its legend band (LegendAbove), so the data area
+	// keeps its 6 inches.
+	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 6*vg.Inch+row[0].Legend.YOffs); err != nil {
 		return err
 	}
 	prefixes := make([]string, len(cfg.Gaps))
