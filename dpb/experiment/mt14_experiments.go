@@ -147,6 +147,7 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 	}
 	key := cfg
 	key.Workers = 0 // the results do not depend on it
+	key.Reps = 0    // nor on the run count: the store keys each repetition on its own
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
@@ -280,6 +281,7 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 	}
 	key := cfg
 	key.Workers = 0
+	key.Reps = 0 // the store keys each repetition on its own
 	// A job records the normalised CTR, the CTR and the matched events, then
 	// the replay of its repetition (the Wilson interval of rep 0 is plotted).
 	const points = 3 + 6
