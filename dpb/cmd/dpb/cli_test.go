@@ -12,7 +12,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 // TestCLIConvention runs command lines in-process and checks the exit status
@@ -251,8 +251,8 @@ func TestVersionStamp(t *testing.T) {
 			t.Fatal(err)
 		}
 		out := b.String()
-		if !strings.HasPrefix(out, "dpb "+dpb.Version+" (") || !strings.Contains(out, c.want) || strings.Contains(out, c.omit) {
-			t.Errorf("version output %q: want prefix %q, %q in it and no %q", out, "dpb "+dpb.Version, c.want, c.omit)
+		if !strings.HasPrefix(out, "dpb "+snap.Version+" (") || !strings.Contains(out, c.want) || strings.Contains(out, c.omit) {
+			t.Errorf("version output %q: want prefix %q, %q in it and no %q", out, "dpb "+snap.Version, c.want, c.omit)
 		}
 	}
 	for _, args := range [][]string{{"version"}, {"-version"}, {"--version"}, {"version", "-h"}} {
@@ -288,8 +288,8 @@ func requireProvenance(t *testing.T, what string, raw []byte) {
 	if err := json.Unmarshal(raw, &m); err != nil {
 		t.Fatalf("%s: %v", what, err)
 	}
-	if m["version"] != dpb.Version || m["code_version"] != "unknown" || m["go_version"] != runtime.Version() {
+	if m["version"] != snap.Version || m["code_version"] != "unknown" || m["go_version"] != runtime.Version() {
 		t.Errorf("%s JSON records version %v, code_version %v, go_version %v: want %s, unknown (go test stamps nothing), %s",
-			what, m["version"], m["code_version"], m["go_version"], dpb.Version, runtime.Version())
+			what, m["version"], m["code_version"], m["go_version"], snap.Version, runtime.Version())
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
@@ -25,7 +24,7 @@ func codeVersion() string { return readStamp(debug.ReadBuildInfo).Code() }
 // can tell whether the files beside it are this run's
 // (experiment.VerifyFigureSet).
 func writeMeta(base string, m experiment.Meta) error {
-	m.Version = dpb.Version
+	m.Version = snap.Version
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
 	m.Stream = snap.StreamVersion

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"runtime/debug"
 
-	"github.com/dpbandits/dpbandits/dpb"
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 func init() {
@@ -27,7 +27,7 @@ func init() {
 // stamp is what a binary knows of its own source: the semantic version
 // (always) and the VCS stamp go build wrote into it (when it did).
 type stamp struct {
-	Version  string // dpb.Version
+	Version  string // dpb.Version (internal/snap.Version)
 	Revision string // vcs.revision, "" when not stamped
 	Time     string // vcs.time
 	Modified bool   // vcs.modified: the tree had uncommitted changes
@@ -38,7 +38,7 @@ type stamp struct {
 // passed in so tests can give another). It never asks git: the working
 // directory may be another repository.
 func readStamp(read func() (*debug.BuildInfo, bool)) stamp {
-	s := stamp{Version: dpb.Version, Go: runtime.Version()}
+	s := stamp{Version: snap.Version, Go: runtime.Version()}
 	bi, ok := read()
 	if !ok || bi == nil {
 		return s
