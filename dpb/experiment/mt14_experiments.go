@@ -58,8 +58,8 @@ type MT14Fig1Config struct {
 }
 
 // Resolved returns the configuration with its defaults filled in (Best,
-// Gap, Epsilons, Points), as RunMT14Fig1 runs it: what a figure's JSON
-// records.
+// Gap, Epsilons, Points, Gamma, RelaxationScale), as RunMT14Fig1 runs it:
+// what a figure's JSON records.
 func (c MT14Fig1Config) Resolved() (MT14Fig1Config, error) {
 	err := c.defaults()
 	return c, err
@@ -83,6 +83,12 @@ func (c *MT14Fig1Config) defaults() error {
 	}
 	if c.Points == 0 {
 		c.Points = 60
+	}
+	if c.Gamma == 0 && c.Horizon >= 1 {
+		c.Gamma = 1 / float64(c.Horizon) // DPUCBConfig's default, the same bits
+	}
+	if c.RelaxationScale == 0 {
+		c.RelaxationScale = 1
 	}
 	return nil
 }
