@@ -25,7 +25,9 @@ RUN npm pack --silent echarts@5.4.3 && tar -xzf echarts-5.4.3.tgz package/dist/e
 FROM python:3.12-bookworm
 RUN pip install --no-cache-dir "jupyterlab==4.2.*" "nbconvert==7.*" "nbclient==0.10.*"
 COPY --from=go /usr/local/go /usr/local/go
-ENV GOPATH=/root/go PATH=/usr/local/go/bin:/root/go/bin:$PATH GOFLAGS=-buildvcs=false
+# auto: a build inside this checkout (which keeps its .git, see .dockerignore)
+# records the commit; GoNB's builds outside it record none, without error.
+ENV GOPATH=/root/go PATH=/usr/local/go/bin:/root/go/bin:$PATH GOFLAGS=-buildvcs=auto
 
 WORKDIR /dpbandits
 # Tools first, so that editing the project does not rebuild them.
@@ -35,6 +37,11 @@ RUN cd .ci/tools && go install tool && go install golang.org/x/tools/gopls@v0.23
 COPY go.mod go.sum ./
 RUN go mod download
 COPY . .
+# dpb on the PATH, stamped with the commit ("docker run --rm dpbandits dpb
+# version"). The image fails to build rather than hold an unstamped binary
+# (a context without .git, or a git worktree's, whose .git file go ignores).
+RUN go build -buildvcs=true -o /usr/local/bin/dpb ./dpb/cmd/dpb && dpb version \
+ && go version -m /usr/local/bin/dpb | grep -q vcs.revision=
 COPY --from=echarts /tmp/echarts/package/dist/echarts.min.js /tmp/echarts/package/LICENSE third_party/echarts/
 RUN go build ./... && go vet -tags notebooks ./dpb/plot
 

@@ -171,6 +171,7 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 	}
 	key := cfg
 	key.Workers = 0 // the results do not depend on it
+	key.Reps = 0    // nor on the run count: the store keys each repetition on its own
 	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: S, Points: points, Workers: cfg.Workers, Progress: cfg.Progress,
 		Plan: cfg.Plan, Label: "mt14-fig2-bts", Key: struct {
 			Config MT14Fig2BTSConfig

@@ -58,8 +58,8 @@ type MT14Fig1Config struct {
 }
 
 // Resolved returns the configuration with its defaults filled in (Best,
-// Gap, Epsilons, Points), as RunMT14Fig1 runs it: what a figure's JSON
-// records.
+// Gap, Epsilons, Points, Gamma, RelaxationScale), as RunMT14Fig1 runs it:
+// what a figure's JSON records.
 func (c MT14Fig1Config) Resolved() (MT14Fig1Config, error) {
 	err := c.defaults()
 	return c, err
@@ -83,6 +83,12 @@ func (c *MT14Fig1Config) defaults() error {
 	}
 	if c.Points == 0 {
 		c.Points = 60
+	}
+	if c.Gamma == 0 && c.Horizon >= 1 {
+		c.Gamma = 1 / float64(c.Horizon) // DPUCBConfig's default, the same bits
+	}
+	if c.RelaxationScale == 0 {
+		c.RelaxationScale = 1
 	}
 	return nil
 }
@@ -147,6 +153,7 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 	}
 	key := cfg
 	key.Workers = 0 // the results do not depend on it
+	key.Reps = 0    // nor on the run count: the store keys each repetition on its own
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,
@@ -280,6 +287,7 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 	}
 	key := cfg
 	key.Workers = 0
+	key.Reps = 0 // the store keys each repetition on its own
 	// A job records the normalised CTR, the CTR and the matched events, then
 	// the replay of its repetition (the Wilson interval of rep 0 is plotted).
 	const points = 3 + 6

@@ -116,6 +116,7 @@ func RunPrivateMAB(cfg PrivateMABConfig) (*PrivateMABResult, error) {
 	}
 	key := cfg
 	key.Workers = 0 // the results do not depend on it
+	key.Reps = 0    // nor on the run count: the store keys each repetition on its own
 	e := BanditExperiment{
 		Horizon: cfg.Horizon, Reps: cfg.Reps, Seed: cfg.Seed, Policies: pols,
 		Record: LogGrid(cfg.Horizon, cfg.Points), Workers: cfg.Workers, Progress: cfg.Progress,

@@ -305,6 +305,10 @@ type Meta struct {
 	Reps    int    `json:"reps"`
 	Horizon int    `json:"horizon,omitempty"`
 	Config  any    `json:"config"`
+	// Version is the semantic version of the code (dpb.Version) and Code
+	// the commit the binary was built from ("+dirty" for a tree with
+	// uncommitted changes, "unknown" for an unstamped build).
+	Version string `json:"version"`
 	Code    string `json:"code_version"`
 	Go      string `json:"go_version"`
 	// Stream is snap.StreamVersion of the code that produced the figure: the

@@ -152,8 +152,10 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 			return nil, err
 		}
 	}
+	key := cfg
+	key.Reps = 0 // the store keys each repetition on its own
 	out, err := RunTrials(TrialConfig{Reps: cfg.Reps, Series: cells, Points: len(rec), Workers: cfg.Workers, Progress: cfg.Progress,
-		Plan: cfg.Plan, Label: "ss18-exp1", Key: cfg, Rounds: cfg.Horizon, RoundCost: exp1RoundCost(cfg.Dims)},
+		Plan: cfg.Plan, Label: "ss18-exp1", Key: key, Rounds: cfg.Horizon, RoundCost: exp1RoundCost(cfg.Dims)},
 		func(job Job, out []float64) error {
 			env, pol, err := exp1Cell(cfg, job.Series, job.Rep)
 			if err != nil {

@@ -33,6 +33,7 @@ import (
 //
 //	DIR/<label>-<hash>/key.json        what the hash covers, pretty-printed
 //	DIR/<label>-<hash>/r000012-s003    rep 12, series 3: a header line and one value per line
+//	DIR/<label>-<hash>/reps-000035     empty: a run of 35 repetitions used the list
 //
 // Every file carries a SHA-256 that is checked on reading: key.json the
 // hash of its key, a job file that of its value lines (on its header line,
@@ -40,15 +41,65 @@ import (
 // never a different result.
 //
 // <hash> is the first 16 hex digits of the SHA-256 of the job list's key:
-// the experiment's configuration (with its seed), the job list's shape and
-// [snap.StreamVersion]. Results of two configurations or two stream versions
-// therefore live in different directories and can never mix.
+// the experiment's configuration (with its seed), the series and points of
+// the job list's shape, [snap.StreamVersion] and the store format. Results of
+// two configurations or two stream versions therefore live in different
+// directories and can never mix. The number of repetitions is not in the
+// key: a repetition's results depend on its index alone (its streams come
+// from the seed and the index), so a run with more repetitions reuses the
+// stored ones and computes only the new ones.
 type Store struct {
 	dir string
 }
 
+// StoreFormat is the store's format version, recorded in every key.json.
+// Format 3 keys each repetition on its own (the run count is not in the
+// key); the stores before it (no "format" in key.json) had the run count in
+// the key, and are refused by [OpenStore] and [ExistingStore].
+const StoreFormat = 3
+
+// checkFormat refuses a store holding job lists of another format, naming
+// them; a key.json that does not parse is left to the reader that opens it
+// (which reports it damaged).
+func checkFormat(dir string) error {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	var old []string
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, e.Name(), "key.json"))
+		if err != nil {
+			continue // not a job list (e.g. Slurm's logs), or reported by its reader
+		}
+		var doc struct {
+			Key struct {
+				Format int `json:"format"`
+			} `json:"key"`
+		}
+		if json.Unmarshal(raw, &doc) != nil || doc.Key.Format == StoreFormat {
+			continue
+		}
+		old = append(old, e.Name())
+	}
+	if len(old) == 0 {
+		return nil
+	}
+	more := ""
+	if len(old) > 3 {
+		old, more = old[:3], fmt.Sprintf(" and %d more", len(old)-3)
+	}
+	return fmt.Errorf("experiment: store %s holds job lists of an older format (%s%s): their keys include the run count, "+
+		"while this dpb keys each repetition on its own (store format %d), so it cannot reuse them; "+
+		"use a new -store directory (or remove those directories) and run again to recompute",
+		dir, strings.Join(old, ", "), more, StoreFormat)
+}
+
 // ExistingStore opens the store at dir for reading (a merge): dir must
-// exist; nothing is created.
+// exist; nothing is created. A store of another format is refused.
 func ExistingStore(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("experiment: empty store directory")
@@ -60,15 +111,22 @@ func ExistingStore(dir string) (*Store, error) {
 	if !fi.IsDir() {
 		return nil, fmt.Errorf("experiment: store %s is not a directory", dir)
 	}
+	if err := checkFormat(dir); err != nil {
+		return nil, err
+	}
 	return &Store{dir: dir}, nil
 }
 
-// OpenStore opens (creating if needed) the store at dir.
+// OpenStore opens (creating if needed) the store at dir. A store of another
+// format is refused.
 func OpenStore(dir string) (*Store, error) {
 	if dir == "" {
 		return nil, errors.New("experiment: empty store directory")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, err
+	}
+	if err := checkFormat(dir); err != nil {
 		return nil, err
 	}
 	return &Store{dir: dir}, nil
@@ -92,14 +150,59 @@ func (sh Shape) Job(i int) Job { return Job{Rep: i / sh.Series, Series: i % sh.S
 
 // storeKey is what a bin's hash covers (and what key.json shows).
 type storeKey struct {
+	Format        int             `json:"format"`
 	Label         string          `json:"label"`
 	StreamVersion int             `json:"stream_version"`
-	Shape         Shape           `json:"shape"`
+	Shape         keyShape        `json:"shape"`
 	Config        json.RawMessage `json:"config"`
 	// Build is simd.FusionBuild(): empty (and so left out of the hash, which
 	// keeps the keys of default builds) except for builds whose compiler
 	// fuses multiply-adds, whose results may differ in the last bits.
 	Build string `json:"build,omitempty"`
+}
+
+// keyShape is the part of a Shape in the key: not the repetitions, which
+// the key leaves out so that runs of any length share their repetitions.
+type keyShape struct {
+	Series int `json:"series"`
+	Points int `json:"points"`
+}
+
+// runCount returns the path of a member named "reps" (any case, at any
+// depth) with a value other than 0, null or false in the configuration
+// JSON: the run count, which a key must leave out.
+func runCount(v any, path string) string {
+	switch v := v.(type) {
+	case map[string]any:
+		names := make([]string, 0, len(v))
+		for k := range v {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+		for _, k := range names {
+			if strings.EqualFold(k, "reps") {
+				switch x := v[k].(type) {
+				case nil, bool:
+				case float64:
+					if x != 0 {
+						return path + "." + k
+					}
+				default:
+					return path + "." + k
+				}
+			}
+			if p := runCount(v[k], path+"."+k); p != "" {
+				return p
+			}
+		}
+	case []any:
+		for i, x := range v {
+			if p := runCount(x, fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // Bin is the store directory of one job list.
@@ -116,7 +219,9 @@ var labelOK = regexp.MustCompile(`^[a-z0-9][a-z0-9.-]*$`)
 // Bin opens the directory of the job list named label (lower-case letters,
 // digits, dots and dashes, for humans) with the given shape, whose results
 // are determined by config (JSON-encodable; every field that changes a
-// result must be encoded, and nothing else such as worker counts).
+// result must be encoded, and nothing else such as worker counts or the
+// number of repetitions: a config with a non-zero "reps" member is refused,
+// since a repetition's results must not depend on the run count).
 func (s *Store) Bin(label string, config any, shape Shape) (*Bin, error) {
 	return s.bin(label, config, shape, true)
 }
@@ -142,7 +247,15 @@ func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, e
 	if err != nil {
 		return nil, fmt.Errorf("experiment: store key of %s: %w", label, err)
 	}
-	key := storeKey{Label: label, StreamVersion: snap.StreamVersion, Shape: shape, Config: cj, Build: simd.FusionBuild()}
+	var tree any
+	if err := json.Unmarshal(cj, &tree); err != nil {
+		return nil, fmt.Errorf("experiment: store key of %s: %w", label, err)
+	}
+	if p := runCount(tree, "config"); p != "" {
+		return nil, fmt.Errorf("experiment: store key of %s holds the run count (%s): the store keys each repetition on its own; leave the repetitions out of the key", label, p)
+	}
+	key := storeKey{Format: StoreFormat, Label: label, StreamVersion: snap.StreamVersion,
+		Shape: keyShape{Series: shape.Series, Points: shape.Points}, Config: cj, Build: simd.FusionBuild()}
 	kj, err := json.Marshal(key)
 	if err != nil {
 		return nil, err
@@ -166,7 +279,7 @@ func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, e
 		if k.SHA256 != hash {
 			return nil, fmt.Errorf("experiment: %s belongs to another job list (sha256 %q, want %s): a 64-bit hash prefix collision or a damaged store", kp, k.SHA256, hash)
 		}
-		return b, nil
+		return b, b.markRuns(create)
 	} else if !errors.Is(err, fs.ErrNotExist) || !create {
 		return nil, err
 	}
@@ -174,7 +287,25 @@ func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, e
 	if err != nil {
 		return nil, err
 	}
-	return b, atomicfile.WriteBytes(kp, append(doc, '\n'), 0o644)
+	if err := atomicfile.WriteBytes(kp, append(doc, '\n'), 0o644); err != nil {
+		return nil, err
+	}
+	return b, b.markRuns(create)
+}
+
+// markRuns records, for "dpb store", that a run of b.shape.Reps
+// repetitions used the bin: an empty file "reps-NNNNNN" (the key has no run
+// count, so the listing of missing jobs runs to the largest recorded). A
+// reader (create false) records nothing.
+func (b *Bin) markRuns(create bool) error {
+	if !create {
+		return nil
+	}
+	p := filepath.Join(b.dir, fmt.Sprintf("reps-%06d", b.shape.Reps))
+	if _, err := os.Stat(p); err == nil {
+		return nil
+	}
+	return atomicfile.WriteBytes(p, nil, 0o644)
 }
 
 // keyDoc is the content of key.json.
@@ -187,6 +318,9 @@ type keyDoc struct {
 // "reps": 4e12 would otherwise make the listing of missing jobs run out of
 // memory).
 const maxJobs = 1 << 26
+
+// maxSeries is the most series a job file name can hold (sNNN).
+const maxSeries = 1000
 
 // readKey parses the key.json at path (content raw) and checks it: the
 // SHA-256 of its key (in compact form, as hashed when written) must be the
@@ -211,9 +345,12 @@ func readKey(path string, raw []byte) (keyDoc, storeKey, error) {
 	if err := json.Unmarshal(doc.Key, &key); err != nil {
 		return bad("key: " + err.Error())
 	}
+	if key.Format != StoreFormat {
+		return doc, key, fmt.Errorf("experiment: %s: store format %d, this dpb reads format %d (each repetition keyed on its own): recompute into a new store", path, key.Format, StoreFormat)
+	}
 	sh := key.Shape
-	if sh.Reps < 1 || sh.Series < 1 || sh.Points < 0 || sh.Reps > maxJobs/sh.Series {
-		return bad(fmt.Sprintf("shape %+v: want reps, series >= 1, points >= 0 and at most %d jobs", sh, maxJobs))
+	if sh.Series < 1 || sh.Points < 0 || sh.Series > maxSeries || sh.Points > maxJobs {
+		return bad(fmt.Sprintf("shape %+v: want 1 <= series <= %d and 0 <= points <= %d", sh, maxSeries, maxJobs))
 	}
 	return doc, key, nil
 }
@@ -411,7 +548,10 @@ func (b *Bin) Missing() ([]Job, error) {
 
 // Bins opens every job list directory of the store (each described by its
 // key.json), sorted by name, so a reader can list what is done and what is
-// missing without knowing the experiments' configurations.
+// missing without knowing the experiments' configurations. A job list's key
+// has no run count, so each bin's Shape runs to the largest run count a run
+// opened it with (or the highest repetition stored), and Missing lists the
+// jobs below it not stored.
 func (s *Store) Bins() ([]*Bin, error) {
 	ents, err := os.ReadDir(s.dir)
 	if err != nil {
@@ -434,7 +574,31 @@ func (s *Store) Bins() ([]*Bin, error) {
 		if err != nil {
 			return nil, err
 		}
-		bins = append(bins, &Bin{dir: dir, hash: doc.SHA256, shape: key.Shape, label: key.Label, version: key.StreamVersion})
+		// The key has no run count: the bin's list runs to the largest
+		// run count recorded (reps-NNNNNN) or the highest repetition stored
+		// (at most maxJobs jobs).
+		maxReps := maxJobs / key.Shape.Series
+		b := &Bin{dir: dir, hash: doc.SHA256, shape: Shape{Reps: maxReps, Series: key.Shape.Series, Points: key.Shape.Points},
+			label: key.Label, version: key.StreamVersion}
+		done, err := b.Done()
+		if err != nil {
+			return nil, err
+		}
+		b.shape.Reps = 0
+		if len(done) > 0 {
+			b.shape.Reps = done[len(done)-1].Rep + 1
+		}
+		marks, err := filepath.Glob(filepath.Join(dir, "reps-*"))
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range marks {
+			var r int
+			if n, _ := fmt.Sscanf(filepath.Base(m), "reps-%06d", &r); n == 1 && r > b.shape.Reps && r <= maxReps {
+				b.shape.Reps = r
+			}
+		}
+		bins = append(bins, b)
 	}
 	return bins, nil
 }

@@ -52,16 +52,20 @@ func TestStoreRoundTrip(t *testing.T) {
 	if len(done) != 1 || done[0] != (Job{1, 1}) || len(miss) != 5 {
 		t.Errorf("done %v, missing %v", done, miss)
 	}
-	// The same key reopens the same directory; another seed, shape or label does not.
-	b2, err := st.Bin("t-exp", testKey{Seed: 7, N: 10}, sh)
-	if err != nil || b2.Dir() != b.Dir() {
-		t.Fatalf("reopen: %v, %s vs %s", err, b2.Dir(), b.Dir())
+	// The same key reopens the same directory, whatever the number of
+	// repetitions (each is keyed on its own); another seed, series count,
+	// point count or label does not.
+	for _, reps := range []int{3, 1, 5} {
+		b2, err := st.Bin("t-exp", testKey{Seed: 7, N: 10}, Shape{reps, 2, 4})
+		if err != nil || b2.Dir() != b.Dir() {
+			t.Fatalf("reopen with %d reps: %v, %s vs %s", reps, err, b2.Dir(), b.Dir())
+		}
 	}
 	for _, o := range []struct {
 		label string
 		key   testKey
 		sh    Shape
-	}{{"t-exp", testKey{Seed: 8, N: 10}, sh}, {"t-exp", testKey{Seed: 7, N: 10}, Shape{4, 2, 4}}, {"t-other", testKey{Seed: 7, N: 10}, sh}} {
+	}{{"t-exp", testKey{Seed: 8, N: 10}, sh}, {"t-exp", testKey{Seed: 7, N: 10}, Shape{3, 3, 4}}, {"t-exp", testKey{Seed: 7, N: 10}, Shape{3, 2, 5}}, {"t-other", testKey{Seed: 7, N: 10}, sh}} {
 		b3, err := st.Bin(o.label, o.key, o.sh)
 		if err != nil || b3.Dir() == b.Dir() {
 			t.Errorf("%+v shares the directory %s (err %v)", o, b.Dir(), err)
@@ -140,8 +144,8 @@ func TestStoreConcurrentWriters(t *testing.T) {
 		}
 	}
 	ents, _ := os.ReadDir(b.Dir())
-	if len(ents) != sh.Jobs()+1 {
-		t.Errorf("%d entries, want %d jobs + key.json", len(ents), sh.Jobs())
+	if len(ents) != sh.Jobs()+2 {
+		t.Errorf("%d entries, want %d jobs + key.json + reps-000020", len(ents), sh.Jobs())
 	}
 }
 
@@ -198,7 +202,7 @@ func TestParseShard(t *testing.T) {
 // field, so the hashes of existing stores stay valid); a fusing build's key
 // differs, so its results never mix with the default's.
 func TestStoreKeyBuild(t *testing.T) {
-	base := storeKey{Label: "x", StreamVersion: 2, Shape: Shape{Reps: 1, Series: 1}, Config: json.RawMessage(`{}`)}
+	base := storeKey{Label: "x", StreamVersion: 2, Shape: keyShape{Series: 1}, Config: json.RawMessage(`{}`)}
 	a, _ := json.Marshal(base)
 	if strings.Contains(string(a), "build") {
 		t.Errorf("an empty Build is written: %s", a)
@@ -254,8 +258,8 @@ func TestStoreChecksum(t *testing.T) {
 var regexpSHA = regexp.MustCompile(` sha256=[0-9a-f]+`)
 
 // A key.json whose key does not match its SHA-256 (edited, or a damaged
-// "reps": 4e12 that would make listing missing jobs run out of memory) is
-// refused, naming the file (issue 40, item 2 and Low).
+// "series": 4e12 that would make listing missing jobs run out of memory) is
+// refused, naming the file.
 func TestStoreDamagedKey(t *testing.T) {
 	dir := t.TempDir()
 	st, _ := OpenStore(dir)
@@ -266,10 +270,10 @@ func TestStoreDamagedKey(t *testing.T) {
 	kp := filepath.Join(b.Dir(), "key.json")
 	good, _ := os.ReadFile(kp)
 	for name, content := range map[string]string{
-		"reps":      strings.Replace(string(good), `"reps": 2`, `"reps": 4000000000000`, 1),
-		"reps 4e12": strings.Replace(string(good), `"reps": 2`, `"reps": 4e12`, 1),
-		"seed":      strings.Replace(string(good), `"seed": 1`, `"seed": 2`, 1),
-		"garbage":   "{",
+		"series":      strings.Replace(string(good), `"series": 1`, `"series": 4000000000000`, 1),
+		"series 4e12": strings.Replace(string(good), `"series": 1`, `"series": 4e12`, 1),
+		"seed":        strings.Replace(string(good), `"seed": 1`, `"seed": 2`, 1),
+		"garbage":     "{",
 	} {
 		if content == string(good) {
 			t.Fatalf("%s: no change made in %s", name, good)

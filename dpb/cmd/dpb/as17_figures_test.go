@@ -35,6 +35,7 @@ func TestAS17FiguresSmoke(t *testing.T) {
 		if err := json.Unmarshal(b, &meta); err != nil {
 			t.Fatal(err)
 		}
+		requireProvenance(t, name, b)
 		if len(meta.Config.T) == 0 || len(meta.Config.T[0].Slope) != 2 {
 			t.Errorf("%s: json has no slopes: %s", name, b[:min(len(b), 300)])
 		}

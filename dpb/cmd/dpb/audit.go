@@ -62,13 +62,14 @@ func runAudit(w io.Writer, args []string) error {
 	table := audit.Results(rs)
 	if *asJSON {
 		if err := writeSnakeJSON(w, struct {
+			provenanceJSON
 			StreamVersion int           `json:"stream_version"`
 			Seed          uint64        `json:"seed"`
 			Short         bool          `json:"short"`
 			CryptoBits    bool          `json:"crypto_bits"`
 			Confidence    float64       `json:"confidence"`
 			Results       audit.Results `json:"results"`
-		}{snap.StreamVersion, *seed, *short, *crypto, audit.Confidence, table}); err != nil {
+		}{provenance(), snap.StreamVersion, *seed, *short, *crypto, audit.Confidence, table}); err != nil {
 			return err
 		}
 	} else if err := table.WriteText(w); err != nil {

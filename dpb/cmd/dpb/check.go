@@ -152,9 +152,10 @@ func runCheck(w io.Writer, args []string) error {
 			cfg = configs[papers[0]]
 		}
 		if err := writeSnakeJSON(w, struct {
+			provenanceJSON
 			Config   any            `json:"config"`
 			Verdicts check.Verdicts `json:"verdicts"`
-		}{cfg, all}); err != nil {
+		}{provenance(), cfg, all}); err != nil {
 			return err
 		}
 	}

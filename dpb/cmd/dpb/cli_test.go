@@ -2,11 +2,17 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
 // TestCLIConvention runs command lines in-process and checks the exit status
@@ -207,5 +213,83 @@ func TestJSONKeysSnakeCase(t *testing.T) {
 				t.Errorf("output %d (bounds, check, bench, metadata): key %q is not snake_case", i, k)
 			}
 		}
+	}
+}
+
+// TestVersionStamp: "dpb version" prints the semantic version and the
+// commit of a stamped build, says "+dirty" for a tree with uncommitted
+// changes, and without a stamp says so and how to get one. The fake build
+// infos are the three cases; the unstamped one is also the control (it must
+// not print a commit).
+func TestVersionStamp(t *testing.T) {
+	const rev = "0123456789abcdef0123456789abcdef01234567"
+	info := func(kv ...string) func() (*debug.BuildInfo, bool) {
+		return func() (*debug.BuildInfo, bool) {
+			bi := &debug.BuildInfo{}
+			for i := 0; i < len(kv); i += 2 {
+				bi.Settings = append(bi.Settings, debug.BuildSetting{Key: kv[i], Value: kv[i+1]})
+			}
+			return bi, true
+		}
+	}
+	for _, c := range []struct {
+		read       func() (*debug.BuildInfo, bool)
+		code       string
+		want, omit string
+	}{
+		{info("vcs.revision", rev, "vcs.time", "2026-01-02T03:04:05Z", "vcs.modified", "false"), rev, "commit: " + rev + " (2026-01-02T03:04:05Z)\n", "unknown"},
+		{info("vcs.revision", rev, "vcs.modified", "true"), rev + "+dirty", "uncommitted changes", "unknown"},
+		{info(), "unknown", "go build -buildvcs=true", rev},
+		{func() (*debug.BuildInfo, bool) { return nil, false }, "unknown", "not stamped", rev},
+	} {
+		s := readStamp(c.read)
+		if s.Code() != c.code {
+			t.Errorf("Code() = %q, want %q", s.Code(), c.code)
+		}
+		var b bytes.Buffer
+		if err := writeVersion(&b, s); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if !strings.HasPrefix(out, "dpb "+snap.Version+" (") || !strings.Contains(out, c.want) || strings.Contains(out, c.omit) {
+			t.Errorf("version output %q: want prefix %q, %q in it and no %q", out, "dpb "+snap.Version, c.want, c.omit)
+		}
+	}
+	for _, args := range [][]string{{"version"}, {"-version"}, {"--version"}, {"version", "-h"}} {
+		if code := runMain(args, io.Discard); code != 0 {
+			t.Errorf("dpb %v: exit %d, want 0", args, code)
+		}
+	}
+	if code := runMain([]string{"version", "extra"}, io.Discard); code != 2 {
+		t.Errorf("dpb version extra: exit %d, want 2", code)
+	}
+}
+
+// TestJSONRecordsVersion: check and audit JSON record the semantic version,
+// the code version and the Go version (figure JSON: TestAS17FiguresSmoke).
+func TestJSONRecordsVersion(t *testing.T) {
+	for _, args := range [][]string{{"mt14", "-short", "-json"}} {
+		var b bytes.Buffer
+		if err := runCheck(&b, args); err != nil {
+			t.Fatal(err)
+		}
+		requireProvenance(t, "check "+strings.Join(args, " "), b.Bytes())
+	}
+	var b bytes.Buffer
+	if err := runAudit(&b, []string{"laplace-tree-plain", "-short", "-json"}); err != nil {
+		t.Fatal(err)
+	}
+	requireProvenance(t, "audit", b.Bytes())
+}
+
+func requireProvenance(t *testing.T, what string, raw []byte) {
+	t.Helper()
+	var m map[string]any
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("%s: %v", what, err)
+	}
+	if m["version"] != snap.Version || m["code_version"] != "unknown" || m["go_version"] != runtime.Version() {
+		t.Errorf("%s JSON records version %v, code_version %v, go_version %v: want %s, unknown (go test stamps nothing), %s",
+			what, m["version"], m["code_version"], m["go_version"], snap.Version, runtime.Version())
 	}
 }

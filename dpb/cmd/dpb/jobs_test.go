@@ -396,7 +396,8 @@ func TestMT14Fig1JSONResolvedDefaults(t *testing.T) {
 	dir := t.TempDir()
 	reproduce(t, "mt14-fig1-k5", "-short", "-seed", "7", "-out", dir)
 	raw, _ := os.ReadFile(filepath.Join(dir, "mt14-fig1-k5.json"))
-	for _, want := range []string{`"best": 0.9`, `"gap": 0.5`, `"epsilons": [`} {
+	// -short runs T = 20000: γ defaults to 1/T.
+	for _, want := range []string{`"best": 0.9`, `"gap": 0.5`, `"epsilons": [`, `"gamma": 0.00005`, `"relaxation_scale": 1`} {
 		if !strings.Contains(string(raw), want) {
 			t.Errorf("the JSON lacks %s:\n%s", want, raw)
 		}

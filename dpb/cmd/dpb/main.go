@@ -6,6 +6,7 @@
 //	dpb bench [flags]            time the bandit loop on one core
 //	dpb check PAPER [flags]      run the proof checks and print verdicts
 //	dpb data fetch [obd|uci|all] download the public data (checksums pinned)
+//	dpb version                  the version, and the commit of a stamped build (also -version)
 //
 //	dpb help [COMMAND]           the commands, or one command's flags
 //
@@ -88,6 +89,8 @@ func runMain(args []string, stderr io.Writer) int {
 	case "-h", "--h", "-help", "--help":
 		usage(os.Stdout)
 		return 0
+	case "-version", "--version":
+		args[0] = "version"
 	}
 	c, ok := commands[args[0]]
 	if !ok {

@@ -13,32 +13,10 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
-// codeVersion returns the VCS revision stamped into the binary by go build
-// (vcs.revision, "+dirty" when vcs.modified), or "unknown" (go run, or
-// -buildvcs=false).
-func codeVersion() string {
-	rev, dirty := "", ""
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		bi = &debug.BuildInfo{}
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			rev = s.Value
-		case "vcs.modified":
-			if s.Value == "true" {
-				dirty = "+dirty"
-			}
-		}
-	}
-	if rev == "" {
-		// Not stamped (go run, -buildvcs=false): never ask git in the
-		// working directory, which may be another repository.
-		return "unknown"
-	}
-	return rev + dirty
-}
+// codeVersion returns the commit stamped into the binary by go build
+// (vcs.revision, "+dirty" when vcs.modified), or "unknown" (go run, go test,
+// -buildvcs=false): see [stamp.Code].
+func codeVersion() string { return readStamp(debug.ReadBuildInfo).Code() }
 
 // writeMeta writes the figure's JSON, base.json, last of its set: it lists
 // every other file the figure wrote into its directory (recorded since the
@@ -46,6 +24,7 @@ func codeVersion() string {
 // can tell whether the files beside it are this run's
 // (experiment.VerifyFigureSet).
 func writeMeta(base string, m experiment.Meta) error {
+	m.Version = snap.Version
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
 	m.Stream = snap.StreamVersion

@@ -1,5 +1,11 @@
 package snap
 
+// Version is the module's semantic version (https://semver.org), exported
+// as dpb.Version: the one CITATION.cff gives, printed by "dpb version" and
+// recorded in every figure, check and audit JSON beside the commit the
+// binary was built from. Below 1.0.0 a minor version may change the API.
+const Version = "0.1.0"
+
 // StreamVersion is the one version of every random stream and every
 // result-changing computation in this module. Any change that alters a
 // committed result for the same seed and flags — a generator, a sampler, the

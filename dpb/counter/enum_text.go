@@ -1,0 +1,35 @@
+package counter
+
+import "fmt"
+
+// JSON and other text hold these enums by name ("blt", not 5).
+
+// MarshalText returns the name of k (CounterKind.String).
+func (k CounterKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText reads a name MarshalText wrote.
+func (k *CounterKind) UnmarshalText(b []byte) error {
+	all := CounterKinds
+	for _, v := range all {
+		if v.String() == string(b) {
+			*k = v
+			return nil
+		}
+	}
+	return fmt.Errorf("dpb: unknown counter %q (want one of %v)", b, all)
+}
+
+// MarshalText returns the name of m (ReleaseMode.String).
+func (m ReleaseMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+
+// UnmarshalText reads a name MarshalText wrote.
+func (m *ReleaseMode) UnmarshalText(b []byte) error {
+	all := []ReleaseMode{Plain, Padded}
+	for _, v := range all {
+		if v.String() == string(b) {
+			*m = v
+			return nil
+		}
+	}
+	return fmt.Errorf("dpb: unknown release mode %q (want one of %v)", b, all)
+}
