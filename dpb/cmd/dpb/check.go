@@ -129,6 +129,9 @@ func runCheck(w io.Writer, args []string) error {
 		}
 		all = append(all, vs...)
 	}
+	if !*asJSON && len(papers) > 1 {
+		fmt.Fprintf(w, "== all\n%s\n", all.Summarise())
+	}
 	if *asJSON {
 		var cfg any = configs
 		if len(papers) == 1 {
@@ -136,8 +139,9 @@ func runCheck(w io.Writer, args []string) error {
 		}
 		if err := writeSnakeJSON(w, struct {
 			Config   any            `json:"config"`
+			Summary  check.Summary  `json:"summary"`
 			Verdicts check.Verdicts `json:"verdicts"`
-		}{cfg, all}); err != nil {
+		}{cfg, all.Summarise(), all}); err != nil {
 			return err
 		}
 	}
