@@ -95,6 +95,11 @@ func CheckAS17(cfg AS17CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, CheckAS17Privacy(1<<20, 1, c.Dim)...)
+	mv, err := CheckMechanisms(c.stream(7))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, mv.Select("as17-")...)
 	for i, bandit := range []bool{false, true} {
 		r, err := experiment.Lemma43(experiment.Lemma43Config{Bandit: bandit, Arms: c.Dim, Horizon: 1000, Lambda: 1,
 			Reps: max(10*c.Reps, 20), Seed: c.Seed + uint64(i), Workers: c.Workers})

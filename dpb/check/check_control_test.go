@@ -1,6 +1,11 @@
 package check
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/noise"
+)
 
 // TestControls: a control is caught only when the verdict's own threshold
 // rejects it, an uncaught control makes a holding verdict vacuous (not a
@@ -48,5 +53,31 @@ func TestControls(t *testing.T) {
 	s := Verdicts{vt, vl, vm, a}.Summarise()
 	if s.Verdicts != 4 || s.PassCaught != 1 || s.Vacuous != 2 || s.Arithmetic != 1 || s.Failed != 0 {
 		t.Errorf("summary %+v", s)
+	}
+}
+
+// TestMechanismRows: the measured privacy row passes node noise at the
+// scale the claim needs (and above it) and fails it when the claim needs
+// twice the scale; the law row rejects a mis-stated scale.
+func TestMechanismRows(t *testing.T) {
+	lap, err := noise.NewLaplaceNoise(1, 10, bandit.Stream(5, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := laplaceNodeVerdicts("x", "test", lap, 10, 5, 1, 0.5) // b_ε = 10: exactly calibrated
+	if !ok[0].Pass || !ok[1].Pass || !*ok[0].ControlCaught || !*ok[1].ControlCaught {
+		t.Errorf("a calibrated mechanism: %+v", ok)
+	}
+	bad := laplaceNodeVerdicts("x", "test", lap, 10, 5, 1, 1) // b_ε = 5: over-noised by 2, still private
+	if !bad[0].Held() || !bad[0].Vacuous { // and σ/√2 is still private: vacuous
+		t.Errorf("an over-noised mechanism: %+v", bad[0])
+	}
+	worse := laplaceNodeVerdicts("x", "test", lap, 10, 5, 1, 0.25) // b_ε = 20: under-noised by 2
+	if worse[0].Held() {
+		t.Errorf("an under-noised mechanism passed: %+v", worse[0])
+	}
+	wrong := laplaceNodeVerdicts("x", "test", lap, 12, 5, 1, 0.5) // the law stated as Lap(12)
+	if wrong[1].Held() {
+		t.Errorf("a mis-stated law passed: %+v", wrong[1])
 	}
 }

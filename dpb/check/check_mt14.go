@@ -228,6 +228,11 @@ func CheckMT14(cfg MT14CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, pv...)
+	mv, err := CheckMechanisms(c.stream(7))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, mv.Select("mt14-")...)
 	gv, err := CheckGammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
 	if err != nil {
 		return nil, err
