@@ -69,7 +69,7 @@ func TestMechanismRows(t *testing.T) {
 		t.Errorf("a calibrated mechanism: %+v", ok)
 	}
 	bad := laplaceNodeVerdicts("x", "test", lap, 10, 5, 1, 1) // b_ε = 5: over-noised by 2, still private
-	if !bad[0].Held() || !bad[0].Vacuous { // and σ/√2 is still private: vacuous
+	if !bad[0].Held() || !bad[0].Vacuous {                    // and σ/√2 is still private: vacuous
 		t.Errorf("an over-noised mechanism: %+v", bad[0])
 	}
 	worse := laplaceNodeVerdicts("x", "test", lap, 10, 5, 1, 0.25) // b_ε = 20: under-noised by 2
