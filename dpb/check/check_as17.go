@@ -231,7 +231,8 @@ func CheckAS17Privacy(T int, eps float64, n int) Verdicts {
 	return Verdicts{
 		exact("as17-thm3.1-privacy-printed", "DP-FTRL with λ = ‖𝒴‖₁ log T/ε is ε-DP (experts: N log T/ε)",
 			"AS17 Theorem 3.1, Corollary 3.2, Lemma 3.3", ftrl, true,
-			"a loss enters m = 1+⌈log₂T⌉ > ln T nodes and replacing it moves a node by 2‖𝒴‖₁: loss = 2mε/ln T for every decision set"),
+			fmt.Sprintf("a loss enters m = 1+⌈log₂T⌉ > ln T nodes and replacing it moves a node by 2‖𝒴‖₁: loss = 2mε/ln T for every decision set, reading AS17's log as ln (as dpb/as17 does); read as log₂ the printed λ gives 2mε/log₂T = %.3gε, still an erratum",
+				2*m*eps/math.Log2(float64(T))/eps)),
 		exact("as17-thm3.1-privacy-corrected", "DP-FTRL with λ = 2‖𝒴‖₁ m/ε is ε-DP", "AS17 Theorem 3.1 (corrected, dpb.FTRLLambda)", ftrlC, false, "the default of dpb.FTRLConfig"),
 		exact("as17-lemma4.2-privacy-printed", "private EXP2 with λ = B/ε = 1/ε is ε-DP", "AS17 Lemma 4.2, Theorem 4.1", 2/eLam, true,
 			"replacing l_t moves ⟨l_t, e_i⟩ by up to 2: loss 2ε (the default of dpb.Exp2Config, kept as printed)"),
