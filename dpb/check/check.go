@@ -66,6 +66,85 @@ type Verdict struct {
 	// ControlSlack is the control's slack, beside the threshold 1 it must
 	// exceed to be caught.
 	ControlSlack float64 `json:"control_slack,omitempty"`
+	// ControlScore is the control's test statistic over the verdict's own
+	// threshold: for a failure count, the control's failures over the
+	// fewest failures the threshold rejects; for means, the largest
+	// (mean − bound)/(q·s.e.) over cells. At least 1 iff the control is caught.
+	ControlScore float64 `json:"control_score,omitempty"`
+	// Vacuous marks a verdict whose control was not caught: its statement
+	// held, but the check has not shown it could fail at this configuration,
+	// so it is not counted as a pass (and is not a CHECK FAILED either).
+	Vacuous bool `json:"vacuous,omitempty"`
+	// Kind says what kind of evidence the verdict is: "" for a sampled test
+	// (which needs a control), KindArithmetic for a formula evaluated on
+	// the built object, KindIdentity for a statement that holds whatever the
+	// code does, KindNoPower for a lower bound no control is defined for.
+	Kind string `json:"kind,omitempty"`
+	// Detects is the smallest violation the verdict detects at its
+	// configuration (e.g. "bound ÷1.6": the check fails if the bound were
+	// 1.6 times smaller; "mean > bound + 12%": a mean above the bound by 12%
+	// of it fails a cell).
+	Detects string `json:"detects,omitempty"`
+}
+
+// Kinds of verdict evidence (see [Verdict.Kind]).
+const (
+	// KindArithmetic is a formula or calibration evaluated exactly: it can
+	// fail (a wrong constant fails it) but it tests no sampled behaviour.
+	KindArithmetic = "arithmetic"
+	// KindIdentity is a statement that holds whatever the learner does; no
+	// planted defect can fail it, so it is no evidence about the code.
+	KindIdentity = "identity"
+	// KindNoPower is a lower bound with no control that must fall below it:
+	// a learner may beat a minimax bound legitimately.
+	KindNoPower = "no power"
+)
+
+// rejectCount returns the fewest failures out of n trials at allowed rate
+// alpha that the pass threshold rejects (BinomialTail ≤ PassPValue), or n+1
+// when even n failures pass: n trials then cannot fail the statement.
+func rejectCount(n int, alpha float64) int {
+	for k := 0; k <= n; k++ {
+		if BinomialTail(n, k, alpha) <= PassPValue {
+			return k
+		}
+	}
+	return n + 1
+}
+
+// detectsRatios returns the smallest violation a ratio verdict detects: the
+// factor f such that the same draws against the bound divided by f fail it
+// (the k*-th largest ratio is pushed above 1, k* = rejectCount).
+func detectsRatios(ratios []float64, alpha float64) string {
+	k := rejectCount(len(ratios), alpha)
+	if k > len(ratios) {
+		return fmt.Sprintf("none: %d trials cannot fail at α=%s", len(ratios), fmtProb(alpha))
+	}
+	s := slices.Clone(ratios)
+	slices.Sort(s)
+	r := s[len(s)-k]
+	if !(r > 0) {
+		return "none: the statistic is 0"
+	}
+	if r > 1 {
+		return "bound ÷1 (fails as it stands)"
+	}
+	return "bound ÷" + fmtSlack(1/r)
+}
+
+// scaleControl is the generic planted defect of a ratio verdict: the same
+// draws against the bound divided by c (a bound c times too tight, or a
+// statistic c times too large — for a norm of noise, noise scaled by c).
+// It returns v with its control recorded (see withControl) and Detects set.
+func scaleControl(v Verdict, ratios []float64, c float64, what string) Verdict {
+	scaled := make([]float64, len(ratios))
+	for i, r := range ratios {
+		scaled[i] = math.Min(r*c, maxRatio)
+	}
+	ctl := ratioVerdict("control", "", "", v.Alpha, scaled, "")
+	v = withControl(v, ctl, what)
+	v.Detects = detectsRatios(ratios, v.Alpha)
+	return v
 }
 
 // withControl records the outcome of v's negative control c (a verdict of
@@ -74,9 +153,21 @@ type Verdict struct {
 func withControl(v, c Verdict, what string) Verdict {
 	caught := !c.Pass
 	v.Control, v.ControlCaught, v.ControlSlack = what, &caught, c.Slack
-	tag := fmt.Sprintf("control (%s) caught: %d / %d runs fail it, slack %.3g", what, c.Failures, c.Trials, c.Slack)
+	v.ControlScore = c.ControlScore
+	if c.ControlScore == 0 && c.Trials > 0 {
+		k := rejectCount(c.Trials, c.Alpha)
+		v.ControlScore = float64(c.Failures) / float64(k)
+	}
+	stat := fmt.Sprintf("%d / %d runs fail it, slack %.3g", c.Failures, c.Trials, c.Slack)
+	if c.Trials == 0 {
+		stat = "p-value " + fmtProb(c.PValue)
+	}
+	tag := fmt.Sprintf("control (%s) caught: %s", what, stat)
 	if !caught {
-		tag = fmt.Sprintf("VACUOUS: control (%s) not caught (%d / %d runs fail it, slack %.3g)", what, c.Failures, c.Trials, c.Slack)
+		tag = fmt.Sprintf("VACUOUS: control (%s) not caught (%s)", what, stat)
+		if v.Pass {
+			v.Vacuous = true
+		}
 		v.Pass = false
 	}
 	if v.Note != "" {
@@ -127,15 +218,38 @@ func NewVerdict(name, claim, ref string, alpha float64, trials, failures int, sl
 	return v
 }
 
-// Status returns "PASS", "FAIL (erratum)" or CheckFailedMarker.
+// Held reports whether the statement's own test did not reject it: a pass,
+// or a vacuous verdict (held, but its control was not caught either).
+func (v Verdict) Held() bool { return v.Pass || v.Vacuous }
+
+// Status returns "PASS", "FAIL (erratum)", "VACUOUS" or CheckFailedMarker.
 func (v Verdict) Status() string {
 	switch {
 	case v.Pass:
 		return "PASS"
+	case v.Vacuous:
+		return "VACUOUS"
 	case v.Erratum:
 		return "FAIL (erratum)"
 	}
 	return CheckFailedMarker
+}
+
+// ControlCell returns the verdict's control column: "caught 2.3×" (the
+// control's statistic over its threshold), "NOT caught", the Kind of a
+// verdict that has no statistical control, or "none".
+func (v Verdict) ControlCell() string {
+	switch {
+	case v.Kind != "" && v.ControlCaught != nil && *v.ControlCaught:
+		return v.Kind + ", caught " + fmtSlack(v.ControlScore) + "×"
+	case v.ControlCaught != nil && *v.ControlCaught:
+		return "caught " + fmtSlack(v.ControlScore) + "×"
+	case v.ControlCaught != nil:
+		return "NOT caught " + fmtSlack(v.ControlScore) + "×"
+	case v.Kind != "":
+		return v.Kind
+	}
+	return "none"
 }
 
 // slackRatio caps value/bound ratios so that medians and JSON stay finite:
@@ -207,14 +321,58 @@ func finiteOr0(x float64) float64 {
 // Verdicts is a list of check outcomes with table renderers.
 type Verdicts []Verdict
 
-// OK reports whether every verdict passed or is a documented erratum.
+// OK reports whether every verdict passed, is a documented erratum or is
+// vacuous (its statement held; its control was not caught).
 func (vs Verdicts) OK() bool {
+	return len(vs.Failed()) == 0
+}
+
+// Summary counts the verdicts by what they show.
+type Summary struct {
+	Verdicts int `json:"verdicts"`
+	// PassCaught passed with their control caught: evidence with power shown.
+	PassCaught int `json:"pass_control_caught"`
+	// PassNoControl are sampled verdicts that passed with no control yet.
+	PassNoControl int `json:"pass_no_control"`
+	// Arithmetic, Identity and NoPower passed and are of that Kind.
+	Arithmetic int `json:"arithmetic"`
+	Identity   int `json:"identity"`
+	NoPower    int `json:"no_power"`
+	Vacuous    int `json:"vacuous"`
+	Errata     int `json:"errata"`
+	Failed     int `json:"failed"`
+}
+
+// Summarise counts vs (see [Summary]). A vacuous verdict is never a pass.
+func (vs Verdicts) Summarise() Summary {
+	s := Summary{Verdicts: len(vs)}
 	for _, v := range vs {
-		if !v.Pass && !v.Erratum {
-			return false
+		switch {
+		case v.Pass && v.Kind == KindArithmetic:
+			s.Arithmetic++
+		case v.Pass && v.Kind == KindIdentity:
+			s.Identity++
+		case v.Pass && v.Kind == KindNoPower:
+			s.NoPower++
+		case v.Pass && v.ControlCaught != nil && *v.ControlCaught:
+			s.PassCaught++
+		case v.Pass:
+			s.PassNoControl++
+		case v.Vacuous:
+			s.Vacuous++
+		case v.Erratum:
+			s.Errata++
+		default:
+			s.Failed++
 		}
 	}
-	return true
+	return s
+}
+
+// String is the one-line summary printed under the verdict table.
+func (s Summary) String() string {
+	return fmt.Sprintf("%d verdicts: %d pass with their control caught, %d pass without a control, %d arithmetic, %d identity, %d lower bounds with no power; %d vacuous (control not caught, not a pass); %d fail as printed (errata, corrected versions checked beside them); %d failed",
+		s.Verdicts, s.PassCaught, s.PassNoControl, s.Arithmetic, s.Identity, s.NoPower, s.Vacuous, s.Errata, s.Failed)
 }
 
 // AsErrata returns a copy of vs in which every failing verdict is marked as
@@ -224,7 +382,7 @@ func (vs Verdicts) OK() bool {
 func (vs Verdicts) AsErrata(note string) Verdicts {
 	out := make(Verdicts, len(vs))
 	for i, v := range vs {
-		if !v.Pass {
+		if !v.Pass && !v.Vacuous {
 			v.Erratum = true
 			v.Note = strings.TrimSpace(v.Note + "; " + note)
 		}
@@ -251,7 +409,7 @@ func (vs Verdicts) Select(substrings ...string) Verdicts {
 func (vs Verdicts) Failed() Verdicts {
 	var f Verdicts
 	for _, v := range vs {
-		if !v.Pass && !v.Erratum {
+		if !v.Pass && !v.Erratum && !v.Vacuous {
 			f = append(f, v)
 		}
 	}
@@ -279,22 +437,25 @@ func fmtSlack(s float64) string {
 // reference, α, failures/trials, p-value, slack, verdict, note.
 func (vs Verdicts) Markdown() string {
 	var b strings.Builder
-	b.WriteString("| check | claim | reference | α | failures / trials | p-value | slack (median) | ratio at 1−α | verdict | note |\n")
-	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---|---|\n")
+	b.WriteString("| check | claim | reference | α | failures / trials | p-value | slack (median) | ratio at 1−α | verdict | control caught | detects | note |\n")
+	b.WriteString("|---|---|---|---:|---:|---:|---:|---:|---|---|---|---|\n")
 	for _, v := range vs {
 		status := v.Status()
 		switch {
 		case v.Pass:
 			status = "PASS"
+		case v.Vacuous:
+			status = "*VACUOUS*"
 		case v.Erratum:
 			status = "*FAIL (erratum)*"
 		default:
 			status = "**" + CheckFailedMarker + "**"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			v.Name, mdEscape(v.Claim), mdEscape(v.Reference), fmtProb(v.Alpha), v.counts(),
-			fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), status, mdEscape(v.Note))
+			fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), status, v.ControlCell(), mdEscape(v.Detects), mdEscape(v.Note))
 	}
+	b.WriteString("\n" + vs.Summarise().String() + "\n")
 	return b.String()
 }
 
@@ -310,10 +471,14 @@ func mdEscape(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 
 // WriteText writes the verdicts as an aligned plain-text table (for the CLI).
 func (vs Verdicts) WriteText(w io.Writer) error {
-	rows := [][]string{{"verdict", "check", "alpha", "fail/trials", "p-value", "slack", "at 1-α", "reference"}}
+	rows := [][]string{{"verdict", "check", "alpha", "fail/trials", "p-value", "slack", "at 1-α", "control", "detects", "reference"}}
 	for _, v := range vs {
+		det := v.Detects
+		if det == "" {
+			det = "-"
+		}
 		rows = append(rows, []string{v.Status(), v.Name, fmtProb(v.Alpha),
-			v.counts(), fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), v.Reference})
+			v.counts(), fmtProb(v.PValue), fmtSlack(v.Slack), fmtSlack(v.Tail), v.ControlCell(), det, v.Reference})
 	}
 	width := make([]int, len(rows[0]))
 	for _, r := range rows {
@@ -332,19 +497,7 @@ func (vs Verdicts) WriteText(w io.Writer) error {
 		}
 		b.WriteByte('\n')
 	}
-	pass, errata, failed := 0, 0, 0
-	for _, v := range vs {
-		switch {
-		case v.Pass:
-			pass++
-		case v.Erratum:
-			errata++
-		default:
-			failed++
-		}
-	}
-	fmt.Fprintf(&b, "%d checks: %d pass, %d fail as printed (errata, corrected versions checked beside them), %d failed\n",
-		len(vs), pass, errata, failed)
+	b.WriteString(vs.Summarise().String() + "\n")
 	_, err := io.WriteString(w, b.String())
 	return err
 }

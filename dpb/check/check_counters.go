@@ -140,14 +140,17 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 			level := levelAt(n) // the smallest
 			all := make([]float64, 0, n*cfg.Reps)
 			total, badRounds := 0, 0
-			minP := 1.0
+			minP, ctlP := 1.0, 1.0
 			for t := range n {
-				f := 0
+				f, cf := 0, 0
 				for rep := range cfg.Reps {
 					x := out[si][rep][t*nb+bi]
 					all = append(all, x)
 					if x > 1 {
 						f++
+					}
+					if x*treeControlFactor > 1 {
+						cf++
 					}
 				}
 				total += f
@@ -155,6 +158,7 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 					badRounds++
 				}
 				minP = math.Min(minP, BinomialTail(cfg.Reps, f, levelAt(t+1)))
+				ctlP = math.Min(ctlP, BinomialTail(cfg.Reps, cf, levelAt(t+1)))
 			}
 			claim := fmt.Sprintf("Gaussian regularizer on the %v counter, σ exact, Υ from its max variance: %s each round, d=%d, n=%d", kind, what[bi], d, n)
 			name, source := fmt.Sprintf("gaussian/%v/exact/%s", kind, short[bi]), "SS18 Prop. 11 with the counter's variance (issue 10)"
@@ -173,6 +177,7 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 			v.Tail = finiteOr0(quantile(all, 1-level))
 			v.PValue = math.Min(1, float64(n)*minP)
 			v.Pass = v.PValue > PassPValue
+			v = withControl(v, pvalueControl(math.Min(1, float64(n)*ctlP)), treeControl)
 			vs = append(vs, v)
 		}
 	}
@@ -225,6 +230,10 @@ func CheckCalibratedPrivacy(s ss18.Setting) (Verdicts, error) {
 			a, c.Sigma, kind, c.Cost.L2Sq, s.Epsilon, s.Delta, delta), "Balle–Wang 2018 Thm 8; Dong–Roth–Su 2022 Cor. 3.3", 0, 0, f, delta/s.Delta,
 			fmt.Sprintf("printed σ_noise %.4g is %.3g× this σ; zCDP (tight) would certify only ε=%.4g", s.GaussianSigma(), s.GaussianSigma()/c.Sigma, accounting.ZCDPToDPTight(mu*mu/2, s.Delta)))
 		v.Tail = v.Slack
+		v.Kind = KindArithmetic
+		// The control: the same accounting of σ/√2.
+		cd := accounting.GaussianDeltaQuad(math.Sqrt2*mu, s.Epsilon)
+		v = withControl(v, NewVerdict("control", "", "", 0, 0, boolFail(cd <= s.Delta*(1+1e-6)), cd/s.Delta, ""), "σ/√2")
 		vs = append(vs, v)
 	}
 	k, err := s.WishartKTight()
@@ -244,5 +253,8 @@ func CheckCalibratedPrivacy(s ss18.Setting) (Verdicts, error) {
 		k, s.WishartK(), s.Epsilon, s.Delta, s.Levels(), delta), "SS18 Thm 8; Kairouz–Oh–Viswanath 2015 Thm 3.3", 0, 0, f, delta/s.Delta,
 		fmt.Sprintf("per node ε₀=%.4g, δ₀=%.3g", accounting.WishartEps0(k, s.D, w.Delta0), w.Delta0))
 	v.Tail = v.Slack
+	v.Kind = KindArithmetic
+	cd := accounting.KOVDelta(s.Levels(), accounting.WishartEps0(k/2, s.D, w.Delta0), w.Delta0, s.Epsilon)
+	v = withControl(v, NewVerdict("control", "", "", 0, 0, boolFail(cd <= s.Delta), cd/s.Delta, ""), "k halved")
 	return append(vs, v), nil
 }

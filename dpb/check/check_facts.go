@@ -96,6 +96,8 @@ func CheckChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdi
 	lo := float64(d) - 2*math.Sqrt(float64(d)*l)
 	up := make([]float64, trials)
 	down := make([]float64, trials)
+	cup := make([]float64, trials)
+	cdown := make([]float64, trials)
 	for i := range trials {
 		var u float64
 		for range d {
@@ -105,13 +107,18 @@ func CheckChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdi
 		// Deviation ratios: how far U goes towards each bound, from the mean d.
 		up[i] = math.Max(u-float64(d), 0) / (hi - float64(d))
 		down[i] = math.Max(float64(d)-u, 0) / (float64(d) - lo)
+		// Controls: a biased sampler, σ·√(3/2) (upper tail), σ/√(3/2) (lower).
+		cup[i] = math.Max(float64(1.5*u)-float64(d), 0) / (hi - float64(d))
+		cdown[i] = math.Max(float64(d)-u/1.5, 0) / (float64(d) - lo)
 	}
 	ref := "SS18 Claim 17 (App. A.3); Laurent–Massart Lemma 1"
 	note := "slack: median of (U − d)/(bound − d), deviations from the mean"
-	return Verdicts{
-		ratioVerdict("claim17-upper", fmt.Sprintf("χ²(%d) upper tail: P[U ≥ d + 2√(d ln 1/α) + 2 ln 1/α] ≤ α", d), ref, alpha, up, note),
-		ratioVerdict("claim17-lower", fmt.Sprintf("χ²(%d) lower tail: P[U ≤ d − 2√(d ln 1/α)] ≤ α", d), ref, alpha, down, note),
-	}
+	v1 := ratioVerdict("claim17-upper", fmt.Sprintf("χ²(%d) upper tail: P[U ≥ d + 2√(d ln 1/α) + 2 ln 1/α] ≤ α", d), ref, alpha, up, note)
+	v2 := ratioVerdict("claim17-lower", fmt.Sprintf("χ²(%d) lower tail: P[U ≤ d − 2√(d ln 1/α)] ≤ α", d), ref, alpha, down, note)
+	v1 = withControl(v1, ratioVerdict("control", "", "", alpha, cup, ""), "biased sampler: variance ×1.5")
+	v2 = withControl(v2, ratioVerdict("control", "", "", alpha, cdown, ""), "biased sampler: variance ÷1.5")
+	v1.Detects, v2.Detects = detectsRatios(up, alpha), detectsRatios(down, alpha)
+	return Verdicts{v1, v2}
 }
 
 // CheckGaussianSingularValues checks SS18 Claim 18 (after Vershynin,
@@ -128,6 +135,7 @@ func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, 
 	g := make([]float64, cols*cols)
 	e := newEigenSym(cols)
 	ratios := make([]float64, trials)
+	ctl := make([]float64, trials)
 	for t := range trials {
 		for i := range a {
 			a[i] = rng.NormFloat64()
@@ -146,11 +154,15 @@ func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, 
 		smin := math.Sqrt(math.Max(e.vals[0], 0))
 		smax := math.Sqrt(e.vals[cols-1])
 		ratios[t] = math.Max(math.Abs(smin-c), math.Abs(smax-c)) / dev
+		ctl[t] = math.Max(math.Abs(float64(claimBias*smin)-c), math.Abs(float64(claimBias*smax)-c)) / dev
 	}
-	return ratioVerdict("claim18",
+	v := ratioVerdict("claim18",
 		fmt.Sprintf("%d×%d Gaussian matrix: σ_min, σ_max ∈ √n ± (√d + √(2 ln 2/α))", rows, cols),
 		"SS18 Claim 18 (App. A.3); Vershynin Cor. 5.35", alpha, ratios,
 		"slack: median max|σ − √n| / (√d + √(2 ln 2/α))")
+	v = withControl(v, ratioVerdict("control", "", "", alpha, ctl, ""), fmt.Sprintf("biased sampler: entries' σ ×%g", claimBias))
+	v.Detects = detectsRatios(ratios, alpha)
+	return v
 }
 
 // CheckWishartEigenvalues checks SS18 Claim 19 (Sheffet 2015, Lemma A.3)
@@ -172,17 +184,23 @@ func CheckWishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, tri
 	p := make([]float64, simd.PackedLen(d))
 	e := newEigenSym(d)
 	ratios := make([]float64, trials)
+	ctl := make([]float64, trials)
 	for t := range trials {
 		w.Sample(p)
 		e.factor(p, true, false)
 		lo := math.Sqrt(math.Max(e.vals[0], 0) / scale)
 		hi := math.Sqrt(e.vals[d-1] / scale)
 		ratios[t] = math.Max(math.Abs(lo-sk), math.Abs(hi-sk)) / dev
+		ctl[t] = math.Max(math.Abs(float64(claimBias*lo)-sk), math.Abs(float64(claimBias*hi)-sk)) / dev
 	}
-	return ratioVerdict(fmt.Sprintf("claim19-k%g", k),
+	v := ratioVerdict(fmt.Sprintf("claim19-k%g", k),
 		fmt.Sprintf("W_%d(sI, k=%g) eigenvalues ∈ (√k ± (√d + √(2 ln 2/α)))² s", d, k),
 		"SS18 Claim 19 (App. A.3); Sheffet 2015 Lemma A.3", alpha, ratios,
-		"slack: median max_j |√(λ_j/s) − √k| / (√d + √(2 ln 2/α)); sampler: dpb.WishartNoise (Bartlett)"), nil
+		"slack: median max_j |√(λ_j/s) − √k| / (√d + √(2 ln 2/α)); sampler: dpb.WishartNoise (Bartlett)")
+	v = withControl(v, ratioVerdict("control", "", "", alpha, ctl, ""),
+		fmt.Sprintf("biased sampler: scale s ×%g² (√λ ×%g)", claimBias, claimBias))
+	v.Detects = detectsRatios(ratios, alpha)
+	return v, nil
 }
 
 // CheckUpsilon checks the operator-norm bound behind Υ (SS18 Section 4.2):
@@ -240,12 +258,17 @@ func CheckUpsilon(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, error) 
 	}
 	a := 1 / p
 	ref := "SS18 §4.2 (Υ, before Prop. 11)"
-	return Verdicts{
+	vs := Verdicts{
 		ratioVerdict("upsilon-printed", fmt.Sprintf("‖N_t block‖ ≤ Υ = σ√(2m)(4√d + 2 ln(2n/α)), m=%d, d=%d", m, d), ref, a, ratios[0], "as printed (2 ln, not √(2 ln))"),
 		ratioVerdict("upsilon-corrected", "‖N_t block‖ ≤ Υ_c = σ√(2m)(4√d + √(2 ln(2n/α)))", ref+"; dpb.UpsilonCorrected", a, ratios[1], "deviation as a square root of the log"),
 		ratioVerdict("upsilon-sharp", "‖N_t block‖ ≤ σ√(2m)(2√d + √(2 ln(2n/α)))", "Gaussian concentration (this project)", a, ratios[2], "without the factor-2 slack on √d"),
 		ratioVerdict("upsilon-sudakov-fernique", "‖N_t block‖ ≤ σ√m(2√d + 2√(ln(4n/α)))", "Sudakov–Fernique + Gaussian concentration (dpb.GaussianCounterCalibrationSharp)", a, ratios[3], "E λ_max(GOE) ≤ 2√d, √2-Lipschitz, two tails"),
-	}, nil
+	}
+	// The control: node noise σ×√2 (the norm is linear in σ).
+	for i := range vs {
+		vs[i] = scaleControl(vs[i], ratios[i], math.Sqrt2, "node noise σ×√2")
+	}
+	return vs, nil
 }
 
 // topLeftPacked copies the top-left d×d block of the packed (d+1)×(d+1)
@@ -316,7 +339,7 @@ func CheckClaim20(rng *rand.Rand, d, trials int) Verdict {
 		fmt.Sprintf("‖v‖_{(H−cI)⁻¹} ≤ ‖v‖_{H⁻¹}√(ρ/(ρ−c)) for H ⪰ ρI, d=%d (deterministic)", d),
 		"SS18 Claim 20 (App. A.3)", 0, trials, fails, median(ratios), "random instances; half with c near ρ")
 	vd.Tail = quantile(ratios, 1)
-	return vd
+	return scaleControl(vd, ratios, 1.01, "right side cut by 1%")
 }
 
 // CheckEllipticalPotential checks SS18 Lemma 22 (deterministic) on random
@@ -404,5 +427,12 @@ func CheckEllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
 	v2 := NewVerdict("lemma22-trace-det", "2 ln(det U_{n+1}/det U_1) ≤ 2d ln((tr U_1 + nL²)/(d det^{1/d} U_1)) (deterministic)",
 		ref, 0, trials, f2, median(r2), "trace–determinant inequality")
 	v2.Tail = quantile(r2, 1)
+	v1 = scaleControl(v1, r1, 2, "bound halved")
+	v2 = scaleControl(v2, r2, 2, "bound halved")
 	return Verdicts{v1, v2}
 }
+
+// claimBias is the biased sampler of the Claim 18 and 19 controls: every
+// singular value (Claim 18) or square-rooted eigenvalue (Claim 19) scaled by
+// it, as a Gaussian or Wishart sampler with a scale off by claimBias² would.
+const claimBias = 1.25

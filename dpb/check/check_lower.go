@@ -100,6 +100,21 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 	v2 := NewVerdict("claim13-joint-dp", "jointly DP LinUCB (Gaussian tree, same ε, δ) has regret below n/4 and growing sublinearly on the same instance",
 		"SS18 Claim 13 / Theorem 5", 0, 0, fail, total/(n/4),
 		fmt.Sprintf("mean regret %.1f ± %.1f; first half %.1f, second half %.1f; n=%d, %d runs", total, totalSE, first, second, cfg.N, cfg.Reps))
+	// Controls, each the other learner through the same test: the jointly
+	// DP LinUCB (not standard-DP) must fall below n/4; randomized response
+	// (standard DP) must not fall below n/4 with sublinear growth.
+	c1 := 0
+	if total < n/4-4.27*totalSE {
+		c1 = 1
+	}
+	rrFirst, _ := meanSE(out[0], 0)
+	c2 := 0
+	if !(rr < n/4) || !(rr-rrFirst < rrFirst) {
+		c2 = 1
+	}
+	v1 = withControl(v1, NewVerdict("control", "", "", 0, 0, c1, (n/4)/total, ""), "jointly DP LinUCB, not standard-DP")
+	v2 = withControl(v2, NewVerdict("control", "", "", 0, 0, c2, rr/(n/4), ""), "randomized response in place of LinUCB")
+	v1.Detects = fmt.Sprintf("mean < n/4 − %.3g (4.27 s.e.)", 4.27*rrSE)
 	return Verdicts{v1, v2}, nil
 }
 
@@ -182,5 +197,8 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 	}
 	v2 := NewVerdict("cor15-regret", "E[R̂_n] ≥ (k−1) ln(n)/(200ε), the ε-DP term of Corollary 15 with the proof's constants (DP-UCB)",
 		"SS18 Corollary 15", 0, 0, fail, lb/mu, fmt.Sprintf("mean regret %.1f ± %.1f, lower bound %.3g", mu, se, lb))
+	// A learner may beat a minimax lower bound only by a bug; no learner is
+	// known to fall below these constants, so neither row has a control.
+	v1.Kind, v2.Kind = KindNoPower, KindNoPower
 	return Verdicts{v1, v2}, nil
 }

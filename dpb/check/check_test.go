@@ -80,7 +80,7 @@ func TestRatioVerdictPower(t *testing.T) {
 	// And a true statement passes (false-failure probability ≤ 1e-5).
 	rng := bandit.Stream(1, 1)
 	vs := CheckChiSquareTails(rng, 10, 0.01, 2000)
-	if !vs[0].Pass {
+	if !vs[0].Held() {
 		t.Errorf("true Claim 17 failed: %+v", vs[0])
 	}
 }
@@ -114,13 +114,13 @@ func TestCheckSS18Short(t *testing.T) {
 		"prop4-Wishart-closed-plain":            true,
 	}
 	for _, v := range vs {
-		if !v.Pass && !wantErrata[v.Name] {
+		if !v.Held() && !wantErrata[v.Name] {
 			t.Errorf("%s failed unexpectedly: %+v", v.Name, v)
 		}
 		if wantErrata[v.Name] && v.Pass {
 			t.Errorf("%s was expected to fail as printed, passed: %+v", v.Name, v)
 		}
-		if (v.Name == "wishart/padded/shifted/ρ_min" || v.Name == "wishart-tight-k/padded/shifted/ρ_min" || strings.Contains(v.Name, "per-round")) && !v.Pass {
+		if (v.Name == "wishart/padded/shifted/ρ_min" || v.Name == "wishart-tight-k/padded/shifted/ρ_min" || strings.Contains(v.Name, "per-round")) && !v.Held() {
 			t.Errorf("the corrected Prop. 9 fails: %+v", v)
 		}
 	}

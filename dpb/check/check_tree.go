@@ -309,15 +309,20 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 			all := make([]float64, 0, n*cfg.Reps)
 			col := make([]float64, cfg.Reps)
 			total, badRounds, firstBad := 0, 0, 0
-			minP := 1.0
+			minP, ctlP := 1.0, 1.0
 			for t := range n {
+				ctlFails := 0
 				for rep := range cfg.Reps {
 					x := out[si][rep][t*nb+b]
 					col[rep] = x
 					if x > 1 {
 						fails[t]++
 					}
+					if x*treeControlFactor > 1 {
+						ctlFails++
+					}
 				}
+				ctlP = math.Min(ctlP, BinomialTail(cfg.Reps, ctlFails, alpha))
 				all = append(all, col...)
 				med[t] = median(col)
 				nodes[t] = m
@@ -347,6 +352,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 			v.Tail = finiteOr0(quantile(all, 1-alpha))
 			v.PValue = math.Min(1, float64(n)*minP)
 			v.Pass = v.PValue > PassPValue
+			v = withControl(v, pvalueControl(math.Min(1, float64(n)*ctlP)), treeControl)
 			if ser.wishart && ser.mode == counter.Plain && vr.perRound == nil {
 				v.Erratum = true
 				v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
@@ -367,10 +373,13 @@ func perRunVerdict(cfg TreeCheckConfig, runs [][]float64, s ss18.Setting, k, w, 
 		kind, ref = "wishart", "SS18 Prop. 9 (§4.1, Eq. 4)"
 	}
 	name := fmt.Sprintf("%s/%s/%s/%s", kind, mode, variant, treeBoundNames[b])
-	failedRuns, rounds, firstBad := 0, 0, 0
+	failedRuns, rounds, firstBad, ctlRuns := 0, 0, 0, 0
 	var sampled []float64
 	tail := 0.0
 	for _, run := range runs {
+		if run[b*w+2]*treeControlFactor > 1 {
+			ctlRuns++
+		}
 		o := run[b*w : (b+1)*w]
 		if o[0] > 0 {
 			failedRuns++
@@ -389,10 +398,27 @@ func perRunVerdict(cfg TreeCheckConfig, runs [][]float64, s ss18.Setting, k, w, 
 	}
 	v := NewVerdict(name, treeClaim(b, wishart, variant, mode, s.D, n, k), ref, alpha, cfg.Reps, failedRuns, median(sampled), note)
 	v.Tail = finiteOr0(tail)
+	v = withControl(v, NewVerdict("control", "", "", alpha, cfg.Reps, ctlRuns, 0, ""), treeControl)
 	if wishart && mode == counter.Plain && fixed {
 		v.Erratum = true
 		v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
 	}
+	return v
+}
+
+// treeControlFactor and treeControl describe the control of the per-round
+// regularizer bounds (Props. 9 and 11): every bound divided by the factor,
+// checked on the same runs by the same rule.
+const (
+	treeControlFactor = 2
+	treeControl       = "every bound halved"
+)
+
+// pvalueControl is a control verdict reduced to its p-value: caught iff
+// p ≤ PassPValue; its score, log p over log PassPValue, is ≥ 1 iff caught.
+func pvalueControl(p float64) Verdict {
+	v := Verdict{PValue: p, Pass: p > PassPValue}
+	v.ControlScore = math.Max(0, math.Log(math.Max(p, 1e-300))/math.Log(PassPValue))
 	return v
 }
 

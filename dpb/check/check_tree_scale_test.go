@@ -1,6 +1,7 @@
 package check
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/experiment"
@@ -69,7 +70,7 @@ func TestTreeCheckShardedMerge(t *testing.T) {
 		t.Fatalf("merge: %v, missing %v", err, cfg.Plan.Missing())
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !reflect.DeepEqual(got[i], want[i]) {
 			t.Errorf("verdict %d: merged %+v, one process %+v", i, got[i], want[i])
 		}
 	}

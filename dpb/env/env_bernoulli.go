@@ -1,18 +1,19 @@
 package env
 
 import (
+	"math"
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
 
-// mt14Arms is MT14 Section 5.1's environment: k Bernoulli arms, arm 0 with
-// mean best and the others best − gap. It draws every arm's reward each
-// round (common random numbers).
-//
-// Each round draws one uniform per arm from rng, arm by arm.
+// BernoulliArms is MT14 Section 5.1's environment: k Bernoulli arms with
+// the given means (MT14's Fig. 1: arm 0 best, the others best − gap; any
+// arm may be the best). It draws every arm's reward each round (common
+// random numbers): one uniform per arm from rng, arm by arm.
 type BernoulliArms struct {
 	means []float64
+	best  float64 // the largest mean, for the pseudo-regret
 	rew   []float64
 	rng   *rand.Rand
 }
@@ -30,9 +31,14 @@ func (e *BernoulliArms) Next(r *bandit.Round, t int) {
 }
 func (e *BernoulliArms) Reward(r *bandit.Round, a int) float64 { return e.rew[a] }
 func (e *BernoulliArms) Mean(r *bandit.Round, a int) float64   { return e.means[a] }
-func (e *BernoulliArms) BestMean(r *bandit.Round) float64      { return e.means[0] }
+func (e *BernoulliArms) BestMean(r *bandit.Round) float64      { return e.best }
 
-// newMT14Arms returns the environment with the given arm means, drawing from rng.
+// NewBernoulliArms returns the environment with the given arm means,
+// drawing from rng. The best arm is the one of largest mean, wherever it is.
 func NewBernoulliArms(means []float64, rng *rand.Rand) *BernoulliArms {
-	return &BernoulliArms{means: means, rew: make([]float64, len(means)), rng: rng}
+	best := math.Inf(-1)
+	for _, m := range means {
+		best = math.Max(best, m)
+	}
+	return &BernoulliArms{means: means, best: best, rew: make([]float64, len(means)), rng: rng}
 }

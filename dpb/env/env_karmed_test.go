@@ -188,3 +188,21 @@ func TestFixedActionsEnvConfigErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestBernoulliArmsBest: the pseudo-regret is measured against the largest
+// mean wherever it is (means (0.4, 0.9): playing arm 0 costs 0.5 a round,
+// arm 1 nothing); with arm 0 best, as in MT14's Fig. 1, nothing changes.
+func TestBernoulliArmsBest(t *testing.T) {
+	e := NewBernoulliArms([]float64{0.4, 0.9}, bandit.Stream(1, 1))
+	r := bandit.NewRound(e)
+	e.Next(r, 1)
+	if got := e.BestMean(r) - e.Mean(r, 0); got != 0.5 {
+		t.Errorf("regret of arm 0 = %v, want 0.5", got)
+	}
+	if got := e.BestMean(r) - e.Mean(r, 1); got != 0 {
+		t.Errorf("regret of arm 1 = %v, want 0", got)
+	}
+	if f := NewBernoulliArms([]float64{0.9, 0.4}, bandit.Stream(1, 1)); f.BestMean(r) != 0.9 {
+		t.Errorf("best mean %v, want 0.9", f.BestMean(r))
+	}
+}

@@ -146,6 +146,9 @@ func runCheck(w io.Writer, args []string) error {
 		}
 		all = append(all, vs...)
 	}
+	if !*asJSON && len(papers) > 1 {
+		fmt.Fprintf(w, "== all\n%s\n", all.Summarise())
+	}
 	if *asJSON {
 		var cfg any = configs
 		if len(papers) == 1 {
@@ -154,8 +157,9 @@ func runCheck(w io.Writer, args []string) error {
 		if err := writeSnakeJSON(w, struct {
 			provenanceJSON
 			Config   any            `json:"config"`
+			Summary  check.Summary  `json:"summary"`
 			Verdicts check.Verdicts `json:"verdicts"`
-		}{provenance(), cfg, all}); err != nil {
+		}{provenance(), cfg, all.Summarise(), all}); err != nil {
 			return err
 		}
 	}
