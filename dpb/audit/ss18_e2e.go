@@ -125,7 +125,7 @@ func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64) *Mechanism {
 				for t := 1; t <= s.N; t++ {
 					// Release t: counter round t, after users 1..t−1.
 					reg.StatsTo(v, u)
-					stat += w[t-1] * (v[d+1] - v[0])
+					stat += float64(w[t-1] * (v[d+1] - v[0]))
 					clear(x)
 					if t == user {
 						x[which] = math.Sqrt(s.Lt2) // e₁ (D) or e₂ (D′), scaled to ‖x‖² = L̃²
