@@ -76,6 +76,14 @@ type Mechanism struct {
 	NoSecureSampler bool
 	// Note is a remark carried into the result.
 	Note string
+	// Control, when set, returns the row's negative control: the same
+	// mechanism with a planted privacy defect of the kind the row exists to
+	// catch (noise under-scaled by √2, or by 2 with short, the coarser
+	// defect that -short's fewer runs can show), run on the same pair with
+	// the same test and runs. Its ε lower bound must exceed the claimed ε;
+	// a row whose control is not caught has no power and is reported as
+	// "no power", not as a pass.
+	Control func(short bool) *Mechanism
 	// New returns a fresh trial function; each worker calls it once and then
 	// calls the trial with its own generators, so the trial may keep scratch
 	// space. The trial runs the mechanism once on input which (0 = D,
@@ -143,12 +151,38 @@ type Result struct {
 	Demonstration bool    `json:"demonstration,omitempty"`
 	// Categorical says the statistic is an output label.
 	Categorical bool `json:"categorical,omitempty"`
-	// Verdict is "ok" (Lower <= Epsilon), "VIOLATION", or for a declared
-	// demonstration "attack shown" / "attack not shown".
+	// Verdict is "ok" (Lower <= Epsilon, and the control, if any, caught),
+	// "no power" (Lower <= Epsilon but the control not caught: the row shows
+	// nothing), "inconclusive" (too few runs for any count to exceed ε),
+	// "VIOLATION", or for a declared demonstration "attack shown" /
+	// "attack not shown".
 	Verdict string `json:"verdict"`
 	// Note carries remarks (e.g. no secure sampler).
 	Note string `json:"note,omitempty"`
+	// Control is the outcome of the row's negative control (nil for a
+	// row without one).
+	Control *ControlResult `json:"control,omitempty"`
 }
+
+// ControlResult is the outcome of a row's negative control ([Mechanism.Control]):
+// the planted defect, audited like the row, and whether its ε lower bound
+// lies above the row's claimed ε (caught).
+type ControlResult struct {
+	Mechanism string  `json:"mechanism"`
+	Region    string  `json:"region"`
+	In0       int     `json:"in_region_d"`
+	In1       int     `json:"in_region_d_prime"`
+	Eval      int     `json:"eval_runs"`
+	Lower     float64 `json:"eps_lower"`
+	Estimate  Num     `json:"eps_estimate"`
+	// OverClaim is Lower / the row's claimed ε: above 1 when caught.
+	OverClaim float64 `json:"over_claim"`
+	Caught    bool    `json:"caught"`
+}
+
+// PowerShown reports whether the row has a negative control and it was
+// caught.
+func (r Result) PowerShown() bool { return r.Control != nil && r.Control.Caught }
 
 // Failed reports whether the result breaks a guarantee: a lower bound above
 // the claim on anything but a declared demonstration.
@@ -276,6 +310,25 @@ func RunScores(m *Mechanism, opt Options) (Result, Scores, error) {
 		res.Verdict = "inconclusive"
 	default:
 		res.Verdict = "ok"
+	}
+	if m.Control != nil {
+		c := m.Control(opt.Short)
+		if c.Epsilon != m.Epsilon || c.Delta != m.Delta || c.Categorical != m.Categorical {
+			return Result{}, Scores{}, fmt.Errorf("audit: %s: the control must keep the claim and the test", m.Name)
+		}
+		c.Trials, c.ShortTrials = m.Trials, m.ShortTrials
+		cr, _, err := RunScores(c, opt)
+		if err != nil {
+			return Result{}, Scores{}, fmt.Errorf("audit: %s control: %w", m.Name, err)
+		}
+		caught := cr.Lower > m.Epsilon
+		res.Control = &ControlResult{
+			Mechanism: c.Mechanism, Region: cr.Region, In0: cr.In0, In1: cr.In1, Eval: cr.Eval,
+			Lower: cr.Lower, Estimate: cr.Estimate, OverClaim: cr.Lower / m.Epsilon, Caught: caught,
+		}
+		if !caught && res.Verdict == "ok" {
+			res.Verdict = "no power"
+		}
 	}
 	res.Note = m.Note
 	if m.NoSecureSampler {

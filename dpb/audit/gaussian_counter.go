@@ -71,6 +71,12 @@ func noiseMatrix(kind counter.CounterKind, T int) *mat.Dense {
 // distributed with means μ_s² σ² apart — a Gaussian shift of μ_s standard
 // deviations.
 func pairWeights(b *mat.Dense, sigma float64) (s int, w []float64, mu float64) {
+	return pairWeightsFrom(b, sigma, 1)
+}
+
+// pairWeightsFrom is [pairWeights] over the records first..T only (a
+// counter whose first rounds hold no data).
+func pairWeightsFrom(b *mat.Dense, sigma float64, first int) (s int, w []float64, mu float64) {
 	T, _ := b.Dims()
 	var bbt mat.SymDense
 	bbt.SymOuterK(1, b)
@@ -79,7 +85,7 @@ func pairWeights(b *mat.Dense, sigma float64) (s int, w []float64, mu float64) {
 		panic("audit: the counter's release covariance is singular")
 	}
 	best := -1.0
-	for cand := 1; cand <= T; cand++ {
+	for cand := first; cand <= T; cand++ {
 		a := mat.NewVecDense(T, nil)
 		for t := cand; t <= T; t++ {
 			a.SetVec(t-1, 1)
@@ -111,8 +117,13 @@ func pairWeights(b *mat.Dense, sigma float64) (s int, w []float64, mu float64) {
 // difference matters and it is at most 1), and the Neyman–Pearson statistic
 // wᵀy, w = (BBᵀ)⁻¹a_s. Its claim is tight when μ_s equals the calibrated μ
 // (the tree counters: a record in m nodes); a μ_s above μ would be a
-// calibration bug (the Note says which).
-func gaussianCounter(kind counter.CounterKind) *Mechanism {
+// calibration bug (the Note says which). Its control draws σ/√2 (σ/2 with
+// short) under the same claim, pair and test.
+func gaussianCounter(kind counter.CounterKind) *Mechanism { return gaussianCounterShrink(kind, 1) }
+
+// gaussianCounterShrink is [gaussianCounter] with the noise drawn at σ/shrink
+// (shrink > 1: a control).
+func gaussianCounterShrink(kind counter.CounterKind, shrink float64) *Mechanism {
 	probe, err := counter.NewCounter(kind, 1, gaussT, noise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)
@@ -138,7 +149,7 @@ func gaussianCounter(kind counter.CounterKind) *Mechanism {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
 			return func(rng *rand.Rand, which int) float64 {
-				nz, err := noise.NewGaussianNoise(1, sigma, rng)
+				nz, err := noise.NewGaussianNoise(1, sigma/shrink, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -159,6 +170,17 @@ func gaussianCounter(kind counter.CounterKind) *Mechanism {
 				return roundScore(stat)
 			}
 		},
+	}
+	if shrink == 1 {
+		m.Control = func(short bool) *Mechanism {
+			f := math.Sqrt2
+			if short {
+				f = 2
+			}
+			c := gaussianCounterShrink(kind, f)
+			c.Mechanism = fmt.Sprintf("control: the %v counter with σ/%s = %.4g", kind, fctr(f), sigma/f)
+			return c
+		}
 	}
 	if muPair > mu*(1+1e-9) {
 		m.Note = fmt.Sprintf("the pair's exact μ_s = %.6g exceeds the calibrated μ = %.6g: calibration bug", muPair, mu)

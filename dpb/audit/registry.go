@@ -44,6 +44,9 @@ func AllWith(secure noise.NoiseMode) []*Mechanism {
 		fpAttackGaussian("fp-attack-gaussian-default", noise.NoiseSimulated),
 		fpAttackGaussian("fp-attack-gaussian-secure", secure))
 	ms = append(ms, privMABAudits()...)
+	for _, a := range E2EAlgs {
+		ms = append(ms, e2eAudit(a))
+	}
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
 			// The exact samplers cost about a microsecond a draw: a

@@ -68,8 +68,9 @@ func runAudit(w io.Writer, args []string) error {
 			Short         bool          `json:"short"`
 			CryptoBits    bool          `json:"crypto_bits"`
 			Confidence    float64       `json:"confidence"`
+			Summary       audit.Summary `json:"summary"`
 			Results       audit.Results `json:"results"`
-		}{provenance(), snap.StreamVersion, *seed, *short, *crypto, audit.Confidence, table}); err != nil {
+		}{provenance(), snap.StreamVersion, *seed, *short, *crypto, audit.Confidence, table.Summary(), table}); err != nil {
 			return err
 		}
 	} else if err := table.WriteText(w); err != nil {
