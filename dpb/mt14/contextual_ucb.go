@@ -62,7 +62,8 @@ type ContextualUCBConfig struct {
 	// PrintedWidth uses the width α·sqrt(zᵀÃz) that the text of MT14
 	// Algorithm 2, line 7, prints; the default α·sqrt(zᵀÃ⁻¹z) is LinUCB's.
 	PrintedWidth bool
-	// Mode is the trees' release mode. Defaults to Plain.
+	// Mode is the trees' release mode. Defaults (counter.ModeDefault) to
+	// Plain, the binary mechanism MT14 cites.
 	Mode counter.ReleaseMode
 	// Noise selects the sampler: NoiseSimulated (the default, seeded and
 	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
@@ -140,6 +141,9 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	}
 	if cfg.Alpha == 0 {
 		cfg.Alpha = 1
+	}
+	if cfg.Mode == counter.ModeDefault {
+		cfg.Mode = counter.Plain // the binary mechanism MT14 cites
 	}
 	if err := param.CheckNonNegative("alpha", cfg.Alpha); err != nil {
 		return nil, err

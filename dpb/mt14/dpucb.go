@@ -23,8 +23,9 @@ type DPUCBConfig struct {
 	// RelaxationScale multiplies the confidence relaxation Γ. Defaults to 1
 	// (Γ as printed); smaller values are a heuristic, not the paper's algorithm.
 	RelaxationScale float64
-	// Mode is the tree's release mode. Defaults to Plain (the binary mechanism
-	// MT14 cites); Padded is AS17's TreeBasedAgg.
+	// Mode is the tree's release mode. Defaults (counter.ModeDefault) to
+	// Plain, the binary mechanism MT14 cites and Theorem 4 assumes; Padded is
+	// AS17's TreeBasedAgg.
 	Mode counter.ReleaseMode
 	// Clip clips rewards into [0, 1] instead of panicking on them. Defaults to
 	// false: a reward outside [0, 1] (or NaN) panics in Update.
@@ -124,6 +125,9 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	}
 	if cfg.Gamma == 0 {
 		cfg.Gamma = 1 / float64(cfg.Horizon)
+	}
+	if cfg.Mode == counter.ModeDefault {
+		cfg.Mode = counter.Plain // Theorem 4's binary mechanism
 	}
 	if err := param.CheckProb("gamma", cfg.Gamma); err != nil {
 		return nil, err
