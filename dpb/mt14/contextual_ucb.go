@@ -103,6 +103,9 @@ type ContextualUCBConfig struct {
 //
 // Choose is O(k d²); Update is one tree Add, one O(d³) Cholesky inverse of
 // the pulled model. Nothing allocates after construction.
+//
+// A ContextualUCB is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type ContextualUCB struct {
 	cfg    ContextualUCBConfig
 	d      int

@@ -82,6 +82,9 @@ type TreeRegConfig struct {
 // tree starts with one data-independent zero item, so that round 1's release
 // (no data yet) already carries node noise, and its horizon is n: the data of
 // round n is never released and is not added.
+//
+// A TreeRegularizer is not safe for concurrent use (nor is the LinUCB
+// that owns it).
 type TreeRegularizer struct {
 	kind    string
 	d       int
