@@ -169,7 +169,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 			return res, fmt.Errorf("dpb: propensity replay event %d: %w", i, err)
 		}
 		if cfg.Model != nil {
-			cfg.Model.PredictTo(q, r)
+			predict(cfg.Model, q, r, i)
 			v := q[c]
 			if c == arm {
 				w := 1 / pr
