@@ -212,11 +212,15 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 // Choose returns the index of the action with the largest upper confidence
 // bound ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹} (the first one on ties). A decision set
 // of the wrong shape or with a NaN or infinite feature panics (never
-// scored); [LinUCB.ChooseErr] returns the same refusals as errors.
+// played); [LinUCB.ChooseErr] returns the same refusals as errors.
 func (p *LinUCB) Choose(r *bandit.Round) int {
 	p.checkRound(r)
 	p.ensure()
-	return p.chooseBlocked(r)
+	a := p.chooseBlocked(r)
+	if !p.finiteScores(r) {
+		panic(bandit.CheckRound(r, p.d).Error() + " (ChooseErr returns it as an error)")
+	}
+	return a
 }
 
 // ChooseErr is Choose for decision sets a service cannot vouch for: one of
@@ -224,15 +228,42 @@ func (p *LinUCB) Choose(r *bandit.Round) int {
 // naming the action and coordinate ([bandit.CheckRound]), and nothing is
 // played or changed (the arm returned is then −1).
 func (p *LinUCB) ChooseErr(r *bandit.Round) (int, error) {
-	if err := bandit.CheckRound(r, p.d); err != nil {
-		return -1, err
+	if r == nil || r.Dim != p.d || r.K < 1 || len(r.Actions) < r.K*r.Dim {
+		return -1, bandit.CheckRound(r, p.d)
 	}
 	p.ensure()
-	return p.chooseBlocked(r), nil
+	a := p.chooseBlocked(r)
+	if !p.finiteScores(r) {
+		return -1, bandit.CheckRound(r, p.d)
+	}
+	return a, nil
 }
 
-// checkRound panics unless r is a decision set this policy can score: the
-// policy's dimension, K ≥ 1, K·d numbers, every one finite.
+// finiteScores reports whether the decision set r just scored has only
+// finite features, looking at its K scores first: a NaN or infinite feature
+// x_i makes its action's score NaN or infinite. (z = M x, M = L⁻¹ lower
+// triangular with M_ii = 1/L_ii finite and nonzero, so z_i holds M_ii·x_i
+// and is NaN or ±Inf; then ‖x‖²_{V⁻¹} = ‖z‖² is +Inf or NaN, β_t > 0 keeps
+// it so, and no IEEE sum or product of a NaN or infinite operand is
+// finite.) Only when a score is not finite — a finite feature can overflow
+// a score too — are the K·d features read, by [bandit.FiniteActions]; so
+// the usual round pays O(K), not O(K·d).
+func (p *LinUCB) finiteScores(r *bandit.Round) bool {
+	var s0, s1 float64
+	sc := p.scores[:r.K]
+	for len(sc) >= 2 {
+		s0 += sc[0] - sc[0]
+		s1 += sc[1] - sc[1]
+		sc = sc[2:]
+	}
+	for _, v := range sc {
+		s0 += v - v
+	}
+	return s0+s1 == 0 || bandit.FiniteActions(r)
+}
+
+// checkRound panics unless r has the shape of a decision set this policy
+// can score: the policy's dimension, K ≥ 1, K·d numbers.
 func (p *LinUCB) checkRound(r *bandit.Round) {
 	if r.Dim != p.d {
 		panic(param.BadDim)
@@ -242,9 +273,6 @@ func (p *LinUCB) checkRound(r *bandit.Round) {
 	}
 	if len(r.Actions) < r.K*r.Dim {
 		panic(bandit.ShortActions(r))
-	}
-	if !bandit.FiniteActions(r) {
-		panic(bandit.CheckRound(r, p.d).Error() + " (ChooseErr returns it as an error)")
 	}
 }
 

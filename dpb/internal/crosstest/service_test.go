@@ -62,6 +62,20 @@ func TestNonFiniteFeatureIsAnError(t *testing.T) {
 			t.Errorf("refused round changed the policy: %d rounds, Err %v", p.Rounds(), p.Err())
 		}
 	}
+	// Finite features whose scores overflow (the refusal looks at the scores
+	// first) are played, not refused.
+	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting}, bandit.Stream(1, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := unitRound(3, 4, 2)
+	r.Actions[4] = 1e300
+	if arm, err := p.ChooseErr(r); err != nil || arm < 0 {
+		t.Errorf("feature 1e300: ChooseErr = %d, %v; want an arm and no error", arm, err)
+	}
+	if testkit.MustPanic(t, func() { p.Choose(r) }) != "" {
+		t.Errorf("feature 1e300: Choose panicked")
+	}
 }
 
 // UpdateErr skips a record the mechanism cannot take, counts it and keeps
