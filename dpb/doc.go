@@ -52,9 +52,26 @@
 // # Errors
 //
 // Constructors validate their configuration and return an error whose text
-// names the parameter, its value and the allowed range. Hot-loop methods
-// panic only on programmer errors (wrong dimensions, rounds past the
-// horizon).
+// names the parameter, its value and the allowed range. A configuration
+// names what it means: the zero SS18 Alg is an error (the non-private
+// baseline is asked for as SS18NonPrivate), and an unset release Mode is the
+// one the paper's bounds assume (Padded for SS18, Plain for MT14).
+//
+// The policies a service runs ([LinUCB], [AnytimeSS18], [DPUCB],
+// [AnytimeDPUCB]) are [Checked]: ChooseErr refuses a decision set with a NaN
+// or infinite feature with an error and plays nothing (Choose panics on it);
+// UpdateErr skips a record the mechanism cannot take (non-finite, or outside
+// its bound and not clipped), returns the reason, counts it in Skipped and
+// keeps learning at the same privacy (the skipped round enters the tree as a
+// zero record). Update instead records the first such record in the sticky
+// Err and stops learning. The other panics are programmer errors (rounds
+// past the horizon).
+//
+// # Concurrency
+//
+// No policy is safe for concurrent use, not even two concurrent Chooses. To
+// share one between goroutines, wrap it: [NewLocked] serialises every call
+// behind a mutex (tested under the race detector).
 //
 // # References
 //

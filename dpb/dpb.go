@@ -20,7 +20,19 @@ type (
 	Policy = bandit.Policy
 	// Privacy is the guarantee a policy reports, with its accounting.
 	Privacy = bandit.Privacy
+	// Checked is a policy a service can run: ChooseErr and UpdateErr
+	// return refusals (NaN or infinite features, a record outside the
+	// bound) as errors, UpdateErr skips a bad record and keeps learning
+	// (Skipped counts them), Err is the sticky error of Update.
+	Checked = bandit.Checked
 )
+
+// Locked is a policy behind a mutex, safe for concurrent use (the policies
+// themselves are not, not even two concurrent Chooses).
+type Locked[P Policy] = bandit.Locked[P]
+
+// NewLocked returns p behind a mutex (package bandit).
+func NewLocked[P Policy](p P) *Locked[P] { return bandit.NewLocked(p) }
 
 // SS18's private LinUCB (package ss18).
 type (

@@ -2,6 +2,7 @@ package anytime
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"strings"
 
@@ -115,6 +116,9 @@ func (ep *epochs) ReadState(d *snap.Dec) {
 // The alternative, an anytime counter (a tree whose levels grow with t, e.g.
 // Chan, Shi & Song's hybrid mechanism), avoids forgetting but changes the
 // noise every SS18 bound is stated for; it is not implemented here.
+//
+// An SS18 is not safe for concurrent use: wrap it in [bandit.NewLocked] to
+// share it between goroutines (a service's handlers).
 type SS18 struct {
 	cfg   ss18.PolicyConfig
 	alpha float64
@@ -123,9 +127,10 @@ type SS18 struct {
 	ep    epochs
 	cur   *ss18.LinUCB
 	err   error // the first rejected observation: learning stops there, as in LinUCB
+	skip  int   // rounds UpdateErr skipped since construction or restore
 }
 
-var _ bandit.Policy = (*SS18)(nil)
+var _ bandit.Checked = (*SS18)(nil)
 
 // NewSS18 returns the policy; src must not be used by anything else
 // (give it its own stream, e.g. [bandit.StreamSource](seed, id)). Its first epoch
@@ -198,6 +203,42 @@ func (p *SS18) Update(r *bandit.Round, arm int, y float64) {
 	}
 	p.ep.done++
 }
+
+// ChooseErr is Choose for decision sets a service cannot vouch for (see
+// [ss18.LinUCB.ChooseErr]): a NaN or infinite feature, or a set of the wrong
+// shape, is an error and nothing is played.
+func (p *SS18) ChooseErr(r *bandit.Round) (int, error) {
+	if err := bandit.CheckRound(r, p.cfg.Setting.D); err != nil {
+		return -1, err
+	}
+	p.advance()
+	return p.cur.ChooseErr(r)
+}
+
+// UpdateErr is Update for a service (see [ss18.LinUCB.UpdateErr]): an
+// observation Update would refuse is skipped (it enters the current epoch's
+// tree as the zero observation, so the privacy is unchanged), counted in
+// Skipped and returned, and the policy keeps learning. After a sticky Err
+// it returns Err.
+func (p *SS18) UpdateErr(r *bandit.Round, arm int, y float64) error {
+	if p.err != nil {
+		return p.err
+	}
+	p.advance()
+	if p.err != nil {
+		return p.err
+	}
+	err := p.cur.UpdateErr(r, arm, y)
+	p.ep.done++
+	if err != nil {
+		p.skip++
+	}
+	return err
+}
+
+// Skipped returns the number of rounds UpdateErr skipped since the policy
+// was built or restored (a snapshot does not hold it).
+func (p *SS18) Skipped() int { return p.skip }
 
 // Err returns the first observation rejected (see [LinUCB.Update]) or the
 // error of a next epoch that could not start, or nil. After it the policy
@@ -279,6 +320,9 @@ func (p *SS18) UnmarshalBinary(data []byte) error {
 // cfg.Horizon is the initial guess T₀, epoch e runs DP-UCB for T₀·2^e rounds
 // with γ_e = γ·2^{−(e+1)}, and the whole run is ε-DP for any number of
 // rounds. It owns its random source, so MarshalBinary saves everything.
+//
+// A DPUCB is not safe for concurrent use: wrap it in [bandit.NewLocked] to
+// share it between goroutines.
 type DPUCB struct {
 	cfg   mt14.DPUCBConfig
 	gamma float64
@@ -288,9 +332,10 @@ type DPUCB struct {
 	cur   *mt14.DPUCB
 	local bandit.Round // the round as the current epoch sees it (T counted from the epoch's start)
 	err   error        // a next epoch that could not start (see Err)
+	skip  int          // pulls UpdateErr skipped since construction or restore
 }
 
-var _ bandit.Policy = (*DPUCB)(nil)
+var _ bandit.Checked = (*DPUCB)(nil)
 
 // NewDPUCB returns the policy; src must not be used by anything else.
 // Its first epoch is NewDPUCB with Horizon T₀ and Gamma γ/2, drawing from
@@ -357,6 +402,35 @@ func (p *DPUCB) Update(r *bandit.Round, arm int, reward float64) {
 	p.cur.Update(lr, arm, reward)
 	p.ep.done++
 }
+
+// ChooseErr is Choose returning an error instead of panicking when the
+// round's K is not the number of arms.
+func (p *DPUCB) ChooseErr(r *bandit.Round) (int, error) {
+	if r == nil || r.K != p.cfg.Arms {
+		return -1, fmt.Errorf("dpb: round's K is not DP-UCB's %d arms", p.cfg.Arms)
+	}
+	return p.Choose(r), nil
+}
+
+// UpdateErr is the current epoch's [mt14.DPUCB.UpdateErr]: a reward the
+// mechanism cannot take is skipped (entered as reward 0, so the privacy is
+// unchanged), counted in Skipped and returned, and learning goes on.
+func (p *DPUCB) UpdateErr(r *bandit.Round, arm int, reward float64) error {
+	if arm < 0 || arm >= p.cfg.Arms {
+		return fmt.Errorf("dpb: arm %d outside DP-UCB's %d arms", arm, p.cfg.Arms)
+	}
+	if !(reward >= 0 && reward <= 1) && (!p.cfg.Clip || math.IsNaN(reward)) {
+		p.skip++
+		p.Update(r, arm, 0)
+		return fmt.Errorf("dpb: round %d skipped: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", r.T, reward)
+	}
+	p.Update(r, arm, reward)
+	return nil
+}
+
+// Skipped returns the number of pulls UpdateErr skipped since the policy
+// was built or restored (a snapshot does not hold it).
+func (p *DPUCB) Skipped() int { return p.skip }
 
 // Err returns the error of a next epoch that could not start, or nil: the
 // policy then keeps playing the full epoch's DP-UCB and learns nothing more.

@@ -59,6 +59,9 @@ type Exp2Config struct {
 // Algorithm 4 noisy one (see [PrivateBandit]). Exp2 itself adds no noise.
 // Weights are kept as logarithms, so noisy (negative, large) estimates cannot
 // overflow. Cost per round: O(N); no allocation.
+//
+// An Exp2 is not safe for concurrent use: share it between goroutines
+// behind a mutex.
 type Exp2 struct {
 	cfg  Exp2Config
 	rng  *rand.Rand
@@ -186,6 +189,9 @@ type PrivateBanditConfig struct {
 // up to 2B, so λ = 2B/ε is the safe scale for Definition 2.1's neighbours).
 // Only the coordinates where x̃_t ≠ 0 are drawn (the others do not enter
 // ⟨Z_t, x̃_t⟩), so EXP2 costs one Laplace draw per round.
+//
+// A PrivateBandit is not safe for concurrent use: share it between goroutines
+// behind a mutex.
 type PrivateBandit struct {
 	cfg   PrivateBanditConfig
 	inner BanditLearner

@@ -45,6 +45,9 @@ type FTPLConfig struct {
 // low regret and the privacy noise. The theorem states ε-DP; Gaussian noise
 // can only give (ε, δ)-DP, which is what δ in σ is for.
 // Cost per round: O(N) plus N Gaussian draws; no allocation.
+//
+// An FTPL is not safe for concurrent use: share it between goroutines
+// behind a mutex.
 type FTPL struct {
 	cfg  FTPLConfig
 	lead *leaderSum

@@ -134,6 +134,9 @@ type FTRLConfig struct {
 // continual [Counter] with Gaussian node noise, σ calibrated exactly to
 // (ε, δ) ([FTRLGaussianSigma]; issue 10). Cost per round: the counter's
 // (O(N·buffers) for the BLT) plus N Gaussian draws; no allocation.
+//
+// An FTRL is not safe for concurrent use: share it between goroutines
+// behind a mutex.
 type FTRL struct {
 	cfg  FTRLConfig
 	lead *leaderSum

@@ -53,6 +53,9 @@ type SCRiBLEConfig struct {
 // drive x_t to the boundary, where λ_i^{1/2} and so l̃_t blow up (Feedback
 // then returns an error once the estimates overflow).
 // Cost per round: O(N); no allocation.
+//
+// An SCRiBLE is not safe for concurrent use: share it between goroutines
+// behind a mutex.
 type SCRiBLE struct {
 	cfg  SCRiBLEConfig
 	rng  *rand.Rand

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
 	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
@@ -156,7 +157,7 @@ func linUCB(name string, noise dpnoise.NoiseMode) *Mechanism {
 			first := &bandit.Round{T: 1, K: 1, Dim: 2, Actions: []float64{1, 0}}
 			others := &bandit.Round{K: 2, Dim: 2, Actions: []float64{1, 0, 0, 1}}
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise}, rng)
+				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Mode: counter.Plain, Noise: noise}, rng)
 				if err != nil {
 					panic(err)
 				}

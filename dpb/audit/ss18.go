@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
@@ -93,7 +94,7 @@ func gaussianTree(name string, noise dpnoise.NoiseMode) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: s, Noise: noise}, rng)
+				reg, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: noise}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -137,7 +138,7 @@ func wishartTree(name string) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s}, rng)
+				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain}, rng)
 				if err != nil {
 					panic(err)
 				}

@@ -14,10 +14,16 @@ import (
 type ReleaseMode int
 
 const (
+	// ModeDefault is the zero ReleaseMode: a policy's config that leaves its
+	// mode unset gets the mode its bounds need (Padded for SS18's tree
+	// regularizers, whose Propositions 9 and 11 assume it; Plain for MT14,
+	// whose Theorem 4 is for the binary mechanism). [NewTreeSum] refuses it:
+	// a bare counter names its mode.
+	ModeDefault ReleaseMode = iota
 	// Plain is the binary mechanism of Chan, Shi & Song (2011) and Dwork et al.
 	// (2010): the release at round t sums the noise of popcount(t) tree nodes,
 	// so early rounds carry less noise than later ones (one node at t = 1).
-	Plain ReleaseMode = iota
+	Plain
 	// Padded is TreeBasedAgg (AS17 Algorithm 2): every release is topped up with
 	// independent, data-independent draws so that it carries exactly Levels()
 	// node noises, making the releases identically distributed (AS17 Lemma 3.3).
@@ -30,6 +36,8 @@ const (
 
 func (m ReleaseMode) String() string {
 	switch m {
+	case ModeDefault:
+		return "default"
 	case Plain:
 		return "plain"
 	case Padded:
@@ -90,6 +98,9 @@ func NewTreeSum(dim, horizon int, noise dpnoise.Noise, mode ReleaseMode) (*TreeS
 	}
 	if noise.Dim() != dim {
 		return nil, fmt.Errorf("dpb: node noise has dimension %d, tree has %d", noise.Dim(), dim)
+	}
+	if mode == ModeDefault {
+		return nil, fmt.Errorf("dpb: the tree's release mode is unset: name Plain or Padded")
 	}
 	if mode != Plain && mode != Padded {
 		return nil, fmt.Errorf("dpb: unknown release mode %d", int(mode))

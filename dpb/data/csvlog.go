@@ -1,8 +1,11 @@
 package data
 
 import (
+	"encoding/csv"
 	"fmt"
+	"io"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -11,30 +14,43 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
-// CSVLog is a logged bandit data set read from a CSV file in this schema:
+// CSVLog is a logged bandit data set read from CSV in this schema:
 //
 //	header row, then one event per row; columns in any order:
 //	action        the logged arm, an integer in [0, K)
 //	reward        the reward observed, a finite number
 //	propensity    the probability the logging policy gave the logged arm, in (0, 1]
-//	x<name>...    context features: every column whose name starts with "x",
-//	              in header order (d of them, d >= 1), finite numbers
+//	x<name>...    shared context features: every column whose name starts
+//	              with "x", in header order (d of them), finite numbers
+//	a<j>_<name>   per-action features: feature <name> of arm j, for arms
+//	              j = 0..K−1, every arm with the same names (p per arm),
+//	              finite numbers
 //	other columns are ignored (ids, timestamps)
 //
-// for example
+// with d ≥ 1 or p ≥ 1. Without per-action columns, for example
 //
 //	action,reward,propensity,x0,x1,x2
 //	2,1,0.25,0.3,-1.2,1
 //
-// K is CSVLogConfig.Arms, or 1 + the largest logged action. The event's
+// K is CSVLogConfig.Arms, or 1 + the largest logged action, and the event's
 // decision set gives arm a the feature vector with the context in block a
 // and zeros elsewhere (dimension K·d): a linear policy over it is a separate
 // linear model per arm, the "disjoint" model of Li, Chu, Langford &
-// Schapire (2010). Rows are validated on reading: a bad row is an error
-// naming the file, line and column.
+// Schapire (2010). With per-action columns, for example
+//
+//	action,reward,propensity,xage,a0_price,a0_new,a1_price,a1_new
+//	1,0,0.5,0.3,0.99,1,2.49,0
+//
+// K is the number of arm blocks (a0_…, a1_…: arms 0..K−1, all present), and
+// arm a's feature vector is its p features followed by the d shared ones
+// (dimension p + d): one linear model shared by the arms, LinUCB's and
+// SS18's setting. Rows are validated on reading: a bad row is an error
+// naming the file (or the name given to [ReadCSVLog]), line and column.
 type CSVLog struct {
 	k, d   int
+	p      int       // per-action features per arm (0: the disjoint layout)
 	ctx    []float64 // rows×d
+	act    []float64 // rows×K×p, the per-action features
 	action []int
 	reward []float64
 	prob   []float64
@@ -42,30 +58,62 @@ type CSVLog struct {
 
 var _ ope.Log = (*CSVLog)(nil)
 
-// CSVLogConfig configures [LoadCSVLog].
+// CSVLogConfig configures [LoadCSVLog] and [ReadCSVLog].
 type CSVLogConfig struct {
-	// Arms is K. Defaults to 1 + the largest logged action.
+	// Arms is K. Defaults to 1 + the largest logged action (the number of
+	// arm blocks with per-action columns, which Arms, if set, must equal).
 	Arms int
 	// MaxArms is the largest K accepted: an action id of MaxArms or more
 	// (or Arms > MaxArms) is an error, since every round of an off-policy
-	// evaluation holds K·K·d feature values. Defaults to [DefaultMaxArms].
+	// evaluation holds K·K·d feature values (K·(p + d) with per-action
+	// columns). Defaults to [DefaultMaxArms].
 	MaxArms int
 }
 
 // DefaultMaxArms is the default of CSVLogConfig.MaxArms.
 const DefaultMaxArms = 1000
 
-// maxRoundValues bounds K·K·d, the feature values of one round of a
-// [CSVLog] (2^25 float64s: 256 MB).
+// maxRoundValues bounds the feature values of one round of a [CSVLog]
+// (2^25 float64s: 256 MB).
 const maxRoundValues = 1 << 25
 
-// LoadCSVLog reads a log in the schema of [CSVLog].
+// LoadCSVLog reads the file at path as a log in the schema of [CSVLog].
 func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
-	f, cr, cols, err := openCSV(path)
+	f, err := openFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("dpb: %w", err)
+	}
+	defer f.Close()
+	return ReadCSVLog(f, path, cfg)
+}
+
+// perActionCol parses a per-action column name a<j>_<name>.
+func perActionCol(h string) (arm int, name string, ok bool) {
+	if len(h) < 4 || h[0] != 'a' {
+		return 0, "", false
+	}
+	i := 1
+	for i < len(h) && h[i] >= '0' && h[i] <= '9' {
+		i++
+	}
+	if i == 1 || i+1 >= len(h) || h[i] != '_' || i > 10 {
+		return 0, "", false
+	}
+	j, err := strconv.Atoi(h[1:i])
+	if err != nil || (h[1] == '0' && i > 2) {
+		return 0, "", false
+	}
+	return j, h[i+1:], true
+}
+
+// ReadCSVLog reads a log in the schema of [CSVLog] from rd (a file, a
+// network stream, a string); name labels its errors ("dpb: name:line: …").
+func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
+	path := name
+	cr, cols, err := headCSV(path, rd)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	if err := needCols(path, cols, "action", "reward", "propensity"); err != nil {
 		return nil, err
 	}
@@ -80,13 +128,34 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 		head[i] = name
 	}
 	var xs []int
+	arms := map[int][]string{} // per-action feature names of each arm, in header order
+	armCols := map[int][]int{}
 	for i, name := range head {
+		if j, f, ok := perActionCol(name); ok {
+			arms[j], armCols[j] = append(arms[j], f), append(armCols[j], i)
+			continue
+		}
 		if strings.HasPrefix(name, "x") {
 			xs = append(xs, i)
 		}
 	}
-	if len(xs) == 0 {
-		return nil, fmt.Errorf("dpb: %s:1: no context columns (names starting with \"x\")", path)
+	var pcols []int // the per-action columns, arm by arm
+	p := 0
+	if len(arms) > 0 {
+		p = len(arms[0])
+		for j := range len(arms) {
+			names, ok := arms[j]
+			if !ok {
+				return nil, fmt.Errorf("dpb: %s:1: per-action columns for %d arms, but none for arm %d (arms are a0_… to a%d_…)", path, len(arms), j, len(arms)-1)
+			}
+			if !slices.Equal(names, arms[0]) {
+				return nil, fmt.Errorf("dpb: %s:1: arm %d's per-action features are %q, arm 0's %q: every arm needs the same, in the same order", path, j, names, arms[0])
+			}
+			pcols = append(pcols, armCols[j]...)
+		}
+	}
+	if len(xs) == 0 && p == 0 {
+		return nil, fmt.Errorf("dpb: %s:1: no context columns (names starting with \"x\") and no per-action columns (a<arm>_<name>)", path)
 	}
 	if cfg.MaxArms < 0 {
 		return nil, fmt.Errorf("dpb: max arms is %d, must be >= 1 (or 0 for %d)", cfg.MaxArms, DefaultMaxArms)
@@ -97,11 +166,20 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 	if cfg.Arms < 0 || cfg.Arms > cfg.MaxArms {
 		return nil, fmt.Errorf("dpb: arms is %d, must be in [1, %d] (max arms) or 0 for the largest action + 1", cfg.Arms, cfg.MaxArms)
 	}
+	if p > 0 {
+		if len(arms) > cfg.MaxArms {
+			return nil, fmt.Errorf("dpb: %s:1: per-action columns for %d arms, more than max arms %d", path, len(arms), cfg.MaxArms)
+		}
+		if cfg.Arms != 0 && cfg.Arms != len(arms) {
+			return nil, fmt.Errorf("dpb: %s:1: per-action columns for %d arms, CSVLogConfig.Arms is %d", path, len(arms), cfg.Arms)
+		}
+		cfg.Arms = len(arms)
+	}
 	limit := cfg.Arms // actions are in [0, limit)
 	if limit == 0 {
 		limit = cfg.MaxArms
 	}
-	l := &CSVLog{d: len(xs)}
+	l := &CSVLog{d: len(xs), p: p}
 	num := func(rec []string, line, col int) (float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
@@ -123,12 +201,12 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 		if err != nil {
 			return err
 		}
-		p, err := num(rec, line, cols["propensity"])
+		pr, err := num(rec, line, cols["propensity"])
 		if err != nil {
 			return err
 		}
-		if !(p > 0 && p <= 1) {
-			return fmt.Errorf("dpb: %s:%d: propensity is %v, want (0, 1]", path, line, p)
+		if !(pr > 0 && pr <= 1) {
+			return fmt.Errorf("dpb: %s:%d: propensity is %v, want (0, 1]", path, line, pr)
 		}
 		for _, c := range xs {
 			v, err := num(rec, line, c)
@@ -137,7 +215,14 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 			}
 			l.ctx = append(l.ctx, v)
 		}
-		l.action, l.reward, l.prob = append(l.action, a), append(l.reward, y), append(l.prob, p)
+		for _, c := range pcols {
+			v, err := num(rec, line, c)
+			if err != nil {
+				return err
+			}
+			l.act = append(l.act, v)
+		}
+		l.action, l.reward, l.prob = append(l.action, a), append(l.reward, y), append(l.prob, pr)
 		maxA = max(maxA, a)
 		return nil
 	}); err != nil {
@@ -150,36 +235,77 @@ func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 	if l.k == 0 {
 		l.k = maxA + 1
 	}
-	if l.k*l.k > maxRoundValues/l.d {
+	if l.p == 0 && l.k*l.k > maxRoundValues/l.d {
 		return nil, fmt.Errorf("dpb: %s: %d arms and %d context columns give K·K·d = %d feature values a round, more than %d", path, l.k, l.d, l.k*l.k*l.d, maxRoundValues)
 	}
 	return l, nil
 }
 
+// headCSV reads the header row of the CSV in rd: the reader positioned at
+// the first data row and the column of each name.
+func headCSV(path string, rd io.Reader) (*csv.Reader, map[string]int, error) {
+	cr := csv.NewReader(skipBOM(rd))
+	head, err := cr.Read()
+	if err != nil {
+		return nil, nil, csvErr(path, cr, err)
+	}
+	cols := map[string]int{}
+	for i, h := range head {
+		h = strings.TrimSpace(h)
+		if h == "" {
+			continue
+		}
+		if j, dup := cols[h]; dup {
+			return nil, nil, fmt.Errorf("dpb: %s:1: column %s appears twice (columns %d and %d)", path, quoteField(h), j+1, i+1)
+		}
+		cols[h] = i
+	}
+	return cr, cols, nil
+}
+
 // Arms returns K.
 func (l *CSVLog) Arms() int { return l.k }
 
-// Dim returns K·d, the dimension of the disjoint arm features.
-func (l *CSVLog) Dim() int { return l.k * l.d }
+// Dim returns the dimension of an arm's feature vector: K·d in the
+// disjoint layout, p + d with per-action features.
+func (l *CSVLog) Dim() int {
+	if l.p > 0 {
+		return l.p + l.d
+	}
+	return l.k * l.d
+}
 
-// ContextDim returns d, the number of context columns.
+// ContextDim returns d, the number of shared context columns.
 func (l *CSVLog) ContextDim() int { return l.d }
+
+// ActionDim returns p, the number of per-action features of each arm (0 in
+// the disjoint layout).
+func (l *CSVLog) ActionDim() int { return l.p }
 
 // Len returns the number of events.
 func (l *CSVLog) Len() int { return len(l.action) }
 
-// Context returns event i's context (a view; do not modify).
+// Context returns event i's shared context (a view; do not modify).
 func (l *CSVLog) Context(i int) []float64 { return l.ctx[i*l.d : (i+1)*l.d] }
 
-// Event fills r with event i's disjoint arm features and returns the logged
-// action, reward and propensity.
+// Event fills r with event i's decision set (see [CSVLog] for the two
+// layouts) and returns the logged action, reward and propensity.
 func (l *CSVLog) Event(r *bandit.Round, i int) (int, float64, float64) {
-	k, d := l.k, l.d
-	if r.K != k || r.Dim != k*d || len(r.Actions) != k*k*d {
+	k, d, p := l.k, l.d, l.p
+	if r.K != k || r.Dim != l.Dim() || len(r.Actions) != k*l.Dim() {
 		panic(param.BadDim)
 	}
-	clear(r.Actions)
 	x := l.Context(i)
+	if p > 0 {
+		z := l.act[i*k*p : (i+1)*k*p]
+		for a := 0; a < k; a++ {
+			v := r.Actions[a*(p+d) : (a+1)*(p+d)]
+			copy(v, z[a*p:(a+1)*p])
+			copy(v[p:], x)
+		}
+		return l.action[i], l.reward[i], l.prob[i]
+	}
+	clear(r.Actions)
 	for a := 0; a < k; a++ {
 		copy(r.Actions[a*k*d+a*d:], x)
 	}

@@ -7,7 +7,6 @@ import (
 	"math"
 	"path/filepath"
 	"strconv"
-	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -110,23 +109,10 @@ func openCSV(path string) (io.ReadCloser, *csv.Reader, map[string]int, error) {
 	if err != nil {
 		return nil, nil, nil, fmt.Errorf("dpb: %w", err)
 	}
-	cr := csv.NewReader(skipBOM(f))
-	head, err := cr.Read()
+	cr, cols, err := headCSV(path, f)
 	if err != nil {
 		f.Close()
-		return nil, nil, nil, csvErr(path, cr, err)
-	}
-	cols := map[string]int{}
-	for i, h := range head {
-		h = strings.TrimSpace(h)
-		if h == "" {
-			continue
-		}
-		if j, dup := cols[h]; dup {
-			f.Close()
-			return nil, nil, nil, fmt.Errorf("dpb: %s:1: column %s appears twice (columns %d and %d)", path, quoteField(h), j+1, i+1)
-		}
-		cols[h] = i
+		return nil, nil, nil, err
 	}
 	return f, cr, cols, nil
 }

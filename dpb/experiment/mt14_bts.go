@@ -141,7 +141,9 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 	if cfg.Lambda == 0 {
 		cfg.Lambda = 1
 	}
-	model, err := ope.FitLinearModel(un, 0, un.Len(), cfg.Lambda)
+	// The reward model through the origin, the model the committed figure was
+	// made with (DR is unbiased whatever the model).
+	model, err := ope.FitLinearModelWith(un, 0, un.Len(), ope.LinearFit{Lambda: cfg.Lambda, NoIntercept: true})
 	if err != nil {
 		return nil, err
 	}

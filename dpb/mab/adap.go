@@ -53,6 +53,9 @@ type AdaPConfig struct {
 // O(Σ_a ln T/Δ_a + k ln T/ε), which matches SS18's Corollary 15 lower bound in order.
 // Choose is O(k) at episode starts and O(1) inside an episode (O(50 k) with
 // the KL index); nothing allocates after construction.
+//
+// An AdaP is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type AdaP struct {
 	cfg AdaPConfig
 	s   *privArms

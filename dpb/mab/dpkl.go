@@ -56,6 +56,9 @@ type DPKLConfig struct {
 // arbitrarily close to 1, its lower bound ([AzizeLowerBound]). Choose is O(k)
 // at phase starts (O(50 k) bisection for DP-KLUCB), O(1) inside a phase;
 // nothing allocates after construction.
+//
+// A DPKL is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type DPKL struct {
 	cfg  DPKLConfig
 	s    *privArms

@@ -49,6 +49,9 @@ type DPSEConfig struct {
 // O(Σ_a ln T/Δ_a + k ln T/ε), optimal in order by SS18's Corollary 15.
 // Choose and Update are O(1) except at epoch ends (O(k)); nothing allocates
 // after construction.
+//
+// A DPSE is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type DPSE struct {
 	cfg    DPSEConfig
 	s      *privArms

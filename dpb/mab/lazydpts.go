@@ -45,6 +45,9 @@ type LazyDPTSConfig struct {
 // Lazy-DP-TS is ε-DP (post-processing). Hu & Hegde's regret is
 // O(Σ_a ln T/Δ_a + k ln T/ε). Choose is O(k) at episode starts (k normal
 // draws), O(1) inside an episode; nothing allocates after construction.
+//
+// A LazyDPTS is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type LazyDPTS struct {
 	cfg LazyDPTSConfig
 	s   *privArms

@@ -62,7 +62,8 @@ type ContextualUCBConfig struct {
 	// PrintedWidth uses the width α·sqrt(zᵀÃz) that the text of MT14
 	// Algorithm 2, line 7, prints; the default α·sqrt(zᵀÃ⁻¹z) is LinUCB's.
 	PrintedWidth bool
-	// Mode is the trees' release mode. Defaults to Plain.
+	// Mode is the trees' release mode. Defaults (counter.ModeDefault) to
+	// Plain, the binary mechanism MT14 cites.
 	Mode counter.ReleaseMode
 	// Noise selects the sampler: NoiseSimulated (the default, seeded and
 	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
@@ -102,6 +103,9 @@ type ContextualUCBConfig struct {
 //
 // Choose is O(k d²); Update is one tree Add, one O(d³) Cholesky inverse of
 // the pulled model. Nothing allocates after construction.
+//
+// A ContextualUCB is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type ContextualUCB struct {
 	cfg    ContextualUCBConfig
 	d      int
@@ -140,6 +144,9 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	}
 	if cfg.Alpha == 0 {
 		cfg.Alpha = 1
+	}
+	if cfg.Mode == counter.ModeDefault {
+		cfg.Mode = counter.Plain // the binary mechanism MT14 cites
 	}
 	if err := param.CheckNonNegative("alpha", cfg.Alpha); err != nil {
 		return nil, err

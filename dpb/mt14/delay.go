@@ -8,6 +8,9 @@ import (
 
 // DelayedPolicy is a policy whose feedback arrives in batches: MT14 Section
 // 5.2's delay τ. See [Delayed].
+//
+// A DelayedPolicy is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type DelayedPolicy struct {
 	p   bandit.Policy
 	tau int

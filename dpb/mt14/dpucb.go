@@ -2,6 +2,7 @@ package mt14
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
@@ -23,8 +24,9 @@ type DPUCBConfig struct {
 	// RelaxationScale multiplies the confidence relaxation Γ. Defaults to 1
 	// (Γ as printed); smaller values are a heuristic, not the paper's algorithm.
 	RelaxationScale float64
-	// Mode is the tree's release mode. Defaults to Plain (the binary mechanism
-	// MT14 cites); Padded is AS17's TreeBasedAgg.
+	// Mode is the tree's release mode. Defaults (counter.ModeDefault) to
+	// Plain, the binary mechanism MT14 cites and Theorem 4 assumes; Padded is
+	// AS17's TreeBasedAgg.
 	Mode counter.ReleaseMode
 	// Clip clips rewards into [0, 1] instead of panicking on them. Defaults to
 	// false: a reward outside [0, 1] (or NaN) panics in Update.
@@ -93,6 +95,9 @@ type DPUCBConfig struct {
 // with b_i = |w_i| b_c, |w_i| ≤ 1, Σ w_i² = VarianceAt(t); the constructor
 // checks b_c ≤ b and b_c² MaxVariance() ≤ b² m, so every ν that serves
 // the tree serves the counter and Γ remains a valid relaxation.
+//
+// A DPUCB is not safe for concurrent use: wrap it in [bandit.NewLocked] to
+// share it between goroutines.
 type DPUCB struct {
 	cfg   DPUCBConfig
 	gamma float64 // Γ·RelaxationScale
@@ -101,9 +106,10 @@ type DPUCB struct {
 	n     []int
 	r     []float64 // released private totals r̃_a
 	z     [1]float64
+	skip  int // pulls UpdateErr skipped
 }
 
-var _ bandit.Policy = (*DPUCB)(nil)
+var _ bandit.Checked = (*DPUCB)(nil)
 
 // NewDPUCB returns a DP-UCB policy drawing its noise from rng.
 func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
@@ -124,6 +130,9 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	}
 	if cfg.Gamma == 0 {
 		cfg.Gamma = 1 / float64(cfg.Horizon)
+	}
+	if cfg.Mode == counter.ModeDefault {
+		cfg.Mode = counter.Plain // Theorem 4's binary mechanism
 	}
 	if err := param.CheckProb("gamma", cfg.Gamma); err != nil {
 		return nil, err
@@ -217,6 +226,59 @@ func (p *DPUCB) Choose(r *bandit.Round) int {
 	}
 	return mt14Choose(r.T, p.n, p.r, p.gamma)
 }
+
+// ChooseErr is Choose returning an error instead of panicking when the
+// round's K is not the number of arms.
+func (p *DPUCB) ChooseErr(r *bandit.Round) (int, error) {
+	if r == nil || r.K != len(p.n) {
+		return -1, fmt.Errorf("dpb: round has %v arms, DP-UCB has %d", roundK(r), len(p.n))
+	}
+	return p.Choose(r), nil
+}
+
+func roundK(r *bandit.Round) any {
+	if r == nil {
+		return "no"
+	}
+	return r.K
+}
+
+// UpdateErr is Update for a service: an arm out of range is an error and
+// changes nothing; a reward outside [0, 1] (with Clip unset) or NaN is
+// skipped, counted in Skipped and returned as an error, and the policy
+// keeps learning. The skipped pull enters the arm's tree as reward 0 and
+// counts as a pull, so the arm's tree keeps one leaf per pull and every
+// later pull its own leaf: each leaf is a function of its own round's
+// reward with value in [0, 1], which is all the tree's ε₀-DP analysis
+// (Theorem 3) needs, so the privacy is unchanged. The arm's mean estimate is
+// biased down by at most its skipped pulls over its pulls.
+func (p *DPUCB) UpdateErr(r *bandit.Round, arm int, reward float64) error {
+	if arm < 0 || arm >= len(p.n) {
+		return fmt.Errorf("dpb: arm %d outside DP-UCB's %d arms", arm, len(p.n))
+	}
+	var err error
+	if !(reward >= 0 && reward <= 1) && (!p.cfg.Clip || math.IsNaN(reward)) {
+		err = fmt.Errorf("dpb: round %d skipped: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", roundT(r), reward)
+		p.skip++
+		reward = 0
+	}
+	p.Update(r, arm, reward)
+	return err
+}
+
+func roundT(r *bandit.Round) int {
+	if r == nil {
+		return 0
+	}
+	return r.T
+}
+
+// Skipped returns the number of pulls UpdateErr skipped.
+func (p *DPUCB) Skipped() int { return p.skip }
+
+// Err returns nil: DP-UCB refuses its input by panicking (Update) or with
+// an error (ChooseErr, UpdateErr), and has no state it cannot continue from.
+func (p *DPUCB) Err() error { return nil }
 
 // Update inserts the reward into the pulled arm's tree (line 12) and reads
 // back its private total. Rewards outside [0, 1] panic unless Clip is set.

@@ -25,6 +25,9 @@ type UCB1Config struct {
 //
 // with r_a the total reward and n_a the number of pulls of arm a. Ties go to
 // the lowest index. Choose is O(k); nothing allocates after construction.
+//
+// A UCB1 is not safe for concurrent use: share it between goroutines
+// through [bandit.NewLocked].
 type UCB1 struct {
 	cfg UCB1Config
 	n   []int

@@ -22,6 +22,10 @@
 // split), and has smaller variance when q̂ is close to the true mean reward
 // (Dudík, Langford & Li 2011); SNIPS is consistent, biased by O(1/n), and
 // bounded by the rewards' range; DM is biased unless q̂ is right.
+// [FitLinearModel] fits q̂ = b̂ + ⟨θ̂, x_a⟩ with an intercept (without one, a
+// model of 0/1 rewards on centred features predicts ≈ 0 and DM with it);
+// [CrossFitLinear] fits it in folds, each event predicted by the model of
+// the other folds, so that DR may use the whole log for both.
 //
 // For a policy that learns online (any bandit.Policy), [Replay] is Li et al.'s
 // (2011) replay for uniformly logged data, and [PropensityReplay] the

@@ -28,7 +28,9 @@ func (f TargetFunc) ProbsTo(dst []float64, r *bandit.Round) {
 	dst[f(r)] = 1
 }
 
-// RewardModel is an estimate q̂(x, a) of the mean reward, used by DM and DR.
+// RewardModel is an estimate q̂(x, a) of the mean reward, used by DM and DR
+// ([FitLinearModel], with an intercept; [CrossFitLinear], cross-fitted;
+// [FitArmMeans] for K-armed logs).
 type RewardModel interface {
 	// PredictTo writes q̂(x, a) for a = 0..r.K−1 into dst (len r.K).
 	PredictTo(dst []float64, r *bandit.Round)
@@ -157,7 +159,7 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 			return tm, fmt.Errorf("dpb: ope event %d: importance weight π(a|x)/p = %v/%v overflows", i, pi[arm], p)
 		}
 		if model != nil {
-			model.PredictTo(q, r)
+			predict(model, q, r, i)
 			var dm float64
 			for a, v := range q {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
@@ -169,6 +171,16 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 		}
 	}
 	return tm, nil
+}
+
+// predict writes the model's prediction for event i of the log: through
+// PredictEventTo for an [EventModel] (a cross-fitted one), else PredictTo.
+func predict(m RewardModel, dst []float64, r *bandit.Round, i int) {
+	if em, ok := m.(EventModel); ok {
+		em.PredictEventTo(dst, r, i)
+		return
+	}
+	m.PredictTo(dst, r)
 }
 
 // event reads and validates event i: the arm in range, a finite reward, a

@@ -8,64 +8,181 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
-// LinearModel is the reward model q̂(x, a) = ⟨θ̂, x_a⟩ with x_a arm a's
+// LinearModel is the reward model q̂(x, a) = b̂ + ⟨θ̂, x_a⟩ with x_a arm a's
 // feature vector in the event's decision set: one linear model shared by
-// the arms (MT14 Algorithm 2's model), fit by ridge regression.
+// the arms (MT14 Algorithm 2's model), fit by ridge regression with an
+// unpenalised intercept b̂ (zero when fit without one).
 type LinearModel struct {
-	Theta []float64
+	Theta     []float64
+	Intercept float64
 }
 
-// PredictTo writes ⟨θ̂, x_a⟩ for every arm.
+// PredictTo writes b̂ + ⟨θ̂, x_a⟩ for every arm.
 func (m *LinearModel) PredictTo(dst []float64, r *bandit.Round) {
 	if r.Dim != len(m.Theta) {
 		panic(param.BadDim)
 	}
 	for a := range dst[:r.K] {
-		dst[a] = linalg.Dot(m.Theta, r.Action(a))
+		dst[a] = m.Intercept + linalg.Dot(m.Theta, r.Action(a))
 	}
 }
 
-// FitLinearModel fits θ̂ = (Σ x x ᵀ + λI)⁻¹ Σ r x by ridge regression on the
-// logged arm's features and reward of the events from..to−1 of the log (use
-// events the estimate is not computed on, so that DR stays unbiased).
+// LinearFit configures [FitLinearModelWith] and [CrossFitLinear].
+type LinearFit struct {
+	// Lambda is the ridge λ on θ̂ (the intercept is not penalised).
+	// Defaults to 1.
+	Lambda float64
+	// NoIntercept fits q̂ = ⟨θ̂, x_a⟩ through the origin. The default fits
+	// an intercept: without one, a model of 0/1 rewards on centred features
+	// predicts ≈ 0 whatever the mean reward, and DM inherits that bias.
+	NoIntercept bool
+}
+
+// FitLinearModel fits q̂ = b̂ + ⟨θ̂, x_a⟩ by ridge regression (penalty λ on θ̂,
+// none on the intercept b̂) on the logged arm's features and reward of the
+// events from..to−1 of the log (use events the estimate is not computed on,
+// so that DR stays unbiased, or [CrossFitLinear]). It is
+// [FitLinearModelWith] with LinearFit{Lambda: lambda}.
 func FitLinearModel(log Log, from, to int, lambda float64) (*LinearModel, error) {
 	if err := param.CheckPositive("ridge lambda", lambda); err != nil {
+		return nil, err
+	}
+	return FitLinearModelWith(log, from, to, LinearFit{Lambda: lambda})
+}
+
+// FitLinearModelWith fits the linear reward model configured by fit on the
+// events from..to−1 of the log: θ̂ (and b̂) minimise
+// Σ_i (r_i − b − ⟨θ, x_{a_i}⟩)² + λ‖θ‖², the normal equations solved by
+// Cholesky.
+func FitLinearModelWith(log Log, from, to int, fit LinearFit) (*LinearModel, error) {
+	if from < 0 || to > log.Len() || from >= to {
+		return nil, fmt.Errorf("dpb: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
+	}
+	return fitLinear(log, fit, func(i int) bool { return i >= from && i < to }, from, to)
+}
+
+// fitLinear fits on the events i in [lo, hi) with in(i).
+func fitLinear(log Log, fit LinearFit, in func(int) bool, lo, hi int) (*LinearModel, error) {
+	if fit.Lambda == 0 {
+		fit.Lambda = 1
+	}
+	if err := param.CheckPositive("ridge lambda", fit.Lambda); err != nil {
 		return nil, err
 	}
 	d := log.Dim()
 	if d < 1 {
 		return nil, fmt.Errorf("dpb: ope: a linear model needs contexts (the log's dimension is %d)", d)
 	}
-	if from < 0 || to > log.Len() || from >= to {
-		return nil, fmt.Errorf("dpb: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
-	}
 	r, err := newRound(log)
 	if err != nil {
 		return nil, err
 	}
-	g, u := make([]float64, d*d), make([]float64, d)
-	for i := 0; i < d; i++ {
-		g[i*d+i] = lambda
+	// The system's unknowns are θ and, with an intercept, b as entry d.
+	n := d
+	if !fit.NoIntercept {
+		n = d + 1
 	}
-	for i := from; i < to; i++ {
+	g, u := make([]float64, n*n), make([]float64, n)
+	for i := 0; i < d; i++ {
+		g[i*n+i] = fit.Lambda
+	}
+	rows := 0
+	for i := lo; i < hi; i++ {
+		if !in(i) {
+			continue
+		}
 		arm, y, _, err := event(log, r, i)
 		if err != nil {
 			return nil, err
 		}
+		rows++
 		x := r.Action(arm)
 		for p, xp := range x {
 			for q, xq := range x {
-				g[p*d+q] += xp * xq
+				g[p*n+q] += xp * xq
 			}
 			u[p] += y * xp
 		}
+		if n > d {
+			for p, xp := range x {
+				g[p*n+d] += xp
+				g[d*n+p] += xp
+			}
+			g[d*n+d]++
+			u[d] += y
+		}
 	}
-	if !linalg.Cholesky(g, d) {
+	if rows == 0 {
+		return nil, fmt.Errorf("dpb: ope: no events to fit the reward model on")
+	}
+	if !linalg.Cholesky(g, n) {
 		return nil, fmt.Errorf("dpb: ope: ridge system not positive definite")
 	}
-	linalg.ForwardSolve(g, d, u)
-	linalg.BackSolve(g, d, u)
-	return &LinearModel{Theta: u}, nil
+	linalg.ForwardSolve(g, n, u)
+	linalg.BackSolve(g, n, u)
+	m := &LinearModel{Theta: u[:d:d]}
+	if n > d {
+		m.Intercept = u[d]
+	}
+	return m, nil
+}
+
+// CrossFitModel is a reward model cross-fitted over one log: the events are
+// split into Folds contiguous blocks, event i in block ⌊i·Folds/n⌋, and
+// event i is predicted by the model fit on the other blocks only, so that
+// no event's q̂ was fit on that event. DR is then unbiased given each fold's
+// model, with the whole log used both to fit and to estimate (Chernozhukov et
+// al. 2018's cross-fitting; Dudík, Langford & Li 2011 ask for a q̂ fit on
+// other data). [EstimateAll] and [PropensityReplay] ask it for event i's
+// prediction through PredictEventTo; PredictTo, which knows no event, uses
+// fold 0's model.
+type CrossFitModel struct {
+	Models []*LinearModel
+	n      int
+}
+
+// EventModel is a [RewardModel] whose prediction depends on which event of
+// the log it is made for (a cross-fitted model): the estimators call
+// PredictEventTo(dst, r, i) for event i instead of PredictTo.
+type EventModel interface {
+	RewardModel
+	PredictEventTo(dst []float64, r *bandit.Round, i int)
+}
+
+var _ EventModel = (*CrossFitModel)(nil)
+
+// Fold returns the block of event i.
+func (m *CrossFitModel) Fold(i int) int { return int(int64(i) * int64(len(m.Models)) / int64(m.n)) }
+
+// PredictEventTo writes event i's prediction: the model of the folds other
+// than i's.
+func (m *CrossFitModel) PredictEventTo(dst []float64, r *bandit.Round, i int) {
+	if i < 0 || i >= m.n {
+		panic(fmt.Sprintf("dpb: ope: event %d outside the cross-fitted log's [0, %d)", i, m.n))
+	}
+	m.Models[m.Fold(i)].PredictTo(dst, r)
+}
+
+// PredictTo uses fold 0's model (for callers that know no event index).
+func (m *CrossFitModel) PredictTo(dst []float64, r *bandit.Round) { m.Models[0].PredictTo(dst, r) }
+
+// CrossFitLinear fits the linear reward model of fit in folds ≥ 2 blocks
+// of the log (see [CrossFitModel]); each block's model is fit on the other
+// blocks' events.
+func CrossFitLinear(log Log, folds int, fit LinearFit) (*CrossFitModel, error) {
+	n := log.Len()
+	if folds < 2 || folds > n {
+		return nil, fmt.Errorf("dpb: ope: %d cross-fitting folds, want 2..%d (the log's events)", folds, n)
+	}
+	m := &CrossFitModel{Models: make([]*LinearModel, folds), n: n}
+	for f := range folds {
+		mf, err := fitLinear(log, fit, func(i int) bool { return m.Fold(i) != f }, 0, n)
+		if err != nil {
+			return nil, fmt.Errorf("dpb: ope: fold %d: %w", f, err)
+		}
+		m.Models[f] = mf
+	}
+	return m, nil
 }
 
 // ArmMeanModel is the reward model q̂(x, a) = the mean logged reward of arm a

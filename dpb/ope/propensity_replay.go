@@ -98,6 +98,11 @@ func (r PropensityReplayResult) String() string {
 // instead of one each; Dudík et al.'s DR-ns additionally reweights those
 // holding times, which this version does not. The interval treats the V_i as
 // independent (it ignores the policy's adaptation, as Replay's does).
+//
+// As in [Replay], the policy's Err is checked after every update: a policy
+// that refused a logged observation and stopped learning ends the replay
+// with that error (and the result so far), as does a decision set a
+// [bandit.Checked] policy refuses.
 func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (PropensityReplayResult, error) {
 	var res PropensityReplayResult
 	if p == nil || log == nil {
@@ -157,9 +162,14 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		}
 		res.Events++
 		r.T = res.Accepted + 1
-		c := p.Choose(r)
+		c, err := choose(p, r)
+		if err != nil {
+			res.Events--
+			res.finish(cfg, sum, sum2, drSum, drSum2, wSum, wSum2, unit)
+			return res, fmt.Errorf("dpb: propensity replay event %d: %w", i, err)
+		}
 		if cfg.Model != nil {
-			cfg.Model.PredictTo(q, r)
+			predict(cfg.Model, q, r, i)
 			v := q[c]
 			if c == arm {
 				w := 1 / pr
@@ -191,7 +201,17 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		sum2 += float64(reward * reward)
 		unit = unit && reward >= 0 && reward <= 1
 		p.Update(r, arm, reward)
+		if err := policyErr(p); err != nil {
+			res.finish(cfg, sum, sum2, drSum, drSum2, wSum, wSum2, unit)
+			return res, fmt.Errorf("dpb: propensity replay event %d: the policy stopped learning: %w", i, err)
+		}
 	}
+	res.finish(cfg, sum, sum2, drSum, drSum2, wSum, wSum2, unit)
+	return res, nil
+}
+
+// finish computes the values and intervals from the running sums.
+func (res *PropensityReplayResult) finish(cfg PropensityReplayConfig, sum, sum2, drSum, drSum2, wSum, wSum2 float64, unit bool) {
 	if unit {
 		res.Value, res.Lo, res.Hi = wilsonOf(sum, res.Accepted, cfg.Z)
 	} else {
@@ -204,7 +224,6 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 			res.DRESS = wSum * wSum / wSum2
 		}
 	}
-	return res, nil
 }
 
 // normalOf returns the mean of n values with sum s and sum of squares s2 and

@@ -67,6 +67,12 @@ func (r ReplayResult) String() string {
 // probability is not 1/K (relative error > 1e-6), since the estimator is then
 // biased.
 //
+// The policy is checked after every update: when it has an Err method
+// ([bandit.Checked] policies do) and it returns an error — the policy refused
+// a logged observation and stopped learning — Replay stops there and returns
+// that error with the result so far. A decision set a Checked policy
+// refuses (ChooseErr) is an error too.
+//
 // The interval is Wilson's score interval on the matched rewards, treating
 // them as independent draws with values in [0, 1] (Bernoulli variance is the
 // largest a [0, 1] variable of that mean can have, so it is conservative for
@@ -109,15 +115,44 @@ func Replay(p bandit.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 		}
 		res.Events++
 		r.T = res.Matched + 1
-		if p.Choose(r) != arm {
+		c, err := choose(p, r)
+		if err != nil {
+			res.CTR, res.Lo, res.Hi = wilsonOf(res.Reward, res.Matched, cfg.Z)
+			return res, fmt.Errorf("dpb: replay event %d: %w", i, err)
+		}
+		if c != arm {
 			continue
 		}
 		res.Matched++
 		res.Reward += reward
 		p.Update(r, arm, reward)
+		if err := policyErr(p); err != nil {
+			res.CTR, res.Lo, res.Hi = wilsonOf(res.Reward, res.Matched, cfg.Z)
+			return res, fmt.Errorf("dpb: replay event %d: the policy stopped learning: %w", i, err)
+		}
 	}
 	res.CTR, res.Lo, res.Hi = wilsonOf(res.Reward, res.Matched, cfg.Z)
 	return res, nil
+}
+
+// choose plays p on r, through ChooseErr when p is a [bandit.Checked]
+// policy, so that a decision set it refuses (a NaN or infinite feature) is
+// an error of the replay rather than a panic.
+func choose(p bandit.Policy, r *bandit.Round) (int, error) {
+	if c, ok := p.(bandit.Checked); ok {
+		return c.ChooseErr(r)
+	}
+	return p.Choose(r), nil
+}
+
+// policyErr returns the policy's sticky error (its Err method, when it has
+// one): a policy that refused an observation has stopped learning, and a
+// replay that went on would score a frozen policy as a learning one.
+func policyErr(p bandit.Policy) error {
+	if e, ok := p.(interface{ Err() error }); ok {
+		return e.Err()
+	}
+	return nil
 }
 
 // UniformValue returns the value of the uniformly random policy on the log:

@@ -95,6 +95,10 @@ type LinUCBConfig struct {
 //
 // Per round: one d×d Cholesky factorisation (O(d³)), O(d²) per action, and the
 // regularizer's update. Nothing allocates after construction.
+//
+// A LinUCB is not safe for concurrent use, not even two concurrent Chooses
+// (each writes the policy's scratch and this round's factor): wrap it in
+// [bandit.NewLocked] to share it between goroutines.
 type LinUCB struct {
 	cfg LinUCBConfig
 	d   int
@@ -127,9 +131,10 @@ type LinUCB struct {
 	fresh          bool // v holds the factor of the current round's V_t
 	changing       bool // the regularizer's bounds change every round (BoundsChange)
 	err            error
+	skipped        int // rounds UpdateErr skipped
 }
 
-var _ bandit.Policy = (*LinUCB)(nil)
+var _ bandit.Checked = (*LinUCB)(nil)
 
 // NewLinUCB returns SS18 Algorithm 1 with the given configuration.
 func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
@@ -207,14 +212,60 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 }
 
 // Choose returns the index of the action with the largest upper confidence
-// bound ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹} (the first one on ties).
+// bound ⟨θ̃_t, x⟩ + β_t ‖x‖_{V_t⁻¹} (the first one on ties). A decision set
+// of the wrong shape or with a NaN or infinite feature panics (never
+// played); [LinUCB.ChooseErr] returns the same refusals as errors.
 func (p *LinUCB) Choose(r *bandit.Round) int {
 	p.checkRound(r)
 	p.ensure()
-	return p.chooseBlocked(r)
+	a := p.chooseBlocked(r)
+	if !p.finiteScores(r) {
+		panic(bandit.CheckRound(r, p.d).Error() + " (ChooseErr returns it as an error)")
+	}
+	return a
 }
 
-// checkRound panics unless r is a decision set this policy can score.
+// ChooseErr is Choose for decision sets a service cannot vouch for: one of
+// the wrong shape or with a NaN or infinite feature is refused with an error
+// naming the action and coordinate ([bandit.CheckRound]), and nothing is
+// played or changed (the arm returned is then −1).
+func (p *LinUCB) ChooseErr(r *bandit.Round) (int, error) {
+	if r == nil || r.Dim != p.d || r.K < 1 || len(r.Actions) < r.K*r.Dim {
+		return -1, bandit.CheckRound(r, p.d)
+	}
+	p.ensure()
+	a := p.chooseBlocked(r)
+	if !p.finiteScores(r) {
+		return -1, bandit.CheckRound(r, p.d)
+	}
+	return a, nil
+}
+
+// finiteScores reports whether the decision set r just scored has only
+// finite features, looking at its K scores first: a NaN or infinite feature
+// x_i makes its action's score NaN or infinite. (z = M x, M = L⁻¹ lower
+// triangular with M_ii = 1/L_ii finite and nonzero, so z_i holds M_ii·x_i
+// and is NaN or ±Inf; then ‖x‖²_{V⁻¹} = ‖z‖² is +Inf or NaN, β_t > 0 keeps
+// it so, and no IEEE sum or product of a NaN or infinite operand is
+// finite.) Only when a score is not finite — a finite feature can overflow
+// a score too — are the K·d features read, by [bandit.FiniteActions]; so
+// the usual round pays O(K), not O(K·d).
+func (p *LinUCB) finiteScores(r *bandit.Round) bool {
+	var s0, s1 float64
+	sc := p.scores[:r.K]
+	for len(sc) >= 2 {
+		s0 += sc[0] - sc[0]
+		s1 += sc[1] - sc[1]
+		sc = sc[2:]
+	}
+	for _, v := range sc {
+		s0 += v - v
+	}
+	return s0+s1 == 0 || bandit.FiniteActions(r)
+}
+
+// checkRound panics unless r has the shape of a decision set this policy
+// can score: the policy's dimension, K ≥ 1, K·d numbers.
 func (p *LinUCB) checkRound(r *bandit.Round) {
 	if r.Dim != p.d {
 		panic(param.BadDim)
@@ -473,6 +524,52 @@ func (p *LinUCB) Update(r *bandit.Round, arm int, y float64) {
 		p.err = fmt.Errorf("round %d: %w", r.T, err)
 	}
 }
+
+// UpdateErr is Update for a service: an observation Update would refuse (a
+// NaN or infinite context or reward, ‖x‖² + y² above L̃² without Clip, or an
+// arm outside the round) is skipped, counted in [LinUCB.Skipped] and
+// returned as an error, and the policy keeps learning from the next round;
+// Err is not set. Past the horizon it panics, as Update does; after a sticky
+// Err it returns Err and adds nothing.
+//
+// A skipped round enters the regularizer as the zero observation (x, y) =
+// (0, 0), so the round still takes its leaf of the tree and every later
+// round keeps its own. Privacy (SS18 Theorem 7 / Section 4): the tree's
+// analysis needs each round's item to be a function of that round's record
+// alone with ‖x‖² + y² ≤ L̃²; the item entered (the record, clipped, or zero
+// when it is refused) is such a function, and zero is within the bound, so
+// the neighbouring streams' trees still differ in one leaf and the (ε, δ)
+// is unchanged. Skipping without a leaf would not do: every later record
+// would move to the next leaf.
+func (p *LinUCB) UpdateErr(r *bandit.Round, arm int, y float64) error {
+	if p.err != nil {
+		return p.err
+	}
+	if p.t >= p.cfg.Horizon {
+		panic(param.PastHorizon)
+	}
+	var err error
+	switch {
+	case arm < 0 || arm >= r.K:
+		err = fmt.Errorf("dpb: arm %d outside the round's %d actions", arm, r.K)
+	case r.Dim != p.d || len(r.Actions) < r.K*r.Dim:
+		err = bandit.CheckRound(r, p.d)
+	default:
+		err = p.Observe(r.Action(arm), y)
+	}
+	if err == nil {
+		return nil
+	}
+	clear(p.xy)
+	p.reg.Add(p.xy, 0)
+	p.t++
+	p.fresh = false
+	p.skipped++
+	return fmt.Errorf("round %d skipped: %w", r.T, err)
+}
+
+// Skipped returns the number of rounds UpdateErr skipped.
+func (p *LinUCB) Skipped() int { return p.skipped }
 
 // Observe validates (x, y) and adds it to the regularizer, or returns the
 // reason it was rejected (nothing is added then).

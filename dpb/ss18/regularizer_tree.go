@@ -42,9 +42,10 @@ func (s ShiftMode) String() string {
 type TreeRegConfig struct {
 	// Setting holds d, the horizon n, ε, δ, L̃² and α. Required.
 	Setting Setting
-	// Mode is the tree's release mode. Defaults to Plain (the binary
-	// mechanism as usually run); Propositions 9 and 11 assume Padded, where
-	// every release carries exactly m node noises.
+	// Mode is the tree's release mode. Defaults (counter.ModeDefault) to
+	// Padded, where every release carries exactly m node noises, as
+	// Propositions 9 and 11 assume; Plain (the binary mechanism as usually
+	// run) must be named.
 	Mode counter.ReleaseMode
 	// Shift selects the shift of the identity. Defaults to ShiftPaper.
 	Shift ShiftMode
@@ -81,6 +82,9 @@ type TreeRegConfig struct {
 // tree starts with one data-independent zero item, so that round 1's release
 // (no data yet) already carries node noise, and its horizon is n: the data of
 // round n is never released and is not added.
+//
+// A TreeRegularizer is not safe for concurrent use (nor is the LinUCB
+// that owns it).
 type TreeRegularizer struct {
 	kind    string
 	d       int
@@ -212,6 +216,9 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 }
 
 func newTreeReg(kind string, s Setting, noise dpnoise.Noise, mode counter.ReleaseMode, diag float64, b RegBounds) (*TreeRegularizer, error) {
+	if mode == counter.ModeDefault {
+		mode = counter.Padded // what Propositions 9 and 11 assume
+	}
 	n1 := s.D + 1
 	tree, err := counter.NewTreeSum(simd.PackedLen(n1), s.N, noise, mode)
 	if err != nil {

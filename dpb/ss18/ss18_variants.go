@@ -10,12 +10,14 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
-// Alg names the variants of Algorithm 1 compared in SS18 Appendix D.2.
+// Alg names the variants of Algorithm 1 compared in SS18 Appendix D.2. The
+// zero Alg names none: [NewPolicy] refuses it, so a non-private policy is
+// one asked for by name (NonPrivate), never one a config left unset.
 type Alg int
 
 const (
 	// NonPrivate is LinUCB with the ridge regularizer H = λI (ρ = 1 in Fig. 4).
-	NonPrivate Alg = iota
+	NonPrivate Alg = iota + 1
 	// Gaussian is the Gaussian tree regularizer of Section 4.2 (shift 2Υ).
 	Gaussian
 	// Wishart is the Wishart tree regularizer of Section 4.1, shifted by c of Eq. (4).
@@ -187,11 +189,15 @@ func (a *Alg) UnmarshalText(b []byte) error {
 // PolicyConfig configures [NewPolicy]: one variant of Algorithm 1 in
 // the setting of SS18 Appendix D.
 type PolicyConfig struct {
-	// Alg is the variant. Defaults to NonPrivate.
+	// Alg is the variant. Required: the zero Alg is an error (NonPrivate,
+	// the ridge baseline without privacy, must be named).
 	Alg Alg
 	// Setting holds d, n, ε, δ, L̃², α. Required (ε, δ, L̃² are ignored by NonPrivate).
 	Setting Setting
-	// Mode is the tree's release mode for the private variants. Defaults to Plain.
+	// Mode is the tree's release mode for the private variants. Defaults
+	// (counter.ModeDefault) to Padded, the mode Propositions 9 and 11 assume;
+	// Plain (the binary mechanism as usually run, and Figure 4's) must be
+	// named.
 	Mode counter.ReleaseMode
 	// Noise selects the sampler of the private variants (see [TreeRegConfig]):
 	// NoiseSecure is available for Gaussian only.
@@ -218,6 +224,12 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 			return nil, fmt.Errorf("dpb: %v has the RadiusMinEig radius; Radius is %v", cfg.Alg, cfg.Radius)
 		}
 		cfg.Alg, cfg.Radius = base, RadiusMinEig
+	}
+	if cfg.Alg == 0 {
+		return nil, fmt.Errorf("dpb: SS18 algorithm unset (the zero Alg): name the variant, NonPrivate for the ridge baseline without privacy")
+	}
+	if cfg.Mode == counter.ModeDefault {
+		cfg.Mode = counter.Padded
 	}
 	s := cfg.Setting
 	var reg Regularizer

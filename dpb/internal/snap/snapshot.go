@@ -12,8 +12,10 @@ import (
 // MarshalBinary methods of the own-stream policies (anytime.go). A snapshot
 // also records [StreamVersion]: a snapshot of one stream version is refused by
 // code of another, since its continuation would not be bit-identical.
-// Version 2 added the SHA-256 trailer ([Enc.Seal], [Open]).
-const snapshotVersion = 2
+// Version 2 added the SHA-256 trailer ([Enc.Seal], [Open]); version 3
+// numbers ss18.Alg from 1 (the zero Alg names no variant) and
+// counter.ReleaseMode from 1 (the zero mode is ModeDefault).
+const snapshotVersion = 3
 
 // SumSize is the length of the SHA-256 trailer of a sealed snapshot.
 const SumSize = sha256.Size
