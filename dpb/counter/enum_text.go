@@ -24,7 +24,7 @@ func (m ReleaseMode) MarshalText() ([]byte, error) { return []byte(m.String()), 
 
 // UnmarshalText reads a name MarshalText wrote.
 func (m *ReleaseMode) UnmarshalText(b []byte) error {
-	all := []ReleaseMode{Plain, Padded}
+	all := []ReleaseMode{ModeDefault, Plain, Padded}
 	for _, v := range all {
 		if v.String() == string(b) {
 			*m = v

@@ -66,4 +66,14 @@ func TestConfigJSONEnumNames(t *testing.T) {
 	if err := json.Unmarshal([]byte(`{"K":[5]}`), &back); err == nil {
 		t.Error("an integer counter read back")
 	}
+	// The unset release mode (resolved by each policy) reads back too.
+	var m struct{ M counter.ReleaseMode }
+	b, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.M = counter.Padded
+	if err := json.Unmarshal(b, &m); err != nil || m.M != counter.ModeDefault {
+		t.Errorf("%s read back as %v, %v", b, m.M, err)
+	}
 }
