@@ -85,11 +85,13 @@ func SecureSnapshot(mode NoiseMode) error {
 }
 
 // RejectGridded is the error of a counter that cannot run on secure noise:
-// only TreeSum rounds its data to the grid and adds node draws with integer
-// coefficients, so that its releases are exactly grid multiples.
+// the node counters (tree, k-ary, smooth, Honaker) round their data to the
+// grid and release functions of the node values (dpb/counter's grid
+// wrapper); the Toeplitz counters (square root, BLT) measure the data with
+// non-integer coefficients and refuse it.
 func RejectGridded(kind string, noise Noise) error {
 	if _, ok := noise.(Gridded); ok {
-		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its releases weight node draws by non-integer coefficients, so they would not follow the discrete law (use the tree counter)", kind)
+		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its measurements weight the data by non-integer coefficients, whose floating-point error would have to be counted in the sensitivity (use the tree, k-ary, smooth or Honaker counter)", kind)
 	}
 	return nil
 }
