@@ -125,6 +125,6 @@ func ExampleLinUCB_Privacy() {
 		fmt.Println(pol.Privacy())
 	}
 	// Output:
-	// (ε = 1, δ = 0.1)-DP: SS18 §4.2 Gaussian tree: symmetrised N(0, σ²) per node, σ = 4√m L̃² ln(4/δ)/ε = 125.2, L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds (zCDP certifies ε = 0.148 at this δ); joint DP by post-processing (Thm. 7)
-	// (ε = 1, δ = 0.1)-DP: SS18 §4.1 Wishart tree: W_6(L̃² I, k = 87848) per node (k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉, the printed calibration), L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds, advanced composition over the m levels (Thm. 8); joint DP by post-processing (Thm. 7)
+	// (ε = 1, δ = 0.1)-DP on simulated noise, not a release-grade guarantee (floating-point samplers: it holds for the mechanism in exact arithmetic): SS18 §4.2 Gaussian tree: symmetrised N(0, σ²) per node, σ = 4√m L̃² ln(4/δ)/ε = 125.2, L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds (zCDP certifies ε = 0.148 at this δ); joint DP by post-processing (Thm. 7)
+	// (ε = 1, δ = 0.1)-DP on simulated noise, not a release-grade guarantee (floating-point samplers: it holds for the mechanism in exact arithmetic): SS18 §4.1 Wishart tree: W_6(L̃² I, k = 87848) per node (k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉, the printed calibration), L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds, advanced composition over the m levels (Thm. 8); joint DP by post-processing (Thm. 7)
 }

@@ -286,6 +286,24 @@ func (r RandReader) Read(p []byte) (int, error) {
 // Dim returns the dimension.
 func (s *SecureNoise) Dim() int { return len(s.sigma) }
 
+// Mode returns NoiseSecure when s draws from crypto/rand, NoiseSecureSeeded
+// when its entropy was set ([SecureNoise.SetEntropy]).
+func (s *SecureNoise) Mode() NoiseMode {
+	if s.src.entropy != nil {
+		return NoiseSecureSeeded
+	}
+	return NoiseSecure
+}
+
+// ModeOf returns the mode of node noise n: its [SecureNoise.Mode], or
+// NoiseSimulated for every other noise.
+func ModeOf(n Noise) NoiseMode {
+	if s, ok := n.(*SecureNoise); ok {
+		return s.Mode()
+	}
+	return NoiseSimulated
+}
+
 // Grid returns the grid spacing g.
 func (s *SecureNoise) Grid() float64 { return s.grid }
 
