@@ -43,6 +43,7 @@ func AllWith(secure noise.NoiseMode) []*Mechanism {
 	ms = append(ms,
 		fpAttackGaussian("fp-attack-gaussian-default", noise.NoiseSimulated),
 		fpAttackGaussian("fp-attack-gaussian-secure", secure))
+	ms = append(ms, fpAttackCounterAudits(secure)...)
 	ms = append(ms, privMABAudits()...)
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
