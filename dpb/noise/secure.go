@@ -32,8 +32,11 @@ import (
 // grid·(integer sum + integer noise) and its law is exactly the discrete
 // mechanism's, whose privacy is proven on its own (no bit pattern carries
 // more than the integer does). Reproducibility is off by design: a secure
-// mechanism ignores the *rand.Rand for its noise, has no seed, and its random
-// state cannot be saved or replayed. Wishart noise has no secure sampler.
+// mechanism ignores the *rand.Rand for its noise and has no seed. A policy
+// on it can be saved and restored (its sums and drawn node noises; a
+// restored sampler draws fresh bits); restore a snapshot once, since two
+// restored copies fed different data would measure the rounds of their
+// open tree nodes twice. Wishart noise has no secure sampler.
 //
 // NoiseSecureSeeded is NoiseSecure's sampler, the same exact discrete law on
 // the same grid, fed with bits from the *rand.Rand passed in instead of
@@ -72,14 +75,6 @@ func (m NoiseMode) String() string {
 func CheckNoiseMode(m NoiseMode) error {
 	if m != NoiseSimulated && !m.Secure() {
 		return fmt.Errorf("dpb: unknown noise mode %d (NoiseSimulated = 0, NoiseSecure = 1, NoiseSecureSeeded = 2)", int(m))
-	}
-	return nil
-}
-
-// SecureSnapshot is the error of saving or restoring a secure-mode policy.
-func SecureSnapshot(mode NoiseMode) error {
-	if mode.Secure() {
-		return fmt.Errorf("dpb: a secure-mode policy (%v) cannot be saved or restored: its exact sampler keeps no state to save", mode)
 	}
 	return nil
 }

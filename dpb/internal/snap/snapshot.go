@@ -12,8 +12,10 @@ import (
 // MarshalBinary methods of the own-stream policies (anytime.go). A snapshot
 // also records [StreamVersion]: a snapshot of one stream version is refused by
 // code of another, since its continuation would not be bit-identical.
-// Version 2 added the SHA-256 trailer ([Enc.Seal], [Open]).
-const snapshotVersion = 2
+// Version 2 added the SHA-256 trailer ([Enc.Seal], [Open]); version 3 the
+// state of secure-mode policies (the secure sampler's buffered seeded bits,
+// the Honaker counter's node sums on the grid).
+const snapshotVersion = 3
 
 // SumSize is the length of the SHA-256 trailer of a sealed snapshot.
 const SumSize = sha256.Size
