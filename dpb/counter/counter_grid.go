@@ -68,7 +68,7 @@ func gridOf(noise dpnoise.Noise) float64 {
 func gridAdd(sum, z []float64, g float64) {
 	if g > 0 {
 		for j, v := range z {
-			sum[j] += math.RoundToEven(v/g) * g
+			sum[j] += float64(math.RoundToEven(v/g) * g) // exact: g is a power of two
 		}
 		return
 	}
