@@ -25,8 +25,13 @@ func main() {
 	reps := flag.Int("reps", 10, "repetitions")
 	gap := flag.Float64("gap", 0.1, "gap")
 	workers := flag.Int("workers", 2, "workers")
+	from := flag.Int("from", 0, "first repetition id")
+	trees := flag.Bool("trees", false, "the tree variants only (Gaussian, GaussianExact)")
 	flag.Parse()
 	algs := []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth}
+	if *trees {
+		algs = algs[:2]
+	}
 	modes := []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecureSeeded}
 	set := ss18.Setting{D: 5, N: *n, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	res := make([][]float64, *reps)
@@ -39,14 +44,15 @@ func main() {
 			defer wg.Done()
 			for rep := range jobs {
 				start := time.Now()
-				env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: *gap}, bandit.Stream(38, bandit.StreamID(rep, 0)))
+				id := *from + rep
+				env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: *gap}, bandit.Stream(38, bandit.StreamID(id, 0)))
 				if err != nil {
 					panic(err)
 				}
 				var pols []bandit.Policy
 				for p, a := range algs {
 					for _, m := range modes {
-						pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: set, Mode: counter.Padded, Noise: m}, bandit.Stream(38, bandit.StreamID(rep, 1+p)))
+						pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: set, Mode: counter.Padded, Noise: m}, bandit.Stream(38, bandit.StreamID(id, 1+p)))
 						if err != nil {
 							panic(err)
 						}

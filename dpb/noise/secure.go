@@ -116,9 +116,10 @@ func secureGrid(scale float64) float64 {
 	return math.Ldexp(1, e-1-SecureGridBits)
 }
 
-// Gridded is implemented by noise that lives on a grid: a [counter.TreeSum] rounds
-// every value it adds to the grid (so that sums and releases are exact grid
-// multiples) when its noise is Gridded.
+// Gridded is implemented by noise that lives on a grid: the node counters of
+// dpb/counter round every value they add to the grid when their noise is
+// Gridded, so that node values are exact grid multiples (the counters' grid
+// wrapper, counter_grid.go).
 type Gridded interface {
 	// Grid returns the grid spacing g (a power of two).
 	Grid() float64
