@@ -37,9 +37,10 @@
 // (Mironov 2012; dpb/audit's fp-attack rows measure it). Setting the Noise
 // field of a configuration to [NoiseSecure] draws exact discrete Laplace or
 // discrete Gaussian noise from crypto/rand on a grid instead: the releases
-// then follow the discrete mechanism's law exactly. Secure mode has no seed,
-// is not reproducible, and its policies cannot be saved; Wishart noise has no
-// secure sampler.
+// then follow the discrete mechanism's law exactly. Secure mode has no seed
+// and is not reproducible; its policies save and restore their sums and node
+// noises (restore a snapshot once). The Wishart noise and the square-root
+// and BLT counters have no secure form and refuse it.
 //
 // # Randomness
 //

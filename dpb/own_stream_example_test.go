@@ -11,14 +11,17 @@ import (
 // Private LinUCB (SS18 Algorithm 1, Gaussian tree) on one's own stream of
 // contexts, without knowing how many rounds there will be: the policy starts
 // with a guess of 1,000 rounds and doubles its horizon as the stream goes
-// on, at the same (ε, δ). Midway it is saved (random state included) and
-// restored, as a service would across a restart.
+// on, at the same (ε, δ). Its noise is the secure sampler (exact discrete
+// Gaussian on a grid, bits from crypto/rand: the releases have the stated
+// guarantee, and two runs differ). Midway it is saved (sums and node noises)
+// and restored, as a service would across a restart.
 func ExampleNewAnytimeSS18() {
 	const d, k = 4, 5
 	pol, err := dpb.NewAnytimeSS18(dpb.SS18Config{
 		Alg:     dpb.SS18Gaussian,
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
+		Noise:   dpb.NoiseSecure,
 	}, dpb.StreamSource(42, 1))
 	if err != nil {
 		fmt.Println(err)
@@ -62,6 +65,7 @@ func ExampleNewAnytimeSS18() {
 		Alg:     dpb.SS18Gaussian,
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
+		Noise:   dpb.NoiseSecure,
 	}, dpb.StreamSource(0, 0)) // any source: its state is restored
 	if err := restored.UnmarshalBinary(saved); err != nil {
 		fmt.Println(err)
@@ -75,9 +79,11 @@ func ExampleNewAnytimeSS18() {
 	pr := pol.Privacy()
 	fmt.Printf("rounds %d, epoch %d of horizon %d\n", pol.Rounds(), e, n)
 	fmt.Printf("(ε, δ) = (%g, %g) over all %d rounds, err %v\n", pr.Epsilon, pr.Delta, pol.Rounds(), pol.Err())
+	fmt.Printf("noise %s, release-grade %v: %s\n", pr.Noise, pr.ReleaseGrade(), pr.NoiseNote())
 	// Output:
 	// rounds 5000, epoch 2 of horizon 4000
 	// (ε, δ) = (1, 0.001) over all 5000 rounds, err <nil>
+	// noise secure, release-grade true: secure noise (exact discrete sampler, crypto/rand)
 }
 
 // DP-UCB (MT14 Algorithm 1) on one's own stream of Bernoulli rewards, for
@@ -125,6 +131,6 @@ func ExampleLinUCB_Privacy() {
 		fmt.Println(pol.Privacy())
 	}
 	// Output:
-	// (ε = 1, δ = 0.1)-DP: SS18 §4.2 Gaussian tree: symmetrised N(0, σ²) per node, σ = 4√m L̃² ln(4/δ)/ε = 125.2, L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds (zCDP certifies ε = 0.148 at this δ); joint DP by post-processing (Thm. 7)
-	// (ε = 1, δ = 0.1)-DP: SS18 §4.1 Wishart tree: W_6(L̃² I, k = 87848) per node (k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉, the printed calibration), L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds, advanced composition over the m levels (Thm. 8); joint DP by post-processing (Thm. 7)
+	// (ε = 1, δ = 0.1)-DP on simulated noise, not a release-grade guarantee (floating-point samplers: it holds for the mechanism in exact arithmetic): SS18 §4.2 Gaussian tree: symmetrised N(0, σ²) per node, σ = 4√m L̃² ln(4/δ)/ε = 125.2, L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds (zCDP certifies ε = 0.148 at this δ); joint DP by post-processing (Thm. 7)
+	// (ε = 1, δ = 0.1)-DP on simulated noise, not a release-grade guarantee (floating-point samplers: it holds for the mechanism in exact arithmetic): SS18 §4.1 Wishart tree: W_6(L̃² I, k = 87848) per node (k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉, the printed calibration), L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds, advanced composition over the m levels (Thm. 8); joint DP by post-processing (Thm. 7)
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -275,11 +274,14 @@ const anytimeSS18Tag = "dpb.AnytimeSS18"
 // [SS18.UnmarshalBinary] continues bit-identically. Call it between
 // rounds (after Update, before the next Choose).
 //
-// A secure-mode policy (Noise: NoiseSecure) cannot be saved: its noise comes
-// from crypto/rand, which has no state to save, and a snapshot of its tree
-// would let a restored copy re-release noise it already used.
+// A secure-mode policy saves its sums and drawn node noises; on seeded bits
+// (NoiseSecureSeeded) also the sampler's buffered bits, so that it continues
+// bit-identically; on crypto/rand (NoiseSecure) the restored sampler draws
+// fresh bits. Restore a snapshot once: two copies restored from it and fed
+// different data would measure the rounds of their open tree nodes twice
+// (twice the privacy cost for those rounds).
 func (p *SS18) MarshalBinary() ([]byte, error) {
-	e, err := anytimeSnapshot(anytimeSS18Tag, p.cfg.Noise, p.cfg.AppendState, &p.ep, p.src)
+	e, err := anytimeSnapshot(anytimeSS18Tag, p.cfg.AppendState, &p.ep, p.src)
 	if err != nil {
 		return nil, err
 	}
@@ -293,7 +295,7 @@ func (p *SS18) MarshalBinary() ([]byte, error) {
 // built by NewSS18 with the same configuration (any source: its state
 // is overwritten). On error the policy must not be used.
 func (p *SS18) UnmarshalBinary(data []byte) error {
-	d, src, err := anytimeRestore(data, anytimeSS18Tag, p.cfg.Noise, p.cfg.AppendState, &p.ep)
+	d, src, err := anytimeRestore(data, anytimeSS18Tag, p.cfg.AppendState, &p.ep)
 	if err != nil {
 		return err
 	}
@@ -451,10 +453,9 @@ func (p *DPUCB) Privacy() bandit.Privacy { return anytimePrivacy(p.cur.Privacy()
 const anytimeDPUCBTag = "dpb.AnytimeDPUCB"
 
 // MarshalBinary saves the policy between rounds, random state included.
-// A secure-mode policy (Noise: NoiseSecure) cannot be saved (see
-// [SS18.MarshalBinary]).
+// A secure-mode policy saves and restores as [SS18.MarshalBinary] says.
 func (p *DPUCB) MarshalBinary() ([]byte, error) {
-	e, err := anytimeSnapshot(anytimeDPUCBTag, p.cfg.Noise, p.cfg.AppendState, &p.ep, p.src)
+	e, err := anytimeSnapshot(anytimeDPUCBTag, p.cfg.AppendState, &p.ep, p.src)
 	if err != nil {
 		return nil, err
 	}
@@ -465,7 +466,7 @@ func (p *DPUCB) MarshalBinary() ([]byte, error) {
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
 // built by NewDPUCB with the same configuration.
 func (p *DPUCB) UnmarshalBinary(data []byte) error {
-	d, src, err := anytimeRestore(data, anytimeDPUCBTag, p.cfg.Noise, p.cfg.AppendState, &p.ep)
+	d, src, err := anytimeRestore(data, anytimeDPUCBTag, p.cfg.AppendState, &p.ep)
 	if err != nil {
 		return err
 	}
@@ -481,11 +482,8 @@ func (p *DPUCB) UnmarshalBinary(data []byte) error {
 
 // anytimeSnapshot starts the snapshot of an anytime policy: its tag, its
 // configuration (so that a restore into another one is refused), the epoch and
-// the random source's state. Secure-mode policies are refused.
-func anytimeSnapshot(tag string, noise dpnoise.NoiseMode, cfg func(*snap.Enc), ep *epochs, src *rand.ChaCha8) (*snap.Enc, error) {
-	if err := dpnoise.SecureSnapshot(noise); err != nil {
-		return nil, err
-	}
+// the random source's state.
+func anytimeSnapshot(tag string, cfg func(*snap.Enc), ep *epochs, src *rand.ChaCha8) (*snap.Enc, error) {
 	e := &snap.Enc{}
 	e.Header(tag)
 	cfg(e)
@@ -501,10 +499,7 @@ func anytimeSnapshot(tag string, noise dpnoise.NoiseMode, cfg func(*snap.Enc), e
 // anytimeRestore reads what anytimeSnapshot wrote: it refuses secure-mode
 // policies and a snapshot of another configuration, restores the epoch and
 // returns the decoder and the random source's saved state.
-func anytimeRestore(data []byte, tag string, noise dpnoise.NoiseMode, cfg func(*snap.Enc), ep *epochs) (*snap.Dec, []byte, error) {
-	if err := dpnoise.SecureSnapshot(noise); err != nil {
-		return nil, nil, err
-	}
+func anytimeRestore(data []byte, tag string, cfg func(*snap.Enc), ep *epochs) (*snap.Dec, []byte, error) {
 	d := snap.Open(data)
 	d.Header(tag)
 	var want snap.Enc

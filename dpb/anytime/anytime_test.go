@@ -94,6 +94,26 @@ func snapshotCases() []snapshotCase {
 			},
 		})
 	}
+	// Secure noise on seeded bits: the sampler's buffered bits are saved.
+	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth} {
+		cases = append(cases, snapshotCase{
+			name:   fmt.Sprintf("SS18/%v/secure-seeded", alg),
+			newEnv: lin,
+			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
+				return NewSS18(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Noise: noise.NoiseSecureSeeded,
+					Setting: ss18.Setting{D: d, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}}, src)
+			},
+		})
+	}
+	for _, kind := range []counter.CounterKind{counter.CounterTree, counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary} {
+		cases = append(cases, snapshotCase{
+			name:   fmt.Sprintf("DPUCB/%v/secure-seeded", kind),
+			newEnv: karmed,
+			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
+				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.NoiseSecureSeeded}, src)
+			},
+		})
+	}
 	return cases
 }
 
@@ -328,26 +348,47 @@ func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
 	b.ReportMetric(float64(size), "bytes/snapshot")
 }
 
-// Secure-mode policies cannot be saved or restored (crypto/rand has no
-// state, and a restored copy would re-release noise already used); the
-// configuration fingerprint includes the noise mode, so a simulated policy's
-// snapshot is refused by a secure one too.
+// Secure-mode policies on crypto/rand save and restore: the restored one
+// has the original's sums and node noises (its snapshot, taken again before
+// any draw, is byte-identical) and goes on with fresh bits; the
+// configuration fingerprint includes the noise mode, so a simulated
+// policy's snapshot is refused by a secure one.
 func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	sec, err := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSecure}, bandit.StreamSource(1, 1))
-	if err != nil {
-		t.Fatal(err)
+	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianHonaker} {
+		cfg := ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.NoiseSecure}
+		sec, err := NewSS18(cfg, bandit.StreamSource(1, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		env, _ := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, bandit.Stream(1, 0))
+		r := bandit.NewRound(env)
+		runActions(env, r, sec, 1, 57)
+		snap, err := sec.MarshalBinary()
+		if err != nil {
+			t.Fatalf("%v: a secure-mode policy was not saved: %v", alg, err)
+		}
+		res, _ := NewSS18(cfg, bandit.StreamSource(2, 2))
+		if err := res.UnmarshalBinary(snap); err != nil {
+			t.Fatalf("%v: a secure-mode policy was not restored: %v", alg, err)
+		}
+		again, _ := res.MarshalBinary()
+		if !bytes.Equal(again, snap) {
+			t.Errorf("%v: the restored secure policy's state differs from the saved one", alg)
+		}
+		runActions(env, r, res, 58, 120)
+		if p := res.Privacy(); p.Noise != "secure" {
+			t.Errorf("%v: restored privacy noise %q", alg, p.Noise)
+		}
 	}
-	if _, err := sec.MarshalBinary(); err == nil {
-		t.Error("a secure-mode policy was saved")
-	}
+	sec, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSecure}, bandit.StreamSource(1, 1))
 	sim, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set}, bandit.StreamSource(1, 1))
 	snap, err := sim.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := sec.UnmarshalBinary(snap); err == nil {
-		t.Error("a secure-mode policy was restored")
+		t.Error("a simulated policy's snapshot was restored into a secure-mode one")
 	}
 	var e1, e2 dpsnap.Enc
 	ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set}.AppendState(&e1)

@@ -57,8 +57,6 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 		return nil, fmt.Errorf("dpb: lambda is %v with delta %v: the (ε, δ) variant has Gaussian node noise (set Sigma, or leave it to FTRLGaussianSigma)", cfg.Lambda, cfg.Delta)
 	case cfg.Plain:
 		return nil, fmt.Errorf("dpb: Plain is set with delta %v: the (ε, δ) variant picks its counter by Counter (CounterTree is the plain tree)", cfg.Delta)
-	case cfg.Noise != dpnoise.NoiseSimulated:
-		return nil, fmt.Errorf("dpb: the (ε, δ) variant of DP-FTRL runs on simulated noise only (Noise must be NoiseSimulated)")
 	}
 	sigma, err := FTRLGaussianSigma(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon, cfg.Delta, cfg.Counter)
 	if err != nil {
@@ -73,9 +71,27 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if !(cfg.Sigma >= sigma) {
 		return nil, fmt.Errorf("dpb: sigma is %v, must be >= %v (the smallest σ that is (%v, %v)-DP on the %v counter)", cfg.Sigma, sigma, cfg.Epsilon, cfg.Delta, cfg.Counter)
 	}
-	noise, err := dpnoise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
-	if err != nil {
-		return nil, err
+	var noise dpnoise.Noise
+	if cfg.Noise.Secure() {
+		// The exact discrete Gaussian for the ℓ2 sensitivity 2‖𝒴‖₂ of a
+		// replaced loss (attained: y against −y), on the counter's grid
+		// wrapper (dpb/counter, counter_grid.go): the node counters run it,
+		// the square-root and BLT counters refuse it.
+		sigmas := make([]float64, cfg.Dim)
+		for i := range sigmas {
+			sigmas[i] = cfg.Sigma
+		}
+		sn, serr := dpnoise.NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim))
+		if serr != nil {
+			return nil, serr
+		}
+		sn.SeedFrom(cfg.Noise, rng)
+		noise = sn
+	} else {
+		var err error
+		if noise, err = dpnoise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng); err != nil {
+			return nil, err
+		}
 	}
 	return newFTRLOn(cfg, noise)
 }

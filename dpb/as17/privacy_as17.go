@@ -30,7 +30,7 @@ func (f *FTRL) Privacy() bandit.Privacy {
 		cost := f.lead.ctr.Cost()
 		sens2 := 2 * c.Set.YNorm2(c.Dim)
 		mu := sens2 * math.Sqrt(cost.L2Sq) / c.Sigma
-		return bandit.Privacy{Private: true, Epsilon: accounting.GDPEpsilon(mu, c.Delta), Delta: c.Delta, Accounting: fmt.Sprintf(
+		return bandit.Privacy{Private: true, Epsilon: accounting.GDPEpsilon(mu, c.Delta), Delta: c.Delta, Noise: c.Noise.String(), Accounting: fmt.Sprintf(
 			"DP-FTRL on the %v counter with N(0, σ² I) node noise, σ = %.4g: a replaced loss moves the measurements by 2‖𝒴‖₂ = %g in ℓ2 with ‖C_·s‖² = %g, μ-GDP with μ = %.4g (Dong, Roth & Su 2022), exact (ε, δ) at δ = %g (configured ε = %g)",
 			c.Counter, c.Sigma, sens2, cost.L2Sq, mu, c.Delta, c.Epsilon)}
 	}
@@ -41,7 +41,7 @@ func (f *FTRL) Privacy() bandit.Privacy {
 	if eps > c.Epsilon*(1+1e-12) {
 		note = fmt.Sprintf(" — above the configured ε = %g: λ is below FTRLLambda = %.4g", c.Epsilon, FTRLLambda(c.Set, c.Dim, c.Horizon, c.Epsilon))
 	}
-	return bandit.Privacy{Private: true, Epsilon: eps, Accounting: fmt.Sprintf(
+	return bandit.Privacy{Private: true, Epsilon: eps, Noise: c.Noise.String(), Accounting: fmt.Sprintf(
 		"AS17 Alg. 1 on TreeBasedAgg (%d levels over T = %d): Lap^%d(λ = %.4g) per node, a replaced loss moves a node sum by ≤ 2‖𝒴‖₁ = %g in ℓ1, ε = 2‖𝒴‖₁·m/λ%s",
 		m, c.Horizon, c.Dim, c.Lambda, sens, note)}
 }
@@ -59,7 +59,7 @@ func (f *FTPL) Privacy() bandit.Privacy {
 	m := counter.TreeLevels(c.Horizon)
 	sens := 2 * c.Set.YNorm2(c.Dim)
 	rho := float64(m) * accounting.GaussianRho(c.Sigma, sens)
-	return bandit.Privacy{Private: true, Epsilon: accounting.ZCDPToDP(rho, c.Delta), Delta: c.Delta, Accounting: fmt.Sprintf(
+	return bandit.Privacy{Private: true, Epsilon: accounting.ZCDPToDP(rho, c.Delta), Delta: c.Delta, Noise: c.Noise.String(), Accounting: fmt.Sprintf(
 		"AS17 Alg. 3 on TreeBasedAgg (%d levels over T = %d): N(0, σ² I), σ = %.4g, per node; a replaced loss moves a node sum by ≤ 2‖𝒴‖₂ = %g in ℓ2: ρ = m(2‖𝒴‖₂)²/(2σ²) = %.4g zCDP over the m nodes, ε(δ = %g) = ρ + 2√(ρ ln 1/δ) (configured ε = %g)",
 		m, c.Horizon, c.Sigma, sens, rho, c.Delta, c.Epsilon)}
 }

@@ -43,6 +43,7 @@ func AllWith(secure noise.NoiseMode) []*Mechanism {
 	ms = append(ms,
 		fpAttackGaussian("fp-attack-gaussian-default", noise.NoiseSimulated),
 		fpAttackGaussian("fp-attack-gaussian-secure", secure))
+	ms = append(ms, fpAttackCounterAudits(secure)...)
 	ms = append(ms, privMABAudits()...)
 	for _, a := range E2EAlgs {
 		ms = append(ms, e2eAudit(a))

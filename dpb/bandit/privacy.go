@@ -19,13 +19,37 @@ type Privacy struct {
 	// Accounting says how (ε, δ) follows from the mechanism: noise per node,
 	// levels, composition, epochs.
 	Accounting string
+	// Noise names the sampler the guarantee rests on, as noise.NoiseMode
+	// prints it. "simulated" (or empty) is floating-point noise: (ε, δ) is
+	// then the guarantee of the mechanism in exact arithmetic, which its
+	// floating-point releases do not have (dpb/audit's float attack exceeds
+	// it), so it is not a release-grade guarantee. "secure" (exact discrete
+	// noise on a grid, bits from crypto/rand) is; "secure-seeded" has the
+	// exact law but bits predictable from the seed.
+	Noise string `json:"noise,omitempty"`
 }
 
+// ReleaseGrade reports whether the guarantee holds for the releases as
+// computed: a private policy on secure noise from crypto/rand.
+func (p Privacy) ReleaseGrade() bool { return p.Private && p.Noise == "secure" }
+
+// NoiseNote says in words what the noise kind means for the guarantee.
+func (p Privacy) NoiseNote() string {
+	switch p.Noise {
+	case "secure":
+		return "secure noise (exact discrete sampler, crypto/rand)"
+	case "secure-seeded":
+		return "a secure sampler on seeded bits, not a release-grade guarantee (exact law, draws predictable from the seed)"
+	}
+	return "simulated noise, not a release-grade guarantee (floating-point samplers: it holds for the mechanism in exact arithmetic)"
+}
+
+// String prints the guarantee, the noise kind and the accounting.
 func (p Privacy) String() string {
 	if !p.Private {
 		return "not private: " + p.Accounting
 	}
-	return fmt.Sprintf("(ε = %g, δ = %g)-DP: %s", p.Epsilon, p.Delta, p.Accounting)
+	return fmt.Sprintf("(ε = %g, δ = %g)-DP on %s: %s", p.Epsilon, p.Delta, p.NoiseNote(), p.Accounting)
 }
 
 // NonPrivate is the report of a policy without privacy.

@@ -146,8 +146,9 @@ func NewCounter(kind CounterKind, dim, horizon int, noise dpnoise.Noise) (Counte
 }
 
 // checkCounterArgs validates the arguments every counter constructor but
-// TreeSum's takes; those counters reject secure (gridded) noise.
-func checkCounterArgs(kind string, dim, horizon int, noise dpnoise.Noise) error {
+// TreeSum's takes; gridded is false for a counter that rejects secure
+// (gridded) noise.
+func checkCounterArgs(kind string, dim, horizon int, noise dpnoise.Noise, gridded bool) error {
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return err
 	}
@@ -160,22 +161,24 @@ func checkCounterArgs(kind string, dim, horizon int, noise dpnoise.Noise) error 
 	if noise.Dim() != dim {
 		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", noise.Dim(), dim)
 	}
+	if gridded {
+		return nil
+	}
 	return dpnoise.RejectGridded(kind, noise)
 }
 
 // addRound is the common start of a counter's Add: it checks z against the
 // dimension (len(exact)) and round t against the horizon (panics: programmer
-// errors), adds z into the exact sum and returns t + 1.
-func addRound(z, exact []float64, t, horizon int) int {
+// errors), adds z into the exact sum (rounded to the grid g of secure noise
+// when g > 0: [gridAdd]) and returns t + 1.
+func addRound(z, exact []float64, t, horizon int, g float64) int {
 	if len(z) != len(exact) {
 		panic(param.BadDim)
 	}
 	if t >= horizon {
 		panic(param.PastHorizon)
 	}
-	for j, x := range z {
-		exact[j] += x
-	}
+	gridAdd(exact, z, g)
 	return t + 1
 }
 

@@ -29,22 +29,32 @@ import (
 //
 // Cost per round: (tz(t) + 1) node draws and as many O(dim) combinations,
 // 2 amortised; nothing allocates after construction.
+//
+// With secure (gridded) node noise the data are rounded to the grid and the
+// recursion runs on the noisy node values y_i = (node's rounded sum) + draw
+// themselves, each an exact grid multiple, so every estimate and release is
+// a function of the node values alone: post-processing of the discrete
+// mechanism (counter_grid.go). The simulated mode runs the same recursion on
+// the draws and adds the exact sum, which is equal in exact arithmetic.
 type HonakerTree struct {
 	dim, horizon, levels int
 	noise                dpnoise.Noise
+	grid                 float64 // > 0: secure noise (the recursion runs on node values)
 
 	t     int
 	exact []float64
 	v, w  []float64 // v[i], w[i] per level
-	est   []float64 // est[i·dim:]: noise of the estimate of the last closed node of level i
+	est   []float64 // est[i·dim:]: noise of the estimate of the last closed node of level i (secure: the estimate)
 	cum   []float64 // cum[i·dim:]: sum of est over the set bits >= i of t (as TreeSum.cum)
 	node  []float64
 	acc   []float64
+	dat   []float64 // secure only: dat[i·dim:], the rounded data sum of est's node
+	accD  []float64 // secure only: the rounded data sum of acc's node
 }
 
 // NewHonakerTree returns a Honaker-estimator tree counter.
 func NewHonakerTree(dim, horizon int, noise dpnoise.Noise) (*HonakerTree, error) {
-	if err := checkCounterArgs("honaker", dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("honaker", dim, horizon, noise, true); err != nil {
 		return nil, err
 	}
 	m := TreeLevels(horizon)
@@ -55,6 +65,10 @@ func NewHonakerTree(dim, horizon int, noise dpnoise.Noise) (*HonakerTree, error)
 		est:  make([]float64, (m+1)*dim),
 		cum:  make([]float64, (m+1)*dim),
 		node: make([]float64, dim), acc: make([]float64, dim),
+		grid: gridOf(noise),
+	}
+	if h.grid > 0 {
+		h.dat, h.accD = make([]float64, (m+1)*dim), make([]float64, dim)
 	}
 	h.v[0], h.w[0] = 1, 1
 	for i := 1; i <= m; i++ {
@@ -78,16 +92,32 @@ func (h *HonakerTree) Exact() []float64 { return h.exact }
 
 // Add appends z as the next round's value.
 func (h *HonakerTree) Add(z []float64) {
-	h.t = addRound(z, h.exact, h.t, h.horizon)
+	h.t = addRound(z, h.exact, h.t, h.horizon, h.grid)
 	d := h.dim
 	top := bits.TrailingZeros(uint(h.t))
-	acc := h.acc
+	acc, accD := h.acc, h.accD
 	h.noise.Sample(acc) // the leaf: ŝ_0 = y_0
+	if h.grid > 0 {
+		clear(accD)
+		gridAdd(accD, z, h.grid)
+		for j := range acc {
+			acc[j] += accD[j] // exact: both are grid multiples
+		}
+	}
 	for i := 1; i <= top; i++ {
 		// Level i closes: its left child (level i−1) closed at round
 		// t − 2^{i−1} and est[i−1] has not been written since; its right
 		// child's estimate is acc.
 		h.noise.Sample(h.node)
+		if h.grid > 0 {
+			// The node's value: its rounded data sum (left's plus acc's,
+			// exact) plus its draw (exact).
+			leftD := h.dat[(i-1)*d : i*d]
+			for j := range accD {
+				accD[j] += leftD[j]
+				h.node[j] += accD[j]
+			}
+		}
 		left := h.est[(i-1)*d : i*d]
 		w := h.w[i]
 		for j := range acc {
@@ -95,6 +125,9 @@ func (h *HonakerTree) Add(z []float64) {
 		}
 	}
 	copy(h.est[top*d:(top+1)*d], acc)
+	if h.grid > 0 {
+		copy(h.dat[top*d:(top+1)*d], accD)
+	}
 	cur := h.cum[top*d : (top+1)*d]
 	if rest := uint(h.t) &^ (1 << top); rest != 0 {
 		j := bits.TrailingZeros(rest)
@@ -116,6 +149,11 @@ func (h *HonakerTree) NoiseTo(dst []float64) []float64 {
 	}
 	i := bits.TrailingZeros(uint(h.t))
 	copy(dst, h.cum[i*h.dim:(i+1)*h.dim])
+	if h.grid > 0 { // cum is the release: its noise is cum − S_t
+		for j := range dst {
+			dst[j] -= h.exact[j]
+		}
+	}
 	return dst
 }
 
@@ -128,6 +166,10 @@ func (h *HonakerTree) SumTo(dst []float64) []float64 {
 	}
 	i := bits.TrailingZeros(uint(h.t))
 	cum := h.cum[i*h.dim : (i+1)*h.dim]
+	if h.grid > 0 { // secure: the estimate from the node values alone
+		copy(dst, cum)
+		return dst
+	}
 	for j := range dst {
 		dst[j] = cum[j] + h.exact[j]
 	}

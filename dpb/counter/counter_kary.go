@@ -62,6 +62,7 @@ const (
 type KaryTree struct {
 	dim, horizon, k, h int
 	noise              dpnoise.Noise
+	grid               float64 // > 0: secure noise, data rounded to this grid (counter_grid.go)
 
 	t     int
 	digit []int     // base-k digits of t, digit[i] for level i
@@ -143,7 +144,7 @@ func KaryArity(n int) int {
 // NewKaryTree returns a k-ary tree counter over horizon rounds of
 // dim-vectors, arity in [MinKaryArity, MaxKaryArity].
 func NewKaryTree(dim, horizon, arity int, noise dpnoise.Noise) (*KaryTree, error) {
-	if err := checkCounterArgs("k-ary tree", dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("k-ary tree", dim, horizon, noise, true); err != nil {
 		return nil, err
 	}
 	if arity < MinKaryArity || arity > MaxKaryArity {
@@ -151,7 +152,7 @@ func NewKaryTree(dim, horizon, arity int, noise dpnoise.Noise) (*KaryTree, error
 	}
 	h := KaryLevels(horizon, arity)
 	return &KaryTree{
-		dim: dim, horizon: horizon, k: arity, h: h, noise: noise,
+		dim: dim, horizon: horizon, k: arity, h: h, noise: noise, grid: gridOf(noise),
 		digit: make([]int, h+1),
 		exact: make([]float64, dim),
 		cum:   make([]float64, (h+1)*dim), // cum[h·dim:] stays 0: no levels above
@@ -188,7 +189,7 @@ func (c *KaryTree) low() int {
 
 // Add appends z as the next round's value.
 func (c *KaryTree) Add(z []float64) {
-	c.t = addRound(z, c.exact, c.t, c.horizon)
+	c.t = addRound(z, c.exact, c.t, c.horizon, c.grid)
 	// Increment the digits: the carry closes the blocks of levels 0..i;
 	// the block of level i joins the release, those below are last
 	// children (replaced by it) and leave it.

@@ -218,8 +218,8 @@ func TestKaryErrors(t *testing.T) {
 		}
 	}
 	if sec, err := dpnoise.NewSecureLaplaceNoise(1, 1, 1); err == nil {
-		if _, err := NewKaryTree(1, 10, 4, sec); err == nil {
-			t.Error("gridded secure noise accepted")
+		if _, err := NewKaryTree(1, 10, 4, sec); err != nil {
+			t.Errorf("gridded secure noise refused: %v", err)
 		}
 	}
 	c, _ := NewKaryTree(2, 3, 2, dpnoise.ZeroNoise{N: 2})

@@ -30,6 +30,7 @@ import (
 type SmoothBinary struct {
 	dim, horizon, h, k int
 	noise              dpnoise.Noise
+	grid               float64 // > 0: secure noise, data rounded to this grid (counter_grid.go)
 
 	t     int
 	leaf  uint64
@@ -65,7 +66,7 @@ func SmoothBinaryParams(n int) (h, k int) {
 
 // NewSmoothBinary returns a smooth binary mechanism for horizon rounds.
 func NewSmoothBinary(dim, horizon int, noise dpnoise.Noise) (*SmoothBinary, error) {
-	if err := checkCounterArgs("smooth binary", dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("smooth binary", dim, horizon, noise, true); err != nil {
 		return nil, err
 	}
 	h, k := SmoothBinaryParams(horizon)
@@ -73,7 +74,7 @@ func NewSmoothBinary(dim, horizon int, noise dpnoise.Noise) (*SmoothBinary, erro
 		return nil, fmt.Errorf("dpb: horizon %d too large for the smooth binary mechanism", horizon)
 	}
 	return &SmoothBinary{
-		dim: dim, horizon: horizon, h: h, k: k, noise: noise,
+		dim: dim, horizon: horizon, h: h, k: k, noise: noise, grid: gridOf(noise),
 		exact: make([]float64, dim),
 		node:  make([]float64, (h+1)*dim), id: make([]uint64, h+1), valid: make([]bool, h+1),
 		sum: make([]float64, dim),
@@ -97,7 +98,7 @@ func (s *SmoothBinary) Params() (h, k int) { return s.h, s.k }
 
 // Add appends z as the next round's value.
 func (s *SmoothBinary) Add(z []float64) {
-	s.t = addRound(z, s.exact, s.t, s.horizon)
+	s.t = addRound(z, s.exact, s.t, s.horizon, s.grid)
 	if s.t == 1 {
 		s.leaf = 1<<s.k - 1
 	} else { // next label with k ones (Gosper's hack)

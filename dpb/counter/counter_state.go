@@ -51,6 +51,9 @@ func (h *HonakerTree) AppendState(e *snap.Enc) {
 	e.F64s(h.exact)
 	e.F64s(h.est)
 	e.F64s(h.cum)
+	if h.grid > 0 {
+		e.F64s(h.dat)
+	}
 }
 
 func (h *HonakerTree) ReadState(d *snap.Dec) {
@@ -58,6 +61,9 @@ func (h *HonakerTree) ReadState(d *snap.Dec) {
 	d.F64sTo("counter sum", h.exact)
 	d.F64sTo("honaker estimates", h.est)
 	d.F64sTo("honaker noise", h.cum)
+	if h.grid > 0 {
+		d.F64sTo("honaker node sums", h.dat)
+	}
 }
 
 func (s *SmoothBinary) AppendState(e *snap.Enc) {

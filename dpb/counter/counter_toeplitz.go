@@ -80,7 +80,7 @@ const MaxSqrtHorizon = 1 << 17
 
 // NewSqrtCounter returns the exact square-root factorisation counter.
 func NewSqrtCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs("square-root", dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("square-root", dim, horizon, noise, false); err != nil {
 		return nil, err
 	}
 	if horizon > MaxSqrtHorizon {
@@ -129,7 +129,7 @@ func NewBLTCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, err
 // NewBLTCounterWith returns a BLT counter with b_j = Σ_i ω_i λ_i^j (j ≥ 1):
 // every λ_i must be in [0, 1) and every ω_i finite.
 func NewBLTCounterWith(dim, horizon int, noise dpnoise.Noise, omega, lambda []float64) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs("BLT", dim, horizon, noise); err != nil {
+	if err := checkCounterArgs("BLT", dim, horizon, noise, false); err != nil {
 		return nil, err
 	}
 	if len(omega) != len(lambda) || len(omega) == 0 {
@@ -186,7 +186,7 @@ func (c *ToeplitzCounter) Buffers() int { return len(c.omega) }
 
 // Add appends z as the next round's value and draws the round's noise.
 func (c *ToeplitzCounter) Add(z []float64) {
-	c.t = addRound(z, c.exact, c.t, c.horizon)
+	c.t = addRound(z, c.exact, c.t, c.horizon, 0)
 	d := c.dim
 	if c.omega == nil {
 		// (Bη)_t = Σ_{j<t} b_j η_{t−j}; draws[(s−1)·d:] holds η_s.

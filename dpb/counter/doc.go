@@ -6,4 +6,7 @@
 // the k-ary tree ([KaryTree]) and the Toeplitz (square-root and BLT)
 // factorisations ([ToeplitzCounter]). [NewCounter] builds any of them by
 // [CounterKind]; [ProfileCounter] gives their exact per-round variances.
+// With secure (gridded) node noise the tree, k-ary, smooth and Honaker
+// counters run through one grid wrapper (counter_grid.go, the proof in its
+// comment); the Toeplitz counters refuse it.
 package counter

@@ -2,7 +2,6 @@ package counter
 
 import (
 	"fmt"
-	"math"
 	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -112,9 +111,7 @@ func NewTreeSum(dim, horizon int, noise dpnoise.Noise, mode ReleaseMode) (*TreeS
 		cum:   make([]float64, (m+1)*dim),
 		node:  make([]float64, dim),
 	}
-	if g, ok := noise.(dpnoise.Gridded); ok {
-		ts.grid = g.Grid()
-	}
+	ts.grid = gridOf(noise)
 	if mode == Padded {
 		ts.pad = make([]float64, (m+1)*dim)
 		for k := 1; k <= m; k++ {
@@ -173,9 +170,7 @@ func (ts *TreeSum) Add(z []float64) {
 	}
 	ts.t++
 	if g := ts.grid; g > 0 {
-		for j, v := range z {
-			ts.exact[j] += math.RoundToEven(v/g) * g
-		}
+		gridAdd(ts.exact, z, g)
 	} else {
 		simd.VecAdd(ts.exact, ts.exact, z)
 	}

@@ -1,6 +1,7 @@
 package mab
 
 import (
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -25,6 +26,11 @@ type DPKLConfig struct {
 	NoNoise bool
 	// Clip clips rewards into [0, 1] instead of panicking on them.
 	Clip bool
+	// Noise selects the sampler of the batch releases: NoiseSimulated
+	// (seeded floating-point Laplace, the default), NoiseSecure (exact
+	// discrete Laplace on a grid from crypto/rand, rewards rounded to the
+	// grid) or NoiseSecureSeeded (the same with the rng's bits).
+	Noise dpnoise.NoiseMode
 }
 
 // DPKL is DP-KLUCB, or DP-IMED with IMED set, of Azize, Wu, Honda, Orabona,
@@ -77,7 +83,7 @@ func NewDPKL(cfg DPKLConfig, rng *rand.Rand) (*DPKL, error) {
 	if err := param.CheckPositive("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
-	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, false, cfg.Clip, rng)
+	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, false, cfg.Clip, cfg.Noise, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -2,6 +2,7 @@ package mab
 
 import (
 	"fmt"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -27,6 +28,11 @@ type DPSEConfig struct {
 	NoNoise bool
 	// Clip clips rewards into [0, 1] instead of panicking on them.
 	Clip bool
+	// Noise selects the sampler of the batch releases: NoiseSimulated
+	// (seeded floating-point Laplace, the default), NoiseSecure (exact
+	// discrete Laplace on a grid from crypto/rand, rewards rounded to the
+	// grid) or NoiseSecureSeeded (the same with the rng's bits).
+	Noise dpnoise.NoiseMode
 }
 
 // DPSE is DP Successive Elimination, Sajed & Sheffet, "An Optimal Private
@@ -76,7 +82,7 @@ func NewDPSE(cfg DPSEConfig, rng *rand.Rand) (*DPSE, error) {
 	if err := param.CheckProb("beta", cfg.Beta); err != nil {
 		return nil, err
 	}
-	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, true, cfg.Clip, rng)
+	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, true, cfg.Clip, cfg.Noise, rng)
 	if err != nil {
 		return nil, err
 	}

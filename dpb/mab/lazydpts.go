@@ -1,6 +1,7 @@
 package mab
 
 import (
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -19,6 +20,11 @@ type LazyDPTSConfig struct {
 	NoNoise bool
 	// Clip clips rewards into [0, 1] instead of panicking on them.
 	Clip bool
+	// Noise selects the sampler of the batch releases: NoiseSimulated
+	// (seeded floating-point Laplace, the default), NoiseSecure (exact
+	// discrete Laplace on a grid from crypto/rand, rewards rounded to the
+	// grid) or NoiseSecureSeeded (the same with the rng's bits).
+	Noise dpnoise.NoiseMode
 }
 
 // LazyDPTS is Lazy-DP-TS, the Thompson-sampling counterpart of the anytime
@@ -59,7 +65,7 @@ var _ bandit.Policy = (*LazyDPTS)(nil)
 // NewLazyDPTS returns a Lazy-DP-TS policy drawing its noise and posterior
 // samples from rng.
 func NewLazyDPTS(cfg LazyDPTSConfig, rng *rand.Rand) (*LazyDPTS, error) {
-	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, true, cfg.Clip, rng)
+	s, err := newPrivArms(cfg.Arms, cfg.Epsilon, cfg.NoNoise, true, cfg.Clip, cfg.Noise, rng)
 	if err != nil {
 		return nil, err
 	}

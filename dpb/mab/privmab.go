@@ -17,6 +17,16 @@ import (
 // exactly one batch of its arm, and when a batch closes its exact sum is
 // released once, plus Laplace noise Lap(1/ε) ([noise.LaplaceNoise]).
 //
+// With secure noise (NoiseSecure, NoiseSecureSeeded) the release is the
+// discrete Laplace mechanism on a grid ([noise.NewSecureLaplaceNoise] for
+// sensitivity 1, its scale inflated for the rounding): every reward is
+// rounded to the grid as it enters the batch sum, so the sum and the noise
+// are exact grid multiples and the release is g·(integer sum + integer
+// noise), exactly the discrete mechanism's law; a reward in [0, 1] rounds to
+// [0, 1], so the sensitivity stays 1 (plus one grid step, paid by the
+// scale). Everything after (means, indices, accumulation) is
+// post-processing, as in the simulated mode.
+//
 // Privacy by construction: rewards lie in [0, 1] and neighbouring reward
 // sequences differ in one round's reward, so a batch sum has sensitivity 1
 // and Lap(1/ε) makes its release ε-DP (Laplace mechanism). The batches are
@@ -36,6 +46,7 @@ import (
 // Update of another arm panics).
 type privArms struct {
 	noise   dpnoise.Noise
+	grid    float64 // > 0: secure noise, rewards rounded to this grid
 	clip    bool
 	forget  bool
 	pending int // arm chosen and not yet updated, or -1
@@ -54,7 +65,7 @@ type privArms struct {
 
 // newPrivArms returns the statistics of k arms with Lap(1/eps) noise drawn from
 // rng, or no noise at all when noNoise is set.
-func newPrivArms(k int, eps float64, noNoise, forget, clip bool, rng *rand.Rand) (*privArms, error) {
+func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode dpnoise.NoiseMode, rng *rand.Rand) (*privArms, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -64,16 +75,26 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, rng *rand.Rand)
 	if err := param.CheckEpsilon(eps); err != nil {
 		return nil, err
 	}
+	if err := dpnoise.CheckNoiseMode(mode); err != nil {
+		return nil, err
+	}
+	if noNoise && mode.Secure() {
+		return nil, fmt.Errorf("dpb: NoNoise with noise mode %v: a policy without noise has no sampler", mode)
+	}
 	var noise dpnoise.Noise = dpnoise.ZeroNoise{N: 1}
+	grid := 0.0
 	if !noNoise {
-		lap, err := dpnoise.NewLaplaceNoise(1, 1/eps, rng)
+		lap, err := dpnoise.NewLaplaceNoiseMode(mode, 1, 1/eps, 1, rng)
 		if err != nil {
 			return nil, err
 		}
 		noise = lap
+		if g, ok := lap.(dpnoise.Gridded); ok {
+			grid = g.Grid()
+		}
 	}
 	return &privArms{
-		noise: noise, clip: clip, forget: forget, pending: -1,
+		noise: noise, grid: grid, clip: clip, forget: forget, pending: -1,
 		n: make([]int, k), bn: make([]int, k), bs: make([]float64, k),
 		rn: make([]int, k), rs: make([]float64, k),
 		cur: -1, end: make([]int, k),
@@ -86,9 +107,14 @@ func (s *privArms) privacy(alg string, eps float64, batches string) bandit.Priva
 	if _, ok := s.noise.(dpnoise.ZeroNoise); ok {
 		return bandit.NonPrivate(alg + " with NoNoise (exact batch sums)")
 	}
-	return bandit.Privacy{Private: true, Epsilon: eps, Accounting: fmt.Sprintf(
-		"%s: %s; each batch's reward sum (rewards in [0, 1], sensitivity 1) released once with Lap(1/ε = %.4g); disjoint batches, parallel composition; actions are post-processing",
-		alg, batches, 1/eps)}
+	mode := dpnoise.ModeOf(s.noise)
+	sampler := ""
+	if mode.Secure() {
+		sampler = "; secure sampler: exact discrete Laplace on a grid, rewards rounded to it and the scale inflated for the rounding"
+	}
+	return bandit.Privacy{Private: true, Epsilon: eps, Noise: mode.String(), Accounting: fmt.Sprintf(
+		"%s: %s; each batch's reward sum (rewards in [0, 1], sensitivity 1) released once with Lap(1/ε = %.4g); disjoint batches, parallel composition; actions are post-processing%s",
+		alg, batches, 1/eps, sampler)}
 }
 
 // choose records that arm a is played; it panics if the previous choice has
@@ -117,6 +143,9 @@ func (s *privArms) add(arm int, reward float64) {
 	s.pending = -1
 	s.n[arm]++
 	s.bn[arm]++
+	if s.grid > 0 {
+		x = math.RoundToEven(x/s.grid) * s.grid
+	}
 	s.bs[arm] += x
 }
 

@@ -24,11 +24,11 @@ func (p *DPUCB) Privacy() bandit.Privacy {
 		}
 	}
 	if _, tree := p.trees[0].(*counter.TreeSum); !tree {
-		return bandit.Privacy{Private: true, Epsilon: p.cfg.Epsilon, Accounting: fmt.Sprintf(
-			"MT14 Alg. 1 on %d %v counters of T = %d leaves: a reward enters node sums with ℓ1 weight L1 = %g, Lap(b = L1·k/ε = %.4g) per node; each counter ε/k-DP (Laplace mechanism), basic composition over the k counters",
-			p.cfg.Arms, p.trees[0], p.cfg.Horizon, p.trees[0].Cost().L1, p.scale)}
+		return bandit.Privacy{Private: true, Epsilon: p.cfg.Epsilon, Noise: p.cfg.Noise.String(), Accounting: fmt.Sprintf(
+			"MT14 Alg. 1 on %d %v counters of T = %d leaves: a reward enters node sums with ℓ1 weight L1 = %g, Lap(b = L1·k/ε = %.4g) per node; each counter ε/k-DP (Laplace mechanism), basic composition over the k counters%s",
+			p.cfg.Arms, p.trees[0], p.cfg.Horizon, p.trees[0].Cost().L1, p.scale, sampler)}
 	}
-	return bandit.Privacy{Private: true, Epsilon: p.cfg.Epsilon, Accounting: fmt.Sprintf(
+	return bandit.Privacy{Private: true, Epsilon: p.cfg.Epsilon, Noise: p.cfg.Noise.String(), Accounting: fmt.Sprintf(
 		"MT14 Alg. 1: %d arm trees of T = %d leaves, Lap(b = m·k/ε = %.4g) per node, m = %d levels; each tree ε/k-DP (Laplace mechanism, ℓ1 sensitivity m), basic composition over the k trees%s",
 		p.cfg.Arms, p.cfg.Horizon, p.scale, counter.TreeLevels(p.cfg.Horizon), sampler)}
 }
@@ -43,11 +43,11 @@ func (p *ContextualUCB) Privacy() bandit.Privacy {
 	m := counter.TreeLevels(c.Horizon)
 	switch c.Mechanism {
 	case ContextEntryTrees:
-		return bandit.Privacy{Private: true, Epsilon: c.Epsilon, Accounting: fmt.Sprintf(
+		return bandit.Privacy{Private: true, Epsilon: c.Epsilon, Noise: c.Noise.String(), Accounting: fmt.Sprintf(
 			"MT14 Alg. 2: %d entry counters over T = %d leaves, Lap(m/ε₀ = %.4g) per node, m = %d, ε₀ = 2ε/(d² + 3d) = %.4g; basic composition over the counters",
 			(p.d*p.d+3*p.d)/2, c.Horizon, p.scale, m, Epsilon0(c.Epsilon, p.d))}
 	case ContextSS18Tree:
-		return bandit.Privacy{Private: true, Epsilon: c.Epsilon, Accounting: fmt.Sprintf(
+		return bandit.Privacy{Private: true, Epsilon: c.Epsilon, Noise: c.Noise.String(), Accounting: fmt.Sprintf(
 			"one tree of the packed [z; y][z; y]ᵀ over T = %d leaves, ℓ1 sensitivity m·P per round (m = %d, P = %d), Lap(m·P/ε = %.4g) per entry",
 			c.Horizon, m, (p.d+1)*(p.d+2)/2, p.scale)}
 	}

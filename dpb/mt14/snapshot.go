@@ -5,13 +5,16 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 func (p *DPUCB) AppendState(e *snap.Enc) {
 	e.Ints(p.n)
 	e.F64s(p.r)
 	for _, t := range p.trees {
-		t.(counter.CounterState).AppendState(e)
+		cs := t.(counter.CounterState)
+		cs.AppendState(e)
+		dpnoise.AppendNoiseState(e, cs.NodeNoise()) // secure samplers' buffered bits; nothing for Laplace
 	}
 }
 
@@ -19,7 +22,9 @@ func (p *DPUCB) ReadState(d *snap.Dec) {
 	d.IntsTo("pull counts", p.n)
 	d.F64sTo("private totals", p.r)
 	for a, t := range p.trees {
-		t.(counter.CounterState).ReadState(d)
+		cs := t.(counter.CounterState)
+		cs.ReadState(d)
+		dpnoise.ReadNoiseState(d, cs.NodeNoise())
 		if d.Err != nil {
 			return
 		}

@@ -32,8 +32,11 @@ import (
 // grid·(integer sum + integer noise) and its law is exactly the discrete
 // mechanism's, whose privacy is proven on its own (no bit pattern carries
 // more than the integer does). Reproducibility is off by design: a secure
-// mechanism ignores the *rand.Rand for its noise, has no seed, and its random
-// state cannot be saved or replayed. Wishart noise has no secure sampler.
+// mechanism ignores the *rand.Rand for its noise and has no seed. A policy
+// on it can be saved and restored (its sums and drawn node noises; a
+// restored sampler draws fresh bits); restore a snapshot once, since two
+// restored copies fed different data would measure the rounds of their
+// open tree nodes twice. Wishart noise has no secure sampler.
 //
 // NoiseSecureSeeded is NoiseSecure's sampler, the same exact discrete law on
 // the same grid, fed with bits from the *rand.Rand passed in instead of
@@ -76,20 +79,14 @@ func CheckNoiseMode(m NoiseMode) error {
 	return nil
 }
 
-// SecureSnapshot is the error of saving or restoring a secure-mode policy.
-func SecureSnapshot(mode NoiseMode) error {
-	if mode.Secure() {
-		return fmt.Errorf("dpb: a secure-mode policy (%v) cannot be saved or restored: its exact sampler keeps no state to save", mode)
-	}
-	return nil
-}
-
 // RejectGridded is the error of a counter that cannot run on secure noise:
-// only TreeSum rounds its data to the grid and adds node draws with integer
-// coefficients, so that its releases are exactly grid multiples.
+// the node counters (tree, k-ary, smooth, Honaker) round their data to the
+// grid and release functions of the node values (dpb/counter's grid
+// wrapper); the Toeplitz counters (square root, BLT) measure the data with
+// non-integer coefficients and refuse it.
 func RejectGridded(kind string, noise Noise) error {
 	if _, ok := noise.(Gridded); ok {
-		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its releases weight node draws by non-integer coefficients, so they would not follow the discrete law (use the tree counter)", kind)
+		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its measurements weight the data by non-integer coefficients, whose floating-point error would have to be counted in the sensitivity (use the tree, k-ary, smooth or Honaker counter)", kind)
 	}
 	return nil
 }
@@ -119,9 +116,10 @@ func secureGrid(scale float64) float64 {
 	return math.Ldexp(1, e-1-SecureGridBits)
 }
 
-// Gridded is implemented by noise that lives on a grid: a [counter.TreeSum] rounds
-// every value it adds to the grid (so that sums and releases are exact grid
-// multiples) when its noise is Gridded.
+// Gridded is implemented by noise that lives on a grid: the node counters of
+// dpb/counter round every value they add to the grid when their noise is
+// Gridded, so that node values are exact grid multiples (the counters' grid
+// wrapper, counter_grid.go).
 type Gridded interface {
 	// Grid returns the grid spacing g (a power of two).
 	Grid() float64
@@ -283,6 +281,24 @@ func (r RandReader) Read(p []byte) (int, error) {
 
 // Dim returns the dimension.
 func (s *SecureNoise) Dim() int { return len(s.sigma) }
+
+// Mode returns NoiseSecure when s draws from crypto/rand, NoiseSecureSeeded
+// when its entropy was set ([SecureNoise.SetEntropy]).
+func (s *SecureNoise) Mode() NoiseMode {
+	if s.src.entropy != nil {
+		return NoiseSecureSeeded
+	}
+	return NoiseSecure
+}
+
+// ModeOf returns the mode of node noise n: its [SecureNoise.Mode], or
+// NoiseSimulated for every other noise.
+func ModeOf(n Noise) NoiseMode {
+	if s, ok := n.(*SecureNoise); ok {
+		return s.Mode()
+	}
+	return NoiseSimulated
+}
 
 // Grid returns the grid spacing g.
 func (s *SecureNoise) Grid() float64 { return s.grid }

@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
@@ -40,11 +41,13 @@ func (r *Ridge) Privacy() bandit.Privacy { return bandit.NonPrivate(r.String()) 
 //     reported with that accounting.
 func (r *TreeRegularizer) Privacy() bandit.Privacy {
 	p := r.privacy()
-	if r.tree == nil {
-		return p
+	mode := noise.NoiseSimulated
+	if cs, ok := r.ctr.(counter.CounterState); ok {
+		mode = noise.ModeOf(cs.NodeNoise())
 	}
-	if _, ok := r.tree.NodeNoise().(*noise.SecureNoise); ok {
-		p.Accounting += "; secure sampler: exact discrete noise on a grid from crypto/rand, scale inflated for the rounding (secure.go)"
+	p.Noise = mode.String()
+	if mode.Secure() {
+		p.Accounting += "; secure sampler: exact discrete Gaussian on a grid, data rounded to it and the scale inflated for the rounding (dpb/counter's grid wrapper, noise.NewSecureGaussianNoise)"
 	}
 	return p
 }

@@ -59,7 +59,7 @@ type TreeRegConfig struct {
 	// the shift 2Υ and the bounds. Defaults to Setting.Upsilon() (as printed).
 	Upsilon float64
 	// Noise selects the sampler: NoiseSimulated (the default, seeded and
-	// reproducible) or NoiseSecure (the Gaussian tree only: exact discrete
+	// reproducible) or NoiseSecure (the Gaussian tree: exact discrete
 	// Gaussian entries on a grid from crypto/rand, see [noise.NoiseMode] and
 	// [noise.NewSecureSymGaussianNoise]). There is no secure Wishart sampler:
 	// NewWishartTree rejects NoiseSecure.
@@ -116,7 +116,7 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 		return nil, err
 	}
 	if cfg.Noise.Secure() {
-		return nil, fmt.Errorf("dpb: the Wishart tree has no secure sampler (NoiseSecure is available for the Gaussian tree, DP-UCB and DP-FTRL)")
+		return nil, fmt.Errorf("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on the tree, Honaker, smooth and k-ary counters, DP-UCB, DP-FTRL and the private MAB family)")
 	}
 	k := cfg.K
 	if k == 0 {

@@ -100,6 +100,12 @@ func (c GaussianCounterCal) Epsilon(s Setting) float64 {
 // [GaussianCounterCal]). Like the tree regularizers it starts with one
 // data-independent zero item and has horizon n.
 func NewGaussianCounterReg(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianCounterReg(s, kind, dpnoise.NoiseSimulated, rng)
+}
+
+// newGaussianCounterReg is [NewGaussianCounterReg] on noise of the given
+// mode (see newGaussianCounterRegCal).
+func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode dpnoise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -107,15 +113,35 @@ func NewGaussianCounterReg(s Setting, kind counter.CounterKind, rng *rand.Rand) 
 	if err != nil {
 		return nil, err
 	}
-	return newGaussianCounterRegCal(s, cal, rng)
+	return newGaussianCounterRegCal(s, cal, mode, rng)
 }
 
-func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, rng *rand.Rand) (*TreeRegularizer, error) {
+// newGaussianCounterRegCal builds the calibrated regularizer. In a secure
+// mode the node noise is the exact discrete Gaussian of
+// [dpnoise.NewSecureSymGaussianNoise] with the calibrated σ for the packed
+// sensitivity √2·L̃² (the pair √L̃²·e₁, √L̃²·e₂, the most any neighbouring
+// pair moves the packed Gram matrix), run by the counter's grid wrapper
+// (dpb/counter, counter_grid.go): the tree, Honaker, smooth and k-ary
+// counters; the square-root and BLT counters refuse it.
+func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode dpnoise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	kind := cal.Kind
 	if !(cal.Bounds.RhoMin > 0) || math.IsInf(cal.Bounds.Gamma, 0) {
 		return nil, fmt.Errorf("dpb: gaussian counter bounds %+v unusable", cal.Bounds)
 	}
-	noise, err := dpnoise.NewSymGaussianNoise(s.D+1, cal.Sigma, rng)
+	if err := dpnoise.CheckNoiseMode(mode); err != nil {
+		return nil, err
+	}
+	var noise dpnoise.Noise
+	var err error
+	if mode.Secure() {
+		var sn *dpnoise.SecureNoise
+		if sn, err = dpnoise.NewSecureSymGaussianNoise(s.D+1, cal.Sigma, math.Sqrt2*s.Lt2); err == nil {
+			sn.SeedFrom(mode, rng)
+			noise = sn
+		}
+	} else {
+		noise, err = dpnoise.NewSymGaussianNoise(s.D+1, cal.Sigma, rng)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -211,6 +237,10 @@ func GaussianCounterCalibrationSharp(s Setting, kind counter.CounterKind) (Gauss
 // shift of [GaussianCounterCalibrationSharp]: the same σ and counter, so the
 // same (ε, δ).
 func NewGaussianCounterRegSharp(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianCounterRegSharp(s, kind, dpnoise.NoiseSimulated, rng)
+}
+
+func newGaussianCounterRegSharp(s Setting, kind counter.CounterKind, mode dpnoise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -218,5 +248,5 @@ func NewGaussianCounterRegSharp(s Setting, kind counter.CounterKind, rng *rand.R
 	if err != nil {
 		return nil, err
 	}
-	return newGaussianCounterRegCal(s, cal, rng)
+	return newGaussianCounterRegCal(s, cal, mode, rng)
 }

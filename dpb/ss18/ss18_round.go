@@ -104,6 +104,10 @@ func harmonic(n int) float64 {
 // setting are flat after ~10⁵ of 10⁶ rounds), so the radius of early rounds
 // is the one to make small.
 func NewGaussianCounterRegRound(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianCounterRegRound(s, kind, noise.NoiseSimulated, rng)
+}
+
+func newGaussianCounterRegRound(s Setting, kind counter.CounterKind, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -130,7 +134,7 @@ func NewGaussianCounterRegRound(s Setting, kind counter.CounterKind, rng *rand.R
 	})
 	rc.last = 0
 	cal.Bounds = rc.at(1)
-	r, err := newGaussianCounterRegCal(s, cal, rng)
+	r, err := newGaussianCounterRegCal(s, cal, mode, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -200,7 +200,11 @@ type PolicyConfig struct {
 	// named.
 	Mode counter.ReleaseMode
 	// Noise selects the sampler of the private variants (see [TreeRegConfig]):
-	// NoiseSecure is available for Gaussian only.
+	// NoiseSecure runs Gaussian, GaussianExact, GaussianHonaker and
+	// GaussianSmooth (their counters take the grid wrapper of dpb/counter);
+	// the variants on the square-root and BLT counters
+	// ([Alg.GaussianCounter]) and the Wishart variants refuse it with an
+	// error that says why.
 	Noise noise.NoiseMode
 	// Lambda is the ridge λ of NonPrivate. Defaults to 1.
 	Lambda float64
@@ -247,17 +251,14 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		if cfg.Shift != ShiftPaper {
 			return nil, fmt.Errorf("dpb: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
 		}
-		if cfg.Noise != noise.NoiseSimulated {
-			return nil, fmt.Errorf("dpb: %v runs on simulated noise only (Noise must be NoiseSimulated)", cfg.Alg)
-		}
 		kind, _ := cfg.Alg.GaussianCounter(cfg.Mode)
 		switch cfg.Alg {
 		case GaussianBLTSharp:
-			reg, err = NewGaussianCounterRegSharp(s, kind, rng)
+			reg, err = newGaussianCounterRegSharp(s, kind, cfg.Noise, rng)
 		case GaussianBLTRound:
-			reg, err = NewGaussianCounterRegRound(s, kind, rng)
+			reg, err = newGaussianCounterRegRound(s, kind, cfg.Noise, rng)
 		default:
-			reg, err = NewGaussianCounterReg(s, kind, rng)
+			reg, err = newGaussianCounterReg(s, kind, cfg.Noise, rng)
 		}
 	case WishartTight:
 		k, kerr := s.WishartKTight()

@@ -105,21 +105,22 @@ func TestSecurePolicies(t *testing.T) {
 	}
 }
 
-// TestSecureOnlyOnTrees: the counters that weight node draws by
-// non-integer coefficients reject secure noise, the tree counters take it,
-// and a secure own-stream policy refuses to be saved or restored.
-func TestSecureOnlyOnTrees(t *testing.T) {
+// TestSecureOnlyOnNodeCounters: the Toeplitz counters (non-integer
+// measurement coefficients) reject secure noise, the node counters (tree,
+// padded tree, Honaker, smooth, k-ary: the grid wrapper) take it, and a
+// secure own-stream policy saves and restores.
+func TestSecureOnlyOnNodeCounters(t *testing.T) {
 	nz, err := noise.NewSecureLaplaceNoise(1, 2, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range counter.CounterKinds {
 		_, err := counter.NewCounter(k, 1, 16, nz)
-		tree := k == counter.CounterTree || k == counter.CounterTreePadded
-		if tree && err != nil {
+		toeplitz := k == counter.CounterSqrt || k == counter.CounterBLT
+		if !toeplitz && err != nil {
 			t.Errorf("%v counter rejected secure noise: %v", k, err)
 		}
-		if !tree && err == nil {
+		if toeplitz && err == nil {
 			t.Errorf("%v counter accepted secure noise", k)
 		}
 	}
@@ -127,19 +128,23 @@ func TestSecureOnlyOnTrees(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := p.MarshalBinary(); err == nil {
-		t.Error("a secure AnytimeDPUCB was saved")
+	snap, err := p.MarshalBinary()
+	if err != nil {
+		t.Errorf("a secure AnytimeDPUCB was not saved: %v", err)
+	}
+	if err := p.UnmarshalBinary(snap); err != nil {
+		t.Errorf("a secure AnytimeDPUCB was not restored: %v", err)
 	}
 	if err := p.UnmarshalBinary(nil); err == nil {
-		t.Error("a secure AnytimeDPUCB was restored")
+		t.Error("a secure AnytimeDPUCB restored an empty snapshot")
 	}
 	s := ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	q, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.NoiseSecure}, rand.NewChaCha8([32]byte{}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := q.MarshalBinary(); err == nil {
-		t.Error("a secure AnytimeSS18 was saved")
+	if _, err := q.MarshalBinary(); err != nil {
+		t.Errorf("a secure AnytimeSS18 was not saved: %v", err)
 	}
 }
 

@@ -14,7 +14,9 @@ import (
 // code of another, since its continuation would not be bit-identical.
 // Version 2 added the SHA-256 trailer ([Enc.Seal], [Open]); version 3
 // numbers ss18.Alg from 1 (the zero Alg names no variant) and
-// counter.ReleaseMode from 1 (the zero mode is ModeDefault).
+// counter.ReleaseMode from 1 (the zero mode is ModeDefault), and holds the
+// state of secure-mode policies (the secure sampler's buffered seeded bits,
+// the Honaker counter's node sums on the grid).
 const snapshotVersion = 3
 
 // SumSize is the length of the SHA-256 trailer of a sealed snapshot.
