@@ -5,6 +5,8 @@ package simd
 import (
 	"math"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -136,7 +138,8 @@ var sixteenFrom = func() int {
 // zmmHalfWidth reports a CPU known to execute 512-bit FMAs on 256-bit units
 // (two passes each), so that its AVX-512 FMA peak is its AVX2 one: AMD
 // family 25 (0x19), whose AVX-512 models are Zen 4 (family 26, Zen 5, has
-// full-width units). Others answer false.
+// full-width units). Others answer false. No feature flag tells the two
+// apart, so this is the one choice that reads the vendor and family.
 func zmmHalfWidth() bool {
 	vendor, family, _ := cpuFamilyModel()
 	return vendor == "AuthenticAMD" && family == 0x19
@@ -234,43 +237,24 @@ func scoreLanesAVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 i
 //go:noescape
 func scoreBlocks16AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
 
+// cpuid executes CPUID (kernel_amd64.s). The feature flags come from
+// golang.org/x/sys/cpu; this is only for what that package does not report:
+// the vendor and family that zmmHalfWidth needs and the brand string of
+// CpuModel.
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
 
-func HasAVX2FMA() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if ecx1&fma == 0 || ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // XMM and YMM state enabled by the OS
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0 // AVX2
-}
+// HasAVX2FMA reports AVX2 and FMA with the OS saving the YMM state
+// (golang.org/x/sys/cpu checks XCR0).
+func HasAVX2FMA() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA }
 
 // HasAVX512 reports the AVX-512 subset the assembly uses — F, VL, DQ
 // (KMOVB, VCVTQQ2PD) and BW (KMOVQ), which every AVX-512 CPU since Skylake-SP
 // and Zen 4 has — with the OS saving the opmask and all 32 ZMM registers
-// (call only when HasAVX2FMA, which checks OSXSAVE).
+// (golang.org/x/sys/cpu checks XCR0).
 func HasAVX512() bool {
-	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	const f, dq, bw, vl = 1 << 16, 1 << 17, 1 << 30, 1 << 31
-	return ebx7&(f|dq|bw|vl) == f|dq|bw|vl
+	x := &cpu.X86
+	return x.HasAVX512F && x.HasAVX512VL && x.HasAVX512DQ && x.HasAVX512BW
 }
 
-// HasBMI12 reports BMI1 (BEXTR) and BMI2 (MULX), CPUID leaf 7 EBX bits 3 and
-// 8 (call only when HasAVX2FMA, which checks that leaf 7 exists).
-func HasBMI12() bool {
-	_, ebx7, _, _ := cpuid(7, 0)
-	const bmi1, bmi2 = 1 << 3, 1 << 8
-	return ebx7&bmi1 != 0 && ebx7&bmi2 != 0
-}
+// HasBMI12 reports BMI1 (BEXTR) and BMI2 (BZHI, MULX).
+func HasBMI12() bool { return cpu.X86.HasBMI1 && cpu.X86.HasBMI2 }
