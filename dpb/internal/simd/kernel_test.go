@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/internal/perf"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
-	"github.com/dpbandits/dpbandits/dpb/perf"
 )
 
 // TestQuadLanes compares the Go definition of the kernels' summation order
