@@ -24,25 +24,8 @@ func kernelsAvailable() []KernelID {
 	return ks
 }
 
-// KernelsRunnable lists kernelsAvailable, then the variants tests and
-// benchmarks run besides them: the four-action AVX2 kernel, and the
-// eight-action, sixteen-action and (with BMI2) lanes AVX-512 kernels at
-// every d.
-func KernelsRunnable() []KernelID {
-	ks := kernelsAvailable()
-	for _, k := range ks {
-		switch k {
-		case kernelAVX2:
-			ks = append(ks, kernelAVX2x4)
-		case kernelAVX512:
-			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
-			if HasBMI12() {
-				ks = append(ks, kernelAVX512Lanes)
-			}
-		}
-	}
-	return ks
-}
+// KernelsRunnable is kernelsAvailable: the kernels tests compare.
+func KernelsRunnable() []KernelID { return kernelsAvailable() }
 
 // ScoreBlocksWith writes scores[k] = ⟨z, M x_k⟩ + β‖M x_k‖ for the first
 // 4·nblk actions of x (each d floats, contiguous) with kernel k, which must
@@ -59,21 +42,14 @@ func ScoreBlocksWith(k KernelID, mt []float64, dp int, zp []float64, d int, x []
 	}
 	n8 := nblk / 2
 	switch k {
-	case kernelAVX512, kernelAVX512x16, kernelAVX512Lanes:
-		if d <= lanesMaxDim && (d >= lanesFrom || k == kernelAVX512Lanes) {
+	case kernelAVX512:
+		if d >= lanesFrom && d <= lanesMaxDim {
 			x, scores, nblk = scorePasses(scoreLanesAVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
+			if nblk == 0 {
+				return
+			}
+			n8 = nblk / 2
 		}
-		if d >= sixteenFrom || k == kernelAVX512x16 {
-			x, scores, nblk = scorePasses(scoreBlocks16AVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
-		}
-		if nblk == 0 {
-			return
-		}
-		n8 = nblk / 2
-		if n8 > 0 {
-			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
-		}
-	case kernelAVX512x8: // the eight-action AVX-512 kernel alone (tests, benchmarks)
 		if n8 > 0 {
 			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
 		}
@@ -85,9 +61,6 @@ func ScoreBlocksWith(k KernelID, mt []float64, dp int, zp []float64, d int, x []
 		if n8 > 0 {
 			scoreBlocks8AVX2(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
 		}
-	case kernelAVX2x4: // the four-action kernel alone (tests, benchmarks)
-		scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[0], nblk, beta, &scores[0])
-		return
 	default:
 		ScoreBlocksGo(mt, dp, zp, d, x, nblk, beta, scores)
 		return
@@ -112,27 +85,6 @@ var lanesFrom = func() int {
 		return math.MaxInt
 	}
 	return 8
-}()
-
-// avx512SixteenFrom is the smallest d at which the AVX-512 kernel scores
-// sixteen actions per pass (scoreBlocks16AVX512) rather than eight; below
-// it the lane sums in memory cost more than the extra chains gain. On an
-// AMD EPYC (K = 1024, sixteen-action against eight-action kernel): +25 % at
-// D = 5, +4 to +6 % at d = 16–24, equal at d = 32–48, −1.5 to −2.5 % at
-// D = 56–70; −3 % at (64, 4096) (BenchmarkScoreKernel).
-const avx512SixteenFrom = 48
-
-// sixteenFrom is avx512SixteenFrom, or never (MaxInt) on a CPU whose
-// AVX-512 runs on 256-bit units (zmmHalfWidth): there the eight-action kernel
-// keeps the one 512-bit FMA a cycle busy, and the sixteen-action one only
-// adds its lane sums in memory. On AMD EPYC family 25 (Zen 4), K = 1024, the
-// eight-action kernel is 1–2 % faster at every d from 48 to 70, 2 % at
-// (64, 4096) (BenchmarkScoreKernel).
-var sixteenFrom = func() int {
-	if zmmHalfWidth() {
-		return math.MaxInt
-	}
-	return avx512SixteenFrom
 }()
 
 // zmmHalfWidth reports a CPU known to execute 512-bit FMAs on 256-bit units
@@ -230,12 +182,6 @@ var negInfBits uint64 = 0xfff0000000000000
 //
 //go:noescape
 func scoreLanesAVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
-
-// scoreBlocks16AVX512 is ScoreBlocksGo in AVX-512 assembly for n16 blocks
-// of sixteen actions (kernel_amd64.s).
-//
-//go:noescape
-func scoreBlocks16AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
 
 // cpuid executes CPUID (kernel_amd64.s). The feature flags come from
 // golang.org/x/sys/cpu; this is only for what that package does not report:
