@@ -23,6 +23,7 @@ var thirdParty = map[string]string{
 	"gonum.org/v1/plot":                "gonum/plot",
 	"github.com/go-echarts/go-echarts": "go-echarts",
 	"github.com/janpfeifer/gonb":       "gonb",
+	"golang.org/x/sys":                 "x/sys",
 }
 
 // TestDesignTableMatchesGoList: the README's Design table has one row per

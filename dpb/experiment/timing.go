@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
-	"github.com/dpbandits/dpbandits/dpb/perf"
+	"github.com/dpbandits/dpbandits/dpb/internal/perf"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -192,7 +192,7 @@ type SS18TimingConfig struct {
 	Seed   uint64
 	// PairedChunks, when positive, adds that many chunks of Rounds/100
 	// rounds (at least one) after the timed ones, each timed between two
-	// measurements of the widest FMA unit's peak (perf.FMAMeter, the best of
+	// measurements of the widest FMA unit's peak (an FMA meter, the best of
 	// two calls of ≈ 1 ms), for SS18Timing.Paired.
 	PairedChunks int
 }
@@ -251,9 +251,19 @@ func pairedRatio(env bandit.Environment, pol bandit.Policy, r *bandit.Round, t0,
 	return PairedRatio{Median: ratios[len(ratios)/2], Best: ratios[0], Chunks: len(ratios)}
 }
 
+// Peak is what one core of this machine can do at best, measured: its CPU,
+// the LinUCB scoring kernel in use and those it supports, the FMA peak of
+// each vector width and the normal generators' rates (dpb bench -peak).
+type Peak = perf.Peak
+
+// MeasurePeak measures the Peak of the calling goroutine's core, spending
+// about 5·each on its five figures, each the best of several runs (so that
+// a shared host that steals time lowers it less). It allocates a few kB.
+func MeasurePeak(each time.Duration) Peak { return perf.MeasurePeak(each) }
+
 // FlopMicros returns the µs the flops take at the widest FMA unit's peak of
 // p (0 when p has none).
-func (w RoundWork) FlopMicros(p perf.Peak) float64 {
+func (w RoundWork) FlopMicros(p Peak) float64 {
 	if g := p.FMAGFlops(); g > 0 {
 		return w.Flops / g / 1e3
 	}
@@ -261,12 +271,12 @@ func (w RoundWork) FlopMicros(p perf.Peak) float64 {
 }
 
 // NormalMicros returns the µs the normals take at p's generator rate.
-func (w RoundWork) NormalMicros(p perf.Peak) float64 { return w.Normals * p.NormalNs / 1e3 }
+func (w RoundWork) NormalMicros(p Peak) float64 { return w.Normals * p.NormalNs / 1e3 }
 
 // BoundMicros returns the lower bound the work puts on a round on a core
 // with Peak p (dpb bench -json's bound_us): the larger of FlopMicros and
 // NormalMicros.
-func (w RoundWork) BoundMicros(p perf.Peak) float64 { return max(w.FlopMicros(p), w.NormalMicros(p)) }
+func (w RoundWork) BoundMicros(p Peak) float64 { return max(w.FlopMicros(p), w.NormalMicros(p)) }
 
 // TimeSS18 times cfg.Rounds rounds of cfg.Alg on the calling goroutine
 // (TimeLoop), its tree sized for the timed rounds.

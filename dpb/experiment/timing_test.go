@@ -5,7 +5,7 @@ import (
 	"runtime"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb/perf"
+	"github.com/dpbandits/dpbandits/dpb/internal/perf"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 

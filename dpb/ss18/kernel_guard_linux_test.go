@@ -9,7 +9,6 @@ import (
 	"unsafe"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
-	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
@@ -120,110 +119,10 @@ func guardedCopy(t *testing.T, x []float64) ([]float64, func()) {
 	return g, free
 }
 
-// TestSmallKernelsStayInside runs the other assembly routines — the vector
-// sums, argmax, the Cholesky rows, the inverse factor's rows and the two
-// ziggurat kernels — with each slice argument in turn ending at an
-// inaccessible page, on the sizes around their vector widths, and checks
-// their results against the Go code they reproduce.
+// TestSmallKernelsStayInside runs the ziggurat kernels with their output
+// ending at an inaccessible page, on the sizes around their vector widths,
+// and checks their draws and final state against the Go loop's.
 func TestSmallKernelsStayInside(t *testing.T) {
-	g := noise.NewFastRand(bandit.Stream(1, 9))
-	draw := func(n int) []float64 {
-		x := make([]float64, n)
-		g.NormalsTo(x)
-		return x
-	}
-	for n := 1; n <= 70; n++ {
-		a, b, c := draw(n), draw(n), draw(n)
-		want2, want3 := make([]float64, n), make([]float64, n)
-		simd.VecAddGo(want2, a, b)
-		simd.VecAdd3Go(want3, a, b, c)
-		for arg := range 4 {
-			args := [][]float64{make([]float64, n), a, b, c}
-			var free func()
-			args[arg], free = guardedCopy(t, args[arg])
-			if arg < 3 {
-				simd.VecAddTo(args[0], args[1], args[2])
-				if i := testkit.FirstDiff(args[0], want2); i >= 0 {
-					t.Fatalf("vecAddTo, n %d, argument %d guarded: entry %d is %v, want %v", n, arg, i, args[0][i], want2[i])
-				}
-			}
-			simd.VecAdd3To(args[0], args[1], args[2], args[3])
-			if i := testkit.FirstDiff(args[0], want3); i >= 0 {
-				t.Fatalf("vecAdd3To, n %d, argument %d guarded: entry %d is %v, want %v", n, arg, i, args[0][i], want3[i])
-			}
-			free()
-		}
-		x, free := guardedCopy(t, a)
-		if got, want := simd.Argmax(x), simd.ArgmaxGo(a); got != want {
-			t.Fatalf("argmax, n %d: %d, argmaxGo %d", n, got, want)
-		}
-		free()
-	}
-	for d := 1; d <= 70; d++ {
-		v := gramPlusI(&g, d)
-		want := append([]float64(nil), v...)
-		wantOK := linalg.Cholesky(want, d)
-		for arg := range 2 {
-			a, c := append([]float64(nil), v...), make([]float64, simd.CholScratchLen(d))
-			var free func()
-			if arg == 0 {
-				a, free = guardedCopy(t, a)
-			} else {
-				c, free = guardedCopy(t, c)
-			}
-			if ok := simd.Cholesky(a, c, d); ok != wantOK || testkit.FirstDiff(a, want) >= 0 {
-				t.Fatalf("cholesky, d %d, argument %d guarded: ok %v (want %v), first difference at %d", d, arg, ok, wantOK, testkit.FirstDiff(a, want))
-			}
-			free()
-		}
-		// InverseFactorTo (AVX-512: eight columns a vector) with each of l,
-		// mt, zp, u and its scratch guarded in turn, mt and the scratch as
-		// short as they may be (InvPanelScratch(d) floats, the panels' rows).
-		{
-			dp := simd.PadDim(d)
-			l, u := testutil.RandomFactor(bandit.Stream(uint64(d), 11), d)
-			wantMT, wantZP := make([]float64, (d-1)*dp+d), make([]float64, d)
-			func() {
-				defer func(a, b bool) { simd.InvRowAVX, simd.InvLanes = a, b }(simd.InvRowAVX, simd.InvLanes)
-				simd.InvRowAVX, simd.InvLanes = false, false
-				simd.InverseFactorTo(wantMT, wantZP, l, u, nil, d, dp)
-			}()
-			for arg := range 5 {
-				bufs := [][]float64{append([]float64(nil), l...), make([]float64, (d-1)*dp+d), make([]float64, d), append([]float64(nil), u...), make([]float64, max(simd.InvPanelScratch(d), 1))}
-				var free func()
-				bufs[arg], free = guardedCopy(t, bufs[arg])
-				simd.InverseFactorTo(bufs[1], bufs[2], bufs[0], bufs[3], bufs[4], d, dp)
-				if i := testkit.FirstDiff(bufs[1], wantMT); i >= 0 {
-					t.Fatalf("inverseFactorTo, d %d, argument %d guarded: M entry %d is %v, want %v", d, arg, i, bufs[1][i], wantMT[i])
-				}
-				if i := testkit.FirstDiff(bufs[2], wantZP); i >= 0 {
-					t.Fatalf("inverseFactorTo, d %d, argument %d guarded: z entry %d is %v, want %v", d, arg, i, bufs[2][i], wantZP[i])
-				}
-				free()
-			}
-		}
-		// InvRow for the last row i = d−1 ≥ 1, on slices exactly as long
-		// as it may read: li[:i] and mt[:(i−1)·dp+i+1].
-		if i, dp := d-1, simd.PadDim(d); i >= 1 {
-			li, mt := draw(i), draw((i-1)*dp+i+1)
-			wantMT := append([]float64(nil), mt...)
-			simd.InvRowGo(li, wantMT, dp, i, 0.7)
-			for arg := range 2 {
-				l2, m2 := li, append([]float64(nil), mt...)
-				var free func()
-				if arg == 0 {
-					l2, free = guardedCopy(t, li)
-				} else {
-					m2, free = guardedCopy(t, m2)
-				}
-				simd.InvRow(l2, m2, dp, i, 0.7)
-				if j := testkit.FirstDiff(m2, wantMT); j >= 0 {
-					t.Fatalf("invRow, d %d, argument %d guarded: entry %d is %v, want %v", d, arg, j, m2[j], wantMT[j])
-				}
-				free()
-			}
-		}
-	}
 	for _, k := range testutil.ZigKernels() {
 		if !k.Ok {
 			continue
@@ -340,63 +239,6 @@ func TestChooseLockstepStaysInside(t *testing.T) {
 	}
 }
 
-// TestBartlettLanesStaysInside runs the AVX-512 Bartlett kernel with W, A's
-// rows and A's copy by columns each ending at an inaccessible page: a store
-// of lanes past the last entry of W's last row, or a load past the copy's
-// padding, faults. It also checks the bits against the loop.
-func TestBartlettLanesStaysInside(t *testing.T) {
-	if !simd.BartlettLanesOK {
-		t.Skip("no AVX-512 and BMI2")
-	}
-	rng := bandit.Stream(1, 12)
-	for n := simd.BartlettLanesFrom; n <= 70; n++ {
-		m := n * (n - 1) / 2
-		off, freeOff := guardedFloats(t, m)
-		diag, freeDiag := guardedFloats(t, n)
-		col, freeCol := guardedFloats(t, simd.BartlettColLen(n))
-		dst, freeDst := guardedFloats(t, simd.PackedLen(n))
-		clear(col)
-		for i := range off {
-			off[i] = rng.NormFloat64()
-		}
-		for i := range diag {
-			diag[i] = 1 + rng.Float64()
-		}
-		want := make([]float64, simd.PackedLen(n))
-		noise.BartlettProductTo(want, off, diag, 0.5)
-		if !simd.BartlettLanesTo(dst, off, diag, col, 0.5) {
-			t.Fatalf("n=%d: bartlettLanesTo declined", n)
-		}
-		if p := testkit.FirstDiff(dst, want); p >= 0 {
-			t.Fatalf("n=%d: packed entry %d is %v, the loop gives %v", n, p, dst[p], want[p])
-		}
-		freeOff()
-		freeDiag()
-		freeCol()
-		freeDst()
-	}
-}
-
-// TestSymLowerStaysInside mirrors matrices that end at an inaccessible page:
-// a tile load or store past v's last row faults.
-func TestSymLowerStaysInside(t *testing.T) {
-	for d := 8; d <= 70; d++ {
-		v, free := guardedFloats(t, d*d)
-		for i := range v {
-			v[i] = float64(i)
-		}
-		simd.SymLower(v, d)
-		for i := range d {
-			for j := range i {
-				if v[i*d+j] != v[j*d+i] {
-					t.Fatalf("d=%d: v[%d][%d] = %v, want %v", d, i, j, v[i*d+j], v[j*d+i])
-				}
-			}
-		}
-		free()
-	}
-}
-
 // TestCholInv5x4StaysInside runs CholInv5x4AVX2 with each of its seventeen
 // arrays in turn ending at an inaccessible page (V, ũ, mt, z of each lane,
 // then the scratch) and checks every lane against PrepareFactors5.
@@ -458,63 +300,4 @@ func guardedLanes(t *testing.T, v, u *[4][]float64, nmt, nz, ns, arg int) (bufs 
 		lanes[i] = &bufs[i][0]
 	}
 	return bufs, lanes, s, free
-}
-
-// TestPackOuterStaysInside forms packed outer products of vectors that end
-// at an inaccessible page, into packed matrices that do too: a load or a
-// store of a whole vector in a row's last pass faults.
-func TestPackOuterStaysInside(t *testing.T) {
-	if !simd.VecAVX512 {
-		t.Skip("no AVX-512")
-	}
-	rng := bandit.Stream(1, 32)
-	for n := 1; n <= 70; n++ {
-		z, freeZ := guardedFloats(t, n)
-		dst, freeDst := guardedFloats(t, simd.PackedLen(n))
-		for i := range z {
-			z[i] = rng.NormFloat64()
-		}
-		want := make([]float64, simd.PackedLen(n))
-		simd.PackOuterLoop(want, z)
-		simd.PackOuterFast(dst, z)
-		if p := testkit.FirstDiff(dst, want); p >= 0 {
-			t.Fatalf("n=%d: packed entry %d is %v, the loop gives %v", n, p, dst[p], want[p])
-		}
-		freeZ()
-		freeDst()
-	}
-}
-
-// TestTreeLTStaysInside runs TreeLT with lt, the three parts and u each
-// ending at an inaccessible page: a load or a store past a row's last entry
-// faults.
-func TestTreeLTStaysInside(t *testing.T) {
-	if !simd.TreeLTOK {
-		t.Skip("no AVX-512 and BMI2")
-	}
-	rng := bandit.Stream(1, 42)
-	for d := 1; d <= 70; d++ {
-		s := simd.CholStride(d)
-		m := simd.PackedLen(d + 1)
-		for _, withB := range []bool{true, false} {
-			lt, freeLT := guardedFloats(t, s*s)
-			a, freeA := guardedFloats(t, m)
-			b, freeB := guardedFloats(t, m)
-			c, freeC := guardedFloats(t, m)
-			u, freeU := guardedFloats(t, d)
-			for i := range m {
-				a[i], b[i], c[i] = rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()
-			}
-			bb := b
-			if !withB {
-				bb = nil
-			}
-			simd.TreeLT(lt, s, a, bb, c, d, 0.5, u)
-			freeLT()
-			freeA()
-			freeB()
-			freeC()
-			freeU()
-		}
-	}
 }

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/internal/perf"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
-	"github.com/dpbandits/dpbandits/dpb/perf"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 

@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/perf"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
-	"github.com/dpbandits/dpbandits/dpb/perf"
 )
 
 // TestBenchJSON runs "dpb bench -json" for each variant on a tiny loop and

@@ -20,15 +20,15 @@ func TestCPUFamilyModel(t *testing.T) {
 	if zmmHalfWidth() != half {
 		t.Fatalf("zmmHalfWidth() = %v for %s family %d", zmmHalfWidth(), vendor, family)
 	}
-	want := avx512SixteenFrom
-	if half {
+	want := 8
+	if half || !HasBMI12() {
 		want = math.MaxInt
 	}
-	if sixteenFrom != want {
-		t.Fatalf("sixteenFrom = %d, want %d", sixteenFrom, want)
+	if lanesFrom != want {
+		t.Fatalf("lanesFrom = %d, want %d", lanesFrom, want)
 	}
 	if m := CpuModel(); !strings.Contains(m, "(family ") {
 		t.Fatalf("cpuModel() = %q: no family", m)
 	}
-	t.Logf("%s, %s family %d model %d, sixteen-action kernel from d = %d", CpuModel(), vendor, family, model, sixteenFrom)
+	t.Logf("%s, %s family %d model %d, one-action-per-lane kernel from d = %d", CpuModel(), vendor, family, model, lanesFrom)
 }

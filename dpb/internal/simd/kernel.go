@@ -12,16 +12,12 @@ import (
 type KernelID int32
 
 const (
-	kernelGo          KernelID = iota // the portable Go loop (math.FMA)
-	kernelAVX2                        // AVX2/FMA assembly, eight actions per pass
-	kernelAVX512                      // AVX-512 assembly, sixteen (or eight) actions × eight rows per pass
-	kernelAVX2x4                      // AVX2/FMA assembly, four actions per pass (tests and benchmarks only)
-	kernelAVX512x8                    // AVX-512 assembly, eight actions per pass only (tests and benchmarks only)
-	kernelAVX512x16                   // AVX-512 assembly, sixteen actions per pass at every d (tests and benchmarks only)
-	kernelAVX512Lanes                 // AVX-512 assembly, one action per lane, 32 per pass, at every d (tests and benchmarks only)
+	kernelGo     KernelID = iota // the portable Go loop (math.FMA)
+	kernelAVX2                   // AVX2/FMA assembly, eight actions per pass
+	kernelAVX512                 // AVX-512 assembly, sixteen (or eight) actions × eight rows per pass
 )
 
-var kernelNames = [...]string{kernelGo: "go", kernelAVX2: "avx2", kernelAVX512: "avx512", kernelAVX2x4: "avx2x4", kernelAVX512x8: "avx512x8", kernelAVX512x16: "avx512x16", kernelAVX512Lanes: "avx512lanes"}
+var kernelNames = [...]string{kernelGo: "go", kernelAVX2: "avx2", kernelAVX512: "avx512"}
 
 func (k KernelID) String() string { return kernelNames[k] }
 

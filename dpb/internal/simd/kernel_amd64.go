@@ -5,6 +5,8 @@ package simd
 import (
 	"math"
 
+	"golang.org/x/sys/cpu"
+
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -22,25 +24,8 @@ func kernelsAvailable() []KernelID {
 	return ks
 }
 
-// KernelsRunnable lists kernelsAvailable, then the variants tests and
-// benchmarks run besides them: the four-action AVX2 kernel, and the
-// eight-action, sixteen-action and (with BMI2) lanes AVX-512 kernels at
-// every d.
-func KernelsRunnable() []KernelID {
-	ks := kernelsAvailable()
-	for _, k := range ks {
-		switch k {
-		case kernelAVX2:
-			ks = append(ks, kernelAVX2x4)
-		case kernelAVX512:
-			ks = append(ks, kernelAVX512x8, kernelAVX512x16)
-			if HasBMI12() {
-				ks = append(ks, kernelAVX512Lanes)
-			}
-		}
-	}
-	return ks
-}
+// KernelsRunnable is kernelsAvailable: the kernels tests compare.
+func KernelsRunnable() []KernelID { return kernelsAvailable() }
 
 // ScoreBlocksWith writes scores[k] = ⟨z, M x_k⟩ + β‖M x_k‖ for the first
 // 4·nblk actions of x (each d floats, contiguous) with kernel k, which must
@@ -57,21 +42,14 @@ func ScoreBlocksWith(k KernelID, mt []float64, dp int, zp []float64, d int, x []
 	}
 	n8 := nblk / 2
 	switch k {
-	case kernelAVX512, kernelAVX512x16, kernelAVX512Lanes:
-		if d <= lanesMaxDim && (d >= lanesFrom || k == kernelAVX512Lanes) {
+	case kernelAVX512:
+		if d >= lanesFrom && d <= lanesMaxDim {
 			x, scores, nblk = scorePasses(scoreLanesAVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
+			if nblk == 0 {
+				return
+			}
+			n8 = nblk / 2
 		}
-		if d >= sixteenFrom || k == kernelAVX512x16 {
-			x, scores, nblk = scorePasses(scoreBlocks16AVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
-		}
-		if nblk == 0 {
-			return
-		}
-		n8 = nblk / 2
-		if n8 > 0 {
-			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
-		}
-	case kernelAVX512x8: // the eight-action AVX-512 kernel alone (tests, benchmarks)
 		if n8 > 0 {
 			scoreBlocks8AVX512(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
 		}
@@ -83,9 +61,6 @@ func ScoreBlocksWith(k KernelID, mt []float64, dp int, zp []float64, d int, x []
 		if n8 > 0 {
 			scoreBlocks8AVX2(&mt[0], dp, &zp[0], d, &x[0], n8, beta, &scores[0])
 		}
-	case kernelAVX2x4: // the four-action kernel alone (tests, benchmarks)
-		scoreBlocksAVX2(&mt[0], dp, &zp[0], d, &x[0], nblk, beta, &scores[0])
-		return
 	default:
 		ScoreBlocksGo(mt, dp, zp, d, x, nblk, beta, scores)
 		return
@@ -112,31 +87,11 @@ var lanesFrom = func() int {
 	return 8
 }()
 
-// avx512SixteenFrom is the smallest d at which the AVX-512 kernel scores
-// sixteen actions per pass (scoreBlocks16AVX512) rather than eight; below
-// it the lane sums in memory cost more than the extra chains gain. On an
-// AMD EPYC (K = 1024, sixteen-action against eight-action kernel): +25 % at
-// D = 5, +4 to +6 % at d = 16–24, equal at d = 32–48, −1.5 to −2.5 % at
-// D = 56–70; −3 % at (64, 4096) (BenchmarkScoreKernel).
-const avx512SixteenFrom = 48
-
-// sixteenFrom is avx512SixteenFrom, or never (MaxInt) on a CPU whose
-// AVX-512 runs on 256-bit units (zmmHalfWidth): there the eight-action kernel
-// keeps the one 512-bit FMA a cycle busy, and the sixteen-action one only
-// adds its lane sums in memory. On AMD EPYC family 25 (Zen 4), K = 1024, the
-// eight-action kernel is 1–2 % faster at every d from 48 to 70, 2 % at
-// (64, 4096) (BenchmarkScoreKernel).
-var sixteenFrom = func() int {
-	if zmmHalfWidth() {
-		return math.MaxInt
-	}
-	return avx512SixteenFrom
-}()
-
 // zmmHalfWidth reports a CPU known to execute 512-bit FMAs on 256-bit units
 // (two passes each), so that its AVX-512 FMA peak is its AVX2 one: AMD
 // family 25 (0x19), whose AVX-512 models are Zen 4 (family 26, Zen 5, has
-// full-width units). Others answer false.
+// full-width units). Others answer false. No feature flag tells the two
+// apart, so this is the one choice that reads the vendor and family.
 func zmmHalfWidth() bool {
 	vendor, family, _ := cpuFamilyModel()
 	return vendor == "AuthenticAMD" && family == 0x19
@@ -228,49 +183,24 @@ var negInfBits uint64 = 0xfff0000000000000
 //go:noescape
 func scoreLanesAVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
 
-// scoreBlocks16AVX512 is ScoreBlocksGo in AVX-512 assembly for n16 blocks
-// of sixteen actions (kernel_amd64.s).
-//
-//go:noescape
-func scoreBlocks16AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n16 int, beta float64, scores *float64)
-
+// cpuid executes CPUID (kernel_amd64.s). The feature flags come from
+// golang.org/x/sys/cpu; this is only for what that package does not report:
+// the vendor and family that zmmHalfWidth needs and the brand string of
+// CpuModel.
 func cpuid(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)
-func xgetbv() (eax, edx uint32)
 
-func HasAVX2FMA() bool {
-	maxID, _, _, _ := cpuid(0, 0)
-	if maxID < 7 {
-		return false
-	}
-	_, _, ecx1, _ := cpuid(1, 0)
-	const fma, osxsave, avx = 1 << 12, 1 << 27, 1 << 28
-	if ecx1&fma == 0 || ecx1&osxsave == 0 || ecx1&avx == 0 {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&6 != 6 { // XMM and YMM state enabled by the OS
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&(1<<5) != 0 // AVX2
-}
+// HasAVX2FMA reports AVX2 and FMA with the OS saving the YMM state
+// (golang.org/x/sys/cpu checks XCR0).
+func HasAVX2FMA() bool { return cpu.X86.HasAVX2 && cpu.X86.HasFMA }
 
 // HasAVX512 reports the AVX-512 subset the assembly uses — F, VL, DQ
 // (KMOVB, VCVTQQ2PD) and BW (KMOVQ), which every AVX-512 CPU since Skylake-SP
 // and Zen 4 has — with the OS saving the opmask and all 32 ZMM registers
-// (call only when HasAVX2FMA, which checks OSXSAVE).
+// (golang.org/x/sys/cpu checks XCR0).
 func HasAVX512() bool {
-	if xcr0, _ := xgetbv(); xcr0&0xe6 != 0xe6 {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	const f, dq, bw, vl = 1 << 16, 1 << 17, 1 << 30, 1 << 31
-	return ebx7&(f|dq|bw|vl) == f|dq|bw|vl
+	x := &cpu.X86
+	return x.HasAVX512F && x.HasAVX512VL && x.HasAVX512DQ && x.HasAVX512BW
 }
 
-// HasBMI12 reports BMI1 (BEXTR) and BMI2 (MULX), CPUID leaf 7 EBX bits 3 and
-// 8 (call only when HasAVX2FMA, which checks that leaf 7 exists).
-func HasBMI12() bool {
-	_, ebx7, _, _ := cpuid(7, 0)
-	const bmi1, bmi2 = 1 << 3, 1 << 8
-	return ebx7&bmi1 != 0 && ebx7&bmi2 != 0
-}
+// HasBMI12 reports BMI1 (BEXTR) and BMI2 (BZHI, MULX).
+func HasBMI12() bool { return cpu.X86.HasBMI1 && cpu.X86.HasBMI2 }

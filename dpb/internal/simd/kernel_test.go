@@ -9,9 +9,9 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/internal/perf"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/testutil"
-	"github.com/dpbandits/dpbandits/dpb/perf"
 )
 
 // TestQuadLanes compares the Go definition of the kernels' summation order
@@ -53,9 +53,10 @@ func TestQuadLanes(t *testing.T) {
 	}
 }
 
-// TestKernelsSameBits runs every scoring kernel this CPU supports (AVX-512
-// as selected, eight-action alone and sixteen-action at every d; AVX2 eight-
-// and four-action; the Go loop) for d = 1..70 and 1..5 blocks of
+// TestKernelsSameBits runs every scoring kernel this CPU supports (AVX-512:
+// eight-action below avx512SixteenFrom, sixteen-action from it unless the
+// CPU's AVX-512 is half-width; AVX2: four-action below avx2EightFrom,
+// eight-action from it; the Go loop) for d = 1..70 and beyond, 1 to 33 blocks of
 // four actions (odd counts exercise the eight-action kernels' tail) and
 // requires the same bits as ScoreBlocksGo, the definition of the summation
 // order, and no write past the blocks.
@@ -64,16 +65,16 @@ func TestKernelsSameBits(t *testing.T) {
 	t.Logf("kernels tested: %v (in use: %s)", ks, simd.Kernel())
 	rng := bandit.Stream(1, 2)
 	const beta = 1.7
-	// D = 1…70, and above to lanesMaxDim for the one-action-per-lane
-	// kernel's row blocks (dp mod 12 = 0, 4 and 8 rows of four-row blocks).
-	dims := []int{76, 84, 92, 95, 100, 119, 124, 128} // 128: lanesMaxDim
+	// D = 1…70, and some beyond (dp mod 12 = 0, 4 and 8 rows of four-row
+	// blocks).
+	dims := []int{76, 84, 92, 95, 100, 119, 124, 128}
 	for d := 70; d >= 1; d-- {
 		dims = append([]int{d}, dims...)
 	}
 	for _, d := range dims {
 		dp := simd.PadDim(d)
 		_, _, mt, zp := testutil.RandomKernel(rng, d, dp)
-		for _, nblk := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 24, 33} { // up to four 32-action passes, two sixteen-action blocks, an eight and a four
+		for _, nblk := range []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 24, 33} { // several sixteen-action passes, an eight and a four
 			x := make([]float64, 4*nblk*d)
 			for i := range x {
 				x[i] = rng.NormFloat64()

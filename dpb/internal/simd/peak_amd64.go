@@ -2,6 +2,8 @@
 
 package simd
 
+//go:generate go run -C _asm . -out ../peak_amd64.s
+
 import (
 	"fmt"
 	"strings"

@@ -38,29 +38,26 @@ func DrawPrep5x4Case(rng *rand.Rand, trial int) Prep5x4Case {
 	return c
 }
 
-// ZigKernel is one setting of ZigFast's switches, with the kernel it selects
-// for runs of 16 draws or more.
+// ZigKernel is one setting of ZigFast's switch, with the kernel it selects.
 type ZigKernel struct {
-	Name           string
-	Ok             bool // the CPU has it
-	scalar, avx512 bool
-	Fn             func([]float64, uint64) (int, uint64, uint64)
+	Name   string
+	Ok     bool // the CPU has it
+	scalar bool
+	Fn     func([]float64, uint64) (int, uint64, uint64)
 }
 
 func ZigKernels() []ZigKernel {
-	avx512 := simd.HasAVX2FMA() && simd.HasAVX512() && simd.HasBMI12()
 	return []ZigKernel{
-		{"go", true, false, false, simd.ZigFastGo},
-		{"scalar", simd.HasAVX2FMA() && simd.HasBMI12(), true, false, simd.ZigFastScalar},
-		{"avx512", avx512, true, true, simd.ZigFastAVX512},
+		{"go", true, false, simd.ZigFastGo},
+		{"scalar", simd.HasAVX2FMA() && simd.HasBMI12(), true, simd.ZigFastScalar},
 	}
 }
 
-// Use sets ZigFast's switches to k's and returns a function that restores them.
+// Use sets ZigFast's switch to k's and returns a function that restores it.
 func (k ZigKernel) Use() (restore func()) {
-	s, a := simd.ZigScalar, simd.ZigAVX512
-	simd.ZigScalar, simd.ZigAVX512 = k.scalar, k.avx512
-	return func() { simd.ZigScalar, simd.ZigAVX512 = s, a }
+	s := simd.ZigScalar
+	simd.ZigScalar = k.scalar
+	return func() { simd.ZigScalar = s }
 }
 
 // ZigFill fills dst from the wyrand state s with the kernel fn, finishing
