@@ -100,7 +100,7 @@ type FTRLConfig struct {
 	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
 	// crypto/rand: no seed, not reproducible; see [noise.NoiseMode]).
 	Noise dpnoise.NoiseMode
-	// Delta, when > 0, selects the (ε, δ) variant (issue 10, see
+	// Delta, when > 0, selects the (ε, δ) variant (see
 	// [FTRLGaussianSigma]): the loss sums are released by the continual
 	// counter Counter with Gaussian node noise N(0, σ²I). Lambda, Plain and
 	// NoiseSecure are errors then; 0 keeps AS17's pure-DP Laplace tree.
@@ -132,7 +132,7 @@ type FTRLConfig struct {
 //
 // With FTRLConfig.Delta > 0 the cumulative loss is instead released by any
 // continual [Counter] with Gaussian node noise, σ calibrated exactly to
-// (ε, δ) ([FTRLGaussianSigma]; issue 10). Cost per round: the counter's
+// (ε, δ) ([FTRLGaussianSigma]). Cost per round: the counter's
 // (O(N·buffers) for the BLT) plus N Gaussian draws; no allocation.
 type FTRL struct {
 	cfg  FTRLConfig
