@@ -235,6 +235,7 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 					if err := as17.OLORegretCurve(l, set, losses, T, []int{T}, out[h:h+1]); err != nil {
 						return err
 					}
+					job.Advance(T)
 				}
 				return nil
 			})
