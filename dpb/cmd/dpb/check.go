@@ -46,6 +46,8 @@ func runCheck(w io.Writer, args []string) error {
 	trees := fs.Bool("trees", false, "ss18: only the per-round checks of Props. 9 and 11 on the paper's trees (printed k and σ, plain and padded), the part that grows with n; needed above n = 65536")
 	var jobs jobFlags
 	jobs.bind(fs)
+	progress := new(bool)
+	progressVar(fs, progress)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -77,14 +79,28 @@ func runCheck(w io.Writer, args []string) error {
 	}
 	configs := map[string]any{}
 	var all check.Verdicts
-	for _, p := range papers {
+	var bw io.Writer
+	if *progress {
+		bw = progressOut
+	}
+	// The line names the paper running and, for ss18, shows the bar of the
+	// job list under way (the tree and confidence-set checks, the parts that
+	// grow with n and -reps).
+	bar := newStageBar(bw, "papers", len(papers), progressEvery)
+	stages := 0
+	defer func() { bar.end(stages) }()
+	for i, p := range papers {
 		var vs check.Verdicts
 		var err error
+		bar.begin(i, "check "+p)
 		switch p {
 		case "ss18":
 			plan, perr := jobs.plan("check ss18")
 			if perr != nil {
 				return perr
+			}
+			if bar != nil && !plan.Estimate {
+				plan.Progress = bar
 			}
 			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, PolicyN: *policyN, Plan: plan.Plan}
 			if plan.Shard.N > 0 {
@@ -119,7 +135,9 @@ func runCheck(w io.Writer, args []string) error {
 		if err != nil {
 			return fmt.Errorf("check %s: %w", p, err)
 		}
+		stages++
 		if !*asJSON {
+			bar.clear() // the table starts on a clean line; the bar redraws below it
 			if len(papers) > 1 {
 				fmt.Fprintf(w, "== %s\n", p)
 			}
