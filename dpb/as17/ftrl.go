@@ -100,7 +100,7 @@ type FTRLConfig struct {
 	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
 	// crypto/rand: no seed, not reproducible; see [noise.NoiseMode]).
 	Noise dpnoise.NoiseMode
-	// Delta, when > 0, selects the (ε, δ) variant (issue 10, see
+	// Delta, when > 0, selects the (ε, δ) variant (see
 	// [FTRLGaussianSigma]): the loss sums are released by the continual
 	// counter Counter with Gaussian node noise N(0, σ²I). Lambda and Plain
 	// are errors then; NoiseSecure draws the exact discrete Gaussian on the
@@ -134,7 +134,7 @@ type FTRLConfig struct {
 //
 // With FTRLConfig.Delta > 0 the cumulative loss is instead released by any
 // continual [Counter] with Gaussian node noise, σ calibrated exactly to
-// (ε, δ) ([FTRLGaussianSigma]; issue 10). Cost per round: the counter's
+// (ε, δ) ([FTRLGaussianSigma]). Cost per round: the counter's
 // (O(N·buffers) for the BLT) plus N Gaussian draws; no allocation.
 //
 // An FTRL is not safe for concurrent use: share it between goroutines

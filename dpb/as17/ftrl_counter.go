@@ -11,8 +11,8 @@ import (
 	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
-// FTRLGaussianSigma returns the node σ of DP-FTRL's (ε, δ) variant
-// (issue 10): AS17 Algorithm 1 with the cumulative loss released by the
+// FTRLGaussianSigma returns the node σ of DP-FTRL's (ε, δ) variant:
+// AS17 Algorithm 1 with the cumulative loss released by the
 // continual counter kind (any [Counter]: binary tree, Honaker, smooth
 // binary, square root, BLT) and Gaussian node noise N(0, σ²I).
 //

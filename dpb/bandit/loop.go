@@ -6,17 +6,35 @@ package bandit
 // RegretCurve runs pol against env for n rounds and writes the cumulative
 // pseudo-regret after each round in rec into out.
 func RegretCurve(env Environment, pol Policy, n int, rec []int, out []float64) {
+	RegretCurveTick(env, pol, n, rec, out, nil)
+}
+
+// TickRounds is the most rounds RegretCurveTick plays between two calls of
+// its tick function.
+const TickRounds = 1 << 14
+
+// RegretCurveTick is [RegretCurve] that also calls tick (if non-nil) with
+// the rounds played since its previous call, at every record point and at
+// least every TickRounds rounds, for a progress bar. The results are
+// RegretCurve's, bit for bit.
+func RegretCurveTick(env Environment, pol Policy, n int, rec []int, out []float64, tick func(rounds int)) {
 	r := NewRound(env)
 	var regret float64
-	k := 0
+	k, last := 0, 0
 	for t := 1; t <= n; t++ {
 		env.Next(r, t)
 		a := pol.Choose(r)
 		regret += env.BestMean(r) - env.Mean(r, a)
 		pol.Update(r, a, env.Reward(r, a))
+		at := false
 		for k < len(rec) && rec[k] == t {
 			out[k] = regret
 			k++
+			at = true
+		}
+		if tick != nil && (at || t-last >= TickRounds) {
+			tick(t - last)
+			last = t
 		}
 	}
 }

@@ -12,7 +12,8 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
-// Checks of the exactly calibrated SS18 variants of issue 10: Proposition
+// Checks of the exactly calibrated SS18 variants (package ss18's
+// GaussianCounterCalibration and its sharp and per-round forms): Proposition
 // 11 per round for the Gaussian regularizer on every counter, and their
 // privacy (ε, δ) recomputed independently of the calibration.
 

@@ -148,7 +148,7 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 		pv[i].Name += "-plain"
 	}
 	vs = append(vs, pv...)
-	// The exactly calibrated variants of issue 10 (padded tree for the
+	// The exactly calibrated variants (ss18.GaussianExact and beyond; padded tree for the
 	// tree-based ones), Proposition 4 with their derived bounds.
 	nc := base
 	nc.Algs = append(append(append([]ss18.Alg(nil), counterVariants...), ss18.WishartTight), sharpVariants...)

@@ -388,7 +388,7 @@ func TestProfileCounterMatchesCounter(t *testing.T) {
 	}
 }
 
-// TestCounterRatios logs the table of issue 10 (noise variance at equal
+// TestCounterRatios logs the counters' table (noise variance at equal
 // privacy relative to the plain tree) and checks the orderings the
 // literature proves: Honaker below the tree it estimates on, the smooth
 // binary mechanism's max below half the tree's, the square root below all.

@@ -309,6 +309,7 @@ func (s *AS17Sweep) Run() (*AS17Result, error) {
 						return err
 					}
 				}
+				job.Advance(T)
 			}
 			return nil
 		})

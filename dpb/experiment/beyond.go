@@ -13,7 +13,7 @@ import (
 )
 
 // CounterNoiseResult is the per-round noise of every continual counter at a
-// fixed privacy target, against the horizon (issue 10's beyond-counters
+// fixed privacy target, against the horizon (the beyond-counters
 // figure): for unit ℓ2 sensitivity and Gaussian node noise calibrated
 // exactly to (ε, δ) (σ = √Cost.L2Sq/μ(ε, δ), [accounting.GaussianSigma]),
 // the largest and the mean per-round noise standard deviation σ√V_t.

@@ -16,7 +16,7 @@ import (
 // AS17Variant is one learner of the beyond-as17 experiment: DP-FTRL (AS17
 // Algorithm 1) non-private, on AS17's Laplace tree (TreeBasedAgg, pure ε,
 // λ = [as17.FTRLLambda]) or on a continual counter with Gaussian node noise
-// calibrated exactly to (ε, δ) ([as17.FTRLGaussianSigma], issue 10).
+// calibrated exactly to (ε, δ) ([as17.FTRLGaussianSigma]).
 type AS17Variant struct {
 	Name     string              `json:"name"`
 	Private  bool                `json:"private"`
@@ -153,7 +153,7 @@ func (c BeyondAS17Config) WithDefaults() BeyondAS17Config {
 }
 
 // BeyondAS17 measures what the continual counters buy in AS17's Table 1
-// setting (issue 10): DP-FTRL's regret against T for every variant of
+// setting: DP-FTRL's regret against T for every variant of
 // [AS17BeyondVariants] on each decision set, at one (ε, δ), beside each
 // variant's bound. Set i uses seed Seed + i; repetition r at horizon index
 // h faces the losses of Stream(SubSeed(seed_i, h), StreamID(r, 0)) for
@@ -235,6 +235,7 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 					if err := as17.OLORegretCurve(l, set, losses, T, []int{T}, out[h:h+1]); err != nil {
 						return err
 					}
+					job.Advance(T)
 				}
 				return nil
 			})

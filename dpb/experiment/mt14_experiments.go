@@ -47,7 +47,7 @@ type MT14Fig1Config struct {
 	// Points is the number of log-spaced record rounds. Defaults to 60.
 	Points int
 	// Counters adds, after the series above, DP-UCB on each of these
-	// per-arm counters (DPUCBConfig.Counter; issue 10) at every ε of
+	// per-arm counters (DPUCBConfig.Counter) at every ε of
 	// Epsilons, and with Γ = 0 at every ε of NoRelaxation. Defaults to none.
 	Counters []counter.CounterKind `json:"counters,omitempty"`
 	// Workers and Progress as in TrialConfig.

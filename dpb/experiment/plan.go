@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"fmt"
+	"io"
 	"math"
 	"math/bits"
 	"path/filepath"
@@ -37,6 +38,10 @@ type Plan struct {
 	// discarded (never half-saved) and RunTrials returns its error. Nil:
 	// context.Background().
 	Ctx context.Context
+	// Progress, if non-nil, receives the progress bar of every job list run
+	// under the plan whose TrialConfig names no Progress of its own (a
+	// bar per list, prefixed with its label).
+	Progress io.Writer
 
 	mu                   sync.Mutex
 	missing              []string

@@ -32,6 +32,32 @@ type TrialFunc func(job Job, out []float64) error
 // Job names one unit of work: repetition Rep of series Series.
 type Job struct {
 	Rep, Series int
+
+	// tick counts the rounds the job reports through Advance (nil outside
+	// RunTrials, and in jobs compared or stored: only the copy handed to
+	// the trial function carries it).
+	tick *jobTick
+}
+
+// Advance reports that the job has simulated rounds more rounds, so that
+// RunTrials' progress bar moves within a job and not only when a job ends
+// (it counts rounds against TrialConfig.Rounds per job). Trial functions
+// call it every few thousand rounds or at their record points; it never
+// changes a result. Outside RunTrials it does nothing.
+func (j Job) Advance(rounds int) {
+	t := j.tick
+	if t == nil || rounds <= 0 {
+		return
+	}
+	t.mine += int64(rounds)
+	t.bar.rounds(t.all.Add(int64(rounds)))
+}
+
+// jobTick is one worker's round counter, reset for each job.
+type jobTick struct {
+	mine int64 // rounds the current job reported (only its worker touches it)
+	all  *atomic.Int64
+	bar  *progress
 }
 
 // TrialConfig configures [RunTrials].
@@ -44,7 +70,9 @@ type TrialConfig struct {
 	Points int
 	// Workers is the number of goroutines. Defaults to GOMAXPROCS.
 	Workers int
-	// Progress, if non-nil, receives a one-line progress bar.
+	// Progress, if non-nil, receives a one-line progress bar (else the
+	// plan's Progress, if any). With Rounds set, the bar counts the rounds
+	// jobs report through [Job.Advance], so it moves within long jobs.
 	Progress io.Writer
 	// Plan, if non-nil, says where finished jobs are stored and which jobs
 	// to run (see [Plan]). With a store, Label and Key are required.
@@ -110,22 +138,30 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 	var saveMu sync.Mutex
 	stopped := false
 	pw := cfg.Progress
+	if pw == nil && cfg.Plan != nil {
+		pw = cfg.Plan.Progress
+	}
 	if total == 0 {
 		pw = nil // everything came from the store
 	}
-	bar := newProgress(pw, total)
+	bar := newProgress(pw, total, int64(cfg.Rounds), cfg.Label)
+	var rounds atomic.Int64 // rounds reported by jobs (see Job.Advance)
 	var wg sync.WaitGroup
 	for range w {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			tick := &jobTick{all: &rounds, bar: bar}
 			for !failed.Load() && ctx.Err() == nil {
 				i := next.Add(1) - 1
 				if i >= total {
 					return
 				}
 				job := todo[i]
-				if err := trial(job, out[job.Series][job.Rep]); err != nil {
+				tick.mine = 0
+				tj := job
+				tj.tick = tick
+				if err := trial(tj, out[job.Series][job.Rep]); err != nil {
 					fail(job, err)
 					return
 				}
@@ -141,7 +177,10 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 						return
 					}
 				}
-				bar.set(done.Add(1))
+				if left := int64(cfg.Rounds) - tick.mine; left > 0 {
+					rounds.Add(left) // the rounds the job did not report
+				}
+				bar.set(done.Add(1), rounds.Load())
 			}
 		}()
 	}
@@ -170,32 +209,63 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 	return out, nil
 }
 
-// progress draws "[#####     ] 12/30 jobs, 00:14 elapsed, ~00:20 left".
+// progress draws "[#####     ] 12/30 jobs, 41 %, 00:14 elapsed, ~00:20 left".
+// With rounds per job known (perJob > 0) the fraction counts rounds, so the
+// bar moves while jobs run; otherwise it counts finished jobs.
 type progress struct {
-	w     io.Writer
-	total int64
-	start time.Time
-	mu    sync.Mutex
-	last  time.Time
+	w      io.Writer
+	total  int64
+	perJob int64
+	label  string
+	start  time.Time
+	mu     sync.Mutex
+	last   time.Time
+	done   int64 // finished jobs
+	ran    int64 // rounds reported
 }
 
-func newProgress(w io.Writer, total int64) *progress {
-	return &progress{w: w, total: total, start: time.Now()}
+func newProgress(w io.Writer, total, perJob int64, label string) *progress {
+	return &progress{w: w, total: total, perJob: perJob, label: label, start: time.Now()}
 }
 
-func (p *progress) set(done int64) {
+// set records done finished jobs and ran rounds, and redraws.
+func (p *progress) set(done, ran int64) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.done, p.ran = max(p.done, done), max(p.ran, ran)
+	p.draw(done == p.total)
+}
+
+// rounds records ran rounds reported, and redraws.
+func (p *progress) rounds(ran int64) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	p.ran = max(p.ran, ran)
+	p.draw(false)
+}
+
+// fraction is the share of the work done, in [done/total, 1].
+func (p *progress) fraction() float64 {
+	f := float64(p.done) / float64(p.total)
+	if p.perJob > 0 {
+		f = max(f, float64(p.ran)/(float64(p.total)*float64(p.perJob)))
+	}
+	return min(f, 1)
+}
+
+// draw redraws the bar, at most every 200 ms unless force.
+func (p *progress) draw(force bool) {
 	if p.w == nil {
 		return
 	}
 	now := time.Now()
-	if done < p.total && now.Sub(p.last) < 200*time.Millisecond {
+	if !force && now.Sub(p.last) < 200*time.Millisecond {
 		return
 	}
 	p.last = now
 	const width = 30
-	fill := int(int64(width) * done / p.total)
+	f := p.fraction()
+	fill := int(width * f)
 	bar := make([]byte, width)
 	for i := range bar {
 		if i < fill {
@@ -206,10 +276,14 @@ func (p *progress) set(done int64) {
 	}
 	el := now.Sub(p.start)
 	left := time.Duration(0)
-	if done > 0 {
-		left = time.Duration(float64(el) * float64(p.total-done) / float64(done))
+	if f > 0 {
+		left = time.Duration(float64(el) * (1 - f) / f)
 	}
-	fmt.Fprintf(p.w, "\r[%s] %d/%d jobs, %s elapsed, ~%s left ", bar, done, p.total, el.Round(time.Second), left.Round(time.Second))
+	label := ""
+	if p.label != "" {
+		label = p.label + " "
+	}
+	fmt.Fprintf(p.w, "\r%s[%s] %d/%d jobs, %.0f %%, %s elapsed, ~%s left ", label, bar, p.done, p.total, 100*f, el.Round(time.Second), left.Round(time.Second))
 }
 
 // finish ends the bar's line; later set calls (workers of a cancelled run
@@ -467,7 +541,7 @@ func (e *BanditExperiment) Run() (*Curves, error) {
 			if err != nil {
 				return err
 			}
-			bandit.RegretCurve(env, pol, e.Horizon, rec, out)
+			bandit.RegretCurveTick(env, pol, e.Horizon, rec, out, job.Advance)
 			if pe, ok := pol.(interface{ Err() error }); ok && pe.Err() != nil {
 				// A policy that rejected data (e.g. outside the privacy bound)
 				// stopped learning: the run is not the experiment asked for.

@@ -161,7 +161,7 @@ func SS18Experiment1(cfg SS18Exp1Config) (*SS18Exp1Result, error) {
 			if err != nil {
 				return err
 			}
-			bandit.RegretCurve(env, pol, cfg.Horizon, rec, out)
+			bandit.RegretCurveTick(env, pol, cfg.Horizon, rec, out, job.Advance)
 			return pol.Err()
 		})
 	if err != nil {
@@ -224,13 +224,19 @@ func exp1Cell(cfg SS18Exp1Config, c, rep int) (bandit.Environment, *ss18.LinUCB,
 // all policies). It writes policy p's cumulative pseudo-regret after each
 // round in rec into out[p*len(rec):(p+1)*len(rec)].
 func RegretLockstep(env bandit.Environment, pols []bandit.Policy, n int, rec []int, out []float64) {
+	regretLockstep(env, pols, n, rec, out, Job{})
+}
+
+// regretLockstep is RegretLockstep reporting its rounds to job.Advance at
+// every record point and at least every bandit.TickRounds rounds.
+func regretLockstep(env bandit.Environment, pols []bandit.Policy, n int, rec []int, out []float64, job Job) {
 	if len(out) != len(pols)*len(rec) {
 		panic(param.BadDim)
 	}
 	r := bandit.NewRound(env)
 	regret := make([]float64, len(pols))
 	arms := make([]int, len(pols))
-	k := 0
+	k, last := 0, 0
 	for t := 1; t <= n; t++ {
 		env.Next(r, t)
 		best := env.BestMean(r)
@@ -240,11 +246,17 @@ func RegretLockstep(env bandit.Environment, pols []bandit.Policy, n int, rec []i
 			regret[p] += best - env.Mean(r, a)
 			pol.Update(r, a, env.Reward(r, a))
 		}
+		at := false
 		for k < len(rec) && rec[k] == t {
 			for p := range pols {
 				out[p*len(rec)+k] = regret[p]
 			}
 			k++
+			at = true
+		}
+		if at || t-last >= bandit.TickRounds {
+			job.Advance(t - last)
+			last = t
 		}
 	}
 }
@@ -449,7 +461,7 @@ func runLockstepCells(d, k int, gaps []float64, specs []ss18.PolicyConfig, n, re
 			if err != nil {
 				return err
 			}
-			RegretLockstep(env, pols, n, rec, out)
+			regretLockstep(env, pols, n, rec, out, job)
 			return policyErr(pols)
 		})
 	if err != nil {

@@ -49,7 +49,7 @@ func TestStoreRoundTrip(t *testing.T) {
 	}
 	done, _ := b.Done()
 	miss, _ := b.Missing()
-	if len(done) != 1 || done[0] != (Job{1, 1}) || len(miss) != 5 {
+	if len(done) != 1 || done[0] != (Job{Rep: 1, Series: 1}) || len(miss) != 5 {
 		t.Errorf("done %v, missing %v", done, miss)
 	}
 	// The same key reopens the same directory, whatever the number of

@@ -45,7 +45,7 @@ type DPUCBConfig struct {
 	// Counter is each arm's continual counter. Defaults to CounterTree (the
 	// binary mechanism in release mode Mode, as MT14); CounterHonaker,
 	// CounterSmooth and CounterKary (the k-ary tree at the arity
-	// [counter.KaryArity] picks for T) are pure-DP alternatives (issue 10) whose
+	// [counter.KaryArity] picks for T) are pure-DP alternatives whose
 	// node scale is b = Cost().L1/ε₀ (see [DPUCB]); Mode must then be Plain.
 	Counter counter.CounterKind
 }
@@ -74,7 +74,7 @@ type DPUCBConfig struct {
 // a is pulled, so it is cached). Choose is O(k), Update one Laplace draw;
 // nothing allocates after construction.
 //
-// Other counters (Config.Counter, issue 10). Any [Counter] whose record
+// Other counters (Config.Counter). Any [Counter] whose record
 // enters node sums with coefficients of total ℓ1 norm Cost().L1 is ε₀-DP
 // with Lap(Cost().L1/ε₀) node noise (the Laplace mechanism on the node
 // sums; releases are post-processing), so b = Cost().L1/ε₀. Honaker's

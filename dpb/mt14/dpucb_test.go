@@ -230,7 +230,7 @@ func BenchmarkDPUCBRound(b *testing.B) {
 	}
 }
 
-// TestDPUCBCounters: the pure-DP counters of issue 10 in DP-UCB. Honaker
+// TestDPUCBCounters: the pure-DP alternative counters in DP-UCB. Honaker
 // keeps the tree's node scale m·k/ε; the smooth binary mechanism's is its
 // per-record node count (h − k + 1)·k/ε, smaller; both leave MT14's Γ valid
 // (the constructor's check), the square root and BLT do not (error unless

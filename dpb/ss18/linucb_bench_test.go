@@ -124,8 +124,8 @@ func benchWholeRound(b *testing.B, cfg PolicyConfig, k int) {
 	testkit.ReportRound(b, cpu)
 }
 
-// BenchmarkLinUCBCounterRound times a whole round of the BLT variants of
-// issue 10 at (d, K) = (5, 25): constant bounds (GaussianBLT, and
+// BenchmarkLinUCBCounterRound times a whole round of the exactly calibrated
+// BLT variants at (d, K) = (5, 25): constant bounds (GaussianBLT, and
 // GaussianBLTSharp, the same work), and bounds re-read every round
 // (GaussianBLTRound: VarianceAt(t), two logarithms and the radius constants).
 func BenchmarkLinUCBCounterRound(b *testing.B) {

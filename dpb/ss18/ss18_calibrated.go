@@ -180,8 +180,8 @@ func (s Setting) WishartKTight() (int, error) {
 
 // GaussianCounterCalibrationSharp is [GaussianCounterCalibration] with
 // Proposition 11's bounds re-derived more tightly, for the same σ (the same
-// privacy: the released sequence is identical in law); issue 10's
-// GaussianBLTSharp.
+// privacy: the released sequence is identical in law); the
+// GaussianBLTSharp variant.
 //
 // Failure probability. Proposition 4 needs ρ_min I ⪯ H_t ⪯ ρ_max I and
 // ‖h_t‖_{H_t⁻¹} ≤ γ jointly with probability ≥ 1 − α/(2n) per round; here

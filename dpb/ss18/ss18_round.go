@@ -72,7 +72,7 @@ func harmonic(n int) float64 {
 // NewGaussianCounterRegRound is the Gaussian regularizer on the counter kind
 // with σ calibrated exactly ([GaussianCounterCalibration]: the same noise,
 // so the same (ε, δ)), whose Proposition 11 bounds and shift follow the
-// counter's variance round by round (issue 10's GaussianBLTRound). SS18
+// counter's variance round by round (the GaussianBLTRound variant). SS18
 // Algorithm 1 allows a changing regularizer H_t; Proposition 4's proof
 // needs, in each round t, ρ_min I ⪯ H_t ⪯ ρ_max(t) I and
 // ‖h_t‖_{H_t⁻¹} ≤ γ_t on an event of probability ≥ 1 − a_t with

@@ -26,7 +26,7 @@ const (
 	WishartUnshifted
 	// GaussianExact is the Gaussian regularizer on the same tree (the
 	// configured release mode) with σ calibrated exactly and the sharp Υ
-	// ([NewGaussianCounterReg]); issue 10.
+	// ([NewGaussianCounterReg]).
 	GaussianExact
 	// GaussianHonaker is GaussianExact on Honaker's tree estimator.
 	GaussianHonaker
@@ -78,7 +78,7 @@ func (a Alg) MinEigBase() (Alg, bool) {
 }
 
 // BeyondAlgs lists the variants of the beyond-ss18 figure: the paper's
-// Gaussian and Wishart beside the exactly calibrated ones (issue 10),
+// Gaussian and Wishart beside the exactly calibrated ones,
 // including the two BLT refinements (sharp bounds, per-round bounds) that
 // reach the lowest regret at the same (ε, δ), and four of them again with
 // the radius tightened by λ_min of the released V_t (RadiusMinEig, paired

@@ -25,6 +25,8 @@ func runAudit(w io.Writer, args []string) error {
 	countVar(fs, trials, "trials", 0, 0, maxAuditTrials, "runs on each input, 0: each audit's own (half select, half evaluate)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
 	list := fs.Bool("list", false, "list the audits and exit")
+	progress := new(bool)
+	progressVar(fs, progress)
 	names, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -55,10 +57,28 @@ func runAudit(w io.Writer, args []string) error {
 		return err
 	}
 	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers, CryptoBits: *crypto}
-	rs, err := audit.RunNamed(names, opt)
-	if err != nil {
-		return err
+	// One audit at a time, so that the progress line names the running one
+	// (each audit's result does not depend on the others run).
+	run := names
+	if len(run) == 0 {
+		run = audit.Names()
 	}
+	var bw io.Writer
+	if *progress {
+		bw = progressOut
+	}
+	bar := newStageBar(bw, "audits", len(run), progressEvery)
+	var rs []audit.Result
+	for i, n := range run {
+		bar.begin(i, n)
+		r, err := audit.RunNamed([]string{n}, opt)
+		if err != nil {
+			bar.end(i)
+			return err
+		}
+		rs = append(rs, r...)
+	}
+	bar.end(len(run))
 	table := audit.Results(rs)
 	if *asJSON {
 		if err := writeSnakeJSON(w, struct {

@@ -18,7 +18,7 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// Figures beyond the papers (issue 10): the continual counters at equal
+// Figures beyond the papers: the continual counters at equal
 // privacy, and SS18's Figure 4 setting with exactly calibrated variants.
 
 func init() {

@@ -22,7 +22,8 @@ type boundsJSON struct {
 	M        int                `json:"m"`
 	Wishart  wishartBoundsJSON  `json:"wishart"`
 	Gaussian gaussianBoundsJSON `json:"gaussian"`
-	// Calibrated holds the exactly calibrated alternatives (issue 10).
+	// Calibrated holds the exactly calibrated alternatives (exact σ for
+	// each continual counter, see ss18.GaussianCounterCalibration).
 	Calibrated calibratedJSON `json:"calibrated"`
 }
 

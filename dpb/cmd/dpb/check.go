@@ -48,6 +48,8 @@ func runCheck(w io.Writer, args []string) error {
 	mineig := fs.Bool("mineig", false, "ss18: only the coverage checks of the RadiusMinEig variants at Fig. 4's setting (d = 5, K = 25, gaps 0 and 0.1), each playing its own radius; -policyn sets n (0: 20000, short 2000), -reps the runs (0: 10)")
 	var jobs jobFlags
 	jobs.bind(fs)
+	progress := new(bool)
+	progressVar(fs, progress)
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -82,14 +84,28 @@ func runCheck(w io.Writer, args []string) error {
 	}
 	configs := map[string]any{}
 	var all check.Verdicts
-	for _, p := range papers {
+	var bw io.Writer
+	if *progress {
+		bw = progressOut
+	}
+	// The line names the paper running and, for ss18, shows the bar of the
+	// job list under way (the tree and confidence-set checks, the parts that
+	// grow with n and -reps).
+	bar := newStageBar(bw, "papers", len(papers), progressEvery)
+	stages := 0
+	defer func() { bar.end(stages) }()
+	for i, p := range papers {
 		var vs check.Verdicts
 		var err error
+		bar.begin(i, "check "+p)
 		switch p {
 		case "ss18":
 			plan, perr := jobs.plan("check ss18")
 			if perr != nil {
 				return perr
+			}
+			if bar != nil && !plan.Estimate {
+				plan.Progress = bar
 			}
 			if *mineig {
 				mc := check.MinEigCoverageConfig{D: *d, N: *policyN, Reps: *reps, Seed: *seed, Workers: *workers, Plan: plan.Plan}
@@ -136,7 +152,9 @@ func runCheck(w io.Writer, args []string) error {
 		if err != nil {
 			return fmt.Errorf("check %s: %w", p, err)
 		}
+		stages++
 		if !*asJSON {
+			bar.clear() // the table starts on a clean line; the bar redraws below it
 			if len(papers) > 1 {
 				fmt.Fprintf(w, "== %s\n", p)
 			}
