@@ -162,16 +162,16 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 				ctlP = math.Min(ctlP, BinomialTail(cfg.Reps, cf, levelAt(t+1)))
 			}
 			claim := fmt.Sprintf("Gaussian regularizer on the %v counter, σ exact, Υ from its max variance: %s each round, d=%d, n=%d", kind, what[bi], d, n)
-			name, source := fmt.Sprintf("gaussian/%v/exact/%s", kind, short[bi]), "SS18 Prop. 11 with the counter's variance (issue 10)"
+			name, source := fmt.Sprintf("gaussian/%v/exact/%s", kind, short[bi]), "SS18 Prop. 11 with the counter's variance (ss18.GaussianCounterCalibration)"
 			if sharp {
 				claim = fmt.Sprintf("Gaussian regularizer on the %v counter, σ exact, sharp bounds (Sudakov–Fernique Υ, β-minimising shift): %s each round, d=%d, n=%d",
 					kind, whatSharp[bi], d, n)
-				name, source = fmt.Sprintf("gaussian/%v/sharp/%s", kind, short[bi]), "SS18 Prop. 11 re-derived (dpb.GaussianCounterCalibrationSharp, issue 10)"
+				name, source = fmt.Sprintf("gaussian/%v/sharp/%s", kind, short[bi]), "SS18 Prop. 11 re-derived (ss18.GaussianCounterCalibrationSharp)"
 			}
 			if perRound {
 				claim = fmt.Sprintf("Gaussian regularizer on the %v counter, σ exact, per-round bounds (Υ_t from VarianceAt(t), failure a_t = α/(2tH_n)): %s each round t, d=%d, n=%d",
 					kind, whatRound[bi], d, n)
-				name, source = fmt.Sprintf("gaussian/%v/round/%s", kind, short[bi]), "SS18 Prop. 11 per round (dpb.NewGaussianCounterRegRound, issue 10)"
+				name, source = fmt.Sprintf("gaussian/%v/round/%s", kind, short[bi]), "SS18 Prop. 11 per round (ss18.NewGaussianCounterRegRound)"
 			}
 			v := NewVerdict(name, claim, source,
 				level, n*cfg.Reps, total, median(all), fmt.Sprintf("failed in %d of %d rounds", badRounds, n))
