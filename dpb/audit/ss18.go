@@ -150,20 +150,33 @@ func wishartTree(name string) *Mechanism {
 					b11, b12, b22 := b[0]+c, b[1], b[3]+c
 					l0 := logDet2(b11-1, b12, b22) // D: e₁e₁ᵀ removed
 					l1 := logDet2(b11, b12, b22-1) // D′: e₂e₂ᵀ removed
-					switch {
-					case math.IsNaN(l0) && math.IsNaN(l1):
-						panic("audit: release impossible under both inputs")
-					case math.IsNaN(l1):
-						return math.Inf(-1)
-					case math.IsNaN(l0):
-						return math.Inf(1)
+					term, decided := wishartLLRTerm(l0, l1)
+					if decided {
+						return term
 					}
-					llr += l1 - l0
+					llr += term
 				}
 				return roundScore((k - float64(d) - 1) / 2 * llr)
 			}
 		},
 	}
+}
+
+// wishartLLRTerm returns one released block's term ln det B′ − ln det B of
+// a Wishart tree's log-likelihood ratio (l0 = ln det B under D, l1 under D′,
+// NaN where that matrix is not positive definite), or, when only one input
+// can have produced the release, the score ±∞ that decides the test
+// (decided). A release impossible under both inputs is a bug: it panics.
+func wishartLLRTerm(l0, l1 float64) (term float64, decided bool) {
+	switch {
+	case math.IsNaN(l0) && math.IsNaN(l1):
+		panic("audit: release impossible under both inputs")
+	case math.IsNaN(l1):
+		return math.Inf(-1), true
+	case math.IsNaN(l0):
+		return math.Inf(1), true
+	}
+	return l1 - l0, false
 }
 
 // logDet2 returns ln det of the symmetric 2×2 matrix [[a, b], [b, c]], or

@@ -227,15 +227,11 @@ func wishartE2E(s ss18.Setting, kdiv int, grow float64) *Mechanism {
 						a[0] += r2
 						a[d+1] -= r2 // D′: e₂e₂ᵀ removed
 						l1 := logDetSym(a, l, d)
-						switch {
-						case math.IsNaN(l0) && math.IsNaN(l1):
-							panic("audit: release impossible under both inputs")
-						case math.IsNaN(l1):
-							return math.Inf(-1)
-						case math.IsNaN(l0):
-							return math.Inf(1)
+						term, decided := wishartLLRTerm(l0, l1)
+						if decided {
+							return term
 						}
-						llr += l1 - l0
+						llr += term
 					}
 					clear(x)
 					if t == 1 {
