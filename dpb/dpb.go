@@ -71,10 +71,20 @@ const (
 	SS18GaussianBLTRound = ss18.GaussianBLTRound // the least noise at the same (ε, δ)
 )
 
-// The tree's release mode (package counter) and the noise's mode (package noise).
+// NoiseMode is a configuration's Noise (package noise): its zero value,
+// NoiseDefault, is secure noise from crypto/rand.
+type NoiseMode = noise.NoiseMode
+
+// The tree's release mode (package counter) and the noise's mode (package
+// noise). An unset Noise (NoiseDefault) resolves to NoiseSecure, exact
+// discrete noise on a grid from crypto/rand; a mechanism without a secure
+// sampler (the Wishart tree; the square-root and BLT counters) refuses it
+// with an error that says to name NoiseSimulated, the seeded floating-point
+// noise of the experiments, whose guarantee is not release-grade.
 const (
 	Plain          = counter.Plain
 	Padded         = counter.Padded
+	NoiseDefault   = noise.NoiseDefault
 	NoiseSimulated = noise.NoiseSimulated
 	NoiseSecure    = noise.NoiseSecure
 )
