@@ -111,14 +111,14 @@ func laplaceCDF(x, b float64) float64 {
 // built objects' noise.
 func CheckMechanisms(rng *rand.Rand) (Verdicts, error) {
 	const T, k, eps = 1_000_000, 5, 1.0
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, bandit.Stream(rng.Uint64(), 0))
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
 	}
 	tr := p.Tree(0)
 	vs := laplaceNodeVerdicts("mt14-alg1-privacy", "MT14 Theorem 3, Alg. 1 (the built DP-UCB's tree)", tr.NodeNoise(), p.NodeScale(), tr.Levels(), 1, eps)
 	const n, TA = 4, 1 << 20
-	f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: TA, Epsilon: eps}, bandit.Stream(rng.Uint64(), 0))
+	f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: TA, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
 	}

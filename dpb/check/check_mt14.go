@@ -320,7 +320,7 @@ func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Ve
 func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	rng := bandit.Stream(0, 0)
 	m := float64(counter.TreeLevels(T))
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +328,7 @@ func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	v1 := arithmetic("mt14-thm3-privacy", "Algorithm 1 is ε-DP: a round's reward moves m nodes of one tree by ≤ 1; Lap(m k/ε) per node",
 		"MT14 Theorem 3, Alg. 1 line 1", 0, 0, boolFail(loss <= eps*(1+1e-12)), loss/eps,
 		fmt.Sprintf("T=%d, k=%d, ε=%g: privacy loss %.4g = ε/k (each round enters only the pulled arm's tree, so ε₀ = ε would do)", T, k, eps, loss))
-	cp, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees}, rng)
+	cp, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: noise.NoiseSimulated}, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package noise
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,15 +17,26 @@ import (
 
 // NoiseMode selects how a mechanism samples its noise.
 //
-// The default, NoiseSimulated, is the fast seeded simulation every
-// experiment uses: floating-point Laplace and Gaussian draws from the
-// *rand.Rand passed in, reproducible bit for bit from one seed. Its outputs
-// are fine for measuring regret but must not be released to an adversary:
-// a floating-point Laplace draw sign·b·ExpFloat64() lies on a sparse grid
-// (Go's ziggurat returns Float64(j)·we[i]), so the low bits of a release
-// reveal whether it is "noise" or "noise + 1" (Mironov, "On significance of
-// the least significant bits for differential privacy", CCS 2012); dpb/audit's
-// fp-attack rows measure an empirical ε far above the claim.
+// The zero value, NoiseDefault, is secure noise: every constructor that
+// takes a NoiseMode (the own-stream policies of dpb/ss18, dpb/mt14,
+// dpb/as17, dpb/mab and dpb/anytime, and the root dpb package) resolves an
+// unset mode to NoiseSecure ([NoiseMode.Resolve]), and what a policy reports
+// (Privacy, Config, its snapshots) is the resolved mode, never NoiseDefault.
+// A mechanism with no secure sampler (the Wishart noise; the square-root and
+// BLT counters) refuses an unset mode with an error ([ExplainDefault]) that
+// says to set NoiseSimulated explicitly, whose releases are not
+// release-grade: an unset mode never falls back to floating-point noise.
+//
+// NoiseSimulated is the fast seeded simulation every experiment, check,
+// audit and benchmark asks for by name: floating-point Laplace and Gaussian
+// draws from the *rand.Rand passed in, reproducible bit for bit from one
+// seed. Its outputs are fine for measuring regret but must not be released
+// to an adversary: a floating-point Laplace draw sign·b·ExpFloat64() lies on
+// a sparse grid (Go's ziggurat returns Float64(j)·we[i]), so the low bits of
+// a release reveal whether it is "noise" or "noise + 1" (Mironov, "On
+// significance of the least significant bits for differential privacy", CCS
+// 2012); dpb/audit's fp-attack rows measure an empirical ε far above the
+// claim.
 //
 // NoiseSecure draws exact discrete noise on an integer grid with randomness
 // from crypto/rand ([NewSecureLaplaceNoise], [NewSecureSymGaussianNoise]):
@@ -47,8 +59,13 @@ import (
 type NoiseMode int
 
 const (
-	// NoiseSimulated is the default: seeded floating-point noise.
-	NoiseSimulated NoiseMode = iota
+	// NoiseDefault is the zero NoiseMode: unset, resolved to NoiseSecure
+	// by the constructors (an error on a mechanism without a secure
+	// sampler).
+	NoiseDefault NoiseMode = iota
+	// NoiseSimulated is seeded floating-point noise, reproducible and not
+	// release-grade; it must be named.
+	NoiseSimulated
 	// NoiseSecure is exact discrete noise from crypto/rand on a grid.
 	NoiseSecure
 	// NoiseSecureSeeded is NoiseSecure's exact discrete noise with bits
@@ -56,12 +73,24 @@ const (
 	NoiseSecureSeeded
 )
 
+// Resolve returns the mode a constructor runs for m: NoiseSecure for the
+// unset NoiseDefault, m itself otherwise.
+func (m NoiseMode) Resolve() NoiseMode {
+	if m == NoiseDefault {
+		return NoiseSecure
+	}
+	return m
+}
+
 // Secure reports whether m samples exact discrete noise on a grid
-// (NoiseSecure or NoiseSecureSeeded).
+// (NoiseSecure or NoiseSecureSeeded). It is false for the unresolved
+// NoiseDefault: resolve first.
 func (m NoiseMode) Secure() bool { return m == NoiseSecure || m == NoiseSecureSeeded }
 
 func (m NoiseMode) String() string {
 	switch m {
+	case NoiseDefault:
+		return "default"
 	case NoiseSimulated:
 		return "simulated"
 	case NoiseSecure:
@@ -72,11 +101,59 @@ func (m NoiseMode) String() string {
 	return fmt.Sprintf("NoiseMode(%d)", int(m))
 }
 
+// SnapshotCode returns the number a policy snapshot records for m: the
+// resolved mode ([NoiseMode.Resolve]) numbered as snapshot format 3 has
+// always numbered it (simulated 0, secure 1, secure-seeded 2), so that a
+// snapshot of a simulated policy restores into one configured with
+// NoiseSimulated, and one of a secure policy into one with NoiseSecure or
+// the mode unset.
+func (m NoiseMode) SnapshotCode() int {
+	switch m.Resolve() {
+	case NoiseSimulated:
+		return 0
+	case NoiseSecure:
+		return 1
+	case NoiseSecureSeeded:
+		return 2
+	}
+	return int(m) + 100 // an unknown mode, refused by the constructors
+}
+
+// CheckNoiseMode returns an error for a NoiseMode that is none of the
+// named ones.
 func CheckNoiseMode(m NoiseMode) error {
-	if m != NoiseSimulated && !m.Secure() {
-		return fmt.Errorf("dpb: unknown noise mode %d (NoiseSimulated = 0, NoiseSecure = 1, NoiseSecureSeeded = 2)", int(m))
+	if m != NoiseDefault && m != NoiseSimulated && !m.Secure() {
+		return fmt.Errorf("dpb: unknown noise mode %d (NoiseDefault = 0, resolved to NoiseSecure; NoiseSimulated = 1, NoiseSecure = 2, NoiseSecureSeeded = 3)", int(m))
 	}
 	return nil
+}
+
+// ErrNoSecure is wrapped by the error of a mechanism asked for secure noise
+// that has no secure sampler (the Wishart noise; the square-root and BLT
+// counters).
+var ErrNoSecure = errors.New("dpb: the mechanism has no secure sampler")
+
+// noSecureError is an error wrapping ErrNoSecure with its own message.
+type noSecureError struct{ msg string }
+
+func (e noSecureError) Error() string { return e.msg }
+func (e noSecureError) Unwrap() error { return ErrNoSecure }
+
+// NoSecure returns an error with the given message that wraps [ErrNoSecure]:
+// the refusal of a mechanism that has no secure sampler.
+func NoSecure(msg string) error { return noSecureError{msg} }
+
+// ExplainDefault returns err, or, when the caller left the mode unset
+// (requested is NoiseDefault) and err is a mechanism's refusal of secure
+// noise ([ErrNoSecure]), an error that says so and what to do: name
+// NoiseSimulated, knowing that it is not a release-grade guarantee. The
+// constructors call it on their errors, so that an unset Noise is never
+// silently simulated.
+func ExplainDefault(requested NoiseMode, err error) error {
+	if err == nil || requested != NoiseDefault || !errors.Is(err, ErrNoSecure) {
+		return err
+	}
+	return fmt.Errorf("dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to NoiseSimulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
 }
 
 // RejectGridded is the error of a counter that cannot run on secure noise:
@@ -86,16 +163,17 @@ func CheckNoiseMode(m NoiseMode) error {
 // non-integer coefficients and refuse it.
 func RejectGridded(kind string, noise Noise) error {
 	if _, ok := noise.(Gridded); ok {
-		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its measurements weight the data by non-integer coefficients, whose floating-point error would have to be counted in the sensitivity (use the tree, k-ary, smooth or Honaker counter)", kind)
+		return NoSecure(fmt.Sprintf("dpb: the %s counter does not support secure (gridded) noise: its measurements weight the data by non-integer coefficients, whose floating-point error would have to be counted in the sensitivity (use the tree, k-ary, smooth or Honaker counter)", kind))
 	}
 	return nil
 }
 
 // NewLaplaceNoiseMode returns Lap(scale) node noise of the given mode: the
-// seeded [LaplaceNoise], or [NewSecureLaplaceNoise] for ℓ1 sensitivity sens
-// (with its bits from rng for NoiseSecureSeeded).
+// seeded [LaplaceNoise] for NoiseSimulated, or [NewSecureLaplaceNoise] for ℓ1
+// sensitivity sens (with its bits from rng for NoiseSecureSeeded; from
+// crypto/rand for NoiseSecure and the unset NoiseDefault).
 func NewLaplaceNoiseMode(mode NoiseMode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
-	if mode.Secure() {
+	if mode = mode.Resolve(); mode.Secure() {
 		s, err := NewSecureLaplaceNoise(dim, scale, sens)
 		if err == nil {
 			s.SeedFrom(mode, rng)
