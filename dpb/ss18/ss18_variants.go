@@ -200,11 +200,12 @@ type PolicyConfig struct {
 	// named.
 	Mode counter.ReleaseMode
 	// Noise selects the sampler of the private variants (see [TreeRegConfig]):
-	// NoiseSecure runs Gaussian, GaussianExact, GaussianHonaker and
-	// GaussianSmooth (their counters take the grid wrapper of dpb/counter);
-	// the variants on the square-root and BLT counters
-	// ([Alg.GaussianCounter]) and the Wishart variants refuse it with an
-	// error that says why.
+	// NoiseSecure runs every Gaussian variant: Gaussian, GaussianExact,
+	// GaussianHonaker and GaussianSmooth through the grid wrapper of
+	// dpb/counter, GaussianSqrt, GaussianBLT, GaussianBLTSharp and
+	// GaussianBLTRound (and their MinEig forms) through the Toeplitz
+	// counters' secure measurements (data bound L̃² per entry); the Wishart
+	// variants refuse it with an error that says why.
 	Noise noise.NoiseMode
 	// Lambda is the ridge λ of NonPrivate. Defaults to 1.
 	Lambda float64
