@@ -39,8 +39,9 @@
 // discrete Gaussian noise from crypto/rand on a grid instead: the releases
 // then follow the discrete mechanism's law exactly. Secure mode has no seed
 // and is not reproducible; its policies save and restore their sums and node
-// noises (restore a snapshot once). The Wishart noise and the square-root
-// and BLT counters have no secure form and refuse it.
+// noises (restore a snapshot once). The square-root and BLT counters run it
+// with a data bound (the SS18 regularizers give L̃²); the Wishart noise has
+// no secure form and refuses it.
 //
 // # Randomness
 //
