@@ -130,11 +130,11 @@ func (c *ToeplitzCounter) errorBound(bound, g float64) (float64, error) {
 		if 6*kappa*(gmax+1) > 0.5 {
 			return 0, fmt.Errorf("dpb: the BLT counter's horizon %d is too long for its secure measurement bound", c.horizon)
 		}
-		alpha := 6 * kappa * y * wgg                                    // Σ_i |ω_i| Σ_s λ_i^{t−s}|α_i,s|
-		beta := 2 * (k + 1) * kappa * (float64(n*bp) + float64(2*y*wg)) // the measurement's sum
-		uf := (float64(4*wg) + float64(4*(k+1))) * under                // underflows
+		alpha := float64(6 * kappa * y * wgg)                                    // Σ_i |ω_i| Σ_s λ_i^{t−s}|α_i,s|
+		beta := float64(2 * (k + 1) * kappa * (float64(n*bp) + float64(2*y*wg))) // the measurement's sum
+		uf := float64((float64(4*wg) + float64(4*(k+1))) * under)                // underflows
 		r := alpha + beta + uf
-		ebar := 2 * c.dsum * r
+		ebar := float64(2 * c.dsum * r)
 		if !(ebar <= y/2) {
 			return 0, fmt.Errorf("dpb: the BLT counter's secure measurement bound %v is above half its data scale %v", ebar, y)
 		}
@@ -339,7 +339,7 @@ func dwAdd(xh, xl, yh, yl float64) (float64, float64) {
 // dwMulF returns (xh + xl)·y: DWTimesFP3 (JMP17 Alg. 9, with FMA), relative
 // error at most 2u².
 func dwMulF(xh, xl, y float64) (float64, float64) {
-	ch := xh * y
+	ch := float64(xh * y)
 	cl1 := math.FMA(xh, y, -ch)
 	cl3 := math.FMA(xl, y, cl1)
 	return fastTwoSum(ch, cl3)

@@ -237,7 +237,7 @@ func NewSecureGaussianNoiseSlack(sigmas []float64, sens, slack float64) (*Secure
 		lo, hi = math.Min(lo, s), math.Max(hi, s)
 	}
 	g := secureGrid(lo)
-	f := 1 + float64(g*math.Sqrt(float64(len(sigmas)))+slack)*(hi/lo)/sens
+	f := 1 + (float64(g*math.Sqrt(float64(len(sigmas))))+slack)*(hi/lo)/sens
 	n := &SecureNoise{gauss: true, grid: g, slack: slack, sigma: make([]uint64, len(sigmas)), src: newCryptoSource()}
 	for i, s := range sigmas {
 		n.sigma[i] = uint64(math.Ceil(s * f / g))
