@@ -112,12 +112,18 @@ func TestSecureEveryMechanism(t *testing.T) {
 	}
 }
 
-// TestSecureFTRLCounter runs the (ε, δ) DP-FTRL on the Honaker counter
-// with secure noise: its predictions reproduce from the seed and differ
-// from the simulated run's (the sampler is in use).
+// TestSecureFTRLCounter runs the (ε, δ) DP-FTRL on the Honaker, square-root
+// and BLT counters with secure noise: its predictions reproduce from the
+// seed and differ from the simulated run's (the sampler is in use).
 func TestSecureFTRLCounter(t *testing.T) {
+	for _, kind := range []counter.CounterKind{counter.CounterHonaker, counter.CounterSqrt, counter.CounterBLT} {
+		testSecureFTRLCounter(t, kind)
+	}
+}
+
+func testSecureFTRLCounter(t *testing.T, kind counter.CounterKind) {
 	run := func(m noise.NoiseMode) ([]float64, bandit.Privacy) {
-		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterHonaker, Noise: m}, bandit.Stream(38, 2))
+		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: kind, Noise: m}, bandit.Stream(38, 2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -139,6 +145,6 @@ func TestSecureFTRLCounter(t *testing.T) {
 		diff = diff || a[i] != c[i]
 	}
 	if !same || !diff || p.Noise != "secure-seeded" {
-		t.Errorf("reproducible %v, differs from simulated %v, noise %q", same, diff, p.Noise)
+		t.Errorf("%v: reproducible %v, differs from simulated %v, noise %q", kind, same, diff, p.Noise)
 	}
 }
