@@ -41,9 +41,10 @@
 // once). [NoiseSimulated], a fast seeded floating-point simulation that the
 // experiments name, must not be released to an adversary: its low bits reveal
 // the data (Mironov 2012; dpb/audit's fp-attack rows measure it), and its
-// Privacy says it is not a release-grade guarantee. The Wishart noise and the
-// square-root and BLT counters have no secure form: they refuse NoiseSecure,
-// and an unset Noise with an error that says to name NoiseSimulated.
+// Privacy says it is not a release-grade guarantee. The square-root and BLT
+// counters run secure noise with a data bound (the SS18 regularizers give
+// L̃²). The Wishart noise has no secure form: it refuses NoiseSecure, and an
+// unset Noise with an error that says to name NoiseSimulated.
 //
 // # Randomness
 //

@@ -95,7 +95,8 @@ func snapshotCases() []snapshotCase {
 		})
 	}
 	// Secure noise on seeded bits: the sampler's buffered bits are saved.
-	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth} {
+	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth,
+		ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound} {
 		cases = append(cases, snapshotCase{
 			name:   fmt.Sprintf("SS18/%v/secure-seeded", alg),
 			newEnv: lin,

@@ -107,9 +107,9 @@ type FTRLConfig struct {
 	// Delta, when > 0, selects the (ε, δ) variant (see
 	// [FTRLGaussianSigma]): the loss sums are released by the continual
 	// counter Counter with Gaussian node noise N(0, σ²I). Lambda and Plain
-	// are errors then; NoiseSecure draws the exact discrete Gaussian on the
-	// tree, Honaker, smooth and k-ary counters (the square-root and BLT
-	// counters refuse it); 0 keeps AS17's pure-DP Laplace tree.
+	// are errors then; NoiseSecure draws the exact discrete Gaussian on
+	// every counter (the square-root and BLT counters with the data bound
+	// ‖𝒴‖₂ per entry); 0 keeps AS17's pure-DP Laplace tree.
 	Delta float64
 	// Counter is the counter of the (ε, δ) variant. Defaults to CounterTree
 	// (the plain binary tree).

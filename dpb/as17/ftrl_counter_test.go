@@ -123,7 +123,6 @@ func TestFTRLCounterBadInput(t *testing.T) {
 		{"eps 0", func(c *FTRLConfig) { c.Epsilon = 0 }, "eps"},
 		{"lambda", func(c *FTRLConfig) { c.Lambda = 3 }, "lambda"},
 		{"plain", func(c *FTRLConfig) { c.Plain = true }, "Plain"},
-		{"secure on BLT", func(c *FTRLConfig) { c.Noise = noise.NoiseSecure }, "secure (gridded) noise"},
 		{"sigma low", func(c *FTRLConfig) { c.Sigma = sigma * 0.999 }, "must be >="},
 		{"sigma NaN", func(c *FTRLConfig) { c.Sigma = math.NaN() }, "sigma"},
 		{"counter no delta", func(c *FTRLConfig) { c.Delta = 0 }, "needs delta"},

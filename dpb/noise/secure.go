@@ -129,8 +129,7 @@ func CheckNoiseMode(m NoiseMode) error {
 }
 
 // ErrNoSecure is wrapped by the error of a mechanism asked for secure noise
-// that has no secure sampler (the Wishart noise; the square-root and BLT
-// counters).
+// that has no secure sampler (the Wishart noise).
 var ErrNoSecure = errors.New("dpb: the mechanism has no secure sampler")
 
 // noSecureError is an error wrapping ErrNoSecure with its own message.
@@ -156,14 +155,15 @@ func ExplainDefault(requested NoiseMode, err error) error {
 	return fmt.Errorf("dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to NoiseSimulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
 }
 
-// RejectGridded is the error of a counter that cannot run on secure noise:
-// the node counters (tree, k-ary, smooth, Honaker) round their data to the
-// grid and release functions of the node values (dpb/counter's grid
-// wrapper); the Toeplitz counters (square root, BLT) measure the data with
-// non-integer coefficients and refuse it.
+// RejectGridded is the error of a mechanism that cannot run on secure
+// (gridded) noise. Every continual counter of dpb/counter runs on it: the
+// node counters (tree, k-ary, smooth, Honaker) through the grid wrapper,
+// the Toeplitz counters (square root, BLT) given a data bound (their
+// measurements have non-integer coefficients, whose floating-point error
+// is counted in the sensitivity).
 func RejectGridded(kind string, noise Noise) error {
 	if _, ok := noise.(Gridded); ok {
-		return NoSecure(fmt.Sprintf("dpb: the %s counter does not support secure (gridded) noise: its measurements weight the data by non-integer coefficients, whose floating-point error would have to be counted in the sensitivity (use the tree, k-ary, smooth or Honaker counter)", kind))
+		return NoSecure(fmt.Sprintf("dpb: the %s mechanism does not support secure (gridded) noise", kind))
 	}
 	return nil
 }
@@ -187,6 +187,12 @@ func NewLaplaceNoiseMode(mode NoiseMode, dim int, scale, sens float64, rng *rand
 // of two g with scale/g ∈ [2²⁰, 2²¹), fine enough that rounding the data to
 // it changes nothing the noise does not swamp.
 const SecureGridBits = 20
+
+// SecureGrid returns the grid g = 2^(⌊log₂ scale⌋ − 20) of the secure
+// noise whose smallest scale (Laplace scale, or smallest Gaussian σ) is
+// scale: what a caller needs to size a slack before building the noise
+// ([NewSecureGaussianNoiseSlack]).
+func SecureGrid(scale float64) float64 { return secureGrid(scale) }
 
 // secureGrid returns the power of two g = 2^(⌊log₂ scale⌋ − 20).
 func secureGrid(scale float64) float64 {
@@ -226,6 +232,7 @@ type SecureNoise struct {
 	gauss bool
 	grid  float64
 	tau   uint64   // discrete Laplace scale in grid steps
+	slack float64  // extra ℓ2 sensitivity paid for (NewSecureGaussianNoiseSlack)
 	sigma []uint64 // discrete Gaussian σ_i in grid steps, per entry
 	src   *cryptoSource
 	// scratch for the exact Gaussian test
@@ -271,11 +278,33 @@ func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
 // maximum is at least sens/max σ; scaling every σ by f keeps the maximum,
 // hence the zCDP ρ = max‖Δ‖_σ²/2, at or below the continuous mechanism's.
 func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error) {
+	return NewSecureGaussianNoiseSlack(sigmas, sens, 0)
+}
+
+// NewSecureGaussianNoiseSlack is [NewSecureGaussianNoise] paying, beyond
+// the rounding of the data, for an extra change of at most slack (ℓ2, in
+// the units of sens) in the rounded statistic of a neighbouring pair:
+//
+//	σ′_i = ⌈sigmas[i]·f/g⌉ grid steps,   f = 1 + (g·√dim + slack)·(max σ/min σ)/sens,
+//
+// by the argument of [NewSecureGaussianNoise] with g√dim + slack in place
+// of g√dim. The Toeplitz counters of dpb/counter need it: their rounded
+// measurements move by up to 2e + g more than the exact ones (e the
+// floating-point error bound of computing them), which they express as a
+// slack per unit of their cost (counter.ToeplitzSlack). slack must be
+// finite and ≥ 0; [SecureNoise.Slack] returns it.
+func NewSecureGaussianNoiseSlack(sigmas []float64, sens, slack float64) (*SecureNoise, error) {
 	if err := param.CheckDim("dimension", len(sigmas)); err != nil {
 		return nil, err
 	}
 	if err := param.CheckPositive("sensitivity", sens); err != nil {
 		return nil, err
+	}
+	if err := param.CheckFinite("sensitivity slack", slack); err != nil {
+		return nil, err
+	}
+	if slack < 0 {
+		return nil, fmt.Errorf("dpb: sensitivity slack is %v, must be >= 0", slack)
 	}
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range sigmas {
@@ -285,8 +314,8 @@ func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error
 		lo, hi = math.Min(lo, s), math.Max(hi, s)
 	}
 	g := secureGrid(lo)
-	f := 1 + g*math.Sqrt(float64(len(sigmas)))*(hi/lo)/sens
-	n := &SecureNoise{gauss: true, grid: g, sigma: make([]uint64, len(sigmas)), src: newCryptoSource()}
+	f := 1 + (float64(g*math.Sqrt(float64(len(sigmas))))+slack)*(hi/lo)/sens
+	n := &SecureNoise{gauss: true, grid: g, slack: slack, sigma: make([]uint64, len(sigmas)), src: newCryptoSource()}
 	for i, s := range sigmas {
 		n.sigma[i] = uint64(math.Ceil(s * f / g))
 	}
@@ -301,6 +330,12 @@ func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error
 // entries by L̃² each, and ‖vvᵀ − v′v′ᵀ‖_F² = 2L̃⁴ − 2(v·v′)² ≤ 2L̃⁴ bounds
 // every pair.
 func NewSecureSymGaussianNoise(n int, sigma, sens float64) (*SecureNoise, error) {
+	return NewSecureSymGaussianNoiseSlack(n, sigma, sens, 0)
+}
+
+// NewSecureSymGaussianNoiseSlack is [NewSecureSymGaussianNoise] with a
+// sensitivity slack ([NewSecureGaussianNoiseSlack]).
+func NewSecureSymGaussianNoiseSlack(n int, sigma, sens, slack float64) (*SecureNoise, error) {
 	if err := param.CheckDim("matrix size", n); err != nil {
 		return nil, err
 	}
@@ -314,7 +349,7 @@ func NewSecureSymGaussianNoise(n int, sigma, sens float64) (*SecureNoise, error)
 		}
 		s[simd.PackedIndex(n, i, i)] = math.Sqrt2 * sigma
 	}
-	return NewSecureGaussianNoise(s, sens)
+	return NewSecureGaussianNoiseSlack(s, sens, slack)
 }
 
 // SetEntropy makes s draw its uniform bits from r instead of crypto/rand
@@ -380,6 +415,14 @@ func ModeOf(n Noise) NoiseMode {
 
 // Grid returns the grid spacing g.
 func (s *SecureNoise) Grid() float64 { return s.grid }
+
+// Slack returns the extra ℓ2 sensitivity the discrete Gaussian σ′ pays for
+// ([NewSecureGaussianNoiseSlack]); 0 for Laplace and for the constructors
+// without slack.
+func (s *SecureNoise) Slack() float64 { return s.slack }
+
+// Gaussian reports whether s draws discrete Gaussian (not Laplace) entries.
+func (s *SecureNoise) Gaussian() bool { return s.gauss }
 
 // Tau returns the discrete Laplace scale τ in grid steps (0 for Gaussian).
 func (s *SecureNoise) Tau() uint64 {

@@ -118,7 +118,7 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 		return nil, err
 	}
 	if mode := cfg.Noise.Resolve(); mode.Secure() {
-		return nil, dpnoise.ExplainDefault(cfg.Noise, dpnoise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on the tree, Honaker, smooth and k-ary counters, DP-UCB, DP-FTRL and the private MAB family)"))
+		return nil, dpnoise.ExplainDefault(cfg.Noise, dpnoise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
 	}
 	k := cfg.K
 	if k == 0 {

@@ -201,14 +201,15 @@ type PolicyConfig struct {
 	Mode counter.ReleaseMode
 	// Noise selects the sampler of the private variants (see [TreeRegConfig]).
 	// Unset (noise.NoiseDefault) it is NoiseSecure, exact discrete noise from
-	// crypto/rand, which runs Gaussian, GaussianExact, GaussianHonaker and
-	// GaussianSmooth (their counters take the grid wrapper of dpb/counter);
-	// the variants without a secure sampler, on the square-root and BLT
-	// counters ([Alg.GaussianCounter]) and the Wishart variants, refuse
-	// NoiseSecure with an error that says why, and an unset Noise with an
-	// error that says to name NoiseSimulated (seeded floating-point noise,
-	// not a release-grade guarantee). The policy's Privacy reports the
-	// resolved mode.
+	// crypto/rand, which runs every Gaussian variant: Gaussian, GaussianExact,
+	// GaussianHonaker and GaussianSmooth through the grid wrapper of
+	// dpb/counter, GaussianSqrt, GaussianBLT, GaussianBLTSharp and
+	// GaussianBLTRound (and their MinEig forms) through the Toeplitz
+	// counters' secure measurements (data bound L̃² per entry). The Wishart
+	// variants refuse NoiseSecure with an error that says why, and an unset
+	// Noise with an error that says to name NoiseSimulated (seeded
+	// floating-point noise, not a release-grade guarantee). The policy's
+	// Privacy reports the resolved mode.
 	Noise noise.NoiseMode
 	// Lambda is the ridge λ of NonPrivate. Defaults to 1.
 	Lambda float64
