@@ -2,6 +2,8 @@
 
 package simd
 
+//go:generate go run -C _asm ./kernel -out ../kernel_amd64.s
+
 import (
 	"math"
 
