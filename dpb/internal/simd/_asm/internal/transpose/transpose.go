@@ -62,6 +62,12 @@ func Pairs() {
 	}
 }
 
+// HalvesCols are the registers in which Pairs leaves columns 0…7 when
+// register a (a < 4) holds columns 0–3 of rows a and a+4 in its two halves
+// and register 4+a their columns 4–7: the unpacks and the first VPERMT2PD
+// stage then finish the transposition.
+var HalvesCols = [8]VecPhysical{Z0, Z1, Z8, Z9, Z2, Z3, Z12, Z13}
+
 // Regs transposes the 8×8 block whose rows are Z0–Z7: column c ends in
 // Cols[c]. Pairs, then VPERMT2PD gathers eight rows. Uses Z0–Z15; Z28–Z31
 // hold Indices.
