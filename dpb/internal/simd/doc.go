@@ -6,8 +6,11 @@
 // one seed gives the same bits on every CPU. The other routines that callers
 // reach here (portable.go) run their Go references everywhere.
 //
-// peak_amd64.s is written by an avo program in _asm (its own module, run by
-// go generate); choose4_amd64.s and prepare5x4_amd64.s by the Python scripts
-// in ../asmgen; the rest by hand. .ci/test regenerates them all and fails on
-// any difference.
+// Avo programs in _asm (its own module, run by go generate) write
+// peak_amd64.s and, one main package each, kernel_amd64.s (_asm/kernel),
+// kernel_lanes_amd64.s (_asm/lanes), normalise_amd64.s (_asm/normalise) and
+// prepare4_amd64.s (_asm/prepare4); shared pieces live in _asm/internal.
+// choose4_amd64.s and prepare5x4_amd64.s are written by the Python scripts
+// in ../asmgen; zig_amd64.s by hand. .ci/test regenerates them all and fails
+// on any difference.
 package simd
