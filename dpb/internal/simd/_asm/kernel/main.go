@@ -73,6 +73,8 @@ func zero(rs ...VecPhysical) {
 	}
 }
 
+func ymm(i int) VecPhysical { return ymms(i, 1)[0] }
+
 func ymms(from, n int) []VecPhysical {
 	all := []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15,
 		Y16, Y17, Y18, Y19, Y20, Y21, Y22, Y23, Y24, Y25, Y26, Y27, Y28, Y29, Y30, Y31}
@@ -132,7 +134,7 @@ func scoreBlocksAVX2() {
 	VMOVUPD(mem(R8, 0), Y4)
 	for a, x := range []Register{R10, R11, R12, R13} {
 		VBROADCASTSD(idx(x, 0, RCX, 8), Y5)
-		VFMADD231PD(Y4, Y5, ymms(a, 1)[0])
+		VFMADD231PD(Y4, Y5, ymm(a))
 	}
 	ADDQ(RBX, R8)
 	INCQ(RCX)
@@ -141,10 +143,10 @@ func scoreBlocksAVX2() {
 
 	VMOVUPD(idx(RDI, 0, RAX, 8), Y6)
 	for a, w := range ymms(0, 4) {
-		VFMADD231PD(w, w, ymms(8+a, 1)[0])
+		VFMADD231PD(w, w, ymm(8+a))
 	}
 	for a, w := range ymms(0, 4) {
-		VFMADD231PD(w, Y6, ymms(12+a, 1)[0])
+		VFMADD231PD(w, Y6, ymm(12+a))
 	}
 	ADDQ(U8(4), RAX)
 	JMP(LabelRef("rowblock"))
@@ -276,9 +278,9 @@ func scoreBlocks8AVX2() {
 	VMOVUPD(mem(R8, 0), Y8)
 	// The broadcasts rotate through Y9–Y15, then Y9 again.
 	for a, x := range x8 {
-		b := ymms(9+a%7, 1)[0]
+		b := ymm(9 + a%7)
 		VBROADCASTSD(x, b)
-		VFMADD231PD(Y8, b, ymms(a, 1)[0])
+		VFMADD231PD(Y8, b, ymm(a))
 	}
 	step8()
 	JLT(LabelRef("col8"))
@@ -300,10 +302,10 @@ func scoreBlocks8AVX2() {
 	VBROADCASTSD(param("beta"), Y7)
 	for h := range 2 {
 		for r := range 4 {
-			VMOVUPD(sums.Offset(128*h+32*r), ymms(8+r, 1)[0])
+			VMOVUPD(sums.Offset(128*h+32*r), ymm(8+r))
 		}
 		for r := range 4 {
-			VMOVUPD(sums.Offset(256+128*h+32*r), ymms(12+r, 1)[0])
+			VMOVUPD(sums.Offset(256+128*h+32*r), ymm(12+r))
 		}
 		reduce4(mem(R15, 32*h))
 	}
@@ -372,7 +374,7 @@ func scoreBlocks8AVX512() {
 	VMOVUPD(idx(RDI, 0, RAX, 8), Y9)   // z[i0:i0+4]
 	VMOVUPD(idx(RDI, 32, RAX, 8), Y10) // z[i0+4:i0+8]
 	for a, z := range zmms(0, 8) {
-		y := ymms(a, 1)[0]
+		y := ymm(a)
 		VFMADD231PD(y, y, q[a])
 		VFMADD231PD(y, Y9, s[a])
 		VEXTRACTF64X4(U8(1), z, Y11)
@@ -403,10 +405,10 @@ func scoreBlocks8AVX512() {
 	VBROADCASTSD(param("beta"), Y7)
 	for h := range 2 {
 		for r := range 4 {
-			VMOVAPD(q[4*h+r], ymms(8+r, 1)[0])
+			VMOVAPD(q[4*h+r], ymm(8+r))
 		}
 		for r := range 4 {
-			VMOVAPD(s[4*h+r], ymms(12+r, 1)[0])
+			VMOVAPD(s[4*h+r], ymm(12+r))
 		}
 		reduce4(mem(R15, 32*h))
 	}
