@@ -2,6 +2,8 @@
 
 package simd
 
+//go:generate go run -C _asm ./prepare4 -out ../prepare4_amd64.s
+
 // Prep4AVX2 selects CholInv4AVX2 for PrepareLockstep (tests switch it).
 var Prep4AVX2 = HasAVX2FMA()
 
