@@ -322,7 +322,10 @@ func nodeCountRow(kind counter.CounterKind, n int, nc NodeCount, cost counter.Co
 	cl2, cl1 := cost.L2Sq-1, cost.L1-1
 	ctl := NewVerdict("control", "", "", 0, 0, boolFail(within(cl2, cl1)), nc.L2Sq/cl2, "")
 	v = withControl(v, ctl, "claimed count one too small")
-	v.ControlScore = nc.L2Sq / (cl2 * (1 + nodeCountTol))
+	v.ControlScore = maxRatio // a claim of at most one node: any count exceeds the control's
+	if cl2 > 0 {
+		v.ControlScore = math.Min(nc.L2Sq/(cl2*(1+nodeCountTol)), maxRatio)
+	}
 	v.Detects = fmt.Sprintf("a claimed count below %.6g", nc.L2Sq/(1+nodeCountTol))
 	return v
 }

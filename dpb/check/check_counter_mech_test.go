@@ -87,6 +87,13 @@ func TestCountNodes(t *testing.T) {
 	if v := nodeCountRow(counter.CounterTree, 128, nc, counter.CounterCost{L2Sq: 7, L1: 7}); v.Held() {
 		t.Errorf("a claimed count one too small passed: %+v", v)
 	}
+	one, err := CountNodes(counter.CounterTree, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v := nodeCountRow(counter.CounterTree, 1, one, counter.CounterCost{L2Sq: 1, L1: 1}); !v.Pass || !*v.ControlCaught || v.ControlScore != maxRatio {
+		t.Errorf("one round, one node (the control claims none): %+v", v)
+	}
 	for _, n := range []int{0, 1 << 13} {
 		if _, err := CountNodes(counter.CounterTree, n); err == nil {
 			t.Errorf("n = %d: no error", n)
