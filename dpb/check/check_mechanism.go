@@ -54,24 +54,7 @@ func (s scaledNoise) Sample(dst []float64) {
 // Both controls run the same code on the node noise scaled by 1/√2.
 func laplaceNodeVerdicts(name, ref string, nz noise.Noise, b float64, nodes int, sens, eps float64) Verdicts {
 	measure := func(nz noise.Noise) (v, ks float64) {
-		d := nz.Dim()
-		buf := make([]float64, d)
-		xs := make([]float64, 0, mechDraws)
-		for len(xs) < mechDraws {
-			nz.Sample(buf)
-			xs = append(xs, buf[:min(d, mechDraws-len(xs))]...)
-		}
-		var s float64
-		for _, x := range xs {
-			s += float64(x * x)
-		}
-		v = s / float64(len(xs))
-		slices.Sort(xs)
-		for i, x := range xs {
-			c := laplaceCDF(x, b)
-			ks = math.Max(ks, math.Max(math.Abs(float64(i+1)/float64(len(xs))-c), math.Abs(c-float64(i)/float64(len(xs)))))
-		}
-		return v, ks
+		return measureNodeNoise(nz, func(x float64) float64 { return laplaceCDF(x, b) })
 	}
 	bEps := float64(nodes) * sens / eps
 	tol := float64(4.27 * math.Sqrt(5.0/mechDraws))
@@ -93,6 +76,31 @@ func laplaceNodeVerdicts(name, ref string, nz noise.Noise, b float64, nodes int,
 	v2.ControlScore = cks / ksMax
 	v2.Detects = fmt.Sprintf("a law %.3g from Lap(b) in KS distance", ksMax)
 	return Verdicts{v1, v2}
+}
+
+// measureNodeNoise draws mechDraws coordinates of the node noise nz (whole
+// draws, the coordinates pooled: they are i.i.d.) and returns their second
+// moment about 0 (the variance of a centred law) and their
+// Kolmogorov–Smirnov distance to the CDF cdf.
+func measureNodeNoise(nz noise.Noise, cdf func(float64) float64) (v, ks float64) {
+	d := nz.Dim()
+	buf := make([]float64, d)
+	xs := make([]float64, 0, mechDraws)
+	for len(xs) < mechDraws {
+		nz.Sample(buf)
+		xs = append(xs, buf[:min(d, mechDraws-len(xs))]...)
+	}
+	var s float64
+	for _, x := range xs {
+		s += float64(x * x)
+	}
+	v = s / float64(len(xs))
+	slices.Sort(xs)
+	for i, x := range xs {
+		c := cdf(x)
+		ks = math.Max(ks, math.Max(math.Abs(float64(i+1)/float64(len(xs))-c), math.Abs(c-float64(i)/float64(len(xs)))))
+	}
+	return v, ks
 }
 
 // laplaceCDF is the CDF of Lap(b) at x.

@@ -199,7 +199,8 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 //     uniformly over t (Chan, Shi & Song 2011, Lemma 2.8, the explicit form
 //     of MT14's O(log^{1.5} T/ε));
 //   - Theorem 3 privacy of Algorithm 1 and the ε₀ calibration of Algorithm 2
-//     (exact, on the constructed policies' node scales);
+//     (exact, on the constructed policies' node scales), and both measured
+//     on the built policies' node noise (CheckMechanisms, CheckAlg2Mechanism);
 //   - the event behind Theorem 4: every arm's private total stays within Γ
 //     of the true total (the Γ relaxation of Algorithm 1, line 7);
 //   - Theorem 4 (DP-UCB's regret, O(·) with constant 1) and Theorem 2 (UCB1,
@@ -233,6 +234,11 @@ func CheckMT14(cfg MT14CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, mv.Select("mt14-")...)
+	av, err := CheckAlg2Mechanism(c.stream(8))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, av...)
 	gv, err := CheckGammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
 	if err != nil {
 		return nil, err

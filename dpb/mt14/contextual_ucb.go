@@ -214,6 +214,11 @@ func (p *ContextualUCB) Config() ContextualUCBConfig { return p.cfg }
 // NodeScale returns the Laplace scale per node entry (0 when non-private).
 func (p *ContextualUCB) NodeScale() float64 { return p.scale }
 
+// Tree returns the tree of model a (any arm's when the model is shared),
+// for checks: with ContextEntryTrees its coordinates are the entry counters
+// of Algorithm 2. Read it only; an Add would corrupt the policy.
+func (p *ContextualUCB) Tree(a int) *counter.TreeSum { return p.model(a).tree }
+
 // PositiveDefinite reports whether the model of arm a (any arm when shared)
 // currently has a positive definite Ã.
 func (p *ContextualUCB) PositiveDefinite(a int) bool { return p.model(a).pd }
