@@ -91,7 +91,7 @@ func ftrlE2EGaussian(shrink float64) *Mechanism {
 		Epsilon:     eps,
 		Delta:       delta,
 		Trials:      200000,
-		ShortTrials: 40000,
+		ShortTrials: 20000,
 		New: func() func(*rand.Rand, int) float64 {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
@@ -166,7 +166,7 @@ func ftrlE2ELaplace(shrink float64) *Mechanism {
 		Test:        "exact log-likelihood ratio Σ (|z − 1| − |z + 1|)/λ of the nodes z = L̃_t = −2x_{t+1}/η at t = 1, 2, 4, 8",
 		Epsilon:     eps,
 		Trials:      400000,
-		ShortTrials: 40000,
+		ShortTrials: 20000,
 		New: func() func(*rand.Rand, int) float64 {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {

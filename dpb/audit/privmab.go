@@ -129,7 +129,7 @@ func dpseAudit(eps, f float64) *Mechanism {
 		Test:        "Neyman–Pearson: R₁·μ̃₁, the released block sum (reward sum + the policy's Lap(1/ε) draw)",
 		Epsilon:     eps,
 		Trials:      200000,
-		ShortTrials: 20000,
+		ShortTrials: 10000,
 		New: func() func(*rand.Rand, int) float64 {
 			r := &bandit.Round{K: 2}
 			return func(rng *rand.Rand, which int) float64 {
@@ -178,7 +178,7 @@ func lazyDPTSAudit(f float64) *Mechanism {
 		Test:        "Neyman–Pearson: μ̃₀, the released episode sum (one reward + the policy's Lap(1/ε) draw)",
 		Epsilon:     privMABEps,
 		Trials:      200000,
-		ShortTrials: 20000,
+		ShortTrials: 10000,
 		New: func() func(*rand.Rand, int) float64 {
 			r := &bandit.Round{K: 2, T: 1}
 			return func(rng *rand.Rand, which int) float64 {
