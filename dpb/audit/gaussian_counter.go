@@ -121,6 +121,44 @@ func pairWeightsFrom(b *mat.Dense, sigma float64, first int) (s int, w []float64
 // short) under the same claim, pair and test.
 func gaussianCounter(kind counter.CounterKind) *Mechanism { return gaussianCounterShrink(kind, 1) }
 
+// gaussianControlFactor returns the noise factor f of a calibrated Gaussian
+// row's control (noise σ/f under the same claim) and, when it is not the
+// plain one, a remark for the control's description.
+//
+// The plain factor is √2 (2 with short). The releases' exact Gaussian-DP
+// parameter μ_s (the worst record's, [pairWeights]) can lie below the
+// calibrated μ: the calibration charges every measurement a record enters
+// (√Cost().L2Sq), and a counter whose releases do not show all of them (the
+// smooth binary mechanism: μ_s/μ = 0.69 at T = 16 and at SS18's n = 64) is
+// private on its releases with a smaller σ. If f·μ_s ≤ μ, σ/f is still
+// (ε, δ)-DP on the releases for every pair of data fixed in advance: not a
+// defect, and no test can catch it. The control is then σ/(f·μ/μ_s), the
+// same factor f beyond the releases' own exact boundary (f·μ/μ_s = 2.06 for
+// the smooth mechanism at √2): the smallest defect of this kind a test of
+// the releases must catch.
+func gaussianControlFactor(short bool, muPair, mu float64) (f float64, remark string) {
+	f = math.Sqrt2
+	if short {
+		f = 2
+	}
+	if f*muPair > mu {
+		return f, ""
+	}
+	g := f * mu / muPair
+	return g, fmt.Sprintf(" (= %s × %.4g: the calibration is %.4g× loose on these releases, exact μ_s = %.4g < calibrated μ = %.4g, so σ/%.4g is still private under the claim)",
+		fctr(f), mu/muPair, mu/muPair, muPair, mu, mu/muPair)
+}
+
+// looseNote is a row's note when the releases' exact μ_s lies so far below
+// the calibrated μ that the control had to be scaled
+// ([gaussianControlFactor]), else "".
+func looseNote(muPair, mu float64) string {
+	if math.Sqrt2*muPair > mu {
+		return ""
+	}
+	return fmt.Sprintf("calibration %.3g× loose on the releases (exact μ_s = %.4g, calibrated μ = %.4g)", mu/muPair, muPair, mu)
+}
+
 // gaussianCounterShrink is [gaussianCounter] with the noise drawn at σ/shrink
 // (shrink > 1: a control).
 func gaussianCounterShrink(kind counter.CounterKind, shrink float64) *Mechanism {
@@ -173,14 +211,12 @@ func gaussianCounterShrink(kind counter.CounterKind, shrink float64) *Mechanism 
 	}
 	if shrink == 1 {
 		m.Control = func(short bool) *Mechanism {
-			f := math.Sqrt2
-			if short {
-				f = 2
-			}
+			f, loose := gaussianControlFactor(short, muPair, mu)
 			c := gaussianCounterShrink(kind, f)
-			c.Mechanism = fmt.Sprintf("control: the %v counter with σ/%s = %.4g", kind, fctr(f), sigma/f)
+			c.Mechanism = fmt.Sprintf("control: the %v counter with σ/%s = %.4g%s", kind, fctr(f), sigma/f, loose)
 			return c
 		}
+		m.Note = looseNote(muPair, mu)
 	}
 	if muPair > mu*(1+1e-9) {
 		m.Note = fmt.Sprintf("the pair's exact μ_s = %.6g exceeds the calibrated μ = %.6g: calibration bug", muPair, mu)

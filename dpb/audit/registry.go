@@ -34,6 +34,8 @@ func AllWith(secure noise.NoiseMode) []*Mechanism {
 		dpucb("mt14-dpucb-arms-secure", secure),
 		ftrl("as17-ftrl-predictions", noise.NoiseSimulated),
 		ftrl("as17-ftrl-predictions-secure", secure),
+		ftrlE2EGaussian(1),
+		ftrlE2ELaplace(1),
 		linUCB("ss18-linucb-joint", noise.NoiseSimulated),
 		linUCB("ss18-linucb-joint-secure", secure),
 	}

@@ -1,10 +1,12 @@
 package audit
 
 import (
+	"math"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
+	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -31,23 +33,61 @@ func TestE2EPlantedDefectCaught(t *testing.T) {
 // TestE2EWishartStatistic: the Wishart row's exact log-likelihood ratio
 // catches a planted gross defect (user 1's data 36 times the bound L̃², a
 // pair μ ≈ 2 against the claim's 0.92), while the tight k at the bound
-// shows nothing (the pair's μ ≈ 0.06: WishartTight's k is far above what
-// the claim needs, so k halved is no detectable defect and the row is
-// "no power").
+// shows nothing (WishartTight's k is 108 times the k the claim needs) and
+// its control, at the k whose privacy profile is the Gaussian rows' σ/2
+// control's, is caught.
 func TestE2EWishartStatistic(t *testing.T) {
-	r, err := Run(wishartE2E(e2eSetting, 1, 36), Options{Trials: 4000, Seed: 3})
+	r, err := Run(wishartE2E(e2eSetting, 0, 36), Options{Trials: 4000, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !r.Failed() {
 		t.Errorf("Wishart with data 36·L̃²: verdict %s, ε lower %.3f; want a violation", r.Verdict, r.Lower)
 	}
-	r, err = Run(wishartE2E(e2eSetting, 1, 1), Options{Trials: 2000, Seed: 3})
+	r, err = Run(wishartE2E(e2eSetting, 0, 1), Options{Trials: 2000, Short: true, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Failed() || r.Verdict != "no power" || r.Control == nil || r.Control.Caught {
-		t.Errorf("WishartTight: verdict %s, control %+v; want no power", r.Verdict, r.Control)
+	if r.Verdict != "ok" || r.Lower != 0 || r.Control == nil || !r.Control.Caught {
+		t.Errorf("WishartTight: verdict %s, ε lower %.3f, control %+v; want ok, 0, caught", r.Verdict, r.Lower, r.Control)
+	}
+}
+
+// TestWishartKNeeded checks the exact-profile model behind the Wishart
+// row's k_need against the regularizer itself: the row's trial function
+// at k = k_need returns the exact log-likelihood ratio L of the released
+// d×d blocks, and under D′ the mean of (1 − e^{ε−L})₊ over its runs is
+// δ(ε) of that view, which the model gives with blocks of size p = d. Each
+// estimate has standard error ≤ 0.5/√runs (0.0035 and 0.0016), so they
+// differ by more than 0.02 (5 joint standard errors) with probability
+// below 10⁻⁶; a wrong Schur-complement degree of freedom (k − p + 1 instead
+// of k − p + 2) moves the model's δ(1) by about 0.02 at k = 16 and the
+// exponent (k − p − 1)/2 by more. It also checks k_need is the smallest k
+// at the claim: δ(k_need) ≤ 0.1 < δ(k_need − 1).
+func TestWishartKNeeded(t *testing.T) {
+	s := e2eSetting
+	k := wishartKNeed(s, s.Delta)
+	m := wishartE2ENodes(s.N)
+	if m != 6 {
+		t.Fatalf("%d released nodes hold user 1 at n = %d, want 6", m, s.N)
+	}
+	if dk, dk1 := wishartDelta(k, s.D+1, m, s.Epsilon, wishartNeedRuns, 1), wishartDelta(k-1, s.D+1, m, s.Epsilon, wishartNeedRuns, 1); !(dk <= s.Delta && dk1 > s.Delta) {
+		t.Errorf("k_need = %d: δ(k) = %.4f, δ(k−1) = %.4f; want δ(k) ≤ %g < δ(k−1)", k, dk, dk1, s.Delta)
+	}
+	const runs = 20000
+	trial := wishartE2E(s, k, 1).New()
+	sum := 0.0
+	for i := range runs {
+		l := trial(bandit.Stream(7, uint64(i)), 1)
+		if l > s.Epsilon {
+			sum += -math.Expm1(s.Epsilon - l)
+		}
+	}
+	got := sum / runs
+	want := wishartDelta(k, s.D, m, s.Epsilon, wishartNeedRuns, 2)
+	t.Logf("δ(%g) at k = %d: %.4f from the regularizer, %.4f from the model", s.Epsilon, k, got, want)
+	if math.Abs(got-want) > 0.02 {
+		t.Errorf("δ(%g) of the released blocks at k = %d: %.4f from the regularizer, %.4f from the model", s.Epsilon, k, got, want)
 	}
 }
 

@@ -109,6 +109,10 @@ func (p *DPSE) Epoch() (e, r int) { return p.epoch, p.r }
 // Pulls returns N_a (a view; do not modify).
 func (p *DPSE) Pulls() []int { return p.s.n }
 
+// PrivateMean returns arm a's last released epoch mean μ̃_a (NaN before
+// its first release).
+func (p *DPSE) PrivateMean(a int) float64 { return p.s.mean(a) }
+
 // Threshold returns 2(h_e + c_e), the elimination threshold of the current
 // epoch (0 once one arm is left).
 func (p *DPSE) Threshold() float64 {
