@@ -221,7 +221,7 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 					if err != nil {
 						return err
 					}
-					fc := as17.FTRLConfig{Set: set, Dim: cfg.Dim, Horizon: T, Epsilon: math.Inf(1)}
+					fc := as17.FTRLConfig{Set: set, Dim: cfg.Dim, Horizon: T, Epsilon: math.Inf(1), Noise: SimulationNoise}
 					if va.Private {
 						fc.Epsilon = cfg.Epsilon
 					}

@@ -162,7 +162,7 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 	S := len(rows)
 	newPol := func(s int, l ope.Log, id uint64) (*mt14.ContextualUCB, error) {
 		return mt14.NewContextualUCB(mt14.ContextualUCBConfig{
-			Dim: d, Arms: k, Horizon: l.Len(), Mechanism: mechs[s], Epsilon: rows[s].Epsilon, Alpha: cfg.Alpha,
+			Dim: d, Arms: k, Horizon: l.Len(), Mechanism: mechs[s], Epsilon: rows[s].Epsilon, Alpha: cfg.Alpha, Noise: SimulationNoise,
 		}, bandit.Stream(cfg.Seed, id))
 	}
 	// A job records: replay (value, lo, hi, matched), rejection (value, lo,

@@ -115,23 +115,23 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 	}}}
 	for _, eps := range cfg.Epsilons {
 		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Noise: SimulationNoise}, rng)
 		}})
 	}
 	for _, eps := range cfg.NoRelaxation {
 		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Noise: SimulationNoise}, rng)
 		}})
 	}
 	for _, kind := range cfg.Counters {
 		for _, eps := range cfg.Epsilons {
 			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind, Noise: SimulationNoise}, rng)
 			}})
 		}
 		for _, eps := range cfg.NoRelaxation {
 			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind, Noise: SimulationNoise}, rng)
 			}})
 		}
 	}
@@ -304,7 +304,7 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 			row := rows[job.Series]
 			inner, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 				Dim: lg.Dim(), Arms: lg.Arms(), Horizon: lg.Len(), Mechanism: row.Mechanism,
-				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint,
+				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint, Noise: SimulationNoise,
 			}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series)))
 			if err != nil {
 				return err

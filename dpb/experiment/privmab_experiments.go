@@ -26,19 +26,19 @@ var PrivateMABAlgorithms = []string{"DP-UCB", "DP-SE", "AdaP-UCB", "AdaP-KLUCB",
 func NewPrivateMABPolicy(name string, k, T int, eps float64, rng *rand.Rand) (bandit.Policy, error) {
 	switch name {
 	case "DP-UCB":
-		return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+		return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: SimulationNoise}, rng)
 	case "DP-SE":
-		return mab.NewDPSE(mab.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+		return mab.NewDPSE(mab.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: SimulationNoise}, rng)
 	case "AdaP-UCB":
-		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps}, rng)
+		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, Noise: SimulationNoise}, rng)
 	case "AdaP-KLUCB":
-		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, KL: true}, rng)
+		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, KL: true, Noise: SimulationNoise}, rng)
 	case "DP-KLUCB":
-		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps}, rng)
+		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, Noise: SimulationNoise}, rng)
 	case "DP-IMED":
-		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, IMED: true}, rng)
+		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, IMED: true, Noise: SimulationNoise}, rng)
 	case "Lazy-DP-TS":
-		return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: k, Epsilon: eps}, rng)
+		return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: k, Epsilon: eps, Noise: SimulationNoise}, rng)
 	}
 	return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", name, PrivateMABAlgorithms)
 }

@@ -61,7 +61,7 @@ type SecureRegretConfig struct {
 
 // SecureRegretModes are the two modes of every pair, in the order of the
 // job values: the simulated run, then the secure one fed a seeded stream.
-var SecureRegretModes = [2]dpnoise.NoiseMode{dpnoise.NoiseSimulated, dpnoise.NoiseSecureSeeded}
+var SecureRegretModes = [2]dpnoise.NoiseMode{SimulationNoise, dpnoise.NoiseSecureSeeded}
 
 // secureRegretChunk is how many rounds one mode of a pair runs before the
 // other takes its turn: the two CPU clocks then see the same host load,

@@ -381,7 +381,7 @@ func SS18Experiment2(cfg SS18Exp2Config) (*SS18Exp2Result, error) {
 	specs := make([]ss18.PolicyConfig, len(cfg.Algs))
 	names := make([]string, len(cfg.Algs))
 	for i, a := range cfg.Algs {
-		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode()}
+		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: SimulationNoise}
 		names[i] = a.String()
 	}
 	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp2")
@@ -567,7 +567,7 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 			if alg == ss18.Gaussian {
 				c = ups + rho
 			}
-			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c})
+			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c, Noise: SimulationNoise})
 		}
 	}
 	rec := []int{cfg.Horizon}
