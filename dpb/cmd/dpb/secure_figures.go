@@ -10,7 +10,10 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
 )
 
 // The regret of secure noise against simulated noise at SS18 Fig. 4's
@@ -73,6 +76,13 @@ func runSecureRegret(name, out string, args []string) error {
 		cpu = append(cpu, []string{g, a, fmtF(r.CPU.SimulatedMicros), fmtF(r.CPU.SecureMicros), fmtF(r.CPU.Ratio), runs})
 		fmt.Fprintf(os.Stderr, "  Δ=%-4g %-16s simulated %9.0f  secure %9.0f  diff %+6.2f %% ± %5.2f %%  paired s.d. %5.2f %%  runs for ±2 %%: %6d  CPU µs/round %6.2f vs %6.2f (×%.2f)\n",
 			r.Gap, a, r.Simulated, r.Secure, r.DiffPct, r.CIPct, r.PairedSDPct, r.RunsFor2Pct, r.CPU.SimulatedMicros, r.CPU.SecureMicros, r.CPU.Ratio)
+	}
+	p, err := dpbplot.SecureRegret(res)
+	if err != nil {
+		return err
+	}
+	if err := dpbplot.SaveGrid([][]*plot.Plot{{p}}, base, 7*vg.Inch, 4.5*vg.Inch); err != nil {
+		return err
 	}
 	if err := writeTable(base+".csv", rows); err != nil {
 		return err

@@ -51,8 +51,10 @@ func TestSecureRegretFigure(t *testing.T) {
 	if n := bytes.Count(csv(one), []byte("\n")); n != 1+2*2 {
 		t.Errorf("secure-regret.csv has %d lines", n)
 	}
-	if _, err := os.Stat(filepath.Join(one, "secure-regret-cpu.csv")); err != nil {
-		t.Error(err)
+	for _, f := range []string{"secure-regret-cpu.csv", "secure-regret.svg", "secure-regret.png"} {
+		if _, err := os.Stat(filepath.Join(one, f)); err != nil {
+			t.Error(err)
+		}
 	}
 	store, merged := t.TempDir(), t.TempDir()
 	for _, sh := range []string{"0/2", "1/2"} {
