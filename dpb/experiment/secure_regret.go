@@ -159,8 +159,8 @@ type SecureRegretRow struct {
 // SecureRegretCPU is the thread CPU time per round (environment draw,
 // Choose and Update) of the two modes, measured in the same jobs in
 // interleaved chunks of rounds: SimulatedMicros and SecureMicros the means
-// over the runs, Ratio secure over simulated of the summed times. NaN where
-// the thread CPU clock is not read (Linux only).
+// over the runs, Ratio secure over simulated of the summed times. All 0
+// where the thread CPU clock is not read (Linux only).
 type SecureRegretCPU struct {
 	SimulatedMicros float64 `json:"simulated_us_per_round"`
 	SecureMicros    float64 `json:"secure_us_per_round"`
@@ -268,7 +268,7 @@ func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]
 // runPair runs the two policies of a pair for n rounds each on their own
 // environment, in alternating chunks of secureRegretChunk rounds (the mode
 // that goes first alternates too) on one locked OS thread, and returns each
-// one's final pseudo-regret and thread CPU time per round in µs (NaN where
+// one's final pseudo-regret and thread CPU time per round in µs (0 where
 // the clock is not read). The interleaving changes no result: each policy
 // sees only its own environment.
 func runPair(envs [2]bandit.Environment, pols [2]*ss18.LinUCB, n int, job Job) (regret, cpuMicros [2]float64) {
@@ -288,7 +288,6 @@ func runPair(envs [2]bandit.Environment, pols [2]*ss18.LinUCB, n int, job Job) (
 		job.Advance(end - start + 1)
 	}
 	for m := range 2 {
-		cpuMicros[m] = math.NaN()
 		if clock {
 			cpuMicros[m] = float64(cpu[m]) / 1e3 / float64(n)
 		}
@@ -330,7 +329,10 @@ func secureRegretRow(alg ss18.Alg, gap float64, runs [][]float64) SecureRegretRo
 	row.CIPct = 100 * t * sed / math.Abs(row.Simulated)
 	row.PairedSDPct = 100 * row.PairedSD / math.Abs(row.Simulated)
 	row.RunsFor2Pct = RunsForHalfWidth(row.PairedSDPct, secureRegretTarget)
-	row.CPU = SecureRegretCPU{SimulatedMicros: cs / float64(n), SecureMicros: cq / float64(n), Ratio: cq / cs}
+	row.CPU = SecureRegretCPU{SimulatedMicros: cs / float64(n), SecureMicros: cq / float64(n)}
+	if cs > 0 {
+		row.CPU.Ratio = cq / cs
+	}
 	return row
 }
 
