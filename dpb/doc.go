@@ -32,15 +32,19 @@
 // event-level DP over the reward (loss) stream. Privacy holds only for data
 // inside the bound the mechanism is calibrated for; out-of-bound data is
 // rejected with an error, or clipped when the configuration asks for
-// clipping. The default noise is a fast seeded floating-point simulation and
-// must not be released to an adversary: its low bits reveal the data
-// (Mironov 2012; dpb/audit's fp-attack rows measure it). Setting the Noise
-// field of a configuration to [NoiseSecure] draws exact discrete Laplace or
-// discrete Gaussian noise from crypto/rand on a grid instead: the releases
-// then follow the discrete mechanism's law exactly. Secure mode has no seed
-// and is not reproducible; its policies save and restore their sums and node
-// noises (restore a snapshot once). The Wishart noise and the square-root
-// and BLT counters have no secure form and refuse it.
+// clipping. A configuration that leaves its Noise field unset
+// ([NoiseDefault]) runs on secure noise ([NoiseSecure]): exact discrete
+// Laplace or discrete Gaussian noise from crypto/rand on a grid, so that the
+// releases follow the discrete mechanism's law exactly; Privacy reports the
+// resolved mode. Secure mode has no seed and is not reproducible; its
+// policies save and restore their sums and node noises (restore a snapshot
+// once). [NoiseSimulated], a fast seeded floating-point simulation that the
+// experiments name, must not be released to an adversary: its low bits reveal
+// the data (Mironov 2012; dpb/audit's fp-attack rows measure it), and its
+// Privacy says it is not a release-grade guarantee. The square-root and BLT
+// counters run secure noise with a data bound (the SS18 regularizers give
+// L̃²). The Wishart noise has no secure form: it refuses NoiseSecure, and an
+// unset Noise with an error that says to name NoiseSimulated.
 //
 // # Randomness
 //

@@ -38,7 +38,8 @@ func NewLocked[P Policy](p P) *Locked[P] { return bandit.NewLocked(p) }
 type (
 	// LinUCB is SS18 Algorithm 1.
 	LinUCB = ss18.LinUCB
-	// SS18Config names the variant (Alg), the setting and the tree's release mode.
+	// SS18Config names the variant (Alg), the setting, the tree's release
+	// mode and the noise (unset: secure noise from crypto/rand).
 	SS18Config = ss18.PolicyConfig
 	// SS18Setting holds d, the horizon n, ε, δ and the data bound L̃².
 	SS18Setting = ss18.Setting
@@ -51,7 +52,8 @@ type (
 type (
 	// DPUCB is MT14 Algorithm 1.
 	DPUCB = mt14.DPUCB
-	// DPUCBConfig holds the arms, the horizon and ε.
+	// DPUCBConfig holds the arms, the horizon, ε and the noise (unset:
+	// secure noise from crypto/rand).
 	DPUCBConfig = mt14.DPUCBConfig
 )
 
@@ -71,10 +73,20 @@ const (
 	SS18GaussianBLTRound = ss18.GaussianBLTRound // the least noise at the same (ε, δ)
 )
 
-// The tree's release mode (package counter) and the noise's mode (package noise).
+// NoiseMode is a configuration's Noise (package noise): its zero value,
+// NoiseDefault, is secure noise from crypto/rand.
+type NoiseMode = noise.NoiseMode
+
+// The tree's release mode (package counter) and the noise's mode (package
+// noise). An unset Noise (NoiseDefault) resolves to NoiseSecure, exact
+// discrete noise on a grid from crypto/rand; a mechanism without a secure
+// sampler (the Wishart tree; the square-root and BLT counters) refuses it
+// with an error that says to name NoiseSimulated, the seeded floating-point
+// noise of the experiments, whose guarantee is not release-grade.
 const (
 	Plain          = counter.Plain
 	Padded         = counter.Padded
+	NoiseDefault   = noise.NoiseDefault
 	NoiseSimulated = noise.NoiseSimulated
 	NoiseSecure    = noise.NoiseSecure
 )

@@ -11,17 +11,18 @@ import (
 // Private LinUCB (SS18 Algorithm 1, Gaussian tree) on one's own stream of
 // contexts, without knowing how many rounds there will be: the policy starts
 // with a guess of 1,000 rounds and doubles its horizon as the stream goes
-// on, at the same (ε, δ). Its noise is the secure sampler (exact discrete
-// Gaussian on a grid, bits from crypto/rand: the releases have the stated
-// guarantee, and two runs differ). Midway it is saved (sums and node noises)
-// and restored, as a service would across a restart.
+// on, at the same (ε, δ). Its Noise is left unset, which is the secure
+// sampler (exact discrete Gaussian on a grid, bits from crypto/rand: the
+// releases have the stated guarantee, and two runs differ). Midway it is
+// saved (sums and node noises) and restored, as a service would across a
+// restart.
 func ExampleNewAnytimeSS18() {
 	const d, k = 4, 5
 	pol, err := dpb.NewAnytimeSS18(dpb.SS18Config{
 		Alg:     dpb.SS18Gaussian,
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
-		Noise:   dpb.NoiseSecure,
+		// Noise unset: secure noise from crypto/rand (dpb.NoiseSecure).
 	}, dpb.StreamSource(42, 1))
 	if err != nil {
 		fmt.Println(err)
@@ -65,7 +66,6 @@ func ExampleNewAnytimeSS18() {
 		Alg:     dpb.SS18Gaussian,
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
-		Noise:   dpb.NoiseSecure,
 	}, dpb.StreamSource(0, 0)) // any source: its state is restored
 	if err := restored.UnmarshalBinary(saved); err != nil {
 		fmt.Println(err)
@@ -87,7 +87,8 @@ func ExampleNewAnytimeSS18() {
 }
 
 // DP-UCB (MT14 Algorithm 1) on one's own stream of Bernoulli rewards, for
-// an unknown horizon: ε = 1 for the whole run, whatever its length.
+// an unknown horizon: ε = 1 for the whole run, whatever its length, on
+// secure noise (Noise unset).
 func ExampleNewAnytimeDPUCB() {
 	pol, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 1000, Epsilon: 1}, dpb.StreamSource(42, 2))
 	if err != nil {
@@ -110,27 +111,35 @@ func ExampleNewAnytimeDPUCB() {
 	}
 	e, _ := pol.Epoch()
 	fmt.Printf("epoch %d; best arm pulled most: %v\n", e, pulls[1] > pulls[0] && pulls[1] > pulls[2])
-	fmt.Printf("ε = %g, δ = %g\n", pol.Privacy().Epsilon, pol.Privacy().Delta)
+	fmt.Printf("ε = %g, δ = %g, release-grade %v\n", pol.Privacy().Epsilon, pol.Privacy().Delta, pol.Privacy().ReleaseGrade())
 	// Output:
 	// epoch 4; best arm pulled most: true
-	// ε = 1, δ = 0
+	// ε = 1, δ = 0, release-grade true
 }
 
 // What a private policy guarantees, and why: Privacy follows ε from the
-// configuration to the node noise.
+// configuration to the node noise, and names the noise. The Gaussian tree
+// with Noise unset runs on secure noise; the Wishart tree has no secure
+// sampler, so it needs NoiseSimulated named (and says that its guarantee is
+// then not release-grade), and refuses an unset Noise.
 func ExampleLinUCB_Privacy() {
-	for _, alg := range []dpb.SS18Alg{dpb.SS18Gaussian, dpb.SS18Wishart} {
+	for _, c := range []struct {
+		alg   dpb.SS18Alg
+		noise dpb.NoiseMode
+	}{{dpb.SS18Gaussian, dpb.NoiseDefault}, {dpb.SS18Wishart, dpb.NoiseSimulated}, {dpb.SS18Wishart, dpb.NoiseDefault}} {
 		pol, err := dpb.NewSS18Policy(dpb.SS18Config{
-			Alg:     alg,
+			Alg:     c.alg,
 			Setting: dpb.SS18Setting{D: 5, N: 100000, Epsilon: 1, Delta: 0.1, Lt2: 2},
+			Noise:   c.noise,
 		}, dpb.Stream(1, 1))
 		if err != nil {
 			fmt.Println(err)
-			return
+			continue
 		}
 		fmt.Println(pol.Privacy())
 	}
 	// Output:
-	// (ε = 1, δ = 0.1)-DP on simulated noise, not a release-grade guarantee (floating-point samplers: it holds for the mechanism in exact arithmetic): SS18 §4.2 Gaussian tree: symmetrised N(0, σ²) per node, σ = 4√m L̃² ln(4/δ)/ε = 125.2, L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds (zCDP certifies ε = 0.148 at this δ); joint DP by post-processing (Thm. 7)
+	// (ε = 1, δ = 0.1)-DP on secure noise (exact discrete sampler, crypto/rand): SS18 §4.2 Gaussian tree: symmetrised N(0, σ²) per node, σ = 4√m L̃² ln(4/δ)/ε = 125.2, L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds (zCDP certifies ε = 0.148 at this δ); joint DP by post-processing (Thm. 7); secure sampler: exact discrete Gaussian on a grid, data rounded to it and the scale inflated for the rounding (dpb/counter's grid wrapper, noise.NewSecureGaussianNoise)
 	// (ε = 1, δ = 0.1)-DP on simulated noise, not a release-grade guarantee (floating-point samplers: it holds for the mechanism in exact arithmetic): SS18 §4.1 Wishart tree: W_6(L̃² I, k = 87848) per node (k = d + 1 + ⌈224 m ε⁻² ln(8m/δ) ln(2/δ)⌉, the printed calibration), L̃² = 2, one round enters m = 18 nodes over n = 100000 rounds, advanced composition over the m levels (Thm. 8); joint DP by post-processing (Thm. 7)
+	// dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to NoiseSimulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)
 }

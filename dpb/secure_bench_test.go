@@ -18,20 +18,26 @@ import (
 // BenchmarkSecureEveryMechanism is the cost per round of every mechanism
 // with a secure mode, simulated and secure (crypto/rand) side by side in one
 // run: the SS18 variants at Fig. 4's setting (d = 5, K = 25, n = 10⁶, padded
-// trees, the decision set drawn every round), DP-UCB (k = 5) on each node
+// trees, the decision set drawn every round; the square root at its largest
+// horizon 2¹⁷, whose cost per round grows with the round), DP-UCB (k = 5) on each node
 // counter, the (ε, δ) DP-FTRL (N = 10) on Honaker's counter and the private
 // MAB family (k = 5). Run with -benchtime=Nx for equal round counts; on a
 // shared host compare cpu-µs/round (the benchmark thread's CPU time).
 func BenchmarkSecureEveryMechanism(b *testing.B) {
 	modes := []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecure}
-	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth} {
+	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth,
+		ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound} {
 		for _, mode := range modes {
 			b.Run(fmt.Sprintf("ss18-%v/noise=%v", alg, mode), func(b *testing.B) {
 				env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, bandit.Stream(1, 0))
 				if err != nil {
 					b.Fatal(err)
 				}
-				pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: 5, N: 1_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: mode}, bandit.Stream(1, 1))
+				n := 1_000_000
+				if alg == ss18.GaussianSqrt {
+					n = counter.MaxSqrtHorizon // its largest horizon; O(t) per round
+				}
+				pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: 5, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: mode}, bandit.Stream(1, 1))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -41,12 +41,13 @@ func playLinear(pol bandit.Policy, n, k, d int, seed uint64) []int {
 // the secure sampler with seeded bits: it plays, reproduces bit for bit
 // from its seed, and its Privacy names the noise; the same policy on
 // simulated noise says its guarantee is not release-grade (the negative
-// control of the noise field). The counters without a gridded form refuse
-// secure noise with an error that says so.
+// control of the noise field). The Wishart variants, which have no secure
+// sampler, refuse secure noise with an error that says so.
 func TestSecureEveryMechanism(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 256, Epsilon: 1, Delta: 1e-5, Lt2: 2}
 	mk := map[string]func(noise.NoiseMode, *rand.Rand) (privPolicy, error){}
-	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth} {
+	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth,
+		ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound, ss18.GaussianBLTRoundMinEig} {
 		mk["ss18-"+alg.String()] = func(m noise.NoiseMode, rng *rand.Rand) (privPolicy, error) {
 			return ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: set, Noise: m}, rng)
 		}
@@ -103,7 +104,7 @@ func TestSecureEveryMechanism(t *testing.T) {
 			t.Errorf("%s: secure privacy %q", name, p)
 		}
 	}
-	for _, alg := range []ss18.Alg{ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound, ss18.Wishart, ss18.WishartTight} {
+	for _, alg := range []ss18.Alg{ss18.Wishart, ss18.WishartTight} {
 		_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.NoiseSecure}, bandit.Stream(1, 1))
 		if err == nil || !strings.Contains(err.Error(), "secure") {
 			t.Errorf("%v secure: error %v", alg, err)
@@ -111,12 +112,18 @@ func TestSecureEveryMechanism(t *testing.T) {
 	}
 }
 
-// TestSecureFTRLCounter runs the (ε, δ) DP-FTRL on the Honaker counter
-// with secure noise: its predictions reproduce from the seed and differ
-// from the simulated run's (the sampler is in use).
+// TestSecureFTRLCounter runs the (ε, δ) DP-FTRL on the Honaker, square-root
+// and BLT counters with secure noise: its predictions reproduce from the
+// seed and differ from the simulated run's (the sampler is in use).
 func TestSecureFTRLCounter(t *testing.T) {
+	for _, kind := range []counter.CounterKind{counter.CounterHonaker, counter.CounterSqrt, counter.CounterBLT} {
+		testSecureFTRLCounter(t, kind)
+	}
+}
+
+func testSecureFTRLCounter(t *testing.T, kind counter.CounterKind) {
 	run := func(m noise.NoiseMode) ([]float64, bandit.Privacy) {
-		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterHonaker, Noise: m}, bandit.Stream(38, 2))
+		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: kind, Noise: m}, bandit.Stream(38, 2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -138,6 +145,6 @@ func TestSecureFTRLCounter(t *testing.T) {
 		diff = diff || a[i] != c[i]
 	}
 	if !same || !diff || p.Noise != "secure-seeded" {
-		t.Errorf("reproducible %v, differs from simulated %v, noise %q", same, diff, p.Noise)
+		t.Errorf("%v: reproducible %v, differs from simulated %v, noise %q", kind, same, diff, p.Noise)
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -142,9 +143,11 @@ func NewSS18(cfg ss18.PolicyConfig, src *rand.ChaCha8) (*SS18, error) {
 	if err := cfg.Setting.Validate(); err != nil {
 		return nil, err
 	}
+	requested := cfg.Noise
+	cfg.Noise = cfg.Noise.Resolve() // what the epochs, Privacy and snapshots carry
 	p := &SS18{cfg: cfg, alpha: cfg.Setting.AlphaOrDefault(), src: src, rng: rand.New(src), ep: epochs{n0: cfg.Setting.N}}
 	if err := p.start(); err != nil {
-		return nil, err
+		return nil, noise.ExplainDefault(requested, err)
 	}
 	return p, nil
 }
@@ -356,9 +359,11 @@ func NewDPUCB(cfg mt14.DPUCBConfig, src *rand.ChaCha8) (*DPUCB, error) {
 	if err := param.CheckProb("gamma", gamma); err != nil {
 		return nil, err
 	}
+	requested := cfg.Noise
+	cfg.Noise = cfg.Noise.Resolve() // what the epochs, Privacy and snapshots carry
 	p := &DPUCB{cfg: cfg, gamma: gamma, src: src, rng: rand.New(src), ep: epochs{n0: cfg.Horizon}}
 	if err := p.start(); err != nil {
-		return nil, err
+		return nil, noise.ExplainDefault(requested, err)
 	}
 	return p, nil
 }

@@ -29,10 +29,12 @@ type FTPLConfig struct {
 	Clip bool
 	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
 	Plain bool
-	// Noise selects the sampler: NoiseSimulated (the default, seeded and
-	// reproducible) or NoiseSecure (exact discrete Gaussian on a grid from
-	// crypto/rand, calibrated to the ℓ2 sensitivity 2‖𝒴‖₂ of a replaced loss;
-	// no seed, not reproducible; see [noise.NoiseMode]).
+	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
+	// NoiseSecure: exact discrete Gaussian on a grid from crypto/rand,
+	// calibrated to the ℓ2 sensitivity 2‖𝒴‖₂ of a replaced loss; no seed,
+	// not reproducible (see [noise.NoiseMode]). NoiseSimulated, the seeded
+	// floating-point noise every experiment runs, reproducible and not a
+	// release-grade guarantee, must be named.
 	Noise dpnoise.NoiseMode
 }
 
@@ -76,6 +78,7 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
+	cfg.Noise = cfg.Noise.Resolve()
 	var noise dpnoise.Noise
 	var err error
 	if cfg.Noise.Secure() {

@@ -96,16 +96,20 @@ type FTRLConfig struct {
 	Clip bool
 	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
 	Plain bool
-	// Noise selects the sampler: NoiseSimulated (the default, seeded and
-	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
-	// crypto/rand: no seed, not reproducible; see [noise.NoiseMode]).
+	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
+	// NoiseSecure: exact discrete Laplace on a grid from crypto/rand, no
+	// seed, not reproducible (see [noise.NoiseMode]). NoiseSimulated, the
+	// seeded floating-point noise every experiment runs, reproducible and
+	// not a release-grade guarantee, must be named. A Counter without a
+	// secure sampler (square root, BLT) refuses an unset Noise with an
+	// error that says to name NoiseSimulated.
 	Noise dpnoise.NoiseMode
 	// Delta, when > 0, selects the (ε, δ) variant (see
 	// [FTRLGaussianSigma]): the loss sums are released by the continual
 	// counter Counter with Gaussian node noise N(0, σ²I). Lambda and Plain
-	// are errors then; NoiseSecure draws the exact discrete Gaussian on the
-	// tree, Honaker, smooth and k-ary counters (the square-root and BLT
-	// counters refuse it); 0 keeps AS17's pure-DP Laplace tree.
+	// are errors then; NoiseSecure draws the exact discrete Gaussian on
+	// every counter (the square-root and BLT counters with the data bound
+	// ‖𝒴‖₂ per entry); 0 keeps AS17's pure-DP Laplace tree.
 	Delta float64
 	// Counter is the counter of the (ε, δ) variant. Defaults to CounterTree
 	// (the plain binary tree).
@@ -156,6 +160,8 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
+	requested := cfg.Noise
+	cfg.Noise = cfg.Noise.Resolve()
 	if cfg.Eta == 0 {
 		cfg.Eta = FTRLEta(cfg.Set, cfg.Dim, cfg.Horizon)
 	}
@@ -163,7 +169,11 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 		return nil, err
 	}
 	if cfg.Delta != 0 || cfg.Counter != counter.CounterTree || cfg.Sigma != 0 {
-		return newFTRLCounter(cfg, rng)
+		f, err := newFTRLCounter(cfg, rng)
+		if err != nil {
+			return nil, dpnoise.ExplainDefault(requested, err)
+		}
+		return f, nil
 	}
 	private := !math.IsInf(cfg.Epsilon, 1)
 	if cfg.Lambda == 0 && private {

@@ -75,13 +75,21 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if cfg.Noise.Secure() {
 		// The exact discrete Gaussian for the ℓ2 sensitivity 2‖𝒴‖₂ of a
 		// replaced loss (attained: y against −y), on the counter's grid
-		// wrapper (dpb/counter, counter_grid.go): the node counters run it,
-		// the square-root and BLT counters refuse it.
+		// wrapper (dpb/counter, counter_grid.go) for the node counters, and
+		// on the Toeplitz counters' secure measurements with the data bound
+		// of ftrlBound and the slack it costs.
 		sigmas := make([]float64, cfg.Dim)
 		for i := range sigmas {
 			sigmas[i] = cfg.Sigma
 		}
-		sn, serr := dpnoise.NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim))
+		var slack float64
+		if cfg.Counter == counter.CounterSqrt || cfg.Counter == counter.CounterBLT {
+			var err error
+			if slack, err = counter.ToeplitzSlack(cfg.Counter, cfg.Dim, cfg.Horizon, ftrlBound(cfg), dpnoise.SecureGrid(cfg.Sigma)); err != nil {
+				return nil, err
+			}
+		}
+		sn, serr := dpnoise.NewSecureGaussianNoiseSlack(sigmas, 2*cfg.Set.YNorm2(cfg.Dim), slack)
 		if serr != nil {
 			return nil, serr
 		}
@@ -99,7 +107,11 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 // newFTRLOn builds the counter variant on the given node noise (the tests
 // pass ZeroNoise for the zero-noise exactness check).
 func newFTRLOn(cfg FTRLConfig, noise dpnoise.Noise) (*FTRL, error) {
-	ctr, err := counter.NewCounter(cfg.Counter, cfg.Dim, cfg.Horizon, noise)
+	var bound counter.DataBound
+	if _, ok := noise.(dpnoise.Gridded); ok {
+		bound = ftrlBound(cfg)
+	}
+	ctr, err := counter.NewCounterBounded(cfg.Counter, cfg.Dim, cfg.Horizon, noise, bound)
 	if err != nil {
 		return nil, err
 	}
@@ -114,3 +126,10 @@ func newFTRLOn(cfg FTRLConfig, noise dpnoise.Noise) (*FTRL, error) {
 
 // Counter returns the counter that releases the cumulative loss.
 func (f *FTRL) Counter() counter.Counter { return f.lead.ctr }
+
+// ftrlBound is the data bound of the Toeplitz counters' secure mode: every
+// entry of a loss in 𝒴 is at most ‖𝒴‖₂ in magnitude (Observe rejects or
+// clips the others); the clip only guards the last bit of that check.
+func ftrlBound(cfg FTRLConfig) counter.DataBound {
+	return counter.DataBound{Entry: cfg.Set.YNorm2(cfg.Dim) * (1 + 1e-12), Clip: true}
+}

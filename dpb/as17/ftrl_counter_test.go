@@ -16,7 +16,7 @@ import (
 func TestFTRLCounterZeroNoiseExact(t *testing.T) {
 	const dim, T = 4, 37
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
-		ref, err := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1)}, bandit.Stream(1, 1))
+		ref, err := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -25,12 +25,12 @@ func TestFTRLCounterZeroNoiseExact(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, kind := range counter.CounterKinds {
-			cfg := FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: 1, Delta: 1e-5, Counter: kind, Eta: ref.Config().Eta}
+			cfg := FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: 1, Delta: 1e-5, Counter: kind, Eta: ref.Config().Eta, Noise: noise.NoiseSimulated}
 			f, err := newFTRLOn(cfg, noise.ZeroNoise{N: dim})
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, _ := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1)}, bandit.Stream(1, 1))
+			g, _ := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
 			l := make([]float64, dim)
 			for s := 1; s <= T; s++ {
 				x, y := f.Predict(nil), g.Predict(nil)
@@ -106,7 +106,7 @@ func quadGaussianDelta(mu, eps float64) float64 {
 }
 
 func TestFTRLCounterBadInput(t *testing.T) {
-	base := FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT}
+	base := FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT, Noise: noise.NoiseSimulated}
 	sigma, err := FTRLGaussianSigma(Ball, 3, 64, 1, 1e-5, counter.CounterBLT)
 	if err != nil {
 		t.Fatal(err)
@@ -123,7 +123,6 @@ func TestFTRLCounterBadInput(t *testing.T) {
 		{"eps 0", func(c *FTRLConfig) { c.Epsilon = 0 }, "eps"},
 		{"lambda", func(c *FTRLConfig) { c.Lambda = 3 }, "lambda"},
 		{"plain", func(c *FTRLConfig) { c.Plain = true }, "Plain"},
-		{"secure on BLT", func(c *FTRLConfig) { c.Noise = noise.NoiseSecure }, "secure (gridded) noise"},
 		{"sigma low", func(c *FTRLConfig) { c.Sigma = sigma * 0.999 }, "must be >="},
 		{"sigma NaN", func(c *FTRLConfig) { c.Sigma = math.NaN() }, "sigma"},
 		{"counter no delta", func(c *FTRLConfig) { c.Delta = 0 }, "needs delta"},
@@ -153,7 +152,7 @@ func TestFTRLCounterBadInput(t *testing.T) {
 	if r := f.Counter().Rounds(); r != 0 {
 		t.Errorf("rejected losses entered the counter: %d rounds", r)
 	}
-	g, err := NewFTRL(FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT, Sigma: 2 * sigma}, bandit.Stream(1, 1))
+	g, err := NewFTRL(FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT, Sigma: 2 * sigma, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
 	if err != nil || g.Config().Sigma != 2*sigma {
 		t.Errorf("a larger sigma: %v, %v", g, err)
 	}
@@ -162,7 +161,7 @@ func TestFTRLCounterBadInput(t *testing.T) {
 // One seed reproduces the run, and a round allocates nothing.
 func TestFTRLCounterReproducibleNoAlloc(t *testing.T) {
 	run := func() []float64 {
-		f, err := NewFTRL(FTRLConfig{Set: Simplex, Dim: 5, Horizon: 200, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT}, bandit.Stream(3, 1))
+		f, err := NewFTRL(FTRLConfig{Set: Simplex, Dim: 5, Horizon: 200, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT, Noise: noise.NoiseSimulated}, bandit.Stream(3, 1))
 		if err != nil {
 			t.Fatal(err)
 		}

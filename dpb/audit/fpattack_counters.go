@@ -19,15 +19,13 @@ import (
 // counter_grid.go). These counters are what the SS18 calibrated
 // regularizers, DP-UCB's alternative counters and the (ε, δ) DP-FTRL
 // release, so a row is the attack on each of those mechanisms' released
-// statistic. The square-root and BLT counters have no secure form (they
-// refuse gridded noise): their rows are the simulated ones only.
+// statistic. The square-root and BLT counters' secure rows run their
+// Toeplitz measurements (counter_grid.go) with the data bound B = 1 (the
+// records are 0 and 1) and the noise paying their slack.
 func fpAttackCounterAudits(secure dpnoise.NoiseMode) []*Mechanism {
 	var ms []*Mechanism
 	for _, k := range counter.CounterKinds {
-		ms = append(ms, fpAttackCounter(k, dpnoise.NoiseSimulated))
-		if k != counter.CounterSqrt && k != counter.CounterBLT {
-			ms = append(ms, fpAttackCounter(k, secure))
-		}
+		ms = append(ms, fpAttackCounter(k, dpnoise.NoiseSimulated), fpAttackCounter(k, secure))
 	}
 	return ms
 }
@@ -57,9 +55,16 @@ func fpAttackCounter(kind counter.CounterKind, mode dpnoise.NoiseMode) *Mechanis
 	if mode.Secure() {
 		suffix = "-secure"
 	}
+	toeplitz := kind == counter.CounterSqrt || kind == counter.CounterBLT
+	bound := counter.DataBound{}
+	slack := 0.0
 	note := ""
-	if kind == counter.CounterSqrt || kind == counter.CounterBLT {
-		note = "no secure form: the counter refuses gridded noise (non-integer measurement coefficients)"
+	if toeplitz && mode.Secure() {
+		bound = counter.DataBound{Entry: 1}
+		if slack, err = counter.ToeplitzSlack(kind, 1, gaussT, bound, dpnoise.SecureGrid(sigma)); err != nil {
+			panic(err)
+		}
+		note = "measurements computed with an error bound, rounded to the grid and noised there; release from the noisy measurements"
 	}
 	return &Mechanism{
 		Name:          "fp-attack-counter-" + kind.String() + suffix,
@@ -79,14 +84,14 @@ func fpAttackCounter(kind counter.CounterKind, mode dpnoise.NoiseMode) *Mechanis
 				var nz dpnoise.Noise
 				var err error
 				if mode.Secure() {
-					nz, err = seeded(dpnoise.NewSecureGaussianNoise([]float64{sigma}, 1))(mode, rng)
+					nz, err = seeded(dpnoise.NewSecureGaussianNoiseSlack([]float64{sigma}, 1, slack))(mode, rng)
 				} else {
 					nz, err = dpnoise.NewGaussianNoise(1, sigma, rng)
 				}
 				if err != nil {
 					panic(err)
 				}
-				c, err := counter.NewCounter(kind, 1, gaussT, nz)
+				c, err := counter.NewCounterBounded(kind, 1, gaussT, nz, bound)
 				if err != nil {
 					panic(err)
 				}

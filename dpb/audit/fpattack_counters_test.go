@@ -40,7 +40,7 @@ func TestFPAttackCounterRows(t *testing.T) {
 			}
 		}
 	}
-	if len(rs) != 12 {
-		t.Errorf("%d rows, want 12 (7 simulated, 5 secure)", len(rs))
+	if len(rs) != 14 {
+		t.Errorf("%d rows, want 14 (7 simulated, 7 secure)", len(rs))
 	}
 }

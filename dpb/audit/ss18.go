@@ -138,7 +138,7 @@ func wishartTree(name string) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain}, rng)
+				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: dpnoise.NoiseSimulated}, rng)
 				if err != nil {
 					panic(err)
 				}

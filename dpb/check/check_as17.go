@@ -79,7 +79,10 @@ func (c AS17CheckConfig) stream(i uint64) *rand.Rand { return bandit.Stream(c.Se
 // CheckAS17 runs the proof checks of Agarwal & Singh, in this order: the
 // noise law of TreeBasedAgg (Lemma 3.3), the privacy calibrations of
 // Theorem 3.1 / Corollary 3.2, Lemma 4.2 (Theorem 4.1) and Theorem 4.5 as
-// printed (errata) and corrected, Lemma 4.3, then the regret of every row of
+// printed (errata) and corrected, TreeBasedAgg's and every continual
+// counter's privacy measured on the built DP-FTRL (node noise variance and
+// law, the nodes a record enters: CheckMechanisms, CheckCounterMechanisms),
+// Lemma 4.3, then the regret of every row of
 // Tables 1 and 2 against its bound over T and ε: DP-FTRL experts, sphere and
 // cube (Corollary 3.2 via the explicit bound of Theorem 3.4's proof), DP-FTPL
 // (Theorem 3.5), private SCRiBLE on the ball and the cube (Theorem 4.5) and
@@ -100,6 +103,11 @@ func CheckAS17(cfg AS17CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, mv.Select("as17-")...)
+	ctrv, err := CheckCounterMechanisms(c.stream(8))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, ctrv...)
 	for i, bandit := range []bool{false, true} {
 		r, err := experiment.Lemma43(experiment.Lemma43Config{Bandit: bandit, Arms: c.Dim, Horizon: 1000, Lambda: 1,
 			Reps: max(10*c.Reps, 20), Seed: c.Seed + uint64(i), Workers: c.Workers})

@@ -10,6 +10,7 @@ import (
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -84,6 +85,7 @@ func (c *LinUCBCheckConfig) policy(alg ss18.Alg, rep, series int) (*dpenv.Linear
 		Alg:     alg,
 		Setting: ss18.Setting{D: c.D, N: c.N, Epsilon: c.Epsilon, Delta: c.Delta, Lt2: 2, Alpha: c.Alpha},
 		Mode:    *c.Mode,
+		Noise:   dpnoise.NoiseSimulated,
 	}, bandit.Stream(c.Seed, bandit.StreamID(rep, 1+series)))
 	return env, pol, err
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -61,6 +62,7 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 					Alg:     ss18.Gaussian,
 					Setting: ss18.Setting{D: 2, N: cfg.N, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2},
 					Mode:    counter.Padded,
+					Noise:   dpnoise.NoiseSimulated,
 				}, rng)
 			}
 			if err != nil {
@@ -165,7 +167,7 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 			if err != nil {
 				return err
 			}
-			pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1)))
+			pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon, Noise: dpnoise.NoiseSimulated}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1)))
 			if err != nil {
 				return err
 			}

@@ -54,24 +54,7 @@ func (s scaledNoise) Sample(dst []float64) {
 // Both controls run the same code on the node noise scaled by 1/√2.
 func laplaceNodeVerdicts(name, ref string, nz noise.Noise, b float64, nodes int, sens, eps float64) Verdicts {
 	measure := func(nz noise.Noise) (v, ks float64) {
-		d := nz.Dim()
-		buf := make([]float64, d)
-		xs := make([]float64, 0, mechDraws)
-		for len(xs) < mechDraws {
-			nz.Sample(buf)
-			xs = append(xs, buf[:min(d, mechDraws-len(xs))]...)
-		}
-		var s float64
-		for _, x := range xs {
-			s += float64(x * x)
-		}
-		v = s / float64(len(xs))
-		slices.Sort(xs)
-		for i, x := range xs {
-			c := laplaceCDF(x, b)
-			ks = math.Max(ks, math.Max(math.Abs(float64(i+1)/float64(len(xs))-c), math.Abs(c-float64(i)/float64(len(xs)))))
-		}
-		return v, ks
+		return measureNodeNoise(nz, func(x float64) float64 { return laplaceCDF(x, b) })
 	}
 	bEps := float64(nodes) * sens / eps
 	tol := float64(4.27 * math.Sqrt(5.0/mechDraws))
@@ -95,6 +78,31 @@ func laplaceNodeVerdicts(name, ref string, nz noise.Noise, b float64, nodes int,
 	return Verdicts{v1, v2}
 }
 
+// measureNodeNoise draws mechDraws coordinates of the node noise nz (whole
+// draws, the coordinates pooled: they are i.i.d.) and returns their second
+// moment about 0 (the variance of a centred law) and their
+// Kolmogorov–Smirnov distance to the CDF cdf.
+func measureNodeNoise(nz noise.Noise, cdf func(float64) float64) (v, ks float64) {
+	d := nz.Dim()
+	buf := make([]float64, d)
+	xs := make([]float64, 0, mechDraws)
+	for len(xs) < mechDraws {
+		nz.Sample(buf)
+		xs = append(xs, buf[:min(d, mechDraws-len(xs))]...)
+	}
+	var s float64
+	for _, x := range xs {
+		s += float64(x * x)
+	}
+	v = s / float64(len(xs))
+	slices.Sort(xs)
+	for i, x := range xs {
+		c := cdf(x)
+		ks = math.Max(ks, math.Max(math.Abs(float64(i+1)/float64(len(xs))-c), math.Abs(c-float64(i)/float64(len(xs)))))
+	}
+	return v, ks
+}
+
 // laplaceCDF is the CDF of Lap(b) at x.
 func laplaceCDF(x, b float64) float64 {
 	if x < 0 {
@@ -111,14 +119,14 @@ func laplaceCDF(x, b float64) float64 {
 // built objects' noise.
 func CheckMechanisms(rng *rand.Rand) (Verdicts, error) {
 	const T, k, eps = 1_000_000, 5, 1.0
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, bandit.Stream(rng.Uint64(), 0))
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
 	}
 	tr := p.Tree(0)
 	vs := laplaceNodeVerdicts("mt14-alg1-privacy", "MT14 Theorem 3, Alg. 1 (the built DP-UCB's tree)", tr.NodeNoise(), p.NodeScale(), tr.Levels(), 1, eps)
 	const n, TA = 4, 1 << 20
-	f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: TA, Epsilon: eps}, bandit.Stream(rng.Uint64(), 0))
+	f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: TA, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
 	}

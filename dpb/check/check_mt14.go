@@ -199,7 +199,8 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 //     uniformly over t (Chan, Shi & Song 2011, Lemma 2.8, the explicit form
 //     of MT14's O(log^{1.5} T/ε));
 //   - Theorem 3 privacy of Algorithm 1 and the ε₀ calibration of Algorithm 2
-//     (exact, on the constructed policies' node scales);
+//     (exact, on the constructed policies' node scales), and both measured
+//     on the built policies' node noise (CheckMechanisms, CheckAlg2Mechanism);
 //   - the event behind Theorem 4: every arm's private total stays within Γ
 //     of the true total (the Γ relaxation of Algorithm 1, line 7);
 //   - Theorem 4 (DP-UCB's regret, O(·) with constant 1) and Theorem 2 (UCB1,
@@ -233,6 +234,11 @@ func CheckMT14(cfg MT14CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, mv.Select("mt14-")...)
+	av, err := CheckAlg2Mechanism(c.stream(8))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, av...)
 	gv, err := CheckGammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
 	if err != nil {
 		return nil, err
@@ -320,7 +326,7 @@ func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Ve
 func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	rng := bandit.Stream(0, 0)
 	m := float64(counter.TreeLevels(T))
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps}, rng)
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -328,7 +334,7 @@ func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	v1 := arithmetic("mt14-thm3-privacy", "Algorithm 1 is ε-DP: a round's reward moves m nodes of one tree by ≤ 1; Lap(m k/ε) per node",
 		"MT14 Theorem 3, Alg. 1 line 1", 0, 0, boolFail(loss <= eps*(1+1e-12)), loss/eps,
 		fmt.Sprintf("T=%d, k=%d, ε=%g: privacy loss %.4g = ε/k (each round enters only the pulled arm's tree, so ε₀ = ε would do)", T, k, eps, loss))
-	cp, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees}, rng)
+	cp, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: noise.NoiseSimulated}, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -14,10 +14,10 @@ func TestCheckMT14Short(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 10 || !vs.OK() {
+	if len(vs) != 12 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
-	want := []string{"mt14-counter-query", "mt14-counter-uniform", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-gamma-relaxation", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
+	want := []string{"mt14-counter-query", "mt14-counter-uniform", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-gamma-relaxation", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
 	if got := vs.names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("verdicts %v, want %v", got, want)
 	}
@@ -33,15 +33,24 @@ func TestCheckAS17Short(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 17 of the paper's statements, the two measured TreeBasedAgg rows and
-	// the bound of as17.FTRLCounterBound on each of the 5 continual counters
-	// that reach the short horizon (the square-root counter stops below it).
-	if len(vs) != 24 || !vs.OK() {
+	// 17 of the paper's statements, the two measured TreeBasedAgg rows, the
+	// three measured rows of each of the 7 counters (node noise variance and
+	// law, node count) and the bound of as17.FTRLCounterBound on each of the
+	// 5 continual counters that reach the short horizon (the square-root
+	// counter stops below it).
+	if len(vs) != 45 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	want := []string{"as17-lemma3.3-upper", "as17-lemma3.3-lower", "as17-thm3.1-privacy-printed", "as17-thm3.1-privacy-corrected",
 		"as17-lemma4.2-privacy-printed", "as17-lemma4.2-privacy-corrected", "as17-thm4.5-privacy-printed", "as17-thm4.5-privacy-corrected",
 		"as17-treeagg-privacy-measured", "as17-treeagg-privacy-law",
+		"as17-counter-tree-privacy-measured", "as17-counter-tree-privacy-law", "as17-counter-tree-nodes",
+		"as17-counter-tree-padded-privacy-measured", "as17-counter-tree-padded-privacy-law", "as17-counter-tree-padded-nodes",
+		"as17-counter-honaker-privacy-measured", "as17-counter-honaker-privacy-law", "as17-counter-honaker-nodes",
+		"as17-counter-smooth-privacy-measured", "as17-counter-smooth-privacy-law", "as17-counter-smooth-nodes",
+		"as17-counter-sqrt-privacy-measured", "as17-counter-sqrt-privacy-law", "as17-counter-sqrt-nodes",
+		"as17-counter-blt-privacy-measured", "as17-counter-blt-privacy-law", "as17-counter-blt-nodes",
+		"as17-counter-kary-privacy-measured", "as17-counter-kary-privacy-law", "as17-counter-kary-nodes",
 		"as17-lemma4.3-full", "as17-lemma4.3-bandit", "as17-cor3.2-experts", "as17-cor3.2-sphere", "as17-cor3.2-cube",
 		"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2",
 		"as17-counter-bound-tree", "as17-counter-bound-tree-padded", "as17-counter-bound-honaker", "as17-counter-bound-smooth",

@@ -145,6 +145,22 @@ func NewCounter(kind CounterKind, dim, horizon int, noise dpnoise.Noise) (Counte
 	return nil, fmt.Errorf("dpb: unknown counter kind %d", int(kind))
 }
 
+// NewCounterBounded is [NewCounter] with the data bound that the Toeplitz
+// counters (square root, BLT) need on secure noise ([DataBound]); the node
+// counters, whose grid wrapper needs no bound, ignore it once validated.
+func NewCounterBounded(kind CounterKind, dim, horizon int, noise dpnoise.Noise, bound DataBound) (Counter, error) {
+	if err := checkBound(bound); err != nil {
+		return nil, err
+	}
+	switch kind {
+	case CounterSqrt:
+		return NewSqrtCounterBounded(dim, horizon, noise, bound)
+	case CounterBLT:
+		return NewBLTCounterBounded(dim, horizon, noise, bound)
+	}
+	return NewCounter(kind, dim, horizon, noise)
+}
+
 // checkCounterArgs validates the arguments every counter constructor but
 // TreeSum's takes; gridded is false for a counter that rejects secure
 // (gridded) noise.

@@ -48,11 +48,76 @@ import (
 //     they are (Dwork & Roth 2014, Prop. 2.1), including the float rounding
 //     of that function.
 //
-// The Toeplitz counters ([NewSqrtCounter], [NewBLTCounter]) do not fit this
-// shape: their measurements (Cz)_t have non-integer coefficients, so
-// rounding them needs a bound on the floating-point error of computing Cz
-// from the data, which depends on the data's magnitude that a counter does
-// not know. They refuse gridded noise ([dpnoise.RejectGridded]).
+// The Toeplitz measurements: how the square-root and BLT counters
+// ([ToeplitzCounter]) run on secure noise.
+//
+// Their measurements y = Cw (c_0 = 1, A = BC) have non-integer
+// coefficients, so a measurement cannot be a sum of grid multiples; it is
+// computed in floating point, with an a-priori error bound, and rounded. On
+// gridded node noise (the discrete Gaussian of [dpnoise.SecureNoise]; the
+// discrete Laplace is refused: n rounded measurements cost n·dim·g in ℓ1)
+// and a data bound B ([DataBound]; without one the constructors refuse
+// gridded noise), round t does:
+//
+//  1. Record. w_t = ⌊clip_B(z_t)⌉_g entry by entry (or Add panics outside
+//     [−B, B] without Clip), so |w_t,j| ≤ B + g/2 < B′ = B + g. Clipping
+//     is 1-Lipschitz, so a neighbouring record moves w by at most the
+//     record's own change plus g per entry: ℓ2 at most Δ₂ + g√dim.
+//  2. Measurement. ŷ_t ≈ (Cw)_t is computed in floating point from
+//     w_1..w_t only, with |ŷ_t − (Cw)_t| ≤ e for every stream within the
+//     bound ([ToeplitzCounter.ErrorBound]; u = 2⁻⁵³, Y = B′·Σ_j|c_j| ≥
+//     |(Cw)_t|; every bound is computed from nonnegative terms and doubled,
+//     which covers the rounding of its own computation):
+//     - square root: ŷ_t = Σ_{j<t} c_j w_{t−j} by recursive summation, so
+//       |ŷ_t − (Cw)_t| ≤ γ_n Σ_j |c_j||w_{t−j}| ≤ γ_n·Y (Higham, Accuracy
+//       and Stability of Numerical Algorithms, 2002, Eq. 3.5; γ_n =
+//       nu/(1 − nu)), plus 2⁻¹⁰⁷³ per product that underflows:
+//       e = 2(nuY + n·2⁻¹⁰⁷³).
+//     - BLT: y = B⁻¹S with S_t = Σ_{s≤t} w_s (exact: grid multiples below
+//       2⁵¹g), y_t = S_t − Σ_i ω_i U_i,t, U_i,t = λ_i(U_i,t−1 + y_{t−1}),
+//       in double-word arithmetic (Joldes, Muller & Popescu, ACM TOMS
+//       2017: each addition and each product by a float has relative error
+//       ≤ κ = 4u², Algs. 6 and 9). With Ḡ_i = min(n, 1/(1−λ_i)) ≥ Σ_{j<n}λ_i^j,
+//       |U_i,t| ≤ YḠ_i. Write the computed values as the exact recursion
+//       plus local errors: α_i,t in the update of U_i (two operations,
+//       |α| ≤ 3κλ_i(|Û_i| + |ŷ|)) and β_t in the sum (K products and K
+//       additions, |β_t| ≤ 2(K+1)κ(|S_t| + Σ_i|ω_i||Û_i,t|)). The errors
+//       ε_t = ŷ_t − y_t then satisfy Bε = r, r_t = β_t − Σ_i ω_i Σ_{s≤t}
+//       λ_i^{t−s} α_i,s, so ε = B⁻¹r and |ε_t| ≤ D·max|r|, D = Σ_{j<n}
+//       |c_j − c_{j−1}| the ℓ1 norm of B⁻¹ = CA⁻¹'s kernel. By induction on
+//       t, while ē ≤ Y/2 and 6κ(Ḡ_i + 1) ≤ 1/2 (checked at construction),
+//       |Û_i| ≤ 2YḠ_i and |ŷ| ≤ 2Y, so
+//       r̄ = 6κY Σ_i|ω_i|Ḡ_i(Ḡ_i+1) + 2(K+1)κ(nB′ + 2YΣ_i|ω_i|Ḡ_i)
+//       + (4Σ_i|ω_i|Ḡ_i + 4(K+1))·2⁻¹⁰⁷³ (underflows), ē = 2D·r̄, and
+//       rounding the double-word ŷ_t to its high part adds u(Y + ē):
+//       e = ē + 2u(Y + ē).
+//  3. Noisy measurement. m_t = ⌊ŷ_t⌉_g + g·k_t, k_t the node's integer
+//     draw: an exact multiple of g while |ŷ_t|, |g k_t| stay below 2⁵¹g
+//     (the bound is checked at construction: (Y + e)/g ≤ 2⁵¹). So m is the
+//     discrete Gaussian mechanism on the integer statistic q_t = ⌊ŷ_t⌉_g/g.
+//  4. Sensitivity. Streams differing in the record of round s have the
+//     same q_t for t < s (ŷ_t depends on w_1..w_t only) and, for t ≥ s,
+//     |Δq_t,j|·g ≤ |c_{t−s}||Δw_s,j| + 2e + g per entry: each ŷ is within
+//     e of its exact value and each rounding moves it by at most g/2. The
+//     bounds hold whatever the earlier outputs were (adaptive data: C is
+//     lower triangular, the Counter comment). Over all measurements, with
+//     σ_j the entries' continuous σ, Minkowski's inequality gives the
+//     weighted ℓ2 change (Σ_t Σ_j Δ_t,j²/σ_j²)^{1/2} at most
+//     ‖c‖₂·(M + g√dim/min σ) + √(dim·n)·(2e + g)/min σ, M the continuous
+//     per-record weighted sensitivity (≥ sens/max σ, sens attained). So
+//     the noise built by [dpnoise.NewSecureGaussianNoiseSlack] with slack
+//     √(dim·n)(2e + g)/‖c‖₂ ([ToeplitzSlack]; the constructors refuse
+//     noise that pays less) scales every σ by f = 1 + (g√dim + slack)·
+//     (max σ/min σ)/sens, and the whole measurement sequence has at most
+//     the zCDP ρ (CKS20 Thms 4 and 14) of the continuous calibration
+//     μ = ‖c‖₂M, as for the node counters above. The cost over the
+//     horizon is the √n·(g + 2e) of the slack, e ≪ g at the grids used.
+//  5. Post-processing. The release is (Bm)_t = Σ_{j<t} b_j m_{t−j}
+//     (square root) or m_t + Σ_i ω_i R_i,t with R_i,t = λ_i(R_i,t−1 +
+//     m_{t−1}) (BLT), computed from the noisy measurements alone, never
+//     from the exact sum; its floating-point rounding is part of the
+//     function. It estimates A w: B(Cw + ρ + gk) = Aw + B(ρ + gk), ρ the
+//     rounding, |ρ_t| ≤ e + g/2.
 
 // gridOf returns the grid spacing of gridded (secure) node noise, 0 for any
 // other noise.

@@ -132,6 +132,13 @@ func (c *ToeplitzCounter) AppendState(e *snap.Enc) {
 	e.F64s(c.draws)
 	e.F64s(c.buf)
 	e.F64s(c.prev)
+	if s := c.sec; s != nil {
+		e.F64s(s.w)
+		e.F64s(s.uh)
+		e.F64s(s.ul)
+		e.F64s(s.yh)
+		e.F64s(s.yl)
+	}
 }
 
 func (c *ToeplitzCounter) ReadState(d *snap.Dec) {
@@ -141,6 +148,13 @@ func (c *ToeplitzCounter) ReadState(d *snap.Dec) {
 	d.F64sTo("square-root draws", c.draws)
 	d.F64sTo("BLT buffers", c.buf)
 	d.F64sTo("BLT last draw", c.prev)
+	if s := c.sec; s != nil {
+		d.F64sTo("secure Toeplitz records", s.w)
+		d.F64sTo("secure BLT measurement buffers", s.uh)
+		d.F64sTo("secure BLT measurement buffers (low parts)", s.ul)
+		d.F64sTo("secure BLT last measurement", s.yh)
+		d.F64sTo("secure BLT last measurement (low part)", s.yl)
+	}
 }
 
 func (c *KaryTree) AppendState(e *snap.Enc) {

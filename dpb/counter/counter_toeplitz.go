@@ -38,6 +38,19 @@ import (
 //
 // Cost() and VarianceAt are exact for the b used (c by forward
 // substitution, O(n·K) at construction).
+//
+// Secure noise. On gridded node noise ([dpnoise.Gridded], the exact
+// discrete Gaussian of [dpnoise.SecureNoise]) the counter needs a bound on
+// its data ([DataBound], [NewSqrtCounterBounded], [NewBLTCounterBounded]):
+// it rounds each record to the grid, computes the measurements (Cw)_t in
+// floating point with an a-priori error bound e ([ToeplitzCounter.ErrorBound]),
+// rounds them to the grid, adds the discrete draw, and releases B applied
+// to these noisy measurements alone. The proof is in counter_grid.go (the
+// Toeplitz measurements); the noise must pay for the rounding and for 2e in
+// its calibration ([ToeplitzSlack], [dpnoise.NewSecureGaussianNoiseSlack]).
+// The square root then costs two convolutions per round instead of one;
+// the BLT computes its measurements in double-word arithmetic,
+// O(K·dim) per round.
 type ToeplitzCounter struct {
 	dim, horizon int
 	noise        dpnoise.Noise
@@ -58,6 +71,9 @@ type ToeplitzCounter struct {
 
 	varPrefix []float64 // varPrefix[t] = Σ_{j<t} b_j² for t ≤ n (sqrt only; BLT by closed form)
 	cost      CounterCost
+	dsum      float64 // Σ_{j<n} |c_j − c_{j−1}| (c_{−1} = 0): the ℓ1 norm of B⁻¹'s kernel
+
+	sec *toeplitzSecure // secure (gridded) noise, else nil
 }
 
 // SqrtCoefficients returns b_j = C(2j, j)/4^j for j < n, the coefficients of
@@ -78,9 +94,16 @@ func SqrtCoefficients(n int) []float64 {
 // is horizon·dim floats and its work O(horizon²·dim) in total).
 const MaxSqrtHorizon = 1 << 17
 
-// NewSqrtCounter returns the exact square-root factorisation counter.
+// NewSqrtCounter returns the exact square-root factorisation counter. On
+// secure (gridded) noise it needs a data bound: [NewSqrtCounterBounded].
 func NewSqrtCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs("square-root", dim, horizon, noise, false); err != nil {
+	return NewSqrtCounterBounded(dim, horizon, noise, DataBound{})
+}
+
+// NewSqrtCounterBounded is [NewSqrtCounter] with the data bound that
+// secure noise needs (see [DataBound]; ignored by simulated noise).
+func NewSqrtCounterBounded(dim, horizon int, noise dpnoise.Noise, bound DataBound) (*ToeplitzCounter, error) {
+	if err := checkCounterArgs("square-root", dim, horizon, noise, true); err != nil {
 		return nil, err
 	}
 	if horizon > MaxSqrtHorizon {
@@ -97,10 +120,15 @@ func NewSqrtCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, er
 	}
 	// B = C: the cost is the variance of the last round.
 	c.cost = CounterCost{L2Sq: c.varPrefix[horizon]}
-	for _, bj := range c.b {
+	for j, bj := range c.b {
 		c.cost.L1 += bj
+		if j == 0 {
+			c.dsum += bj
+		} else {
+			c.dsum += math.Abs(bj - c.b[j-1])
+		}
 	}
-	return c, nil
+	return c, c.initSecure(bound)
 }
 
 // BLTParams returns the ω and λ of [NewBLTCounter] for horizon n: the
@@ -120,16 +148,29 @@ func BLTParams(n int) (omega, lambda []float64) {
 	return omega, lambda
 }
 
-// NewBLTCounter returns the streaming BLT counter with [BLTParams].
+// NewBLTCounter returns the streaming BLT counter with [BLTParams]. On
+// secure (gridded) noise it needs a data bound: [NewBLTCounterBounded].
 func NewBLTCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, error) {
+	return NewBLTCounterBounded(dim, horizon, noise, DataBound{})
+}
+
+// NewBLTCounterBounded is [NewBLTCounter] with the data bound that secure
+// noise needs (see [DataBound]; ignored by simulated noise).
+func NewBLTCounterBounded(dim, horizon int, noise dpnoise.Noise, bound DataBound) (*ToeplitzCounter, error) {
 	omega, lambda := BLTParams(horizon)
-	return NewBLTCounterWith(dim, horizon, noise, omega, lambda)
+	return NewBLTCounterWithBound(dim, horizon, noise, omega, lambda, bound)
 }
 
 // NewBLTCounterWith returns a BLT counter with b_j = Σ_i ω_i λ_i^j (j ≥ 1):
 // every λ_i must be in [0, 1) and every ω_i finite.
 func NewBLTCounterWith(dim, horizon int, noise dpnoise.Noise, omega, lambda []float64) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs("BLT", dim, horizon, noise, false); err != nil {
+	return NewBLTCounterWithBound(dim, horizon, noise, omega, lambda, DataBound{})
+}
+
+// NewBLTCounterWithBound is [NewBLTCounterWith] with the data bound that
+// secure noise needs (see [DataBound]; ignored by simulated noise).
+func NewBLTCounterWithBound(dim, horizon int, noise dpnoise.Noise, omega, lambda []float64, bound DataBound) (*ToeplitzCounter, error) {
+	if err := checkCounterArgs("BLT", dim, horizon, noise, true); err != nil {
 		return nil, err
 	}
 	if len(omega) != len(lambda) || len(omega) == 0 {
@@ -164,9 +205,10 @@ func NewBLTCounterWith(dim, horizon int, noise dpnoise.Noise, omega, lambda []fl
 		}
 		c.cost.L2Sq += cj * cj
 		c.cost.L1 += math.Abs(cj)
+		c.dsum += math.Abs(cj - cprev) // cprev = 0 at j = 0
 		cprev = cj
 	}
-	return c, nil
+	return c, c.initSecure(bound)
 }
 
 // Dim returns the dimension.
@@ -185,7 +227,13 @@ func (c *ToeplitzCounter) Exact() []float64 { return c.exact }
 func (c *ToeplitzCounter) Buffers() int { return len(c.omega) }
 
 // Add appends z as the next round's value and draws the round's noise.
+// On secure noise, an entry of z outside the data bound panics (or is
+// clipped: [DataBound]).
 func (c *ToeplitzCounter) Add(z []float64) {
+	if c.sec != nil {
+		c.addSecure(z)
+		return
+	}
 	c.t = addRound(z, c.exact, c.t, c.horizon, 0)
 	d := c.dim
 	if c.omega == nil {
@@ -228,14 +276,24 @@ func (c *ToeplitzCounter) NoiseTo(dst []float64) []float64 {
 		return dst
 	}
 	copy(dst, c.cur)
+	if c.sec != nil { // cur is the release: its noise is cur − S_t
+		for j := range dst {
+			dst[j] -= c.exact[j]
+		}
+	}
 	return dst
 }
 
-// SumTo writes the private prefix sum.
+// SumTo writes the private prefix sum (on secure noise: B applied to the
+// noisy measurements, never the exact sum plus noise).
 func (c *ToeplitzCounter) SumTo(dst []float64) []float64 {
 	dst = param.DstOf(dst, c.dim)
 	if c.t == 0 {
 		copy(dst, c.exact)
+		return dst
+	}
+	if c.sec != nil {
+		copy(dst, c.cur)
 		return dst
 	}
 	for j := range dst {

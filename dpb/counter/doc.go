@@ -7,6 +7,8 @@
 // factorisations ([ToeplitzCounter]). [NewCounter] builds any of them by
 // [CounterKind]; [ProfileCounter] gives their exact per-round variances.
 // With secure (gridded) node noise the tree, k-ary, smooth and Honaker
-// counters run through one grid wrapper (counter_grid.go, the proof in its
-// comment); the Toeplitz counters refuse it.
+// counters run through one grid wrapper, and the Toeplitz counters, given a
+// data bound ([DataBound]), round their measurements to the grid with their
+// floating-point error counted in the calibration (counter_grid.go, both
+// proofs in its comments).
 package counter

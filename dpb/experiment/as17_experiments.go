@@ -56,7 +56,7 @@ func ftrlRow(name, title string, set as17.DecisionSet, dim int, kind as17.LossKi
 			return as17.FTRLBound(set, dim, T, eta, d)
 		},
 		NewFull: func(T int, eps float64, rng *rand.Rand) (as17.OnlineLearner, error) {
-			return as17.NewFTRL(as17.FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps, Noise: SimulationNoise}, rng)
+			return as17.NewFTRL(as17.FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps, Noise: dpnoise.NoiseSimulated}, rng)
 		},
 	}
 }
@@ -76,7 +76,7 @@ func AS17Table1Rows(dim int, kind as17.LossKind) []AS17Row {
 			return as17.Theorem35Bound(as17.Ball, dim, T, eps, FTPLDelta)
 		},
 		NewFull: func(T int, eps float64, rng *rand.Rand) (as17.OnlineLearner, error) {
-			return as17.NewFTPL(as17.FTPLConfig{Set: as17.Ball, Dim: dim, Horizon: T, Epsilon: eps, Delta: FTPLDelta, Noise: SimulationNoise}, rng)
+			return as17.NewFTPL(as17.FTPLConfig{Set: as17.Ball, Dim: dim, Horizon: T, Epsilon: eps, Delta: FTPLDelta, Noise: dpnoise.NoiseSimulated}, rng)
 		},
 	}
 	return []AS17Row{

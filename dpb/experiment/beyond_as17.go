@@ -11,6 +11,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // AS17Variant is one learner of the beyond-as17 experiment: DP-FTRL (AS17
@@ -221,7 +222,7 @@ func BeyondAS17(cfg BeyondAS17Config) (*BeyondAS17Result, error) {
 					if err != nil {
 						return err
 					}
-					fc := as17.FTRLConfig{Set: set, Dim: cfg.Dim, Horizon: T, Epsilon: math.Inf(1), Noise: SimulationNoise}
+					fc := as17.FTRLConfig{Set: set, Dim: cfg.Dim, Horizon: T, Epsilon: math.Inf(1), Noise: dpnoise.NoiseSimulated}
 					if va.Private {
 						fc.Epsilon = cfg.Epsilon
 					}

@@ -51,7 +51,7 @@ func TestConfigJSONEnumNames(t *testing.T) {
 			B BeyondAS17Config
 			C ss18.PolicyConfig
 			D MT14Fig2Config
-		}{MT14Fig1Config{Counters: []counter.CounterKind{counter.CounterKary}}, BeyondAS17Config{}.WithDefaults(), ss18.PolicyConfig{Mode: mode}, MT14Fig2Config{Mechanisms: []mt14.ContextMechanism{mt14.ContextSS18Tree}}})
+		}{MT14Fig1Config{Counters: []counter.CounterKind{counter.CounterKary}}, BeyondAS17Config{}.WithDefaults(), ss18.PolicyConfig{Mode: mode, Noise: noise.NoiseSimulated}, MT14Fig2Config{Mechanisms: []mt14.ContextMechanism{mt14.ContextSS18Tree}}})
 		if m := regexp.MustCompile(`"` + name + `":\[?[0-9]`).Find(b); m != nil {
 			t.Errorf("an integer enum: %s in %s", m, b)
 		}

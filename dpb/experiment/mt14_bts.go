@@ -9,6 +9,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
@@ -162,7 +163,8 @@ func RunMT14Fig2BTS(cfg MT14Fig2BTSConfig) (*MT14Fig2BTSResult, error) {
 	S := len(rows)
 	newPol := func(s int, l ope.Log, id uint64) (*mt14.ContextualUCB, error) {
 		return mt14.NewContextualUCB(mt14.ContextualUCBConfig{
-			Dim: d, Arms: k, Horizon: l.Len(), Mechanism: mechs[s], Epsilon: rows[s].Epsilon, Alpha: cfg.Alpha, Noise: SimulationNoise,
+			Dim: d, Arms: k, Horizon: l.Len(), Mechanism: mechs[s], Epsilon: rows[s].Epsilon, Alpha: cfg.Alpha,
+			Noise: dpnoise.NoiseSimulated,
 		}, bandit.Stream(cfg.Seed, id))
 	}
 	// A job records: replay (value, lo, hi, matched), rejection (value, lo,

@@ -14,6 +14,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
@@ -115,23 +116,23 @@ func RunMT14Fig1(cfg MT14Fig1Config) (*Curves, error) {
 	}}}
 	for _, eps := range cfg.Epsilons {
 		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Noise: SimulationNoise}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Noise: dpnoise.NoiseSimulated}, rng)
 		}})
 	}
 	for _, eps := range cfg.NoRelaxation {
 		pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Noise: SimulationNoise}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Noise: dpnoise.NoiseSimulated}, rng)
 		}})
 	}
 	for _, kind := range cfg.Counters {
 		for _, eps := range cfg.Epsilons {
 			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind, Noise: SimulationNoise}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind, Noise: dpnoise.NoiseSimulated}, rng)
 			}})
 		}
 		for _, eps := range cfg.NoRelaxation {
 			pols = append(pols, PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind, Noise: SimulationNoise}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind, Noise: dpnoise.NoiseSimulated}, rng)
 			}})
 		}
 	}
@@ -304,7 +305,8 @@ func RunMT14Fig2(cfg MT14Fig2Config) (*MT14Fig2Result, error) {
 			row := rows[job.Series]
 			inner, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 				Dim: lg.Dim(), Arms: lg.Arms(), Horizon: lg.Len(), Mechanism: row.Mechanism,
-				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint, Noise: SimulationNoise,
+				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint,
+				Noise: dpnoise.NoiseSimulated,
 			}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series)))
 			if err != nil {
 				return err

@@ -48,7 +48,9 @@ func TestRunPrivateMAB(t *testing.T) {
 		t.Errorf("table %+v", rows[0])
 	}
 	var sb strings.Builder
-	if err := r.WriteTable(&sb); err != nil || !strings.Contains(sb.String(), "| DP-IMED | 5 |") {
+	// DP-UCB's rows and ratio column name its γ, and the table states it.
+	if err := r.WriteTable(&sb); err != nil || !strings.Contains(sb.String(), "| DP-IMED | 5 |") || !strings.Contains(sb.String(), "| DP-UCB (γ = 1/T) | 5 |") ||
+		!strings.Contains(sb.String(), "/ DP-UCB (γ = 1/T) |") || !strings.Contains(sb.String(), "γ = 1/T = 0.000333") {
 		t.Errorf("WriteTable: %v\n%s", err, sb.String())
 	}
 	for _, bad := range []PrivateMABConfig{

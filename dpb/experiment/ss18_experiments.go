@@ -10,6 +10,7 @@ import (
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -381,7 +382,7 @@ func SS18Experiment2(cfg SS18Exp2Config) (*SS18Exp2Result, error) {
 	specs := make([]ss18.PolicyConfig, len(cfg.Algs))
 	names := make([]string, len(cfg.Algs))
 	for i, a := range cfg.Algs {
-		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: SimulationNoise}
+		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: dpnoise.NoiseSimulated}
 		names[i] = a.String()
 	}
 	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp2")
@@ -567,7 +568,7 @@ func SS18Experiment3(cfg SS18Exp3Config) (*SS18Exp3Result, error) {
 			if alg == ss18.Gaussian {
 				c = ups + rho
 			}
-			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c, Noise: SimulationNoise})
+			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c, Noise: dpnoise.NoiseSimulated})
 		}
 	}
 	rec := []int{cfg.Horizon}

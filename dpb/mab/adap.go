@@ -26,10 +26,13 @@ type AdaPConfig struct {
 	NoNoise bool
 	// Clip clips rewards into [0, 1] instead of panicking on them.
 	Clip bool
-	// Noise selects the sampler of the batch releases: NoiseSimulated
-	// (seeded floating-point Laplace, the default), NoiseSecure (exact
+	// Noise selects the sampler of the batch releases: NoiseSecure (exact
 	// discrete Laplace on a grid from crypto/rand, rewards rounded to the
-	// grid) or NoiseSecureSeeded (the same with the rng's bits).
+	// grid), also when unset (noise.NoiseDefault); NoiseSecureSeeded (the
+	// same with the rng's bits); or NoiseSimulated (seeded floating-point
+	// Laplace, reproducible, not a release-grade guarantee), which must be
+	// named. NoNoise takes no sampler: with it, Noise stays unset or is
+	// NoiseSimulated.
 	Noise dpnoise.NoiseMode
 }
 

@@ -14,6 +14,6 @@ func (c DPUCBConfig) AppendState(e *snap.Enc) {
 	e.Bool(c.Clip)
 	e.Bool(c.NoRelaxation)
 	e.Bool(c.NoNoise)
-	e.Int(int(c.Noise))
+	e.Int(c.Noise.SnapshotCode()) // the resolved mode, numbered as format 3 has always numbered it
 	e.Int(int(c.Counter))
 }

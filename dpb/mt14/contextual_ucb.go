@@ -65,9 +65,12 @@ type ContextualUCBConfig struct {
 	// Mode is the trees' release mode. Defaults (counter.ModeDefault) to
 	// Plain, the binary mechanism MT14 cites.
 	Mode counter.ReleaseMode
-	// Noise selects the sampler: NoiseSimulated (the default, seeded and
-	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
-	// crypto/rand: no seed, not reproducible; see [noise.NoiseMode]).
+	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
+	// NoiseSecure: exact discrete Laplace on a grid from crypto/rand, no
+	// seed, not reproducible (see [noise.NoiseMode]). NoiseSimulated, the
+	// seeded floating-point noise every experiment runs, reproducible and
+	// not a release-grade guarantee, must be named. Config and Privacy
+	// report the resolved mode.
 	Noise dpnoise.NoiseMode
 	// Clip clips context entries and rewards into [0, 1] instead of
 	// panicking on them. Defaults to false.
@@ -154,6 +157,7 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
+	cfg.Noise = cfg.Noise.Resolve()
 	d := cfg.Dim
 	var dim int
 	var scale float64
@@ -209,6 +213,11 @@ func (p *ContextualUCB) Config() ContextualUCBConfig { return p.cfg }
 
 // NodeScale returns the Laplace scale per node entry (0 when non-private).
 func (p *ContextualUCB) NodeScale() float64 { return p.scale }
+
+// Tree returns the tree of model a (any arm's when the model is shared),
+// for checks: with ContextEntryTrees its coordinates are the entry counters
+// of Algorithm 2. Read it only; an Add would corrupt the policy.
+func (p *ContextualUCB) Tree(a int) *counter.TreeSum { return p.model(a).tree }
 
 // PositiveDefinite reports whether the model of arm a (any arm when shared)
 // currently has a positive definite Ã.

@@ -38,9 +38,14 @@ type DPUCBConfig struct {
 	// NoNoise replaces the Laplace node noise by zero (exactness tests and the
 	// "Γ without noise" ablation); the result is not private.
 	NoNoise bool
-	// Noise selects the sampler: NoiseSimulated (the default, seeded and
-	// reproducible) or NoiseSecure (exact discrete Laplace on a grid from
-	// crypto/rand: no seed, not reproducible; see [noise.NoiseMode]).
+	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
+	// NoiseSecure: exact discrete Laplace on a grid from crypto/rand, no
+	// seed, not reproducible (see [noise.NoiseMode]). NoiseSimulated, the
+	// seeded floating-point noise every experiment runs, reproducible and
+	// not a release-grade guarantee, must be named. Config and Privacy
+	// report the resolved mode.
+	// A Counter without a secure sampler (square root, BLT) refuses an
+	// unset Noise with an error that says to name NoiseSimulated.
 	Noise dpnoise.NoiseMode
 	// Counter is each arm's continual counter. Defaults to CounterTree (the
 	// binary mechanism in release mode Mode, as MT14); CounterHonaker,
@@ -128,6 +133,8 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
+	requested := cfg.Noise
+	cfg.Noise = cfg.Noise.Resolve()
 	if cfg.Gamma == 0 {
 		cfg.Gamma = 1 / float64(cfg.Horizon)
 	}
@@ -186,7 +193,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 		}
 		t, err := counter.NewCounter(kind, 1, cfg.Horizon, noise)
 		if err != nil {
-			return nil, err
+			return nil, dpnoise.ExplainDefault(requested, err)
 		}
 		p.trees[a] = t
 	}

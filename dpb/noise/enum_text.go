@@ -9,7 +9,7 @@ func (m NoiseMode) MarshalText() ([]byte, error) { return []byte(m.String()), ni
 
 // UnmarshalText reads a name MarshalText wrote.
 func (m *NoiseMode) UnmarshalText(b []byte) error {
-	all := []NoiseMode{NoiseSimulated, NoiseSecure, NoiseSecureSeeded}
+	all := []NoiseMode{NoiseDefault, NoiseSimulated, NoiseSecure, NoiseSecureSeeded}
 	for _, v := range all {
 		if v.String() == string(b) {
 			*m = v

@@ -3,6 +3,7 @@ package noise
 import (
 	crand "crypto/rand"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -16,15 +17,26 @@ import (
 
 // NoiseMode selects how a mechanism samples its noise.
 //
-// The default, NoiseSimulated, is the fast seeded simulation every
-// experiment uses: floating-point Laplace and Gaussian draws from the
-// *rand.Rand passed in, reproducible bit for bit from one seed. Its outputs
-// are fine for measuring regret but must not be released to an adversary:
-// a floating-point Laplace draw sign·b·ExpFloat64() lies on a sparse grid
-// (Go's ziggurat returns Float64(j)·we[i]), so the low bits of a release
-// reveal whether it is "noise" or "noise + 1" (Mironov, "On significance of
-// the least significant bits for differential privacy", CCS 2012); dpb/audit's
-// fp-attack rows measure an empirical ε far above the claim.
+// The zero value, NoiseDefault, is secure noise: every constructor that
+// takes a NoiseMode (the own-stream policies of dpb/ss18, dpb/mt14,
+// dpb/as17, dpb/mab and dpb/anytime, and the root dpb package) resolves an
+// unset mode to NoiseSecure ([NoiseMode.Resolve]), and what a policy reports
+// (Privacy, Config, its snapshots) is the resolved mode, never NoiseDefault.
+// A mechanism with no secure sampler (the Wishart noise; the square-root and
+// BLT counters) refuses an unset mode with an error ([ExplainDefault]) that
+// says to set NoiseSimulated explicitly, whose releases are not
+// release-grade: an unset mode never falls back to floating-point noise.
+//
+// NoiseSimulated is the fast seeded simulation every experiment, check,
+// audit and benchmark asks for by name: floating-point Laplace and Gaussian
+// draws from the *rand.Rand passed in, reproducible bit for bit from one
+// seed. Its outputs are fine for measuring regret but must not be released
+// to an adversary: a floating-point Laplace draw sign·b·ExpFloat64() lies on
+// a sparse grid (Go's ziggurat returns Float64(j)·we[i]), so the low bits of
+// a release reveal whether it is "noise" or "noise + 1" (Mironov, "On
+// significance of the least significant bits for differential privacy", CCS
+// 2012); dpb/audit's fp-attack rows measure an empirical ε far above the
+// claim.
 //
 // NoiseSecure draws exact discrete noise on an integer grid with randomness
 // from crypto/rand ([NewSecureLaplaceNoise], [NewSecureSymGaussianNoise]):
@@ -47,8 +59,13 @@ import (
 type NoiseMode int
 
 const (
-	// NoiseSimulated is the default: seeded floating-point noise.
-	NoiseSimulated NoiseMode = iota
+	// NoiseDefault is the zero NoiseMode: unset, resolved to NoiseSecure
+	// by the constructors (an error on a mechanism without a secure
+	// sampler).
+	NoiseDefault NoiseMode = iota
+	// NoiseSimulated is seeded floating-point noise, reproducible and not
+	// release-grade; it must be named.
+	NoiseSimulated
 	// NoiseSecure is exact discrete noise from crypto/rand on a grid.
 	NoiseSecure
 	// NoiseSecureSeeded is NoiseSecure's exact discrete noise with bits
@@ -56,12 +73,24 @@ const (
 	NoiseSecureSeeded
 )
 
+// Resolve returns the mode a constructor runs for m: NoiseSecure for the
+// unset NoiseDefault, m itself otherwise.
+func (m NoiseMode) Resolve() NoiseMode {
+	if m == NoiseDefault {
+		return NoiseSecure
+	}
+	return m
+}
+
 // Secure reports whether m samples exact discrete noise on a grid
-// (NoiseSecure or NoiseSecureSeeded).
+// (NoiseSecure or NoiseSecureSeeded). It is false for the unresolved
+// NoiseDefault: resolve first.
 func (m NoiseMode) Secure() bool { return m == NoiseSecure || m == NoiseSecureSeeded }
 
 func (m NoiseMode) String() string {
 	switch m {
+	case NoiseDefault:
+		return "default"
 	case NoiseSimulated:
 		return "simulated"
 	case NoiseSecure:
@@ -72,30 +101,79 @@ func (m NoiseMode) String() string {
 	return fmt.Sprintf("NoiseMode(%d)", int(m))
 }
 
+// SnapshotCode returns the number a policy snapshot records for m: the
+// resolved mode ([NoiseMode.Resolve]) numbered as snapshot format 3 has
+// always numbered it (simulated 0, secure 1, secure-seeded 2), so that a
+// snapshot of a simulated policy restores into one configured with
+// NoiseSimulated, and one of a secure policy into one with NoiseSecure or
+// the mode unset.
+func (m NoiseMode) SnapshotCode() int {
+	switch m.Resolve() {
+	case NoiseSimulated:
+		return 0
+	case NoiseSecure:
+		return 1
+	case NoiseSecureSeeded:
+		return 2
+	}
+	return int(m) + 100 // an unknown mode, refused by the constructors
+}
+
+// CheckNoiseMode returns an error for a NoiseMode that is none of the
+// named ones.
 func CheckNoiseMode(m NoiseMode) error {
-	if m != NoiseSimulated && !m.Secure() {
-		return fmt.Errorf("dpb: unknown noise mode %d (NoiseSimulated = 0, NoiseSecure = 1, NoiseSecureSeeded = 2)", int(m))
+	if m != NoiseDefault && m != NoiseSimulated && !m.Secure() {
+		return fmt.Errorf("dpb: unknown noise mode %d (NoiseDefault = 0, resolved to NoiseSecure; NoiseSimulated = 1, NoiseSecure = 2, NoiseSecureSeeded = 3)", int(m))
 	}
 	return nil
 }
 
-// RejectGridded is the error of a counter that cannot run on secure noise:
-// the node counters (tree, k-ary, smooth, Honaker) round their data to the
-// grid and release functions of the node values (dpb/counter's grid
-// wrapper); the Toeplitz counters (square root, BLT) measure the data with
-// non-integer coefficients and refuse it.
+// ErrNoSecure is wrapped by the error of a mechanism asked for secure noise
+// that has no secure sampler (the Wishart noise).
+var ErrNoSecure = errors.New("dpb: the mechanism has no secure sampler")
+
+// noSecureError is an error wrapping ErrNoSecure with its own message.
+type noSecureError struct{ msg string }
+
+func (e noSecureError) Error() string { return e.msg }
+func (e noSecureError) Unwrap() error { return ErrNoSecure }
+
+// NoSecure returns an error with the given message that wraps [ErrNoSecure]:
+// the refusal of a mechanism that has no secure sampler.
+func NoSecure(msg string) error { return noSecureError{msg} }
+
+// ExplainDefault returns err, or, when the caller left the mode unset
+// (requested is NoiseDefault) and err is a mechanism's refusal of secure
+// noise ([ErrNoSecure]), an error that says so and what to do: name
+// NoiseSimulated, knowing that it is not a release-grade guarantee. The
+// constructors call it on their errors, so that an unset Noise is never
+// silently simulated.
+func ExplainDefault(requested NoiseMode, err error) error {
+	if err == nil || requested != NoiseDefault || !errors.Is(err, ErrNoSecure) {
+		return err
+	}
+	return fmt.Errorf("dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to NoiseSimulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
+}
+
+// RejectGridded is the error of a mechanism that cannot run on secure
+// (gridded) noise. Every continual counter of dpb/counter runs on it: the
+// node counters (tree, k-ary, smooth, Honaker) through the grid wrapper,
+// the Toeplitz counters (square root, BLT) given a data bound (their
+// measurements have non-integer coefficients, whose floating-point error
+// is counted in the sensitivity).
 func RejectGridded(kind string, noise Noise) error {
 	if _, ok := noise.(Gridded); ok {
-		return fmt.Errorf("dpb: the %s counter does not support secure (gridded) noise: its measurements weight the data by non-integer coefficients, whose floating-point error would have to be counted in the sensitivity (use the tree, k-ary, smooth or Honaker counter)", kind)
+		return NoSecure(fmt.Sprintf("dpb: the %s mechanism does not support secure (gridded) noise", kind))
 	}
 	return nil
 }
 
 // NewLaplaceNoiseMode returns Lap(scale) node noise of the given mode: the
-// seeded [LaplaceNoise], or [NewSecureLaplaceNoise] for ℓ1 sensitivity sens
-// (with its bits from rng for NoiseSecureSeeded).
+// seeded [LaplaceNoise] for NoiseSimulated, or [NewSecureLaplaceNoise] for ℓ1
+// sensitivity sens (with its bits from rng for NoiseSecureSeeded; from
+// crypto/rand for NoiseSecure and the unset NoiseDefault).
 func NewLaplaceNoiseMode(mode NoiseMode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
-	if mode.Secure() {
+	if mode = mode.Resolve(); mode.Secure() {
 		s, err := NewSecureLaplaceNoise(dim, scale, sens)
 		if err == nil {
 			s.SeedFrom(mode, rng)
@@ -109,6 +187,12 @@ func NewLaplaceNoiseMode(mode NoiseMode, dim int, scale, sens float64, rng *rand
 // of two g with scale/g ∈ [2²⁰, 2²¹), fine enough that rounding the data to
 // it changes nothing the noise does not swamp.
 const SecureGridBits = 20
+
+// SecureGrid returns the grid g = 2^(⌊log₂ scale⌋ − 20) of the secure
+// noise whose smallest scale (Laplace scale, or smallest Gaussian σ) is
+// scale: what a caller needs to size a slack before building the noise
+// ([NewSecureGaussianNoiseSlack]).
+func SecureGrid(scale float64) float64 { return secureGrid(scale) }
 
 // secureGrid returns the power of two g = 2^(⌊log₂ scale⌋ − 20).
 func secureGrid(scale float64) float64 {
@@ -148,6 +232,7 @@ type SecureNoise struct {
 	gauss bool
 	grid  float64
 	tau   uint64   // discrete Laplace scale in grid steps
+	slack float64  // extra ℓ2 sensitivity paid for (NewSecureGaussianNoiseSlack)
 	sigma []uint64 // discrete Gaussian σ_i in grid steps, per entry
 	src   *cryptoSource
 	// scratch for the exact Gaussian test
@@ -193,11 +278,33 @@ func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
 // maximum is at least sens/max σ; scaling every σ by f keeps the maximum,
 // hence the zCDP ρ = max‖Δ‖_σ²/2, at or below the continuous mechanism's.
 func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error) {
+	return NewSecureGaussianNoiseSlack(sigmas, sens, 0)
+}
+
+// NewSecureGaussianNoiseSlack is [NewSecureGaussianNoise] paying, beyond
+// the rounding of the data, for an extra change of at most slack (ℓ2, in
+// the units of sens) in the rounded statistic of a neighbouring pair:
+//
+//	σ′_i = ⌈sigmas[i]·f/g⌉ grid steps,   f = 1 + (g·√dim + slack)·(max σ/min σ)/sens,
+//
+// by the argument of [NewSecureGaussianNoise] with g√dim + slack in place
+// of g√dim. The Toeplitz counters of dpb/counter need it: their rounded
+// measurements move by up to 2e + g more than the exact ones (e the
+// floating-point error bound of computing them), which they express as a
+// slack per unit of their cost (counter.ToeplitzSlack). slack must be
+// finite and ≥ 0; [SecureNoise.Slack] returns it.
+func NewSecureGaussianNoiseSlack(sigmas []float64, sens, slack float64) (*SecureNoise, error) {
 	if err := param.CheckDim("dimension", len(sigmas)); err != nil {
 		return nil, err
 	}
 	if err := param.CheckPositive("sensitivity", sens); err != nil {
 		return nil, err
+	}
+	if err := param.CheckFinite("sensitivity slack", slack); err != nil {
+		return nil, err
+	}
+	if slack < 0 {
+		return nil, fmt.Errorf("dpb: sensitivity slack is %v, must be >= 0", slack)
 	}
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range sigmas {
@@ -207,8 +314,8 @@ func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error
 		lo, hi = math.Min(lo, s), math.Max(hi, s)
 	}
 	g := secureGrid(lo)
-	f := 1 + g*math.Sqrt(float64(len(sigmas)))*(hi/lo)/sens
-	n := &SecureNoise{gauss: true, grid: g, sigma: make([]uint64, len(sigmas)), src: newCryptoSource()}
+	f := 1 + (float64(g*math.Sqrt(float64(len(sigmas))))+slack)*(hi/lo)/sens
+	n := &SecureNoise{gauss: true, grid: g, slack: slack, sigma: make([]uint64, len(sigmas)), src: newCryptoSource()}
 	for i, s := range sigmas {
 		n.sigma[i] = uint64(math.Ceil(s * f / g))
 	}
@@ -223,6 +330,12 @@ func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error
 // entries by L̃² each, and ‖vvᵀ − v′v′ᵀ‖_F² = 2L̃⁴ − 2(v·v′)² ≤ 2L̃⁴ bounds
 // every pair.
 func NewSecureSymGaussianNoise(n int, sigma, sens float64) (*SecureNoise, error) {
+	return NewSecureSymGaussianNoiseSlack(n, sigma, sens, 0)
+}
+
+// NewSecureSymGaussianNoiseSlack is [NewSecureSymGaussianNoise] with a
+// sensitivity slack ([NewSecureGaussianNoiseSlack]).
+func NewSecureSymGaussianNoiseSlack(n int, sigma, sens, slack float64) (*SecureNoise, error) {
 	if err := param.CheckDim("matrix size", n); err != nil {
 		return nil, err
 	}
@@ -236,7 +349,7 @@ func NewSecureSymGaussianNoise(n int, sigma, sens float64) (*SecureNoise, error)
 		}
 		s[simd.PackedIndex(n, i, i)] = math.Sqrt2 * sigma
 	}
-	return NewSecureGaussianNoise(s, sens)
+	return NewSecureGaussianNoiseSlack(s, sens, slack)
 }
 
 // SetEntropy makes s draw its uniform bits from r instead of crypto/rand
@@ -302,6 +415,14 @@ func ModeOf(n Noise) NoiseMode {
 
 // Grid returns the grid spacing g.
 func (s *SecureNoise) Grid() float64 { return s.grid }
+
+// Slack returns the extra ℓ2 sensitivity the discrete Gaussian σ′ pays for
+// ([NewSecureGaussianNoiseSlack]); 0 for Laplace and for the constructors
+// without slack.
+func (s *SecureNoise) Slack() float64 { return s.slack }
+
+// Gaussian reports whether s draws discrete Gaussian (not Laplace) entries.
+func (s *SecureNoise) Gaussian() bool { return s.gauss }
 
 // Tau returns the discrete Laplace scale τ in grid steps (0 for Gaussian).
 func (s *SecureNoise) Tau() uint64 {

@@ -22,7 +22,11 @@ var boundColours = []color.Color{color.NRGBA{A: 60}, color.NRGBA{A: 100}, color.
 // as lower bounds (grey dashes). The legend is kept only when legend is set.
 func privateMABPlot(c *experiment.Curves, nb int, title, xLabel string, legend bool) (*plot.Plot, error) {
 	ns := len(c.Names) - nb
-	meas := &experiment.Curves{X: c.X, Reps: c.Reps, Names: c.Names[:ns], Mean: c.Mean[:ns], StdErr: c.StdErr[:ns]}
+	names := make([]string, ns)
+	for i, n := range c.Names[:ns] {
+		names[i] = experiment.PrivateMABLabel(n) // DP-UCB's names its γ
+	}
+	meas := &experiment.Curves{X: c.X, Reps: c.Reps, Names: names, Mean: c.Mean[:ns], StdErr: c.StdErr[:ns]}
 	p, err := Curves(meas, CurveOptions{Title: title, XLabel: xLabel, YLabel: "pseudo-regret", LogX: true, LogY: true, Band: 2, LegendRight: false})
 	if err != nil {
 		return nil, err
@@ -76,7 +80,7 @@ func PrivateMAB(res *experiment.PrivateMABResult, panels []float64, cols int) ([
 	}
 	h := res.AtHorizon()
 	T := res.Curves.X[len(res.Curves.X)-1]
-	p, err := privateMABPlot(h, nb, fmt.Sprintf("k=%d: regret at T=%.3g against ε (%d runs)", k, T, h.Reps), "ε", true)
+	p, err := privateMABPlot(h, nb, fmt.Sprintf("k=%d: regret at T=%.3g against ε (%d runs; DP-UCB at γ = 1/T)", k, T, h.Reps), "ε", true)
 	if err != nil {
 		return nil, err
 	}

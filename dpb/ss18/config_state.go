@@ -22,5 +22,5 @@ func (c PolicyConfig) AppendState(e *snap.Enc) {
 	e.F64(c.S)
 	e.F64(c.L)
 	e.Bool(c.Clip)
-	e.Int(int(c.Noise))
+	e.Int(c.Noise.SnapshotCode()) // the resolved mode, numbered as format 3 has always numbered it
 }

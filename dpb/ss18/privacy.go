@@ -47,7 +47,11 @@ func (r *TreeRegularizer) Privacy() bandit.Privacy {
 	}
 	p.Noise = mode.String()
 	if mode.Secure() {
-		p.Accounting += "; secure sampler: exact discrete Gaussian on a grid, data rounded to it and the scale inflated for the rounding (dpb/counter's grid wrapper, noise.NewSecureGaussianNoise)"
+		if tc, ok := r.ctr.(*counter.ToeplitzCounter); ok {
+			p.Accounting += fmt.Sprintf("; secure sampler: exact discrete Gaussian on a grid, records rounded to it, the %v counter's measurements computed with floating-point error at most e = %.3g (data bound %g per entry), rounded to the grid and noised there, the rounding and 2e counted in the calibration, the release computed from the noisy measurements (dpb/counter's Toeplitz measurements, noise.NewSecureGaussianNoiseSlack)", tc, tc.ErrorBound(), tc.Bound().Entry)
+		} else {
+			p.Accounting += "; secure sampler: exact discrete Gaussian on a grid, data rounded to it and the scale inflated for the rounding (dpb/counter's grid wrapper, noise.NewSecureGaussianNoise)"
+		}
 	}
 	return p
 }

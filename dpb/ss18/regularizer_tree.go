@@ -58,11 +58,13 @@ type TreeRegConfig struct {
 	// Upsilon is Υ, the bound on the Gaussian noise's operator norm used by
 	// the shift 2Υ and the bounds. Defaults to Setting.Upsilon() (as printed).
 	Upsilon float64
-	// Noise selects the sampler: NoiseSimulated (the default, seeded and
-	// reproducible) or NoiseSecure (the Gaussian tree: exact discrete
-	// Gaussian entries on a grid from crypto/rand, see [noise.NoiseMode] and
-	// [noise.NewSecureSymGaussianNoise]). There is no secure Wishart sampler:
-	// NewWishartTree rejects NoiseSecure.
+	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
+	// NoiseSecure: the Gaussian tree's exact discrete Gaussian entries on a
+	// grid from crypto/rand (see [noise.NoiseMode] and
+	// [noise.NewSecureSymGaussianNoise]). NoiseSimulated (seeded
+	// floating-point noise, reproducible, not release-grade) must be named.
+	// There is no secure Wishart sampler: NewWishartTree rejects NoiseSecure,
+	// and an unset Noise with an error that says to name NoiseSimulated.
 	Noise dpnoise.NoiseMode
 }
 
@@ -115,8 +117,8 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
-	if cfg.Noise.Secure() {
-		return nil, fmt.Errorf("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on the tree, Honaker, smooth and k-ary counters, DP-UCB, DP-FTRL and the private MAB family)")
+	if mode := cfg.Noise.Resolve(); mode.Secure() {
+		return nil, dpnoise.ExplainDefault(cfg.Noise, dpnoise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
 	}
 	k := cfg.K
 	if k == 0 {
@@ -167,6 +169,7 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
+	cfg.Noise = cfg.Noise.Resolve()
 	ups := cfg.Upsilon
 	if ups == 0 {
 		ups = s.Upsilon()

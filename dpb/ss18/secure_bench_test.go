@@ -7,6 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
+	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
@@ -50,6 +51,32 @@ func BenchmarkSecureVsSimulated(b *testing.B) {
 				b.Fatal(pol.Err())
 			}
 			b.ReportMetric(float64(b.Elapsed().Microseconds())/float64(b.N), "µs/round")
+		})
+		b.Run(fmt.Sprintf("alg=GaussianBLTRound-round/d=5/K=25/noise=%v", mode), func(b *testing.B) {
+			// The BLT counter's secure measurements (double-word, O(K·dim) per
+			// round) at Fig. 4's setting, n = 10⁶.
+			env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, bandit.Stream(1, 0))
+			if err != nil {
+				b.Fatal(err)
+			}
+			pol, err := NewPolicy(PolicyConfig{Alg: GaussianBLTRound, Setting: Setting{D: 5, N: 1_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: mode}, bandit.Stream(1, 1))
+			if err != nil {
+				b.Fatal(err)
+			}
+			r := bandit.NewRound(env)
+			b.ReportAllocs()
+			t := 0
+			cpu := testkit.StartCPUClock()
+			for b.Loop() {
+				t++
+				env.Next(r, t)
+				a := pol.Choose(r)
+				pol.Update(r, a, env.Reward(r, a))
+			}
+			if pol.Err() != nil {
+				b.Fatal(pol.Err())
+			}
+			testkit.ReportRound(b, cpu)
 		})
 		b.Run(fmt.Sprintf("alg=DPUCB/k=5/noise=%v", mode), func(b *testing.B) {
 			p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 5, Horizon: 1 << 30, Epsilon: 1, Noise: mode}, bandit.Stream(1, 1))

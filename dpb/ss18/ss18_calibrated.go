@@ -122,7 +122,11 @@ func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode dpnoise.Noi
 // sensitivity √2·L̃² (the pair √L̃²·e₁, √L̃²·e₂, the most any neighbouring
 // pair moves the packed Gram matrix), run by the counter's grid wrapper
 // (dpb/counter, counter_grid.go): the tree, Honaker, smooth and k-ary
-// counters; the square-root and BLT counters refuse it.
+// counters. The square-root and BLT counters get the data bound their
+// secure mode needs, B = L̃² per entry of the packed record [x; y][x; y]ᵀ
+// (|v_i v_j| ≤ ‖v‖² ≤ L̃², up to LinUCB's relative tolerance boundSlack;
+// clipped to it, which changes no record within the bound), and the noise
+// pays the slack of their measurement error (counter.ToeplitzSlack).
 func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode dpnoise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	kind := cal.Kind
 	if !(cal.Bounds.RhoMin > 0) || math.IsInf(cal.Bounds.Gamma, 0) {
@@ -133,9 +137,19 @@ func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode dpnoise.No
 	}
 	var noise dpnoise.Noise
 	var err error
+	n1 := s.D + 1
+	var bound counter.DataBound
 	if mode.Secure() {
+		var slack float64
+		if kind == counter.CounterSqrt || kind == counter.CounterBLT {
+			bound = counter.DataBound{Entry: s.Lt2 * (1 + boundSlack), Clip: true}
+			// The grid of the noise below: its smallest σ is the off-diagonal σ.
+			if slack, err = counter.ToeplitzSlack(kind, simd.PackedLen(n1), s.N, bound, dpnoise.SecureGrid(cal.Sigma)); err != nil {
+				return nil, err
+			}
+		}
 		var sn *dpnoise.SecureNoise
-		if sn, err = dpnoise.NewSecureSymGaussianNoise(s.D+1, cal.Sigma, math.Sqrt2*s.Lt2); err == nil {
+		if sn, err = dpnoise.NewSecureSymGaussianNoiseSlack(n1, cal.Sigma, math.Sqrt2*s.Lt2, slack); err == nil {
 			sn.SeedFrom(mode, rng)
 			noise = sn
 		}
@@ -145,8 +159,7 @@ func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode dpnoise.No
 	if err != nil {
 		return nil, err
 	}
-	n1 := s.D + 1
-	ctr, err := counter.NewCounter(kind, simd.PackedLen(n1), s.N, noise)
+	ctr, err := counter.NewCounterBounded(kind, simd.PackedLen(n1), s.N, noise, bound)
 	if err != nil {
 		return nil, err
 	}

@@ -199,12 +199,17 @@ type PolicyConfig struct {
 	// Plain (the binary mechanism as usually run, and Figure 4's) must be
 	// named.
 	Mode counter.ReleaseMode
-	// Noise selects the sampler of the private variants (see [TreeRegConfig]):
-	// NoiseSecure runs Gaussian, GaussianExact, GaussianHonaker and
-	// GaussianSmooth (their counters take the grid wrapper of dpb/counter);
-	// the variants on the square-root and BLT counters
-	// ([Alg.GaussianCounter]) and the Wishart variants refuse it with an
-	// error that says why.
+	// Noise selects the sampler of the private variants (see [TreeRegConfig]).
+	// Unset (noise.NoiseDefault) it is NoiseSecure, exact discrete noise from
+	// crypto/rand, which runs every Gaussian variant: Gaussian, GaussianExact,
+	// GaussianHonaker and GaussianSmooth through the grid wrapper of
+	// dpb/counter, GaussianSqrt, GaussianBLT, GaussianBLTSharp and
+	// GaussianBLTRound (and their MinEig forms) through the Toeplitz
+	// counters' secure measurements (data bound L̃² per entry). The Wishart
+	// variants refuse NoiseSecure with an error that says why, and an unset
+	// Noise with an error that says to name NoiseSimulated (seeded
+	// floating-point noise, not a release-grade guarantee). The policy's
+	// Privacy reports the resolved mode.
 	Noise noise.NoiseMode
 	// Lambda is the ridge λ of NonPrivate. Defaults to 1.
 	Lambda float64
@@ -235,6 +240,11 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 	if cfg.Mode == counter.ModeDefault {
 		cfg.Mode = counter.Padded
 	}
+	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+		return nil, err
+	}
+	requested := cfg.Noise
+	cfg.Noise = cfg.Noise.Resolve()
 	s := cfg.Setting
 	var reg Regularizer
 	var err error
@@ -276,7 +286,7 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		return nil, fmt.Errorf("dpb: unknown SS18 algorithm %d", int(cfg.Alg))
 	}
 	if err != nil {
-		return nil, err
+		return nil, noise.ExplainDefault(requested, err)
 	}
 	return NewLinUCB(LinUCBConfig{
 		Dim: s.D, Horizon: s.N, Regularizer: reg, Alpha: s.Alpha,

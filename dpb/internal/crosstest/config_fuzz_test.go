@@ -7,6 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -47,7 +48,7 @@ func FuzzNewDPUCB(f *testing.F) {
 		if arms > 16 || horizon > 1<<12 {
 			return
 		}
-		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Gamma: gamma, RelaxationScale: scale, Clip: clip}, bandit.Stream(1, 1))
+		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Gamma: gamma, RelaxationScale: scale, Clip: clip, Noise: dpnoise.NoiseSimulated}, bandit.Stream(1, 1))
 		if err != nil {
 			return
 		}

@@ -106,9 +106,11 @@ func TestSecurePolicies(t *testing.T) {
 }
 
 // TestSecureOnlyOnNodeCounters: the Toeplitz counters (non-integer
-// measurement coefficients) reject secure noise, the node counters (tree,
-// padded tree, Honaker, smooth, k-ary: the grid wrapper) take it, and a
-// secure own-stream policy saves and restores.
+// measurement coefficients) reject secure Laplace noise and secure noise
+// without a data bound (their Gaussian secure mode: dpb/counter's
+// TestToeplitzSecure* tests), the node counters (tree, padded tree,
+// Honaker, smooth, k-ary: the grid wrapper) take it, and a secure
+// own-stream policy saves and restores.
 func TestSecureOnlyOnNodeCounters(t *testing.T) {
 	nz, err := noise.NewSecureLaplaceNoise(1, 2, 1)
 	if err != nil {

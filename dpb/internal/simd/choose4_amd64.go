@@ -2,6 +2,8 @@
 
 package simd
 
+//go:generate go run -C _asm ./choose4 -out ../choose4_amd64.s
+
 import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )

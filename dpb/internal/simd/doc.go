@@ -6,8 +6,9 @@
 // one seed gives the same bits on every CPU. The other routines that callers
 // reach here (portable.go) run their Go references everywhere.
 //
-// peak_amd64.s is written by an avo program in _asm (its own module, run by
-// go generate); choose4_amd64.s and prepare5x4_amd64.s by the Python scripts
-// in ../asmgen; the rest by hand. .ci/test regenerates them all and fails on
-// any difference.
+// Every assembly file is written by an avo program in _asm, its own module
+// with one main package a generated file (_asm/NAME writes NAME_amd64.s;
+// _asm/lanes writes kernel_lanes_amd64.s; shared pieces in _asm/internal),
+// each run by a go:generate line in this package: no assembly is written by
+// hand. .ci/test regenerates them and fails on any difference.
 package simd

@@ -2,6 +2,9 @@
 
 package simd
 
+//go:generate go run -C _asm ./kernel -out ../kernel_amd64.s
+//go:generate go run -C _asm ./lanes -out ../kernel_lanes_amd64.s
+
 import (
 	"math"
 
@@ -160,7 +163,7 @@ func scoreBlocks8AVX2(mt *float64, dp int, zp *float64, d int, x *float64, n8 in
 func scoreBlocks8AVX512(mt *float64, dp int, zp *float64, d int, x *float64, n8 int, beta float64, scores *float64)
 
 // transposePerm holds the permutation indices of the assembly's 8×8
-// transposition (transpose_amd64.h): lanes (0,1,8,9,4,5,12,13) and
+// transposition (_asm/internal/transpose): lanes (0,1,8,9,4,5,12,13) and
 // (2,3,10,11,6,7,14,15), then (0,1,2,3,8,9,10,11) and (4,5,6,7,12,13,14,15),
 // where index 8 and up picks VPERMT2PD's second table.
 var transposePerm = [32]int64{

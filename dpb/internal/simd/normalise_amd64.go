@@ -2,6 +2,8 @@
 
 package simd
 
+//go:generate go run -C _asm ./normalise -out ../normalise_amd64.s
+
 // NormAVX512 selects normaliseBlocksAVX512 and normaliseLanesAVX512 for
 // NormaliseBlocks (tests switch it); NormLanes says whether the CPU has the
 // BMI2 (BZHI) that the second one and the first one's last, partial pass

@@ -2,7 +2,7 @@
 
 package simd
 
-//go:generate go run -C _asm . -out ../peak_amd64.s
+//go:generate go run -C _asm ./peak -out ../peak_amd64.s
 
 import (
 	"fmt"

@@ -2,6 +2,8 @@
 
 package simd
 
+//go:generate go run -C _asm ./prepare4 -out ../prepare4_amd64.s
+
 // Prep4AVX2 selects CholInv4AVX2 for PrepareLockstep (tests switch it).
 var Prep4AVX2 = HasAVX2FMA()
 
@@ -11,17 +13,6 @@ var Prep4AVX2 = HasAVX2FMA()
 //
 //go:noescape
 func CholInv4AVX2(lanes *[16]*float64, s []float64, d, dp int) (bad int)
-
-// CholInv5x4AVX2 is CholInv4AVX2 at d = 5, dp = 8, written out
-// (prepare5x4_amd64.s, from internal/asmgen/prepare5x4.py): PrepareFactors5
-// in the four lanes.
-//
-//go:noescape
-func CholInv5x4AVX2(lanes *[16]*float64, s *[Prep5x4Scratch]float64) (bad int)
-
-// Prep5x4Scratch is CholInv5x4AVX2's scratch: 35 slots of four lanes (V's
-// and M's lower triangles, ũ).
-const Prep5x4Scratch = 140
 
 // CholInvLanes prepares four policies' factors in the lanes of
 // CholInv4AVX2 (of CholInv5x4AVX2 at d = 5, dp = 8): lanes holds &v, &u, &mt,

@@ -2,6 +2,8 @@
 
 package simd
 
+//go:generate go run -C _asm ./zig -out ../zig_amd64.s
+
 // The ziggurat's fast path, ZigFastGo, has an assembly version with the
 // same words, operations and bits (TestZigFastSameBits): ZigFastScalar, one
 // draw at a time with BMI2's MULX and BMI1's BEXTR. ZigScalar selects it in

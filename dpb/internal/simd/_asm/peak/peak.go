@@ -1,11 +1,8 @@
-// Command _asm writes the simd package's assembly kernels with avo
-// (github.com/mmcloughlin/avo), as the standard library's _asm folders do:
-// go generate in dpb/internal/simd runs it, and .ci/test fails when the
-// committed file differs from what it writes.
-//
-// peak_amd64.s: the FMA peak loops of dpb bench -peak (simd.FmaPeak256,
-// simd.FmaPeak512), many independent VFMADD231PD chains so that only the
-// units' issue rate counts.
+// Command peak writes peak_amd64.s with avo (github.com/mmcloughlin/avo):
+// the FMA peak loops of dpb bench -peak (simd.FmaPeak256, simd.FmaPeak512),
+// many independent VFMADD231PD chains so that only the units' issue rate
+// counts. go generate in dpb/internal/simd runs it (peak_amd64.go), and
+// .ci/test fails when the committed file differs from what it writes.
 package main
 
 import (
