@@ -18,9 +18,11 @@ import (
 // SecureRegretAlgs lists the SS18 variants with a secure sampler, the
 // default of [SecureRegretConfig.Algs]: the printed Gaussian tree (SS18
 // Section 4.2) and the exactly calibrated Gaussian regularizers on the tree,
-// Honaker's estimator and the smooth binary mechanism. A variant that gains a
-// secure sampler joins the experiment by one entry here.
-var SecureRegretAlgs = []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth}
+// Honaker's estimator, the smooth binary mechanism and the BLT counter (with
+// its per-round bounds too). A variant that gains a secure sampler joins the
+// experiment by one entry here.
+var SecureRegretAlgs = []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth,
+	ss18.GaussianBLT, ss18.GaussianBLTRound}
 
 // SecureRegretConfig configures [SecureRegret]: the regret of SS18
 // Algorithm 1's private variants on secure noise against the same variants

@@ -87,7 +87,7 @@ func TestSecureRegretFlags(t *testing.T) {
 	}{
 		{[]string{"reproduce", "secure-regret", "-algs", "nope"}, `invalid value "nope" for flag -algs`},
 		{[]string{"reproduce", "secure-regret", "-runs", "1"}, "at least 2 runs"},
-		{[]string{"reproduce", "secure-regret", "-algs", "gaussian-blt", "-short", "-out", t.TempDir()}, "GaussianBLT"},
+		{[]string{"reproduce", "secure-regret", "-algs", "wishart", "-short", "-out", t.TempDir()}, "Wishart"},
 	} {
 		var stderr bytes.Buffer
 		if code := runMain(c.args, &stderr); code == 0 || !strings.Contains(stderr.String(), c.msg) {
