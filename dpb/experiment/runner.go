@@ -21,6 +21,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // TrialFunc runs one independent job and writes its recorded values into out
@@ -379,6 +380,11 @@ type Meta struct {
 	Reps    int    `json:"reps"`
 	Horizon int    `json:"horizon,omitempty"`
 	Config  any    `json:"config"`
+	// Noise names the noise modes the figure's mechanisms sampled from, as
+	// noise.NoiseMode prints them ("simulated", "secure-seeded"), or
+	// NoNoise for a figure that samples no privacy noise (non-private
+	// policies, exact computations).
+	Noise []string `json:"noise"`
 	// Version is the semantic version of the code (dpb.Version) and Code
 	// the commit the binary was built from ("+dirty" for a tree with
 	// uncommitted changes, "unknown" for an unstamped build).
@@ -395,6 +401,17 @@ type Meta struct {
 	// ([VerifyFigureSet]).
 	Files []FileSum `json:"files,omitempty"`
 }
+
+// SimulationNoise is the noise mode of the experiments that measure regret
+// on floating-point noise (SS18 Experiments 2 and 3, MT14, AS17, the
+// private MAB family): seeded and reproducible, set explicitly in every
+// mechanism's configuration so that no library default decides it, and
+// recorded in each figure's metadata.
+const SimulationNoise = dpnoise.NoiseSimulated
+
+// NoNoise is [Meta.Noise]'s entry for a figure that samples no privacy
+// noise.
+const NoNoise = "none"
 
 // FileSum is a file's name (relative to its figure JSON's directory) and
 // the hex SHA-256 of its content.

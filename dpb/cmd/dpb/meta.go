@@ -2,15 +2,18 @@ package main
 
 import (
 	"encoding/csv"
+	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // codeVersion returns the commit stamped into the binary by go build
@@ -23,7 +26,13 @@ func codeVersion() string { return readStamp(debug.ReadBuildInfo).Code() }
 // figure started, see registerFigure) with its SHA-256, so that a reader
 // can tell whether the files beside it are this run's
 // (experiment.VerifyFigureSet).
+//
+// m.Noise must name the noise modes the figure used (noiseNames), or
+// experiment.NoNoise: a figure that does not say is an error.
 func writeMeta(base string, m experiment.Meta) error {
+	if len(m.Noise) == 0 {
+		return fmt.Errorf("dpb: %s: the figure's metadata names no noise mode (internal error)", m.Name)
+	}
 	m.Version = snap.Version
 	m.Code = codeVersion()
 	m.Go = runtime.Version()
@@ -78,4 +87,16 @@ func writeCurvesCSV(path, xName string, parts []*experiment.Curves, prefixes []s
 		b.WriteString(rows)
 	}
 	return atomicfile.WriteBytes(path, []byte(b.String()), 0o644)
+}
+
+// noiseNames returns the names of the noise modes, each once, in order, for
+// experiment.Meta.Noise.
+func noiseNames(modes ...dpnoise.NoiseMode) []string {
+	var out []string
+	for _, m := range modes {
+		if n := m.String(); !slices.Contains(out, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }

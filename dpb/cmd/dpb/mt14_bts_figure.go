@@ -118,6 +118,6 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "%s: %d runs in %v\n%s", name, reps, took.Round(time.Millisecond), res.Markdown())
 	cfg.Logged, cfg.Uniform, cfg.Progress = nil, nil, nil
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events,
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(experiment.SimulationNoise),
 		Config: map[string]any{"fig2_bts": cfg, "data": btsPath, "uniform_data": uniPath, "result": res, "seconds": took.Seconds()}})
 }

@@ -106,7 +106,7 @@ func runSS18Fig1(name, out string, args []string) error {
 	}
 	wall := time.Since(start).Seconds()
 	fmt.Fprintf(os.Stderr, "%s: %d actions, θ* = %.3f, wall %.2fs\n", name, len(ds.Actions), ds.Theta, wall)
-	return writeMeta(base, experiment.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Config: map[string]any{
+	return writeMeta(base, experiment.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Noise: []string{experiment.NoNoise}, Config: map[string]any{
 		"decision_set": ds, "view": map[string]float64{"azimuth": *az, "elevation": *el}, "wall_seconds": wall,
 	}})
 }
@@ -179,7 +179,7 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 
 func exp1Meta(name string, r *exp1Run) experiment.Meta {
 	cfg := r.res.Config
-	return experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+	return experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: []string{experiment.NoNoise}, Config: map[string]any{
 		"experiment": cfg, "slope": r.res.Slope, "intercept": r.res.Intercept,
 		"wall_seconds": r.wall, "policy": "LinUCB, Ridge(λ), log-det radius, α = 1/n",
 	}}
@@ -296,7 +296,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	k := st.WishartK()
 	unsh, sh := st.WishartBounds(k)
 	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(experiment.SimulationNoise), Config: map[string]any{
 		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"rewards":      "rademacher (L̃² = 2), α = 1/n",
@@ -354,7 +354,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if err := writeCurvesCSV(base+".csv", "rho_min", res.Curves, res.Mechanisms); err != nil {
 		return err
 	}
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Config: map[string]any{
+	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(experiment.SimulationNoise), Config: map[string]any{
 		"experiment": cfg, "rho_min": res.RhoMin, "paper_rho_min": res.PaperRhoMin, "unshifted_rho_min": res.UnshiftedRhoMin,
 		"wall_seconds": wall, "release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"shift": "Wishart: c = ρ_min(unshifted) − ρ_min; Gaussian: c = Υ + ρ_min",
