@@ -81,15 +81,22 @@ func Lookup(name string) (*Mechanism, error) {
 	return nil, fmt.Errorf("%w %q (known: %v)", ErrUnknown, name, Names())
 }
 
+// NoiseModes returns the noise the audits run on, as their JSON records it:
+// the simulated rows' [noise.NoiseSimulated], then the secure rows' mode,
+// [noise.NoiseSecure] (bits from crypto/rand) with CryptoBits, else
+// [noise.NoiseSecureSeeded] (bits from each run's seeded stream).
+func (o Options) NoiseModes() []noise.NoiseMode {
+	if o.CryptoBits {
+		return []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecure}
+	}
+	return []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecureSeeded}
+}
+
 // RunNamed runs the audits of the given names (all of them when names is
 // empty) in table order; the secure rows draw their bits from crypto/rand
 // with opt.CryptoBits, else from each run's seeded stream.
 func RunNamed(names []string, opt Options) ([]Result, error) {
-	secure := noise.NoiseSecureSeeded
-	if opt.CryptoBits {
-		secure = noise.NoiseSecure
-	}
-	all := AllWith(secure)
+	all := AllWith(opt.NoiseModes()[1])
 	ms := all
 	if len(names) > 0 {
 		ms = nil

@@ -87,10 +87,11 @@ func runAudit(w io.Writer, args []string) error {
 			Seed          uint64        `json:"seed"`
 			Short         bool          `json:"short"`
 			CryptoBits    bool          `json:"crypto_bits"`
+			Noise         []string      `json:"noise"`
 			Confidence    float64       `json:"confidence"`
 			Summary       audit.Summary `json:"summary"`
 			Results       audit.Results `json:"results"`
-		}{provenance(), snap.StreamVersion, *seed, *short, *crypto, audit.Confidence, table.Summary(), table}); err != nil {
+		}{provenance(), snap.StreamVersion, *seed, *short, *crypto, noiseNames(opt.NoiseModes()...), audit.Confidence, table.Summary(), table}); err != nil {
 			return err
 		}
 	} else if err := table.WriteText(w); err != nil {

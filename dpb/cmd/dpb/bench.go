@@ -114,6 +114,7 @@ type benchReport struct {
 	Env           bool   `json:"env"`
 	CPU           string `json:"cpu"`
 	Kernel        string `json:"kernel"`
+	Noise         string `json:"noise"`
 	StreamVersion int    `json:"stream_version"`
 	experiment.RoundWork
 	FMAPeakGFlops float64 `json:"fma_peak_gflops"`
@@ -132,7 +133,7 @@ const benchPairedChunks = 30
 func newBenchReport(a ss18.Alg, d, k int, env bool, res experiment.LoopTiming, w experiment.RoundWork, p perf.Peak) benchReport {
 	r := benchReport{
 		LoopTiming: res, Alg: a.String(), D: d, K: k, Env: env,
-		CPU: p.CPU, Kernel: simd.Kernel(), StreamVersion: snap.StreamVersion,
+		CPU: p.CPU, Kernel: simd.Kernel(), Noise: experiment.SimulationNoise.String(), StreamVersion: snap.StreamVersion,
 		RoundWork: w, FMAPeakGFlops: p.FMAGFlops(), NormalNs: p.NormalNs,
 	}
 	r.FlopBoundUs, r.NormalBoundUs, r.BoundUs = w.FlopMicros(p), w.NormalMicros(p), w.BoundMicros(p)

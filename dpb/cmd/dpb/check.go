@@ -174,10 +174,11 @@ func runCheck(w io.Writer, args []string) error {
 		}
 		if err := writeSnakeJSON(w, struct {
 			provenanceJSON
+			Noise    []string       `json:"noise"`
 			Config   any            `json:"config"`
 			Summary  check.Summary  `json:"summary"`
 			Verdicts check.Verdicts `json:"verdicts"`
-		}{provenance(), cfg, all.Summarise(), all}); err != nil {
+		}{provenance(), noiseNames(check.Noise), cfg, all.Summarise(), all}); err != nil {
 			return err
 		}
 	}
