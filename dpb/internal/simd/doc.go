@@ -8,6 +8,6 @@
 //
 // peak_amd64.s is written by an avo program in _asm (its own module, run by
 // go generate); choose4_amd64.s and prepare5x4_amd64.s by the Python scripts
-// in ../asmgen; the rest by hand. .ci/test regenerates them all and fails on
-// any difference.
+// in ../asmgen; the rest by hand. .ci/generate-check regenerates them all and
+// fails on any difference.
 package simd

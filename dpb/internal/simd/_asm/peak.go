@@ -1,7 +1,7 @@
 // Command _asm writes the simd package's assembly kernels with avo
 // (github.com/mmcloughlin/avo), as the standard library's _asm folders do:
-// go generate in dpb/internal/simd runs it, and .ci/test fails when the
-// committed file differs from what it writes.
+// go generate in dpb/internal/simd runs it, and .ci/generate-check fails when
+// the committed file differs from what it writes.
 //
 // peak_amd64.s: the FMA peak loops of dpb bench -peak (simd.FmaPeak256,
 // simd.FmaPeak512), many independent VFMADD231PD chains so that only the
