@@ -152,8 +152,8 @@ func TestUpdateErrSkipsAndKeepsLearning(t *testing.T) {
 }
 
 // Two goroutines share one LinUCB through bandit.Locked, choosing and
-// updating; under `go test -race` (a step of .ci/test) the detector fails
-// the test on any unsynchronised access. Negative control: with
+// updating; under `go test -race` (.ci/race, a step of .ci/run) the detector
+// fails the test on any unsynchronised access. Negative control: with
 // DPB_RACE_UNLOCKED=1 the goroutines call the bare policy, and
 // `DPB_RACE_UNLOCKED=1 go test -race -run TestLockedPolicyRace ./dpb/internal/crosstest`
 // fails with "race detected" (two concurrent Chooses already race).

@@ -10,5 +10,5 @@
 // with one main package a generated file (_asm/NAME writes NAME_amd64.s;
 // _asm/lanes writes kernel_lanes_amd64.s; shared pieces in _asm/internal),
 // each run by a go:generate line in this package: no assembly is written by
-// hand. .ci/test regenerates them and fails on any difference.
+// hand. .ci/generate-check regenerates them and fails on any difference.
 package simd

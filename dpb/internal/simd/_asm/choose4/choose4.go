@@ -3,7 +3,7 @@
 // Its rows are unrolled for d ≤ 8, with early exits at d, and written out
 // here so that the 36 FMA addresses of M and the two row variants (fused,
 // quadOne's) cannot drift apart. go generate in dpb/internal/simd runs it
-// (choose4_amd64.go), and .ci/test fails when the committed file differs
+// (choose4_amd64.go), and .ci/generate-check fails when the committed file differs
 // from what it writes.
 //
 // score4SmallAVX512(x, n, pad, npad, d, dp, np, tab, a, tail, ntail) is

@@ -2,7 +2,7 @@
 // the FMA peak loops of dpb bench -peak (simd.FmaPeak256, simd.FmaPeak512),
 // many independent VFMADD231PD chains so that only the units' issue rate
 // counts. go generate in dpb/internal/simd runs it (peak_amd64.go), and
-// .ci/test fails when the committed file differs from what it writes.
+// .ci/generate-check fails when the committed file differs from what it writes.
 package main
 
 import (

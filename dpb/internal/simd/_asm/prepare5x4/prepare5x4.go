@@ -3,7 +3,7 @@
 // (simd/prepare5.go) in the four lanes of AVX2 registers, one policy a lane,
 // written out so that its 15 + 15 + 5 entry addresses and the order of every
 // lane's operations cannot drift from the scalar code it mirrors. go generate
-// in dpb/internal/simd runs it (prepare5x4_amd64.go), and .ci/test fails when
+// in dpb/internal/simd runs it (prepare5x4_amd64.go), and .ci/generate-check fails when
 // the committed file differs from what it writes.
 //
 // CholInv5x4AVX2 computes, for four policies at once, one per lane (lane b's

@@ -1,7 +1,7 @@
 // Command zig writes zig_amd64.s with avo (github.com/mmcloughlin/avo):
 // ZigFastScalar, the ziggurat's fast path (simd.ZigFastGo) one draw at a
 // time. go generate in dpb/internal/simd runs it (zig_amd64.go), and
-// .ci/test fails when the committed file differs from what it writes.
+// .ci/generate-check fails when the committed file differs from what it writes.
 package main
 
 import (
