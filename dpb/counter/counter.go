@@ -162,9 +162,9 @@ func NewCounterBounded(kind CounterKind, dim, horizon int, noise dpnoise.Noise, 
 }
 
 // checkCounterArgs validates the arguments every counter constructor but
-// TreeSum's takes; gridded is false for a counter that rejects secure
-// (gridded) noise.
-func checkCounterArgs(kind string, dim, horizon int, noise dpnoise.Noise, gridded bool) error {
+// TreeSum's takes. Every counter takes secure (gridded) noise: the node
+// counters through the grid wrapper, the Toeplitz ones given a data bound.
+func checkCounterArgs(dim, horizon int, noise dpnoise.Noise) error {
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return err
 	}
@@ -177,10 +177,7 @@ func checkCounterArgs(kind string, dim, horizon int, noise dpnoise.Noise, gridde
 	if noise.Dim() != dim {
 		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", noise.Dim(), dim)
 	}
-	if gridded {
-		return nil
-	}
-	return dpnoise.RejectGridded(kind, noise)
+	return nil
 }
 
 // addRound is the common start of a counter's Add: it checks z against the

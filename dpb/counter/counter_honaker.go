@@ -54,7 +54,7 @@ type HonakerTree struct {
 
 // NewHonakerTree returns a Honaker-estimator tree counter.
 func NewHonakerTree(dim, horizon int, noise dpnoise.Noise) (*HonakerTree, error) {
-	if err := checkCounterArgs("honaker", dim, horizon, noise, true); err != nil {
+	if err := checkCounterArgs(dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	m := TreeLevels(horizon)

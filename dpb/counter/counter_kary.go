@@ -144,7 +144,7 @@ func KaryArity(n int) int {
 // NewKaryTree returns a k-ary tree counter over horizon rounds of
 // dim-vectors, arity in [MinKaryArity, MaxKaryArity].
 func NewKaryTree(dim, horizon, arity int, noise dpnoise.Noise) (*KaryTree, error) {
-	if err := checkCounterArgs("k-ary tree", dim, horizon, noise, true); err != nil {
+	if err := checkCounterArgs(dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	if arity < MinKaryArity || arity > MaxKaryArity {

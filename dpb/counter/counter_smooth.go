@@ -66,7 +66,7 @@ func SmoothBinaryParams(n int) (h, k int) {
 
 // NewSmoothBinary returns a smooth binary mechanism for horizon rounds.
 func NewSmoothBinary(dim, horizon int, noise dpnoise.Noise) (*SmoothBinary, error) {
-	if err := checkCounterArgs("smooth binary", dim, horizon, noise, true); err != nil {
+	if err := checkCounterArgs(dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	h, k := SmoothBinaryParams(horizon)

@@ -155,19 +155,6 @@ func ExplainDefault(requested NoiseMode, err error) error {
 	return fmt.Errorf("dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to NoiseSimulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
 }
 
-// RejectGridded is the error of a mechanism that cannot run on secure
-// (gridded) noise. Every continual counter of dpb/counter runs on it: the
-// node counters (tree, k-ary, smooth, Honaker) through the grid wrapper,
-// the Toeplitz counters (square root, BLT) given a data bound (their
-// measurements have non-integer coefficients, whose floating-point error
-// is counted in the sensitivity).
-func RejectGridded(kind string, noise Noise) error {
-	if _, ok := noise.(Gridded); ok {
-		return NoSecure(fmt.Sprintf("dpb: the %s mechanism does not support secure (gridded) noise", kind))
-	}
-	return nil
-}
-
 // NewLaplaceNoiseMode returns Lap(scale) node noise of the given mode: the
 // seeded [LaplaceNoise] for NoiseSimulated, or [NewSecureLaplaceNoise] for ℓ1
 // sensitivity sens (with its bits from rng for NoiseSecureSeeded; from
@@ -192,10 +179,7 @@ const SecureGridBits = 20
 // noise whose smallest scale (Laplace scale, or smallest Gaussian σ) is
 // scale: what a caller needs to size a slack before building the noise
 // ([NewSecureGaussianNoiseSlack]).
-func SecureGrid(scale float64) float64 { return secureGrid(scale) }
-
-// secureGrid returns the power of two g = 2^(⌊log₂ scale⌋ − 20).
-func secureGrid(scale float64) float64 {
+func SecureGrid(scale float64) float64 {
 	_, e := math.Frexp(scale) // scale = f·2^e, f ∈ [0.5, 1)
 	return math.Ldexp(1, e-1-SecureGridBits)
 }
@@ -244,7 +228,7 @@ var _ Noise = (*SecureNoise)(nil)
 // NewSecureLaplaceNoise returns secure discrete Laplace noise of dimension
 // dim standing in for Lap(scale) noise calibrated to ℓ1 sensitivity sens
 // (scale = sens/ε₀ for an ε₀-DP node, or the tree's m·sens/ε). The grid is
-// g = secureGrid(scale) and the discrete scale is
+// g = SecureGrid(scale) and the discrete scale is
 //
 //	τ = ⌈scale·(1 + dim·g/sens)/g⌉ grid steps,
 //
@@ -261,7 +245,7 @@ func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
 	if err := param.CheckPositive("sensitivity", sens); err != nil {
 		return nil, err
 	}
-	g := secureGrid(scale)
+	g := SecureGrid(scale)
 	tau := math.Ceil(scale * (1 + float64(dim)*g/sens) / g)
 	return &SecureNoise{grid: g, tau: uint64(tau), sigma: make([]uint64, dim), src: newCryptoSource()}, nil
 }
@@ -269,7 +253,7 @@ func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
 // NewSecureGaussianNoise returns secure discrete Gaussian noise with one
 // entry per element of sigmas, standing in for independent N(0, sigmas[i]²)
 // entries calibrated to an ℓ2 sensitivity sens that some neighbouring pair
-// attains. With g = secureGrid(min σ) each discrete σ is
+// attains. With g = SecureGrid(min σ) each discrete σ is
 //
 //	σ′_i = ⌈sigmas[i]·f/g⌉ grid steps,   f = 1 + g·√dim·(max σ/min σ)/sens:
 //
@@ -313,7 +297,7 @@ func NewSecureGaussianNoiseSlack(sigmas []float64, sens, slack float64) (*Secure
 		}
 		lo, hi = math.Min(lo, s), math.Max(hi, s)
 	}
-	g := secureGrid(lo)
+	g := SecureGrid(lo)
 	f := 1 + (float64(g*math.Sqrt(float64(len(sigmas))))+slack)*(hi/lo)/sens
 	n := &SecureNoise{gauss: true, grid: g, slack: slack, sigma: make([]uint64, len(sigmas)), src: newCryptoSource()}
 	for i, s := range sigmas {
