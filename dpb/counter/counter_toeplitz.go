@@ -103,7 +103,7 @@ func NewSqrtCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, er
 // NewSqrtCounterBounded is [NewSqrtCounter] with the data bound that
 // secure noise needs (see [DataBound]; ignored by simulated noise).
 func NewSqrtCounterBounded(dim, horizon int, noise dpnoise.Noise, bound DataBound) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs("square-root", dim, horizon, noise, true); err != nil {
+	if err := checkCounterArgs(dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	if horizon > MaxSqrtHorizon {
@@ -170,7 +170,7 @@ func NewBLTCounterWith(dim, horizon int, noise dpnoise.Noise, omega, lambda []fl
 // NewBLTCounterWithBound is [NewBLTCounterWith] with the data bound that
 // secure noise needs (see [DataBound]; ignored by simulated noise).
 func NewBLTCounterWithBound(dim, horizon int, noise dpnoise.Noise, omega, lambda []float64, bound DataBound) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs("BLT", dim, horizon, noise, true); err != nil {
+	if err := checkCounterArgs(dim, horizon, noise); err != nil {
 		return nil, err
 	}
 	if len(omega) != len(lambda) || len(omega) == 0 {
@@ -237,33 +237,50 @@ func (c *ToeplitzCounter) Add(z []float64) {
 	c.t = addRound(z, c.exact, c.t, c.horizon, 0)
 	d := c.dim
 	if c.omega == nil {
-		// (Bη)_t = Σ_{j<t} b_j η_{t−j}; draws[(s−1)·d:] holds η_s.
-		cur := c.draws[(c.t-1)*d : c.t*d]
-		c.noise.Sample(cur)
-		copy(c.cur, cur)
-		for j := 1; j < c.t; j++ {
-			bj := c.b[j]
-			eta := c.draws[(c.t-1-j)*d : (c.t-j)*d]
-			for i := range c.cur {
-				c.cur[i] += float64(bj * eta[i])
-			}
-		}
+		// draws[(s−1)·d:] holds η_s.
+		c.noise.Sample(c.draws[(c.t-1)*d : c.t*d])
+		c.convolveB(c.cur, c.draws)
 		return
 	}
-	// S_i,t = Σ_{s<t} λ_i^{t−s} η_s = λ_i (S_i,t−1 + η_{t−1}); prev holds
-	// η_{t−1} (zero at t = 1) until η_t is drawn into it.
-	for i, l := range c.lambda {
-		s := c.buf[i*d : (i+1)*d]
-		for j := range s {
-			s[j] = l * (s[j] + c.prev[j])
+	c.noise.Sample(c.cur)
+	c.recurB(c.cur)
+}
+
+// convolveB writes (Bv)_t = Σ_{j<t} b_j v_{t−j} into dst, for the sequence
+// v_s held in v[(s−1)·d:]: the square-root counter's release of the noise η
+// (simulated noise) or of the noisy measurements m (secure noise), and, since
+// its C = B, its secure measurement of the rounded records.
+func (c *ToeplitzCounter) convolveB(dst, v []float64) {
+	d, t := c.dim, c.t
+	copy(dst, v[(t-1)*d:t*d])
+	for j := 1; j < t; j++ {
+		bj := c.b[j]
+		vj := v[(t-1-j)*d : (t-j)*d]
+		for i := range dst {
+			dst[i] += float64(bj * vj[i])
 		}
 	}
-	c.noise.Sample(c.prev)
-	copy(c.cur, c.prev)
-	for i, w := range c.omega {
-		s := c.buf[i*d : (i+1)*d]
-		for j := range s {
-			c.cur[j] += w * s[j]
+}
+
+// recurB writes (Bv)_t = v_t + Σ_i ω_i R_i,t into cur, R_i,t =
+// λ_i(R_i,t−1 + v_{t−1}) = Σ_{s<t} λ_i^{t−s} v_s the BLT's buffers, for the
+// sequence v (the noise η on simulated noise, the noisy measurements m on
+// secure noise) whose value at t is vt; prev holds v_{t−1} (zero at t = 1)
+// on entry and v_t on return. vt may be cur.
+func (c *ToeplitzCounter) recurB(vt []float64) {
+	d := c.dim
+	for i, l := range c.lambda {
+		r := c.buf[i*d : (i+1)*d]
+		for j := range r {
+			r[j] = l * (r[j] + c.prev[j])
+		}
+	}
+	copy(c.prev, vt)
+	copy(c.cur, vt)
+	for i, om := range c.omega {
+		r := c.buf[i*d : (i+1)*d]
+		for j := range r {
+			c.cur[j] += float64(om * r[j])
 		}
 	}
 }

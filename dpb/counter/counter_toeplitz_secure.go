@@ -240,27 +240,12 @@ func (c *ToeplitzCounter) addSecure(z []float64) {
 		}
 		// ŷ_t = Σ_{j<t} c_j w_{t−j} (c = b), recursively summed per entry.
 		m := c.draws[(t-1)*d : t*d] // draws[(s−1)·d:] holds the noisy m_s
-		copy(m, w)                  // c_0 = 1
-		for j := 1; j < t; j++ {
-			cj := c.b[j]
-			wj := s.w[(t-1-j)*d : (t-j)*d]
-			for i := range m {
-				m[i] += float64(cj * wj[i])
-			}
-		}
+		c.convolveB(m, s.w)
 		c.noise.Sample(s.meas)
 		for i := range m {
 			m[i] = float64(math.RoundToEven(m[i]/s.g)*s.g) + s.meas[i] // exact: grid multiples below 2⁵³g
 		}
-		// The release (Bm)_t = Σ_{j<t} b_j m_{t−j}: the noisy measurements only.
-		copy(c.cur, m)
-		for j := 1; j < t; j++ {
-			bj := c.b[j]
-			mj := c.draws[(t-1-j)*d : (t-j)*d]
-			for i := range c.cur {
-				c.cur[i] += float64(bj * mj[i])
-			}
-		}
+		c.convolveB(c.cur, c.draws) // the release (Bm)_t: the noisy measurements only
 		return
 	}
 	w := s.w
@@ -290,23 +275,7 @@ func (c *ToeplitzCounter) addSecure(z []float64) {
 	for j := range s.meas {
 		s.meas[j] += float64(math.RoundToEven(s.yh[j]/s.g) * s.g) // exact: grid multiples below 2⁵³g
 	}
-	// The release (Bm)_t = m_t + Σ_i ω_i R_i,t, R_i,t = λ_i(R_i,t−1 + m_{t−1}):
-	// the simulated mode's buffers, run on the noisy measurements; prev holds
-	// m_{t−1} until m_t replaces it.
-	for i, l := range c.lambda {
-		r := c.buf[i*d : (i+1)*d]
-		for j := range r {
-			r[j] = l * (r[j] + c.prev[j])
-		}
-	}
-	copy(c.prev, s.meas)
-	copy(c.cur, s.meas)
-	for i, om := range c.omega {
-		r := c.buf[i*d : (i+1)*d]
-		for j := range r {
-			c.cur[j] += float64(om * r[j])
-		}
-	}
+	c.recurB(s.meas) // the release (Bm)_t: the noisy measurements only
 }
 
 // Double-word arithmetic (Joldes, Muller & Popescu, "Tight and rigorous
