@@ -22,10 +22,16 @@ func RegretCurveTick(env Environment, pol Policy, n int, rec []int, out []float6
 	var regret float64
 	k, last := 0, 0
 	for t := 1; t <= n; t++ {
-		env.Next(r, t)
-		a := pol.Choose(r)
-		regret += env.BestMean(r) - env.Mean(r, a)
-		pol.Update(r, a, env.Reward(r, a))
+		// Play up to the next round that records or ticks, then do that.
+		stop := n
+		if k < len(rec) && rec[k] >= t && rec[k] < stop {
+			stop = rec[k]
+		}
+		if tick != nil && last+TickRounds < stop {
+			stop = last + TickRounds
+		}
+		regret = PlayRounds(env, pol, r, t, stop, regret)
+		t = stop
 		at := false
 		for k < len(rec) && rec[k] == t {
 			out[k] = regret
@@ -37,4 +43,19 @@ func RegretCurveTick(env Environment, pol Policy, n int, rec []int, out []float6
 			last = t
 		}
 	}
+}
+
+// PlayRounds plays rounds start…end of pol against env on the round buffer
+// r (one round: draw the decision set, choose, add the pseudo-regret of the
+// choice, update on its reward) and returns regret plus their cumulative
+// pseudo-regret. The loops above and the experiments that interleave
+// policies chunk by chunk share it.
+func PlayRounds(env Environment, pol Policy, r *Round, start, end int, regret float64) float64 {
+	for t := start; t <= end; t++ {
+		env.Next(r, t)
+		a := pol.Choose(r)
+		regret += env.BestMean(r) - env.Mean(r, a)
+		pol.Update(r, a, env.Reward(r, a))
+	}
+	return regret
 }

@@ -284,7 +284,7 @@ func runPair(envs [2]bandit.Environment, pols [2]*ss18.LinUCB, n int, job Job) (
 		for j := range 2 {
 			m := (i + j) % 2
 			c0 := threadCPUNanos()
-			regret[m] = runRounds(envs[m], pols[m], rs[m], start, end, regret[m])
+			regret[m] = bandit.PlayRounds(envs[m], pols[m], rs[m], start, end, regret[m])
 			cpu[m] += threadCPUNanos() - c0
 		}
 		job.Advance(end - start + 1)
@@ -295,18 +295,6 @@ func runPair(envs [2]bandit.Environment, pols [2]*ss18.LinUCB, n int, job Job) (
 		}
 	}
 	return regret, cpuMicros
-}
-
-// runRounds plays rounds start…end of pol against env on the round buffer r
-// and returns the cumulative pseudo-regret regret plus theirs.
-func runRounds(env bandit.Environment, pol bandit.Policy, r *bandit.Round, start, end int, regret float64) float64 {
-	for t := start; t <= end; t++ {
-		env.Next(r, t)
-		a := pol.Choose(r)
-		regret += env.BestMean(r) - env.Mean(r, a)
-		pol.Update(r, a, env.Reward(r, a))
-	}
-	return regret
 }
 
 // secureRegretRow summarises one cell's runs: runs[rep] holds the job's
