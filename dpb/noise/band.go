@@ -60,8 +60,8 @@ func (f *FastRand) Norm() float64 {
 }
 
 // NormalsTo fills dst with standard normal draws: the fast path for runs of
-// draws (ZigFast: eight at a time on CPUs with AVX-512), NormSlow for the
-// rare draws that leave it. The draws are those of norm called len(dst)
+// draws (ZigFast: in assembly on CPUs with BMI2), NormSlow for the
+// rare draws that leave it. The draws are those of Norm called len(dst)
 // times.
 func (f *FastRand) NormalsTo(dst []float64) {
 	for {
