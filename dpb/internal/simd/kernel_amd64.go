@@ -173,11 +173,10 @@ var transposePerm = [32]int64{
 	4, 5, 6, 7, 12, 13, 14, 15,
 }
 
-// iota8 holds the lane numbers 0…7 (ArgmaxAVX512's and
-// score4SmallAVX512's indices).
+// iota8 holds the lane numbers 0…7 (score4SmallAVX512's indices).
 var iota8 = [8]int64{0, 1, 2, 3, 4, 5, 6, 7}
 
-// negInfBits is −∞ (ArgmaxAVX512's and score4SmallAVX512's empty lanes).
+// negInfBits is −∞ (score4SmallAVX512's empty lanes).
 var negInfBits uint64 = 0xfff0000000000000
 
 // scoreLanesAVX512 is ScoreBlocksGo in AVX-512 assembly for n16 passes of
