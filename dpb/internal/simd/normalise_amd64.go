@@ -6,8 +6,7 @@ package simd
 
 // NormAVX512 selects normaliseBlocksAVX512 and normaliseLanesAVX512 for
 // NormaliseBlocks (tests switch it); NormLanes says whether the CPU has the
-// BMI2 (BZHI) that the second one and the first one's last, partial pass
-// need (tests switch it too).
+// BMI2 (BZHI) that the second one needs (tests switch it too).
 var (
 	NormAVX512 = HasAVX2FMA() && HasAVX512()
 	NormLanes  = HasAVX2FMA() && HasBMI12()
@@ -43,8 +42,7 @@ var normTab = func() (t [9]normTables) {
 }()
 
 // normaliseBlocksAVX512 is NormaliseBlocksGo for k vectors of dimension
-// tab.d, eight per pass (normalise_amd64.s); a last pass of k mod 8 vectors
-// needs BMI2 (NormLanes).
+// tab.d, eight per pass (normalise_amd64.s); k must be a multiple of 8.
 //
 //go:noescape
 func normaliseBlocksAVX512(acts, theta, means []float64, tab *normTables, k int)
@@ -57,8 +55,7 @@ func normaliseLanesAVX512(acts, theta, means []float64, d, n32 int)
 
 // NormaliseBlocks sets means[a] = NormaliseTo(acts[a·d:(a+1)·d], theta) for
 // a < len(means) on AVX-512 eight vectors per pass when d ≤ 8
-// (normaliseBlocksAVX512, the vectors' components permuted into lanes, a
-// last pass of fewer under masks) and
+// (normaliseBlocksAVX512, the vectors' components permuted into lanes) and
 // 32 per pass, one per lane, when d > 8 (normaliseLanesAVX512, 8×8 blocks
 // transposed); the rest in Go. The same bits: TestNormaliseBlocksSameBits.
 func NormaliseBlocks(acts, theta, means []float64, d int) {
@@ -67,10 +64,12 @@ func NormaliseBlocks(acts, theta, means []float64, d int) {
 	done := 0
 	switch {
 	case NormAVX512 && d <= 8:
-		done = k
-		if !NormLanes {
-			done = k &^ 7
-		}
+		// Whole passes only: the kernel's masked last pass would load the
+		// registers past the last vector, and where the buffer ends near a
+		// page whose memory is not yet mapped in, every such load takes a
+		// microcode assist (the whole (5, 25) round 2.5–3× slower on AMD
+		// EPYC Zen 5, decided by where the allocator put the buffer).
+		done = k &^ 7
 		normaliseBlocksAVX512(acts, theta, means, &normTab[d], done)
 	case NormAVX512 && NormLanes:
 		n32 := k / 32

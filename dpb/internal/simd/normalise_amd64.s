@@ -8,7 +8,7 @@ DATA normOne<>+0(SB)/8, $0x3ff0000000000000
 GLOBL normOne<>(SB), RODATA|NOPTR, $8
 
 // func normaliseBlocksAVX512(acts []float64, theta []float64, means []float64, tab *byte, k int)
-// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+// Requires: AVX, AVX512DQ, AVX512F
 TEXT ·normaliseBlocksAVX512(SB), NOSPLIT, $0-88
 	MOVQ         acts_base+0(FP), DI
 	MOVQ         theta_base+24(FP), SI
@@ -23,8 +23,6 @@ TEXT ·normaliseBlocksAVX512(SB), NOSPLIT, $0-88
 	VBROADCASTSD normOne<>+0(SB), Z13
 
 pass:
-	CMPQ    R9, $0x08
-	JB      tailLoad
 	VMOVUPD (DI), Z16
 	CMPQ    CX, $0x01
 	JEQ     loaded
@@ -49,45 +47,6 @@ pass:
 	VMOVUPD 448(DI), Z23
 	CMPQ    CX, $0x08
 	JEQ     loaded
-
-tailLoad:
-	MOVQ      R9, AX
-	IMULQ     CX, AX
-	MOVQ      $-1, BX
-	BZHIQ     AX, BX, BX
-	KMOVQ     BX, K2
-	VMOVUPD.Z (DI), K2, Z16
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x01
-	JEQ       loaded
-	VMOVUPD.Z 64(DI), K2, Z17
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x02
-	JEQ       loaded
-	VMOVUPD.Z 128(DI), K2, Z18
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x03
-	JEQ       loaded
-	VMOVUPD.Z 192(DI), K2, Z19
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x04
-	JEQ       loaded
-	VMOVUPD.Z 256(DI), K2, Z20
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x05
-	JEQ       loaded
-	VMOVUPD.Z 320(DI), K2, Z21
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x06
-	JEQ       loaded
-	VMOVUPD.Z 384(DI), K2, Z22
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x07
-	JEQ       loaded
-	VMOVUPD.Z 448(DI), K2, Z23
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x08
-	JEQ       loaded
 
 loaded:
 	VPXORQ    Z8, Z8, Z8
@@ -433,8 +392,6 @@ norm:
 	VSQRTPD   Z8, Z8
 	VDIVPD    Z8, Z13, Z12
 	VMULPD    Z12, Z9, Z9
-	CMPQ      R9, $0x08
-	JB        tailStore
 	VMOVUPD   Z9, (DX)
 	VMOVDQU64 584(R8), Z14
 	VPERMPD   Z12, Z14, Z15
@@ -490,73 +447,6 @@ scaled:
 	ADDQ $0x40, DX
 	SUBQ $0x08, R9
 	JNZ  pass
-	JMP  done
-
-tailStore:
-	MOVQ      $-1, BX
-	BZHIQ     R9, BX, AX
-	KMOVQ     AX, K3
-	VMOVUPD   Z9, K3, (DX)
-	MOVQ      R9, AX
-	IMULQ     CX, AX
-	BZHIQ     AX, BX, BX
-	KMOVQ     BX, K2
-	VMOVDQU64 584(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z16, Z15, Z15
-	VMOVUPD   Z15, K2, (DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x01
-	JEQ       done
-	VMOVDQU64 648(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z17, Z15, Z15
-	VMOVUPD   Z15, K2, 64(DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x02
-	JEQ       done
-	VMOVDQU64 712(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z18, Z15, Z15
-	VMOVUPD   Z15, K2, 128(DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x03
-	JEQ       done
-	VMOVDQU64 776(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z19, Z15, Z15
-	VMOVUPD   Z15, K2, 192(DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x04
-	JEQ       done
-	VMOVDQU64 840(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z20, Z15, Z15
-	VMOVUPD   Z15, K2, 256(DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x05
-	JEQ       done
-	VMOVDQU64 904(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z21, Z15, Z15
-	VMOVUPD   Z15, K2, 320(DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x06
-	JEQ       done
-	VMOVDQU64 968(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z22, Z15, Z15
-	VMOVUPD   Z15, K2, 384(DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x07
-	JEQ       done
-	VMOVDQU64 1032(R8), Z14
-	VPERMPD   Z12, Z14, Z15
-	VMULPD    Z23, Z15, Z15
-	VMOVUPD   Z15, K2, 448(DI)
-	KSHIFTRQ  $0x08, K2, K2
-	CMPQ      CX, $0x08
-	JEQ       done
 
 done:
 	VZEROUPPER

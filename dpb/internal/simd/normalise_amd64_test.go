@@ -24,8 +24,7 @@ func TestNormaliseBlocksSameBits(t *testing.T) {
 	}
 	defer func(l bool) { simd.NormLanes = l }(simd.NormLanes)
 	for _, lanes := range []bool{simd.NormLanes, false} {
-		// Without BMI2: no lanes kernel, and the eight-vector kernel's
-		// partial pass left to the Go loop.
+		// Without BMI2: no lanes kernel.
 		simd.NormLanes = lanes
 		testutil.NormaliseCases(3, 70, 70, 2, func(d, k int, scale float64, a, theta []float64) {
 			b := append([]float64(nil), a...)

@@ -55,15 +55,6 @@ func loadFull(j int, done string) {
 	exitAfter(j, done)
 }
 
-// loadTail loads A_j of a last pass under the mask K2 (its low eight bits:
-// the lanes of A_j below the tail's r·d floats), then shifts K2 to the next
-// register's.
-func loadTail(j int, done string) {
-	VMOVUPD_Z(mem(RDI, 64*j), K2, a[j])
-	KSHIFTRQ(U8(8), K2, K2)
-	exitAfter(j, done)
-}
-
 // scaleFull scales A_j by inv (Z12) expanded to its lanes (tab.exp[j]: lane
 // l belongs to vector (8j+l)/d) and stores it.
 func scaleFull(j int, done string) {
@@ -71,16 +62,6 @@ func scaleFull(j int, done string) {
 	VPERMPD(Z12, Z14, Z15)
 	VMULPD(a[j], Z15, Z15)
 	VMOVUPD(Z15, mem(RDI, 64*j))
-	exitAfter(j, done)
-}
-
-// scaleTail is scaleFull storing under K2, which it then shifts as loadTail.
-func scaleTail(j int, done string) {
-	VMOVDQU64(mem(R8, tabExp+64*j), Z14)
-	VPERMPD(Z12, Z14, Z15)
-	VMULPD(a[j], Z15, Z15)
-	VMOVUPD(Z15, K2, mem(RDI, 64*j))
-	KSHIFTRQ(U8(8), K2, K2)
 	exitAfter(j, done)
 }
 
@@ -123,9 +104,10 @@ func comp(i int) {
 // registers A_0…A_{d−1} (Z16…) that hold its eight vectors, transposes them
 // (comp), makes in every lane the operations of normaliseTo in its order,
 // then scales the A_j by inv expanded to the vectors' positions and stores
-// them, and means = u·inv. A last pass of r = k mod 8 vectors loads and
-// stores its r·d floats under masks (BMI2's BZHI makes them), its other
-// lanes zero, and stores r means.
+// them, and means = u·inv. k is a multiple of 8: NormaliseBlocks leaves the
+// k mod 8 last vectors to the Go loop, since a last pass under masks would
+// load registers past the last vector, and where that memory is a page not
+// yet mapped in, each such load takes a microcode assist.
 //
 // Every loop over i and j is written out, with an exit after d, so that a
 // pass runs without a taken branch until its exits: with a loop for each
@@ -135,7 +117,7 @@ func comp(i int) {
 // Registers: DI acts (the pass's first vector), SI theta, DX means, R8 tab,
 // CX d, R9 vectors left, R13 d·64 bytes a pass; Z16–Z23 A_j, Z0 a component,
 // Z8 s, Z9 u, Z10 product, Z11 θ_i, Z12 inv, Z13 1, Z14 index, Z15 scaled
-// A_j; K1 a permute's mask, K2 a tail's float mask, K3 its means' mask.
+// A_j; K1 a permute's mask.
 func blocks() {
 	// tab is a *normTables (normalise_amd64.go), a type avo cannot see.
 	TEXT("normaliseBlocksAVX512", NOSPLIT, "func(acts, theta, means []float64, tab *byte, k int)")
@@ -152,17 +134,7 @@ func blocks() {
 	VBROADCASTSD(one, Z13)
 
 	Label("pass")
-	CMPQ(R9, U8(8))
-	JB(LabelRef("tailLoad"))
 	eachReg(loadFull, "loaded")
-
-	Label("tailLoad")
-	MOVQ(R9, RAX)
-	IMULQ(RCX, RAX) // r·d < 64 floats
-	MOVQ(I32(-1), RBX)
-	BZHIQ(RAX, RBX, RBX)
-	KMOVQ(RBX, K2)
-	eachReg(loadTail, "loaded")
 
 	Label("loaded")
 	VPXORQ(Z8, Z8, Z8)
@@ -175,8 +147,6 @@ func blocks() {
 	VSQRTPD(Z8, Z8)
 	VDIVPD(Z8, Z13, Z12) // inv = 1/√s
 	VMULPD(Z12, Z9, Z9)  // means = u·inv
-	CMPQ(R9, U8(8))
-	JB(LabelRef("tailStore"))
 	VMOVUPD(Z9, mem(RDX, 0))
 	eachReg(scaleFull, "scaled")
 
@@ -185,18 +155,6 @@ func blocks() {
 	ADDQ(U8(64), RDX)
 	SUBQ(U8(8), R9)
 	JNZ(LabelRef("pass"))
-	JMP(LabelRef("done"))
-
-	Label("tailStore")
-	MOVQ(I32(-1), RBX)
-	BZHIQ(R9, RBX, RAX)
-	KMOVQ(RAX, K3)
-	VMOVUPD(Z9, K3, mem(RDX, 0))
-	MOVQ(R9, RAX)
-	IMULQ(RCX, RAX)
-	BZHIQ(RAX, RBX, RBX)
-	KMOVQ(RBX, K2)
-	eachReg(scaleTail, "done")
 
 	Label("done")
 	VZEROUPPER()
