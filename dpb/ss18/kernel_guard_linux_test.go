@@ -314,9 +314,6 @@ func guardedLanes(t *testing.T, v, u *[4][]float64, nmt, nz, ns, arg int) (bufs 
 // either timing by at most ≈ 2× within a test, so a false failure needs a
 // slowdown of both kinds at once, which the fastest-of-7 makes remote.
 func TestNormaliseNoAssistAtPageEnd(t *testing.T) {
-	if testing.Short() {
-		t.Skip("timing; not in -short")
-	}
 	g := noise.NewFastRand(bandit.Stream(1, 11))
 	for _, dk := range []struct{ d, k int }{{3, 25}, {5, 25}, {7, 9}, {12, 64}, {20, 64}} {
 		d, k := dk.d, dk.k
