@@ -309,7 +309,9 @@ func guardedLanes(t *testing.T, v, u *[4][]float64, nmt, nz, ns, arg int) (bufs 
 // time (a not yet mapped page does the same): the eight-vector kernel's
 // masked last pass made the (5, 25) normalisation ≈ 20× slower there on AMD
 // EPYC Zen 5, and the whole round 2.5–3× slower wherever the allocator
-// happened to end a decision set near such a page. A ratio above 3 (fastest
+// happened to end a decision set near such a page; the lanes kernel's masked
+// tail of the last vector (d > 8, d mod 8 ≠ 0) read 1.7–1.9× here before its
+// last pass went to Go where that tail crosses a page. A ratio above 3 (fastest
 // of 7 timings each, the slow path 10–20×) fails; the host's load moves
 // either timing by at most ≈ 2× within a test, so a false failure needs a
 // slowdown of both kinds at once, which the fastest-of-7 makes remote.
