@@ -347,3 +347,46 @@ func TestNormaliseNoAssistAtPageEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestScoreNoAssistAtPageEnd times every scoring kernel on decision sets
+// that end where an inaccessible page begins, against copies of them in
+// ordinary memory, as TestNormaliseNoAssistAtPageEnd does for the
+// normalisation: the AVX-512 lanes kernel's masked tail of the last action
+// (d ≥ 8, d mod 8 ≠ 0) read past the set and took an assist each call,
+// 1.4–3.2× the whole scoring here on AMD EPYC Zen 5, until such a last pass
+// went to the eight-action kernel. A ratio above 2 (fastest of 7 timings
+// each) fails; the host's load moves both alike within a test.
+func TestScoreNoAssistAtPageEnd(t *testing.T) {
+	rng := bandit.Stream(1, 12)
+	for _, d := range []int{5, 9, 12, 20, 33, 64} {
+		dp := simd.PadDim(d)
+		_, _, mt, zp := testutil.RandomKernel(rng, d, dp)
+		const nblk = 8
+		x, free := guardedFloats(t, 4*nblk*d)
+		for i := range x {
+			x[i] = rng.NormFloat64()
+		}
+		plain := append(make([]float64, 0, len(x)+64), x...)
+		got := make([]float64, 4*nblk)
+		for _, k := range simd.KernelsRunnable() {
+			best := func(a []float64) time.Duration {
+				m := time.Duration(math.MaxInt64)
+				for range 7 {
+					start := time.Now()
+					for range 500 {
+						simd.ScoreBlocksWith(k, mt, dp, zp, d, a, nblk, 1.3, got)
+					}
+					m = min(m, time.Since(start))
+				}
+				return m
+			}
+			tg, tp := best(x), best(plain)
+			if r := float64(tg) / float64(tp); r > 2 {
+				t.Errorf("d %d, kernel %s: scoring %.1f× slower on a set that ends at an inaccessible page (%v against %v): a kernel loads past the last action", d, k, r, tg, tp)
+			} else {
+				t.Logf("d %d, kernel %s: at a page end %.2f× the time in ordinary memory", d, k, r)
+			}
+		}
+		free()
+	}
+}

@@ -7,6 +7,7 @@ package simd
 
 import (
 	"math"
+	"unsafe"
 
 	"golang.org/x/sys/cpu"
 
@@ -47,7 +48,13 @@ func ScoreBlocksWith(k KernelID, mt []float64, dp int, zp []float64, d int, x []
 	switch k {
 	case kernelAVX512:
 		if d >= lanesFrom && d <= lanesMaxDim {
-			x, scores, nblk = scorePasses(scoreLanesAVX512, 4, mt, dp, zp, d, x, nblk, beta, scores)
+			lanes := nblk
+			if d%8 != 0 && nblk%4 == 0 && loadPassesEnd(x, (4*nblk-1)*d+d&^7) {
+				lanes -= 4 // the last pass through the eight-action kernel
+			}
+			var left int
+			x, scores, left = scorePasses(scoreLanesAVX512, 4, mt, dp, zp, d, x, lanes, beta, scores)
+			nblk = left + nblk - lanes
 			if nblk == 0 {
 				return
 			}
@@ -137,6 +144,19 @@ func scorePasses(kern func(mt *float64, dp int, zp *float64, d int, x *float64, 
 	kern(&mt[0], dp, &zp[0], d, &x[0], n, beta, &scores[0])
 	done := 4 * per * n // actions scored
 	return x[done*d:], scores[done:], nblk - per*n
+}
+
+// loadPassesEnd reports whether a 64-byte vector load from &x[i] would reach
+// past x's last float into a page x does not reach. Masked, such a load
+// faults nothing, but where that page is not mapped in it takes a microcode
+// assist every time (TestNormaliseNoAssistAtPageEnd,
+// TestScoreNoAssistAtPageEnd), so the kernels whose last action's or
+// vector's masked tail would do it leave that pass to another kernel. A
+// 4 KiB page is assumed; larger pages only make the answer cautious.
+func loadPassesEnd(x []float64, i int) bool {
+	from := uintptr(unsafe.Pointer(&x[i])) + 63
+	last := uintptr(unsafe.Pointer(&x[len(x)-1])) + 7
+	return from > last && from>>12 != last>>12
 }
 
 // avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats

@@ -2,8 +2,6 @@
 
 package simd
 
-import "unsafe"
-
 //go:generate go run -C _asm ./normalise -out ../normalise_amd64.s
 
 // NormAVX512 selects normaliseBlocksAVX512 and normaliseLanesAVX512 for
@@ -75,7 +73,7 @@ func NormaliseBlocks(acts, theta, means []float64, d int) {
 		normaliseBlocksAVX512(acts, theta, means, &normTab[d], done)
 	case NormAVX512 && NormLanes:
 		n32 := k / 32
-		if n32 > 0 && 32*n32 == k && lanesTailCrosses(acts, d) {
+		if n32 > 0 && 32*n32 == k && d%8 != 0 && loadPassesEnd(acts, len(acts)-d+d&^7) {
 			n32-- // the last pass in Go, as the rest
 		}
 		if n32 > 0 {
@@ -84,20 +82,4 @@ func NormaliseBlocks(acts, theta, means []float64, d int) {
 		done = 32 * n32
 	}
 	NormaliseBlocksGo(acts[done*d:], theta, means[done:], d)
-}
-
-// lanesTailCrosses reports whether normaliseLanesAVX512's masked load and
-// store of the last vector's d mod 8 last components (64 bytes from the
-// start of that block) would reach a page that acts does not: masked, they
-// fault nothing, but where that page is not mapped in each takes a
-// microcode assist (TestNormaliseNoAssistAtPageEnd). A 4 KiB page is
-// assumed; larger pages only make the answer cautious.
-func lanesTailCrosses(acts []float64, d int) bool {
-	if d%8 == 0 {
-		return false
-	}
-	n := len(acts)
-	tail := uintptr(unsafe.Pointer(&acts[n-d+8*(d/8)]))
-	last := uintptr(unsafe.Pointer(&acts[n-1])) + 7
-	return (tail+63)>>12 != last>>12
 }
