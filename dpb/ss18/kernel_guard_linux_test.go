@@ -302,6 +302,24 @@ func guardedLanes(t *testing.T, v, u *[4][]float64, nmt, nz, ns, arg int) (bufs 
 	return bufs, lanes, s, free
 }
 
+// pageEndTimings returns the fastest of 7 timings of calls runs of f on
+// guarded (data that ends where an inaccessible page begins) and on plain
+// (the same data in ordinary memory): the page-end tests' comparison.
+func pageEndTimings(guarded, plain []float64, calls int, f func(a []float64)) (tg, tp time.Duration) {
+	fastest := func(a []float64) time.Duration {
+		m := time.Duration(math.MaxInt64)
+		for range 7 {
+			start := time.Now()
+			for range calls {
+				f(a)
+			}
+			m = min(m, time.Since(start))
+		}
+		return m
+	}
+	return fastest(guarded), fastest(plain)
+}
+
 // TestNormaliseNoAssistAtPageEnd times NormaliseBlocks on decision sets
 // that end where an inaccessible page begins, against copies of them in
 // ordinary memory. A kernel load that reaches past the last vector into
@@ -326,19 +344,10 @@ func TestNormaliseNoAssistAtPageEnd(t *testing.T) {
 		guarded, free := guardedFloats(t, k*d)
 		plain := make([]float64, k*d+64)[:k*d]
 		means := make([]float64, k)
-		best := func(a []float64) time.Duration {
-			m := time.Duration(math.MaxInt64)
-			for range 7 {
-				start := time.Now()
-				for range 2000 {
-					copy(a, src)
-					simd.NormaliseBlocks(a, theta, means, d)
-				}
-				m = min(m, time.Since(start))
-			}
-			return m
-		}
-		tg, tp := best(guarded), best(plain)
+		tg, tp := pageEndTimings(guarded, plain, 2000, func(a []float64) {
+			copy(a, src)
+			simd.NormaliseBlocks(a, theta, means, d)
+		})
 		free()
 		if r := float64(tg) / float64(tp); r > 3 {
 			t.Errorf("d %d, K %d: NormaliseBlocks %.1f× slower on a set that ends at an inaccessible page (%v against %v for 2000 calls): a kernel loads past the last vector", d, k, r, tg, tp)
@@ -369,18 +378,9 @@ func TestScoreNoAssistAtPageEnd(t *testing.T) {
 		plain := append(make([]float64, 0, len(x)+64), x...)
 		got := make([]float64, 4*nblk)
 		for _, k := range simd.KernelsRunnable() {
-			best := func(a []float64) time.Duration {
-				m := time.Duration(math.MaxInt64)
-				for range 7 {
-					start := time.Now()
-					for range 500 {
-						simd.ScoreBlocksWith(k, mt, dp, zp, d, a, nblk, 1.3, got)
-					}
-					m = min(m, time.Since(start))
-				}
-				return m
-			}
-			tg, tp := best(x), best(plain)
+			tg, tp := pageEndTimings(x, plain, 500, func(a []float64) {
+				simd.ScoreBlocksWith(k, mt, dp, zp, d, a, nblk, 1.3, got)
+			})
 			if r := float64(tg) / float64(tp); r > 2 {
 				t.Errorf("d %d, kernel %s: scoring %.1f× slower on a set that ends at an inaccessible page (%v against %v): a kernel loads past the last action", d, k, r, tg, tp)
 			} else {

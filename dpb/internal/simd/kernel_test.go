@@ -55,9 +55,9 @@ func TestQuadLanes(t *testing.T) {
 
 // TestKernelsSameBits runs every scoring kernel this CPU supports (AVX-512:
 // sixteen actions one per lane from lanesFrom unless the CPU's AVX-512 is
-// half-width, eight-action below it and for the blocks left over; AVX2: four-action below avx2EightFrom,
-// eight-action from it; the Go loop) for d = 1..70 and beyond, 1 to 33 blocks of
-// four actions (odd counts exercise the eight-action kernels' tail) and
+// half-width, eight-action below it and for the blocks left over; AVX2:
+// four-action below avx2EightFrom, eight-action from it; the Go loop) for
+// d = 1..70 and beyond, 1 to 33 blocks of four actions (odd counts exercise the eight-action kernels' tail) and
 // requires the same bits as ScoreBlocksGo, the definition of the summation
 // order, and no write past the blocks.
 func TestKernelsSameBits(t *testing.T) {
