@@ -314,8 +314,15 @@ func TestStoreCleanTemp(t *testing.T) {
 // FuzzStoreFiles: any content of a job file or of key.json gives a value
 // or an error, never a panic; a job file loads only with its checksum, and
 // then as the values it holds.
+//
+// Each execution rewrites the same two files, so the store lives in memory
+// (memDir): on a disk, the kernel's flusher starts writing a file back every
+// few seconds, and the next execution's truncation (os.WriteFile's O_TRUNC)
+// then waits for that write to reach the disk. On a shared VM's disk that
+// wait took seconds, and the target stalled at 0 executions a second until
+// the fuzzer's deadline ran out ("context deadline exceeded", a red CI).
 func FuzzStoreFiles(f *testing.F) {
-	dir := f.TempDir()
+	dir := memDir(f)
 	st, _ := OpenStore(dir)
 	b, err := st.Bin("t-exp", testKey{Seed: 1}, Shape{2, 1, 3})
 	if err != nil {
@@ -346,6 +353,19 @@ func FuzzStoreFiles(f *testing.F) {
 			bin.Verify()
 		}
 	})
+}
+
+// memDir returns a new directory on a memory file system (/dev/shm), removed
+// after the test, or t.TempDir() where there is none (the test then logs it).
+func memDir(t testing.TB) string {
+	if st, err := os.Stat("/dev/shm"); err == nil && st.IsDir() {
+		if dir, err := os.MkdirTemp("/dev/shm", "dpb-fuzz-"); err == nil {
+			t.Cleanup(func() { os.RemoveAll(dir) })
+			return dir
+		}
+	}
+	t.Log("no /dev/shm: the store is on disk, where rewriting a file can wait for its write-back")
+	return t.TempDir()
 }
 
 // FuzzParseShard: any -shard text and any Slurm or Kubernetes variables
