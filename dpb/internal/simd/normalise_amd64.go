@@ -65,10 +65,11 @@ func NormaliseBlocks(acts, theta, means []float64, d int) {
 	switch {
 	case NormAVX512 && d <= 8:
 		// Whole passes only (the kernel has no partial pass): a last pass
-		// under masks would load registers past the last vector, and where the buffer ends near a
-		// page whose memory is not yet mapped in, every such load takes a
-		// microcode assist (the whole (5, 25) round 2.5–3× slower on AMD
-		// EPYC Zen 5, decided by where the allocator put the buffer).
+		// under masks would load registers past the last vector, and where
+		// the buffer ends near a page whose memory is not yet mapped in,
+		// every such load takes a microcode assist (the whole (5, 25) round
+		// 2.5–3× slower on AMD EPYC Zen 5, decided by where the allocator
+		// put the buffer).
 		done = k &^ 7
 		normaliseBlocksAVX512(acts, theta, means, &normTab[d], done)
 	case NormAVX512 && NormLanes:
