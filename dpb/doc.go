@@ -21,8 +21,10 @@
 //     dpb/noise (node noise, secure samplers), dpb/env (environments),
 //     dpb/bandit (the shared types), dpb/anytime (unknown horizons).
 //   - dpb/check (the proof checks), dpb/audit (empirical privacy audits),
-//     dpb/experiment (the runner and the papers' experiments), dpb/ope
-//     (off-policy evaluation), dpb/data (loaders), dpb/plot (figures).
+//     dpb/harness (the runner, job store and curves), dpb/ss18fig,
+//     dpb/mt14fig, dpb/as17fig and dpb/mabfig (the papers' experiments),
+//     dpb/ope (off-policy evaluation), dpb/data (loaders), dpb/plot
+//     (figures).
 //
 // # Privacy
 //

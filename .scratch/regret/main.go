@@ -15,9 +15,9 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 )
 
 func main() {
@@ -60,7 +60,7 @@ func main() {
 					}
 				}
 				out := make([]float64, len(pols))
-				experiment.RegretLockstep(env, pols, *n, []int{*n}, out)
+				ss18fig.RegretLockstep(env, pols, *n, []int{*n}, out)
 				mu.Lock()
 				res[rep] = out
 				fmt.Fprintf(os.Stderr, "rep %d done in %v: %v\n", rep, time.Since(start).Round(time.Second), out)

@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
@@ -38,8 +38,8 @@ type AS17CheckConfig struct {
 	Epsilons []float64
 	// Dim is N (experts, arms, dimension). Defaults to 4.
 	Dim int
-	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
-	Workers int
+	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
+	harness.RunOptions
 }
 
 // WithDefaults returns c with every unset field at its default.
@@ -109,8 +109,8 @@ func CheckAS17(cfg AS17CheckConfig) (Verdicts, error) {
 	}
 	vs = append(vs, ctrv...)
 	for i, bandit := range []bool{false, true} {
-		r, err := experiment.Lemma43(experiment.Lemma43Config{Bandit: bandit, Arms: c.Dim, Horizon: 1000, Lambda: 1,
-			Reps: max(10*c.Reps, 20), Seed: c.Seed + uint64(i), Workers: c.Workers})
+		r, err := Lemma43(Lemma43Config{Bandit: bandit, Arms: c.Dim, Horizon: 1000, Lambda: 1,
+			Reps: max(10*c.Reps, 20), Seed: c.Seed + uint64(i), RunOptions: harness.RunOptions{Workers: c.Workers}})
 		if err != nil {
 			return nil, err
 		}
@@ -267,48 +267,52 @@ var as17RowVerdicts = map[string][3]string{
 // and checks every row's mean regret against its bound in every cell.
 func checkAS17Regret(c AS17CheckConfig) (Verdicts, error) {
 	var vs Verdicts
+	// Each row's T sweep at every ε beside the non-private learner (series
+	// 0, as the AS17 tables draw it; the cells are the private series, so it
+	// is not played here), on the seeds of the tables' figures.
+	epss := append([]float64{math.Inf(1)}, c.Epsilons...)
 	for table := 1; table <= 2; table++ {
-		res, err := experiment.AS17Table(experiment.AS17TableConfig{Table: table, Dim: c.Dim, Horizons: c.Horizons, Epsilons: c.Epsilons,
-			Reps: c.Reps, Seed: c.Seed + uint64(100*table), Workers: c.Workers})
-		if err != nil {
-			return nil, err
-		}
-		rows := experiment.AS17Table1Rows(c.Dim, as17.Stochastic)
+		rows := as17.Table1Rows(c.Dim, as17.Stochastic)
 		if table == 2 {
-			rows = experiment.AS17Table2Rows(c.Dim, as17.Stochastic)
+			rows = as17.Table2Rows(c.Dim, as17.Stochastic)
 		}
-		for _, x := range res.T {
-			var row *experiment.AS17Row
-			for i := range rows {
-				if rows[i].Name == x.Row {
-					row = &rows[i]
-				}
+		for i, row := range rows {
+			seed := c.Seed + uint64(100*table) + uint64(i)
+			out, err := harness.Sweep(harness.SweepConfig{Horizons: c.Horizons, Series: len(epss), Reps: c.Reps, Seed: seed,
+				RunOptions: harness.RunOptions{Workers: c.Workers}},
+				func(T, series int, env, rng *rand.Rand) (float64, error) {
+					if series == 0 {
+						return math.NaN(), nil
+					}
+					return row.Regret(T, epss[series], env, rng)
+				})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", row.Name, err)
 			}
-			if row == nil {
-				return nil, fmt.Errorf("dpb: no AS17 row %q", x.Row)
-			}
+			regret := harness.Summarise(nil, nil, out)
+			bound := row.Bounds(c.Horizons, epss, bandit.Stream(seed, 1<<62))
 			var cells []meanCell
-			for h, T := range x.Horizons {
+			for h, T := range c.Horizons {
 				lc := row.Loss
 				lc.Set, lc.Dim, lc.Horizon = row.Set, row.Dim, T
 				tm, tse, err := frozenRegret(lc, frozenRuns, c.stream(uint64(1000*table+h)))
 				if err != nil {
 					return nil, err
 				}
-				for e, eps := range x.Epsilons {
+				for e, eps := range epss {
 					if math.IsInf(eps, 1) {
 						continue
 					}
-					cells = append(cells, meanCell{label: fmt.Sprintf("T=%d ε=%g", T, eps), mean: x.Regret.Mean[e][h], se: x.Regret.StdErr[e][h], bound: x.Bound[e][h],
+					cells = append(cells, meanCell{label: fmt.Sprintf("T=%d ε=%g", T, eps), mean: regret.Mean[e][h], se: regret.StdErr[e][h], bound: bound[e][h],
 						runs: c.Reps, trivial: tm, trivialSE: tse, trivialRuns: frozenRuns})
 				}
 			}
-			id, ok := as17RowVerdicts[x.Row]
+			id, ok := as17RowVerdicts[row.Name]
 			if !ok {
-				return nil, fmt.Errorf("dpb: no verdict for AS17 row %q", x.Row)
+				return nil, fmt.Errorf("dpb: no verdict for AS17 row %q", row.Name)
 			}
 			kind := "O(·) read with constant 1"
-			if x.Explicit {
+			if row.Explicit {
 				kind = "explicit constants"
 			}
 			vs = append(vs, meanVerdict(id[0], id[1], id[2], cells, fmt.Sprintf("%s; N=%d, %d runs per cell", kind, c.Dim, c.Reps)))
@@ -350,7 +354,7 @@ func frozenRegret(lc as17.LossConfig, reps int, rng *rand.Rand) (mean, se float6
 		}
 		out[r] = centre - lc.Set.MinLinear(cum)
 	}
-	mean, se = experiment.MeanStdErr(out)
+	mean, se = harness.MeanStdErr(out)
 	return mean, se, nil
 }
 
@@ -358,7 +362,7 @@ func frozenRegret(lc as17.LossConfig, reps int, rng *rand.Rand) (mean, se float6
 // regret of DP-FTRL's (ε, δ) variant (Gaussian node noise calibrated by
 // [as17.FTRLGaussianSigma], δ = 1/T) against [as17.FTRLCounterBound] in every
 // cell (experts, sphere, cube × the configured T and ε), on the runs of
-// [experiment.BeyondAS17]. A cell fails when its mean exceeds the bound by
+// the figure's [as17.FTRLVariants] (as17fig.Beyond). A cell fails when its mean exceeds the bound by
 // more than q standard errors, q the (1 − 10⁻⁵)-quantile of Student's t
 // with reps − 1 degrees of freedom: if the runs' regrets are normal (each a
 // sum of T rounds' losses) and E[regret] ≤ bound, a cell fails with
@@ -371,30 +375,40 @@ func checkAS17CounterRegret(c AS17CheckConfig) (Verdicts, error) {
 	}
 	trivial := map[trivKey][2]float64{}
 	var kinds []string
+	// The Gaussian variants of the counter comparison's T sweep, on its
+	// seeds (as17fig.Beyond at each ε, the decision sets in this order);
+	// the other variants are not played here.
+	sets := []as17.DecisionSet{as17.Simplex, as17.Ball, as17.Cube}
 	for e, eps := range c.Epsilons {
-		res, err := experiment.BeyondAS17(experiment.BeyondAS17Config{Dim: c.Dim, Horizons: c.Horizons, Epsilon: eps, Reps: c.Reps,
-			Seed: c.Seed + 300 + uint64(e), Workers: c.Workers})
-		if err != nil {
-			return nil, err
-		}
-		for _, p := range res.Panels {
-			for h, T := range c.Horizons {
-				if _, ok := trivial[trivKey{p.Set, T}]; ok {
-					continue
-				}
-				var set as17.DecisionSet
-				for _, st := range []as17.DecisionSet{as17.Simplex, as17.Ball, as17.Cube} {
-					if st.String() == p.Set {
-						set = st
+		for i, set := range sets {
+			row, err := as17.FTRLRow(set, c.Dim, as17.Stochastic)
+			if err != nil {
+				return nil, err
+			}
+			out, err := harness.Sweep(harness.SweepConfig{Horizons: c.Horizons, Series: len(as17.FTRLVariants), Reps: c.Reps,
+				Seed: c.Seed + 300 + uint64(e) + uint64(i), RunOptions: harness.RunOptions{Workers: c.Workers}},
+				func(T, series int, env, rng *rand.Rand) (float64, error) {
+					va := as17.FTRLVariants[series]
+					if !va.Gaussian || (va.Counter == counter.CounterSqrt && T > as17.SqrtMaxHorizon) {
+						return math.NaN(), nil
 					}
+					return as17.FTRLRegret(va.Config(set, c.Dim, T, eps, 1/float64(T)), as17.Stochastic, env, rng)
+				})
+			if err != nil {
+				return nil, fmt.Errorf("%s: %w", row.Name, err)
+			}
+			regret := harness.Summarise(nil, nil, out)
+			for h, T := range c.Horizons {
+				if _, ok := trivial[trivKey{set.String(), T}]; ok {
+					continue
 				}
 				m, se, err := frozenRegret(as17.LossConfig{Set: set, Dim: c.Dim, Kind: as17.Stochastic, Horizon: T}, frozenRuns, c.stream(uint64(2000+10*int(set)+h)))
 				if err != nil {
 					return nil, err
 				}
-				trivial[trivKey{p.Set, T}] = [2]float64{m, se}
+				trivial[trivKey{set.String(), T}] = [2]float64{m, se}
 			}
-			for v, va := range res.Variants {
+			for v, va := range as17.FTRLVariants {
 				if !va.Gaussian {
 					continue
 				}
@@ -403,12 +417,21 @@ func checkAS17CounterRegret(c AS17CheckConfig) (Verdicts, error) {
 					kinds = append(kinds, k)
 				}
 				for h, T := range c.Horizons {
-					m := p.Regret.Mean[v][h]
+					m := regret.Mean[v][h]
 					if math.IsNaN(m) { // the square root beyond its horizon
 						continue
 					}
-					tv := trivial[trivKey{p.Set, T}]
-					cells[k] = append(cells[k], meanCell{label: fmt.Sprintf("%s T=%d ε=%g", p.Row, T, eps), mean: m, se: p.Regret.StdErr[v][h], bound: p.Bound[v][h],
+					delta := 1 / float64(T)
+					sigma, err := as17.FTRLGaussianSigma(set, c.Dim, T, eps, delta, va.Counter)
+					if err != nil {
+						return nil, err
+					}
+					q, err := as17.NewFTRLCounterBound(set, c.Dim, T, as17.FTRLEta(set, c.Dim, T), sigma, va.Counter)
+					if err != nil {
+						return nil, err
+					}
+					tv := trivial[trivKey{set.String(), T}]
+					cells[k] = append(cells[k], meanCell{label: fmt.Sprintf("%s T=%d ε=%g", row.Name, T, eps), mean: m, se: regret.StdErr[v][h], bound: q.Bound,
 						runs: c.Reps, trivial: tv[0], trivialSE: tv[1], trivialRuns: frozenRuns})
 				}
 			}

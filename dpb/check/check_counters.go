@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -75,9 +75,9 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 		Seed    uint64
 		Algs    []ss18.Alg
 	}{s, cfg.Seed, algs}
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(algs), Points: n * nb, Workers: cfg.Workers,
-		Plan: cfg.Plan, Label: "ss18-check-counters", Key: key, Rounds: n},
-		func(job experiment.Job, out []float64) error {
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: len(algs), Points: n * nb, RunOptions: harness.RunOptions{Workers: cfg.Workers, Plan: cfg.Plan},
+		Label: "ss18-check-counters", Key: key, Rounds: n},
+		func(job harness.Job, out []float64) error {
 			reg, err := newCounterVariantReg(algs[job.Series], s, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 101+job.Series)))
 			if err != nil {
 				return err

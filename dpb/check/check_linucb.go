@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
@@ -36,15 +36,11 @@ type LinUCBCheckConfig struct {
 	Algs []ss18.Alg
 	// Seed of the runs.
 	Seed uint64
-	// Workers as in TrialConfig.
-	Workers int
+	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
+	harness.RunOptions
 	// MinEig adds the verdicts of the RadiusMinEig form of β_t (see
 	// [CheckProp4]); the other verdicts are unchanged by it.
 	MinEig bool
-	// Plan, if set, keeps the runs of [CheckProp4] in a job store and
-	// selects a shard (see experiment.Plan): the confidence-set check at
-	// the paper's n runs in pieces.
-	Plan *experiment.Plan
 }
 
 func (c *LinUCBCheckConfig) defaults() error {
@@ -111,9 +107,9 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 	if cfg.MinEig {
 		points, label = 11, "ss18-check-prop4-mineig"
 	}
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: points, Workers: cfg.Workers,
-		Plan: cfg.Plan, Label: label, Key: key, Rounds: cfg.N},
-		func(job experiment.Job, out []float64) error {
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: points, RunOptions: harness.RunOptions{Workers: cfg.Workers, Plan: cfg.Plan},
+		Label: label, Key: key, Rounds: cfg.N},
+		func(job harness.Job, out []float64) error {
 			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
 			if err != nil {
 				return err
@@ -293,8 +289,8 @@ func CheckRegretBounds(cfg LinUCBCheckConfig) (Verdicts, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 4, Workers: cfg.Workers},
-		func(job experiment.Job, out []float64) error {
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 4, RunOptions: harness.RunOptions{Workers: cfg.Workers}},
+		func(job harness.Job, out []float64) error {
 			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
 			if err != nil {
 				return err
@@ -358,13 +354,13 @@ func (frozenArm) Update(*bandit.Round, int, float64) {}
 // CoverageCurves returns, for each variant, the mean over runs of
 // ‖θ* − θ̃_t‖_{V_t} / β_t at about 40 log-spaced rounds: the quantity
 // Proposition 4 keeps below 1. (Same runs as CheckProp4 with the same seed.)
-func CoverageCurves(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
+func CoverageCurves(cfg LinUCBCheckConfig) (*harness.Curves, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	rec := experiment.LogGrid(cfg.N, 40)
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: len(rec), Workers: cfg.Workers},
-		func(job experiment.Job, out []float64) error {
+	rec := harness.LogGrid(cfg.N, 40)
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: len(rec), RunOptions: harness.RunOptions{Workers: cfg.Workers}},
+		func(job harness.Job, out []float64) error {
 			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
 			if err != nil {
 				return err
@@ -386,19 +382,19 @@ func CoverageCurves(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
 	if err != nil {
 		return nil, err
 	}
-	return experiment.Summarise(algNames(cfg.Algs), gridX(rec), out), nil
+	return harness.Summarise(algNames(cfg.Algs), gridX(rec), out), nil
 }
 
 // RegretAgainstBounds returns, for each variant, the mean cumulative
 // pseudo-regret at about 30 log-spaced rounds t beside Theorem 5's bound
 // evaluated at horizon t (B = 1): series "<alg>" and "<alg> Thm 5 bound".
-func RegretAgainstBounds(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
+func RegretAgainstBounds(cfg LinUCBCheckConfig) (*harness.Curves, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	rec := experiment.LogGrid(cfg.N, 30)
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 2 * len(rec), Workers: cfg.Workers},
-		func(job experiment.Job, out []float64) error {
+	rec := harness.LogGrid(cfg.N, 30)
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: 2 * len(rec), RunOptions: harness.RunOptions{Workers: cfg.Workers}},
+		func(job harness.Job, out []float64) error {
 			env, pol, err := cfg.policy(cfg.Algs[job.Series], job.Rep, job.Series)
 			if err != nil {
 				return err
@@ -425,7 +421,7 @@ func RegretAgainstBounds(cfg LinUCBCheckConfig) (*experiment.Curves, error) {
 		names = append(names, alg.String(), alg.String()+" Thm 5 bound")
 		split = append(split, reg, bnd)
 	}
-	return experiment.Summarise(names, gridX(rec), split), nil
+	return harness.Summarise(names, gridX(rec), split), nil
 }
 
 func algNames(algs []ss18.Alg) []string {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -181,7 +182,7 @@ func TestVerdictMarkdownNames(t *testing.T) {
 // this test's false-failure probability is ≤ 4·2/600 ≈ 1.3 %. The control's
 // catch is the power shown at this size.
 func TestCheckMinEigCoverageShort(t *testing.T) {
-	vs, err := CheckMinEigCoverage(MinEigCoverageConfig{N: 600, Reps: 2, Gaps: []float64{0}, Seed: 1, Workers: 2})
+	vs, err := CheckMinEigCoverage(MinEigCoverageConfig{N: 600, Reps: 2, Gaps: []float64{0}, Seed: 1, RunOptions: harness.RunOptions{Workers: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,7 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
 	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
@@ -21,8 +21,9 @@ type Claim13Config struct {
 	// Epsilon < ln 2 for the claim. Defaults to 0.5. Delta defaults to 0.1.
 	Epsilon, Delta float64
 	// Seed and Workers as usual.
-	Seed    uint64
-	Workers int
+	Seed uint64
+	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
+	harness.RunOptions
 }
 
 // CheckClaim13 checks SS18 Claim 13 on its instance ([env.SwapEnv], Gap = 1):
@@ -47,8 +48,8 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 		return nil, fmt.Errorf("dpb: claim 13 needs ε < ln 2, got %v", cfg.Epsilon)
 	}
 	half := cfg.N / 2
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: 2, Points: 2, Workers: cfg.Workers},
-		func(job experiment.Job, out []float64) error {
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: 2, Points: 2, RunOptions: harness.RunOptions{Workers: cfg.Workers}},
+		func(job harness.Job, out []float64) error {
 			env, err := dpenv.NewSwapEnv(1, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 0)))
 			if err != nil {
 				return err
@@ -80,7 +81,7 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 		for i, x := range xs {
 			col[i] = x[k]
 		}
-		return experiment.MeanStdErr(col)
+		return harness.MeanStdErr(col)
 	}
 	rr, rrSE := meanSE(out[0], 1)
 	// One-sided z-test of "mean regret ≥ n/4": fail iff it is below n/4 by
@@ -129,8 +130,9 @@ type Claim14Config struct {
 	// Epsilon of DP-UCB. Defaults to 1.
 	Epsilon float64
 	// Seed and Workers as usual.
-	Seed    uint64
-	Workers int
+	Seed uint64
+	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
+	harness.RunOptions
 }
 
 // CheckClaim14 checks SS18 Claim 14 and Corollary 15 on MT14's DP-UCB
@@ -161,8 +163,8 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 		gaps[a] = cfg.Gap
 	}
 	means[0], gaps[0] = 0.9, 0
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: 1, Points: cfg.Arms + 1, Workers: cfg.Workers},
-		func(job experiment.Job, out []float64) error {
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: 1, Points: cfg.Arms + 1, RunOptions: harness.RunOptions{Workers: cfg.Workers}},
+		func(job harness.Job, out []float64) error {
 			env, err := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: means, Noise: dpenv.Bernoulli}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 0)))
 			if err != nil {
 				return err
@@ -191,7 +193,7 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 	}
 	v1 := ratioVerdict("claim14-pulls", "each sub-optimal arm is pulled ≥ ln(n)/(100εΔ_a) times w.p. ≥ ½ (ε-DP algorithm: DP-UCB)",
 		"SS18 Claim 14", 0.5, ratios, fmt.Sprintf("k=%d n=%d ε=%g Δ=%g: need %.3g pulls", cfg.Arms, cfg.N, cfg.Epsilon, cfg.Gap, need))
-	mu, se := experiment.MeanStdErr(regrets)
+	mu, se := harness.MeanStdErr(regrets)
 	lb := ss18.PrivateMABLowerBound(gaps, cfg.N, cfg.Epsilon)
 	fail := 0
 	if mu < lb-4.27*se {

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 // TestCheckSS18ShardedMerge: the checks of CheckSS18 that go through the
@@ -28,21 +28,21 @@ func TestCheckSS18ShardedMerge(t *testing.T) {
 		return append(a, b...)
 	}
 	want := run(cfg)
-	st, err := experiment.OpenStore(t.TempDir())
+	st, err := harness.OpenStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	c := cfg
-	c.Plan = &experiment.Plan{Store: st, Shard: experiment.Shard{I: 0, N: 2}}
+	c.Plan = &harness.Plan{Store: st, Shard: harness.Shard{I: 0, N: 2}}
 	run(c)
-	c.Plan = &experiment.Plan{Store: st, Merge: true}
+	c.Plan = &harness.Plan{Store: st, Merge: true}
 	run(c)
 	if len(c.Plan.Missing()) == 0 {
 		t.Error("a merge after one of two shards found every job")
 	}
-	c.Plan = &experiment.Plan{Store: st, Shard: experiment.Shard{I: 1, N: 2}}
+	c.Plan = &harness.Plan{Store: st, Shard: harness.Shard{I: 1, N: 2}}
 	run(c)
-	c.Plan = &experiment.Plan{Store: st, Merge: true}
+	c.Plan = &harness.Plan{Store: st, Merge: true}
 	got := run(c)
 	if miss := c.Plan.Missing(); len(miss) > 0 {
 		t.Fatalf("merge: missing %v", miss)

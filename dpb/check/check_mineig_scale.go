@@ -5,7 +5,7 @@ import (
 	"math"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -22,10 +22,8 @@ type MinEigCoverageConfig struct {
 	Gaps []float64
 	// Seed of the runs.
 	Seed uint64
-	// Workers as in TrialConfig.
-	Workers int
-	// Plan, if set, keeps the runs in a job store and selects a shard.
-	Plan *experiment.Plan
+	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
+	harness.RunOptions
 }
 
 // CheckMinEigCoverage checks SS18 Proposition 4 for the RadiusMinEig
@@ -45,8 +43,8 @@ func CheckMinEigCoverage(cfg MinEigCoverageConfig) (Verdicts, error) {
 	}
 	var vs Verdicts
 	for _, gap := range cfg.Gaps {
-		lc := LinUCBCheckConfig{D: cfg.D, K: cfg.K, N: cfg.N, Reps: cfg.Reps, Seed: cfg.Seed, Workers: cfg.Workers,
-			Algs: ss18.MinEigAlgs, MinEig: true, Plan: cfg.Plan}
+		lc := LinUCBCheckConfig{D: cfg.D, K: cfg.K, N: cfg.N, Reps: cfg.Reps, Seed: cfg.Seed, RunOptions: harness.RunOptions{Workers: cfg.Workers, Plan: cfg.Plan},
+			Algs: ss18.MinEigAlgs, MinEig: true}
 		// LinUCBCheckConfig's zero Gap means its default, 0.1: Δ = 0 is
 		// asked for as minGap.
 		lc.Gap = gap

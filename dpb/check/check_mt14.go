@@ -8,10 +8,12 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/env"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/noise"
+	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -34,8 +36,8 @@ type MT14CheckConfig struct {
 	// the constant 1 read into Theorem 4's O(·), its bound is below the
 	// trivial regret TΔ at T = 10⁴ only for ε > 13.6 (it is 13.6 TΔ at ε = 1).
 	Epsilons []float64
-	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
-	Workers int
+	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
+	harness.RunOptions
 }
 
 // WithDefaults returns c with every unset field at its default.
@@ -402,13 +404,31 @@ func CheckGammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (
 // (constant 1, γ = 1/T), Theorem 2 (Auer et al.'s constants) and SS18's
 // Corollary 15 lower bound against the mean regret.
 func checkMT14Regret(c MT14CheckConfig) (Verdicts, error) {
-	const k, gap = 5, 0.5
+	const k = 5
+	best, gap := 0.9, 0.5 // float64 arithmetic, as the figure computes the means
 	epss := c.Epsilons
-	gaps := experiment.MT14Fig1Gaps(k, gap)
+	gaps := make([]float64, k) // arm 0 best, the others gap below
+	means := make([]float64, k)
+	for a := range k {
+		gaps[a], means[a] = gap, best-gap
+	}
+	gaps[0], means[0] = 0, best
 	var thm4, thm2, cor15 []meanCell
 	for i, T := range c.Horizons {
-		curves, err := experiment.RunMT14Fig1(experiment.MT14Fig1Config{Arms: k, Horizon: T, Reps: c.Reps, Seed: c.Seed + uint64(i),
-			Gap: gap, Epsilons: epss, Points: 2, Workers: c.Workers})
+		// MT14 Fig. 1's run (mt14fig.RunFig1) at T: UCB1, then DP-UCB at
+		// each ε (γ = 1/T, Γ as printed), common random numbers.
+		pols := []harness.PolicyFactory{{Name: "UCB1 (non-private)", New: func(*rand.Rand) (bandit.Policy, error) {
+			return mt14.NewUCB1(mt14.UCB1Config{Arms: k})
+		}}}
+		for _, eps := range epss {
+			pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Gamma: 1 / float64(T), RelaxationScale: 1, Noise: dpnoise.NoiseSimulated}, rng)
+			}})
+		}
+		e := harness.BanditExperiment{Horizon: T, Reps: c.Reps, Seed: c.Seed + uint64(i), Policies: pols, Record: harness.LogGrid(T, 2),
+			RunOptions: harness.RunOptions{Workers: c.Workers},
+			NewEnv:     func(rng *rand.Rand) (bandit.Environment, error) { return env.NewBernoulliArms(means, rng), nil }}
+		curves, err := e.Run()
 		if err != nil {
 			return nil, err
 		}

@@ -6,7 +6,6 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 func TestCheckMT14Short(t *testing.T) {
@@ -90,17 +89,6 @@ func TestChecksCanFail(t *testing.T) {
 	v = meanVerdict("x", "E[X] ≥ 1", "test", []meanCell{{label: "a", mean: 1.2, se: 0.1, bound: 1, lower: true}}, "")
 	if !v.Pass {
 		t.Errorf("lower mean verdict %+v", v)
-	}
-}
-
-func TestPrivateMABVerdicts(t *testing.T) {
-	res, err := experiment.RunPrivateMAB(experiment.PrivateMABConfig{Arms: 5, Horizon: 20000, Reps: 4, Seed: 2, Epsilons: []float64{1, 10}, Points: 5})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vs := PrivateMABVerdicts(res)
-	if want := 2*len(experiment.PrivateMABAlgorithms) - 1; len(vs) != want || !vs.OK() {
-		t.Fatalf("%d verdicts (want %d); failed %+v", len(vs), want, vs.Failed())
 	}
 }
 

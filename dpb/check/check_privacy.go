@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
@@ -225,12 +225,12 @@ func scale(v []float64, c float64) {
 // §4.2 for s, the ε it achieves at each δ in deltas by the three accountants
 // (series "zCDP (Bun–Steinke)", "zCDP (tight conversion)", "exact (GDP)"),
 // as Curves with X = δ (Reps 0: exact computations, no error bars).
-func GaussianPrivacyCurves(s ss18.Setting, deltas []float64) (*experiment.Curves, error) {
+func GaussianPrivacyCurves(s ss18.Setting, deltas []float64) (*harness.Curves, error) {
 	g, err := SS18GaussianPrivacy(s)
 	if err != nil {
 		return nil, err
 	}
-	c := &experiment.Curves{Names: []string{"zCDP (Bun–Steinke)", "zCDP (tight conversion)", "exact (GDP)"}, X: deltas}
+	c := &harness.Curves{Names: []string{"zCDP (Bun–Steinke)", "zCDP (tight conversion)", "exact (GDP)"}, X: deltas}
 	c.Mean = make([][]float64, 3)
 	c.StdErr = make([][]float64, 3)
 	for i := range c.Mean {
@@ -248,8 +248,8 @@ func GaussianPrivacyCurves(s ss18.Setting, deltas []float64) (*experiment.Curves
 // WishartKCurves returns the Wishart degrees of freedom (printed, authors',
 // direct; see [WishartKAccounting]) for each horizon in ns, other fields
 // from s, as Curves with X = n.
-func WishartKCurves(s ss18.Setting, ns []int) (*experiment.Curves, error) {
-	c := &experiment.Curves{Names: []string{"printed k (SS18 §4.1)", "authors' k (PrivateBandits.jl)", "smallest k (Thm 8 + advanced composition)"}}
+func WishartKCurves(s ss18.Setting, ns []int) (*harness.Curves, error) {
+	c := &harness.Curves{Names: []string{"printed k (SS18 §4.1)", "authors' k (PrivateBandits.jl)", "smallest k (Thm 8 + advanced composition)"}}
 	c.Mean = make([][]float64, 3)
 	c.StdErr = make([][]float64, 3)
 	for i := range c.Mean {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -26,14 +26,12 @@ type SS18CheckConfig struct {
 	// Trials is the number of draws of each Monte-Carlo check. Defaults to
 	// 20000 (short: 2000).
 	Trials int
-	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
-	Workers int
+	// RunOptions: workers, progress bar and plan; the plan keeps the tree
+	// checks' runs in a job store and selects a shard ([CheckSS18Trees]).
+	harness.RunOptions
 	// PolicyN is the horizon of the Proposition 4 (confidence-set) checks,
 	// which run Algorithm 1 itself. Defaults to 2000 (short: 300).
 	PolicyN int `json:"policy_n,omitempty"`
-	// Plan, if set, keeps the tree checks' runs in a job store and selects
-	// a shard (see experiment.Plan and [CheckSS18Trees]).
-	Plan *experiment.Plan `json:"-"`
 }
 
 // WithDefaults returns c with every unset field at its default.
@@ -106,7 +104,7 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 // cfg.Plan): the part that grows with n and that a cluster runs in shards.
 func CheckSS18Trees(cfg SS18CheckConfig) (Verdicts, error) {
 	c := cfg.WithDefaults()
-	vs, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan})
+	vs, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}})
 	return vs, err
 }
 
@@ -132,7 +130,7 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 	if c.PolicyN > 0 {
 		n = c.PolicyN
 	}
-	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan}
+	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}}
 	vs, err := CheckProp4(base)
 	if err != nil {
 		return nil, err
@@ -200,7 +198,7 @@ func CheckSS18Scaled(cfg SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	wv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, K: kt, Plan: c.Plan})
+	wv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}, K: kt})
 	if err != nil {
 		return nil, err
 	}
@@ -210,7 +208,7 @@ func CheckSS18Scaled(cfg SS18CheckConfig) (Verdicts, error) {
 			vs = append(vs, v)
 		}
 	}
-	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, Workers: c.Workers, Plan: c.Plan})
+	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}})
 	if err != nil {
 		return nil, err
 	}
@@ -284,17 +282,17 @@ func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
 		return nil, err
 	}
 	n, reps := policyScale(c)
-	rv, err := CheckRegretBounds(LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps / 2, Seed: c.Seed, Workers: c.Workers})
+	rv, err := CheckRegretBounds(LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps / 2, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, rv...)
-	cv, err := CheckClaim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, Workers: c.Workers})
+	cv, err := CheckClaim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, cv...)
-	lv, err := CheckClaim14(Claim14Config{Arms: 5, N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, Workers: c.Workers})
+	lv, err := CheckClaim14(Claim14Config{Arms: 5, N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err
 	}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
@@ -38,11 +38,8 @@ type TreeCheckConfig struct {
 	// to L̃² (Theorem 8, Prop. 9); SS18 §4.1 once prints W_{d+1}(L̃ I, k),
 	// which this field lets a notebook check.
 	WishartScale float64
-	// Workers is passed to RunTrials. Defaults to GOMAXPROCS.
-	Workers int
-	// Plan, if set, keeps the runs in a job store and selects a shard (see
-	// experiment.Plan): the check at the paper's n runs in pieces.
-	Plan *experiment.Plan
+	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
+	harness.RunOptions
 	// PerRun selects the per-run test (see CheckTreeRegularizers); it is
 	// forced for n > TreeDenseMaxN.
 	PerRun bool
@@ -179,7 +176,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 	// One job is one run of one tree. Dense: out[t·nb+b] is bound b's ratio
 	// in round t+1. Per run: out[b·w+·] is (failing rounds, first failing
 	// round, largest ratio, the ratios at the sample rounds).
-	grid := experiment.LogGrid(n, TreeSampleRounds)
+	grid := harness.LogGrid(n, TreeSampleRounds)
 	w := 3 + len(grid)
 	points := n * nb
 	if perRun {
@@ -192,9 +189,9 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 		Seed         uint64
 		PerRun       bool
 	}{s, k, scaleW, cfg.Seed, perRun}
-	out, err := experiment.RunTrials(experiment.TrialConfig{Reps: cfg.Reps, Series: len(treeSeries), Points: points, Workers: cfg.Workers,
-		Plan: cfg.Plan, Label: "ss18-check-tree", Key: key, Rounds: n},
-		func(job experiment.Job, out []float64) error {
+	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: len(treeSeries), Points: points, RunOptions: harness.RunOptions{Workers: cfg.Workers, Plan: cfg.Plan},
+		Label: "ss18-check-tree", Key: key, Rounds: n},
+		func(job harness.Job, out []float64) error {
 			ratios := out
 			if perRun {
 				ratios = make([]float64, nb)
@@ -455,8 +452,8 @@ func treeClaim(b int, wishart bool, variant string, mode counter.ReleaseMode, d,
 
 // Curves returns the per-round median ratios of the named bounds as Curves
 // (X = round t), ratios capped at clip (> 1) so that a plot stays readable.
-func (r *TreeRounds) Curves(clip float64, names ...string) (*experiment.Curves, error) {
-	c := &experiment.Curves{Reps: r.Reps}
+func (r *TreeRounds) Curves(clip float64, names ...string) (*harness.Curves, error) {
+	c := &harness.Curves{Reps: r.Reps}
 	for t := range r.N {
 		c.X = append(c.X, float64(t+1))
 	}

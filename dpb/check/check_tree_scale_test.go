@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -54,17 +54,17 @@ func TestTreeCheckShardedMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	st, err := experiment.OpenStore(t.TempDir())
+	st, err := harness.OpenStore(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := range 3 {
-		cfg.Plan = &experiment.Plan{Store: st, Shard: experiment.Shard{I: i, N: 3}}
+		cfg.Plan = &harness.Plan{Store: st, Shard: harness.Shard{I: i, N: 3}}
 		if _, _, err := CheckTreeRegularizers(cfg); err != nil {
 			t.Fatal(err)
 		}
 	}
-	cfg.Plan = &experiment.Plan{Store: st, Merge: true}
+	cfg.Plan = &harness.Plan{Store: st, Merge: true}
 	got, _, err := CheckTreeRegularizers(cfg)
 	if err != nil || len(cfg.Plan.Missing()) > 0 {
 		t.Fatalf("merge: %v, missing %v", err, cfg.Plan.Missing())

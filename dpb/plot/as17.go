@@ -4,12 +4,11 @@ import (
 	"bytes"
 	"fmt"
 
+	"github.com/dpbandits/dpbandits/dpb/as17fig"
 	"github.com/janpfeifer/gonb/gonbui"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // AS17 figure tile size.
@@ -36,7 +35,7 @@ func grid(ps []*plot.Plot, cols int) [][]*plot.Plot {
 // AS17RegretTiles draws, for each row result, the final regret against T on
 // log–log axes with fitted slopes over T >= TailFrom and the row's bound as
 // dotted lines, laid out cols to a line.
-func AS17RegretTiles(res []*experiment.AS17Result, cols int) ([][]*plot.Plot, error) {
+func AS17RegretTiles(res []*as17fig.Result, cols int) ([][]*plot.Plot, error) {
 	var ps []*plot.Plot
 	for _, r := range res {
 		p, _, err := LogLogFit(r.Regret, LogLogOptions{
@@ -58,7 +57,7 @@ func AS17RegretTiles(res []*experiment.AS17Result, cols int) ([][]*plot.Plot, er
 // AS17ExcessTiles draws, for each row, the paired excess regret
 // R_ε(T) − R_non-private(T) against T (log x, linear y, ±2 s.e. bands):
 // flat lines mean a privacy cost additive in T.
-func AS17ExcessTiles(res []*experiment.AS17Result, cols int) ([][]*plot.Plot, error) {
+func AS17ExcessTiles(res []*as17fig.Result, cols int) ([][]*plot.Plot, error) {
 	var ps []*plot.Plot
 	for _, r := range res {
 		if r.Excess == nil {
@@ -81,7 +80,7 @@ func AS17ExcessTiles(res []*experiment.AS17Result, cols int) ([][]*plot.Plot, er
 // AS17EpsilonTiles draws, for each row result of an ε sweep, the regret and
 // the excess over non-private at horizon index h against 1/ε on log–log axes
 // with fitted slopes.
-func AS17EpsilonTiles(res []*experiment.AS17Result, h, cols int) ([][]*plot.Plot, error) {
+func AS17EpsilonTiles(res []*as17fig.Result, h, cols int) ([][]*plot.Plot, error) {
 	var ps []*plot.Plot
 	for _, r := range res {
 		p, _, err := LogLogFit(r.ByInverseEpsilon(h), LogLogOptions{

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dpbandits/dpbandits/dpb/as17fig"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
@@ -17,7 +17,7 @@ import (
 // stability form of [as17.FTRLCounterBound], 10–100× above the others) are
 // left out of the plot to keep the axis readable; the CSV and JSON have
 // them. The y axis is extended upwards to hold the legend above the data.
-func BeyondAS17Tiles(res *experiment.BeyondAS17Result) ([][]*plot.Plot, error) {
+func BeyondAS17Tiles(res *as17fig.BeyondResult) ([][]*plot.Plot, error) {
 	var ps []*plot.Plot
 	c := res.Config
 	for _, p := range res.Panels {

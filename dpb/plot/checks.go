@@ -4,11 +4,10 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // HLine adds a dashed grey horizontal line at y spanning the plot's x range
@@ -35,7 +34,7 @@ func HLine(p *plot.Plot, y float64, label string) error {
 // RoundRatios plots per-round ratios (value/bound or bound/value, from
 // dpb.TreeRounds.Curves) on a log y-axis with the bound at 1: above the line
 // the bound failed.
-func RoundRatios(c *experiment.Curves, title string) (*plot.Plot, error) {
+func RoundRatios(c *harness.Curves, title string) (*plot.Plot, error) {
 	p, err := Curves(c, CurveOptions{Title: title, XLabel: "round t", YLabel: "median ratio (> 1 fails)", LogY: true})
 	if err != nil {
 		return nil, err

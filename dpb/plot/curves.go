@@ -7,12 +7,11 @@ import (
 	"bytes"
 	"image/color"
 
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // Palette is a colour-blind-safe palette (Okabe & Ito).
@@ -52,7 +51,7 @@ type CurveOptions struct {
 }
 
 // Curves plots every series of c as a line with an optional standard-error band.
-func Curves(c *experiment.Curves, o CurveOptions) (*plot.Plot, error) {
+func Curves(c *harness.Curves, o CurveOptions) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = o.Title
 	p.X.Label.Text = o.XLabel

@@ -10,12 +10,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/go-echarts/go-echarts/v2/charts"
 	"github.com/go-echarts/go-echarts/v2/opts"
 	"github.com/go-echarts/go-echarts/v2/render"
 	"github.com/janpfeifer/gonb/gonbui"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // Interactive charts with go-echarts, offline.
@@ -150,7 +149,7 @@ func ShowECharts(chart Snippeter, width, height string) {
 
 // EChartsCurves returns an interactive line chart of every series of c (mean
 // only), with a zoom slider and an axis tooltip; logY uses a log y-axis.
-func EChartsCurves(c *experiment.Curves, title, xLabel, yLabel string, logY bool) *charts.Line {
+func EChartsCurves(c *harness.Curves, title, xLabel, yLabel string, logY bool) *charts.Line {
 	line := charts.NewLine()
 	yType := "value"
 	if logY {

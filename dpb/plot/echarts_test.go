@@ -6,11 +6,11 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 func TestEChartsHTML(t *testing.T) {
-	c := &experiment.Curves{
+	c := &harness.Curves{
 		Names: []string{"plain", "padded"},
 		X:     []float64{1, 2, 3},
 		Mean:  [][]float64{{1, 2, 3}, {3, 2, 1}},

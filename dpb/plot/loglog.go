@@ -9,14 +9,13 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgsvg"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // LogLogOptions configures [LogLogFit].
@@ -27,7 +26,7 @@ type LogLogOptions struct {
 	// Refs, if non-nil, are drawn as thin dotted lines in the series'
 	// colours, without fits (e.g. the theoretical bounds); the legend shows
 	// one entry for them, RefLegend (e.g. "dotted: bounds").
-	Refs      *experiment.Curves
+	Refs      *harness.Curves
 	RefLegend string
 	// NoLegend hides the legend (for small tiles).
 	NoLegend bool
@@ -38,7 +37,7 @@ type LogLogOptions struct {
 // (the fit of [dpb.FitLogLog] over x >= FitFrom), naming the slope in the
 // legend: "name: slope 0.50 ± 0.01". Points with y <= 0 are left out of
 // both the plot and the fit. It returns the plot and the fits, one per series.
-func LogLogFit(c *experiment.Curves, o LogLogOptions) (*plot.Plot, []experiment.Fit, error) {
+func LogLogFit(c *harness.Curves, o LogLogOptions) (*plot.Plot, []harness.Fit, error) {
 	p := plot.New()
 	p.Title.Text = o.Title
 	p.X.Label.Text = o.XLabel
@@ -49,7 +48,7 @@ func LogLogFit(c *experiment.Curves, o LogLogOptions) (*plot.Plot, []experiment.
 	p.Legend.Top, p.Legend.Left = true, true
 	p.Legend.TextStyle.Font.Size = vg.Points(8)
 	p.Add(plotter.NewGrid())
-	fits := make([]experiment.Fit, len(c.Names))
+	fits := make([]harness.Fit, len(c.Names))
 	for s, name := range c.Names {
 		col := Colour(s)
 		var pts plotter.XYs
@@ -72,7 +71,7 @@ func LogLogFit(c *experiment.Curves, o LogLogOptions) (*plot.Plot, []experiment.
 				fy = append(fy, y)
 			}
 		}
-		fits[s] = experiment.FitLogLog(fx, fy)
+		fits[s] = harness.FitLogLog(fx, fy)
 		if len(pts) == 0 {
 			continue
 		}

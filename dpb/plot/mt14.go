@@ -4,11 +4,10 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dpbandits/dpbandits/dpb/mt14fig"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // errPoints are points with symmetric vertical error bars.
@@ -47,7 +46,7 @@ func addDotsAndWhiskers(p *plot.Plot, series []errPoints, names []string) error 
 // feedback delay τ, one marker per policy (non-private, then each ε) at its
 // mean normalised CTR with ±Band standard errors over repetitions, and a
 // dashed line at 1, the uniformly random policy.
-func MT14Fig2(res *experiment.MT14Fig2Result, title string, band float64) (*plot.Plot, error) {
+func MT14Fig2(res *mt14fig.Fig2Result, title string, band float64) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "feedback delay τ (log rows)"
@@ -106,7 +105,7 @@ func MT14Fig2(res *experiment.MT14Fig2Result, title string, band float64) (*plot
 // repetitions with whiskers from the mean 95% interval ends, and the
 // uniformly random policy's value (on the uniform log, and by DR on the
 // logged log) as dashed and dotted lines.
-func MT14Fig2BTS(res *experiment.MT14Fig2BTSResult, title string) (*plot.Plot, error) {
+func MT14Fig2BTS(res *mt14fig.Fig2BTSResult, title string) (*plot.Plot, error) {
 	if len(res.Rows) == 0 {
 		return nil, fmt.Errorf("plot: no rows")
 	}
@@ -126,7 +125,7 @@ func MT14Fig2BTS(res *experiment.MT14Fig2BTSResult, title string) (*plot.Plot, e
 	labels := make([]string, len(res.Rows))
 	for g, r := range res.Rows {
 		labels[g] = r.Name
-		for s, v := range []experiment.OPEValue{r.Replay, r.Rejection, r.DR} {
+		for s, v := range []mt14fig.OPEValue{r.Replay, r.Rejection, r.DR} {
 			if math.IsNaN(v.Value) {
 				continue
 			}

@@ -5,11 +5,11 @@ import (
 	"image/color"
 	"math"
 
+	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/mabfig"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // boundColours are the translucent greys of the lower bounds in the
@@ -20,13 +20,13 @@ var boundColours = []color.Color{color.NRGBA{A: 60}, color.NRGBA{A: 100}, color.
 // privateMABPlot draws the curves of c on log–log axes: the first len(c.Names)
 // − nb series as measured curves (palette colours, s.e. bands), the last nb
 // as lower bounds (grey dashes). The legend is kept only when legend is set.
-func privateMABPlot(c *experiment.Curves, nb int, title, xLabel string, legend bool) (*plot.Plot, error) {
+func privateMABPlot(c *harness.Curves, nb int, title, xLabel string, legend bool) (*plot.Plot, error) {
 	ns := len(c.Names) - nb
 	names := make([]string, ns)
 	for i, n := range c.Names[:ns] {
-		names[i] = experiment.PrivateMABLabel(n) // DP-UCB's names its γ
+		names[i] = mabfig.Label(n) // DP-UCB's names its γ
 	}
-	meas := &experiment.Curves{X: c.X, Reps: c.Reps, Names: names, Mean: c.Mean[:ns], StdErr: c.StdErr[:ns]}
+	meas := &harness.Curves{X: c.X, Reps: c.Reps, Names: names, Mean: c.Mean[:ns], StdErr: c.StdErr[:ns]}
 	p, err := Curves(meas, CurveOptions{Title: title, XLabel: xLabel, YLabel: "pseudo-regret", LogX: true, LogY: true, Band: 2, LegendRight: false})
 	if err != nil {
 		return nil, err
@@ -60,11 +60,11 @@ func privateMABPlot(c *experiment.Curves, nb int, title, xLabel string, legend b
 
 // PrivateMAB draws the private-MAB comparison as a grid of cols columns: one
 // panel of regret against T (log–log) per ε in panels, with the lower bounds
-// of experiment.PrivateMABBounds; the regret at T against ε (log–log: a slope
+// of mabfig.Bounds; the regret at T against ε (log–log: a slope
 // of −1 is the k ln T/ε term); the same divided by the sharpest lower bound
 // (Azize et al. 2025; 1 is optimal); and a panel holding the legend.
-func PrivateMAB(res *experiment.PrivateMABResult, panels []float64, cols int) ([][]*plot.Plot, error) {
-	nb := len(experiment.PrivateMABBounds)
+func PrivateMAB(res *mabfig.Result, panels []float64, cols int) ([][]*plot.Plot, error) {
+	nb := len(mabfig.Bounds)
 	var ps []*plot.Plot
 	k := res.Config.Arms
 	for _, eps := range panels {
@@ -92,7 +92,7 @@ func PrivateMAB(res *experiment.PrivateMABResult, panels []float64, cols int) ([
 	ps = append(ps, p)
 	// Regret over the sharpest bound: every series divided by the last one.
 	last := len(h.Names) - 1
-	ratio := &experiment.Curves{X: h.X, Reps: h.Reps}
+	ratio := &harness.Curves{X: h.X, Reps: h.Reps}
 	for s := range h.Names[:len(h.Names)-nb] {
 		m, e := make([]float64, len(h.X)), make([]float64, len(h.X))
 		for i := range h.X {

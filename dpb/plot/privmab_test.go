@@ -4,14 +4,14 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/mabfig"
 )
 
 // TestPrivateMABStatesGamma: the private-MAB figure names DP-UCB's failure
 // probability γ = 1/T in its legend and in the title of the regret-at-T
 // panel, and labels the other series by their names.
 func TestPrivateMABStatesGamma(t *testing.T) {
-	res, err := experiment.RunPrivateMAB(experiment.PrivateMABConfig{Arms: 3, Horizon: 500, Reps: 2, Seed: 1, Epsilons: []float64{0.1, 1, 10}, Points: 4,
+	res, err := mabfig.Run(mabfig.Config{Arms: 3, Horizon: 500, Reps: 2, Seed: 1, Epsilons: []float64{0.1, 1, 10}, Points: 4,
 		Algorithms: []string{"DP-UCB", "DP-SE"}})
 	if err != nil {
 		t.Fatal(err)

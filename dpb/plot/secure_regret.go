@@ -3,17 +3,16 @@ package plot
 import (
 	"fmt"
 
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // SecureRegret draws the secure-vs-simulated experiment as a dot-and-whisker
 // chart: one group per variant, one marker per gap at the mean paired
 // difference (secure − simulated, % of the simulated regret) with its 95 %
 // t interval, and dashed lines at 0 and ±2 %.
-func SecureRegret(res *experiment.SecureRegretResult) (*plot.Plot, error) {
+func SecureRegret(res *ss18fig.SecureRegretResult) (*plot.Plot, error) {
 	cfg := res.Config
 	na, ng := len(cfg.Algs), len(cfg.Gaps)
 	if len(res.Rows) != na*ng {

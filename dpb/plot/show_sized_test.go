@@ -6,12 +6,12 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/env"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 	"gonum.org/v1/plot/vg"
 )
 
 func TestShowSizedAndSave(t *testing.T) {
-	ds, err := experiment.SS18DecisionSet(env.LinearEnvConfig{Dim: 3, K: 20, Gap: 0.1}, 1)
+	ds, err := ss18fig.DecisionSet(env.LinearEnvConfig{Dim: 3, K: 20, Gap: 0.1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

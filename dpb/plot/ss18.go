@@ -6,12 +6,12 @@ import (
 	"math"
 	"strconv"
 
+	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/dpbandits/dpbandits/dpb/experiment"
 )
 
 // SS18 Appendix D figures, drawn from the results of the dpb drivers
@@ -35,7 +35,7 @@ func SS18Fig1Size(width vg.Length) (w, h vg.Length) {
 // SS18Fig1 draws a decision set in R³ (SS18 Figure 1): sub-optimal actions
 // shaded by depth, the optimal action, θ* as an arrow, the unit sphere's
 // outline and the circles ⟨x, θ*⟩ = OptReward and OptReward − Δ.
-func SS18Fig1(ds *experiment.LinearDecisionSet, view View) (*plot.Plot, error) {
+func SS18Fig1(ds *ss18fig.LinearDecisionSet, view View) (*plot.Plot, error) {
 	if ds.Config.Dim != 3 {
 		return nil, fmt.Errorf("plot: SS18Fig1 needs d = 3, got %d", ds.Config.Dim)
 	}
@@ -67,7 +67,7 @@ func SS18Fig1(ds *experiment.LinearDecisionSet, view View) (*plot.Plot, error) {
 
 // SS18Fig2 draws Experiment 1's regret over time, one panel per reward
 // noise and one line per d (SS18 Figure 2). Save with [SaveGrid].
-func SS18Fig2(res *experiment.SS18Exp1Result) ([][]*plot.Plot, error) {
+func SS18Fig2(res *ss18fig.Exp1Result) ([][]*plot.Plot, error) {
 	var row []*plot.Plot
 	for i, noise := range res.Config.Noises {
 		p, err := Curves(res.Curves[i], CurveOptions{Gradient: true,
@@ -97,7 +97,7 @@ func SS18Fig2(res *experiment.SS18Exp1Result) ([][]*plot.Plot, error) {
 
 // SS18Fig3 draws Experiment 1's total regret against d on log–log axes with
 // the least-squares lines and their slopes (SS18 Figure 3).
-func SS18Fig3(res *experiment.SS18Exp1Result) (*plot.Plot, error) {
+func SS18Fig3(res *ss18fig.Exp1Result) (*plot.Plot, error) {
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("SS18 Fig. 3: total regret vs d (n = %d, %d runs, K = d², Δ = %g)", res.Config.Horizon, res.Config.Reps, res.Config.Gap)
 	p.X.Label.Text = "dimension d"
@@ -159,7 +159,7 @@ func SS18Fig3(res *experiment.SS18Exp1Result) (*plot.Plot, error) {
 // SS18Fig4 draws Experiment 2's regret over time, one panel per gap, with
 // ±2 s.e. bands, up to round plotTo (all rounds when plotTo ≤ 0) (SS18
 // Figure 4).
-func SS18Fig4(res *experiment.SS18Exp2Result, plotTo float64) ([][]*plot.Plot, error) {
+func SS18Fig4(res *ss18fig.Exp2Result, plotTo float64) ([][]*plot.Plot, error) {
 	cfg := res.Config
 	var row []*plot.Plot
 	for g, gap := range cfg.Gaps {
@@ -183,7 +183,7 @@ func SS18Fig4(res *experiment.SS18Exp2Result, plotTo float64) ([][]*plot.Plot, e
 // SS18Fig5 draws Experiment 3's total regret against ρ_min (log scale), one
 // panel per mechanism and one line per gap, with dotted vertical lines at
 // Section 4's shifts (and at the unshifted Wishart) (SS18 Figure 5).
-func SS18Fig5(res *experiment.SS18Exp3Result) ([][]*plot.Plot, error) {
+func SS18Fig5(res *ss18fig.Exp3Result) ([][]*plot.Plot, error) {
 	cfg := res.Config
 	var row []*plot.Plot
 	for m, mech := range res.Mechanisms {
@@ -247,7 +247,7 @@ func SS18Fig5(res *experiment.SS18Exp3Result) ([][]*plot.Plot, error) {
 
 // outerMax returns the highest mean of any series over the left (or right)
 // third of the points, at least one point.
-func outerMax(c *experiment.Curves, left bool) float64 {
+func outerMax(c *harness.Curves, left bool) float64 {
 	n := max(1, len(c.X)/3)
 	lo, hi := 0, n
 	if !left {
@@ -263,7 +263,7 @@ func outerMax(c *experiment.Curves, left bool) float64 {
 }
 
 // TruncateCurves keeps the points with X ≤ to (c itself when to ≤ 0).
-func TruncateCurves(c *experiment.Curves, to float64) *experiment.Curves {
+func TruncateCurves(c *harness.Curves, to float64) *harness.Curves {
 	if to <= 0 {
 		return c
 	}
@@ -271,7 +271,7 @@ func TruncateCurves(c *experiment.Curves, to float64) *experiment.Curves {
 	for k < len(c.X) && c.X[k] <= to {
 		k++
 	}
-	t := &experiment.Curves{Names: c.Names, X: c.X[:k], Reps: c.Reps}
+	t := &harness.Curves{Names: c.Names, X: c.X[:k], Reps: c.Reps}
 	for s := range c.Names {
 		t.Mean = append(t.Mean, c.Mean[s][:k])
 		t.StdErr = append(t.StdErr, c.StdErr[s][:k])

@@ -7,7 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/env"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -15,7 +15,7 @@ import (
 // checks that the files are written.
 func TestSS18Figures(t *testing.T) {
 	dir := t.TempDir()
-	ds, err := experiment.SS18DecisionSet(env.LinearEnvConfig{Dim: 3, K: 200, Gap: 0.1}, 1)
+	ds, err := ss18fig.DecisionSet(env.LinearEnvConfig{Dim: 3, K: 200, Gap: 0.1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -27,7 +27,7 @@ func TestSS18Figures(t *testing.T) {
 	if err := SaveSized(p1, filepath.Join(dir, "fig1"), w, h); err != nil {
 		t.Fatal(err)
 	}
-	e1, err := experiment.SS18Experiment1(experiment.SS18Exp1Config{Dims: []int{3, 4}, Horizon: 100, Reps: 2, Points: 5})
+	e1, err := ss18fig.Experiment1(ss18fig.Exp1Config{Dims: []int{3, 4}, Horizon: 100, Reps: 2, Points: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +45,7 @@ func TestSS18Figures(t *testing.T) {
 	if _, err := Render(p3, "png"); err != nil {
 		t.Fatal(err)
 	}
-	e2, err := experiment.SS18Experiment2(experiment.SS18Exp2Config{Dim: 3, Horizon: 100, Reps: 2, Points: 5})
+	e2, err := ss18fig.Experiment2(ss18fig.Exp2Config{Dim: 3, Horizon: 100, Reps: 2, Points: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -56,7 +56,7 @@ func TestSS18Figures(t *testing.T) {
 	if err := SaveGrid(g4, filepath.Join(dir, "fig4"), 3*vg.Inch, 2*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
-	e3, err := experiment.SS18Experiment3(experiment.SS18Exp3Config{Dim: 3, Horizon: 100, Reps: 2, RhoMins: 3, Gaps: []float64{0.1, 0}})
+	e3, err := ss18fig.Experiment3(ss18fig.Exp3Config{Dim: 3, Horizon: 100, Reps: 2, RhoMins: 3, Gaps: []float64{0.1, 0}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -29,7 +29,7 @@ func BenchmarkLinUCBStep(b *testing.B) {
 // same buffer (NewRound once, Next in place), so the step reads it from the
 // cache level its size allows (at (64, 4096), 2 MB: beyond L2). A pool of
 // several pre-drawn sets (8–16 × 2 MB) would instead measure memory
-// bandwidth. experiment.TimeLoop's step mode uses the same pattern. Besides
+// bandwidth. harness.TimeLoop's step mode uses the same pattern. Besides
 // wall time it reports the thread's CPU time per round, which a loaded host
 // disturbs much less.
 func benchStep(b *testing.B, reg Regularizer, d, k int) {

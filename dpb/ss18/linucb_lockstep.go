@@ -20,7 +20,7 @@ const prep4MaxDim = 16
 // four lanes do four chains in the time of one (SS18 Fig. 4 at d = 5: four
 // policies a round). Other policies are prepared one by one, as their Choose
 // would. Runners that show one decision set to several policies
-// (experiment.RegretLockstep) call it once a round, before the policies
+// (ss18fig.RegretLockstep) call it once a round, before the policies
 // choose. It draws no random numbers.
 func PrepareLockstep(pols []bandit.Policy) {
 	var batch [4]*LinUCB
@@ -100,7 +100,7 @@ func prepareFactors(p *LinUCB) {
 // four times the independent work (SS18 Fig. 4: four policies, d = 5).
 // Other policies, and every policy on other CPUs or kernels, choose one by
 // one. Runners that show one decision set to several policies
-// (experiment.RegretLockstep) call it once a round. It draws no random
+// (ss18fig.RegretLockstep) call it once a round. It draws no random
 // numbers.
 func ChooseLockstep(pols []bandit.Policy, r *bandit.Round, arms []int) {
 	if len(arms) != len(pols) {

@@ -8,7 +8,9 @@ import (
 	"path/filepath"
 
 	"github.com/dpbandits/dpbandits/dpb/as17"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/as17fig"
+	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
@@ -36,7 +38,7 @@ func parseKind(s string) (as17.LossKind, error) {
 // <name>.{svg,png,csv,json}, <name>-excess.{svg,png} and <name>-eps.{svg,png,csv}.
 func runAS17Table(name, out string, args []string, table int) error {
 	fs := figureFlags(name)
-	def, quick := experiment.AS17Preset(experiment.ScaleDefault), experiment.AS17Preset(experiment.ScaleQuick)
+	def, quick := as17fig.Preset(harness.ScaleDefault), as17fig.Preset(harness.ScaleQuick)
 	n, minN, runs, workers, dim, epsN := new(int), new(int), new(int), new(int), new(int), new(int)
 	countVar(fs, n, "n", def.MaxHorizon, 1, maxAS17Horizon, "largest horizon T")
 	countVar(fs, minN, "minn", 256, 3, maxAS17Horizon, "smallest horizon T, at least 3 (horizons grow by 4×)")
@@ -84,9 +86,9 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.AS17TableConfig{
-		Table: table, Dim: *dim, Kind: k, Horizons: experiment.HorizonGrid(*minN, *n, 4), Epsilons: epsT,
-		EpsHorizon: *epsN, SweepEpsilons: epsS, Reps: *runs, Seed: *seed, Workers: *workers,
+	cfg := as17fig.TableConfig{
+		Table: table, Dim: *dim, Kind: k, Horizons: harness.HorizonGrid(*minN, *n, 4), Epsilons: epsT,
+		EpsHorizon: *epsN, SweepEpsilons: epsS, Reps: *runs, Seed: *seed, RunOptions: harness.RunOptions{Workers: *workers},
 	}
 	if *progress {
 		cfg.Progress = os.Stderr
@@ -99,7 +101,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 		return err
 	}
 	cfg.Plan = plan.Plan
-	res, err := experiment.AS17Table(cfg)
+	res, err := as17fig.Table(cfg)
 	if stop, err := plan.done(err); stop {
 		return err
 	}
@@ -137,13 +139,13 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err := writeCSV(base+".csv", "T", res.T, false); err != nil {
 		return err
 	}
-	if err := writeMeta(base, experiment.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Noise: noiseNames(experiment.SimulationNoise), Config: res}); err != nil {
+	if err := writeMeta(base, harness.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Noise: noiseNames(noise.NoiseSimulated), Config: res}); err != nil {
 		return err
 	}
 	fmt.Print(res.Markdown())
 	for _, r := range res.Eps {
 		c := r.ByInverseEpsilon(0)
-		fe := experiment.FitLogLog(c.X, c.Mean[1])
+		fe := harness.FitLogLog(c.X, c.Mean[1])
 		fmt.Printf("%s, T=%d: slope of excess regret vs 1/ε = %.2f ± %.2f\n", r.Row, r.Horizons[0], fe.Slope, fe.SlopeSE)
 	}
 	return nil
@@ -151,8 +153,8 @@ func runAS17Table(name, out string, args []string, table int) error {
 
 // writeCSV writes every row's regret curves as series "row/ε" (the ε sweep's
 // x is 1/ε when byEps).
-func writeCSV(path, xName string, rs []*experiment.AS17Result, byEps bool) error {
-	all := &experiment.Curves{}
+func writeCSV(path, xName string, rs []*as17fig.Result, byEps bool) error {
+	all := &harness.Curves{}
 	for _, r := range rs {
 		c := r.Regret
 		if byEps {

@@ -9,11 +9,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/perf"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 )
 
 func init() {
@@ -70,11 +72,11 @@ func runBench(args []string) error {
 	}
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	cfg := experiment.SS18TimingConfig{Alg: a, D: *d, K: *k, Rounds: *rounds, Env: *withEnv, Padded: *padded, Seed: *seed}
+	cfg := ss18fig.TimingConfig{Alg: a, D: *d, K: *k, Rounds: *rounds, Env: *withEnv, Padded: *padded, Seed: *seed}
 	if *asJSON {
 		cfg.PairedChunks = benchPairedChunks
 	}
-	tm, err := experiment.TimeSS18(cfg)
+	tm, err := ss18fig.Time(cfg)
 	if err != nil {
 		return err
 	}
@@ -103,11 +105,11 @@ func runBench(args []string) error {
 // the fastest generator's rate (wyrand + ziggurat); ratio_to_bound =
 // best_us_per_round / bound_us (the fastest chunk: see LoopTiming). The
 // paired_ratio fields are the step's ratio to the flop bound with the chunk
-// and the peak taken at one moment (experiment.PairedRatio): 30 chunks of
+// and the peak taken at one moment (harness.PairedRatio): 30 chunks of
 // the rounds' 1 % after the timed rounds, each between two peak
 // measurements.
 type benchReport struct {
-	experiment.LoopTiming
+	harness.LoopTiming
 	Alg           string `json:"alg"`
 	D             int    `json:"d"`
 	K             int    `json:"k"`
@@ -116,24 +118,24 @@ type benchReport struct {
 	Kernel        string `json:"kernel"`
 	Noise         string `json:"noise"`
 	StreamVersion int    `json:"stream_version"`
-	experiment.RoundWork
+	harness.RoundWork
 	FMAPeakGFlops float64 `json:"fma_peak_gflops"`
 	NormalNs      float64 `json:"normal_ns"`
 	FlopBoundUs   float64 `json:"flop_bound_us"`
 	NormalBoundUs float64 `json:"normal_bound_us"`
 	BoundUs       float64 `json:"bound_us"`
 	RatioToBound  float64 `json:"ratio_to_bound"`
-	experiment.PairedRatio
+	harness.PairedRatio
 }
 
 // benchPairedChunks is the number of paired chunks dpb bench -json times
-// (experiment.SS18TimingConfig.PairedChunks).
+// (ss18fig.TimingConfig.PairedChunks).
 const benchPairedChunks = 30
 
-func newBenchReport(a ss18.Alg, d, k int, env bool, res experiment.LoopTiming, w experiment.RoundWork, p perf.Peak) benchReport {
+func newBenchReport(a ss18.Alg, d, k int, env bool, res harness.LoopTiming, w harness.RoundWork, p perf.Peak) benchReport {
 	r := benchReport{
 		LoopTiming: res, Alg: a.String(), D: d, K: k, Env: env,
-		CPU: p.CPU, Kernel: simd.Kernel(), Noise: experiment.SimulationNoise.String(), StreamVersion: snap.StreamVersion,
+		CPU: p.CPU, Kernel: simd.Kernel(), Noise: noise.NoiseSimulated.String(), StreamVersion: snap.StreamVersion,
 		RoundWork: w, FMAPeakGFlops: p.FMAGFlops(), NormalNs: p.NormalNs,
 	}
 	r.FlopBoundUs, r.NormalBoundUs, r.BoundUs = w.FlopMicros(p), w.NormalMicros(p), w.BoundMicros(p)
@@ -182,7 +184,7 @@ func benchFlagsApply(fs *flag.FlagSet, fig4 bool) error {
 // us_per_round, the mean, on one core; two workers on a 2-core host
 // contend, so a measured run is the test of the target).
 type fig4Report struct {
-	experiment.LoopTiming
+	harness.LoopTiming
 	Together       bool    `json:"together"`
 	Horizon        int     `json:"horizon"`
 	CPU            string  `json:"cpu"`
@@ -193,13 +195,13 @@ type fig4Report struct {
 	PaperMinutes2  float64 `json:"paper_minutes_on_2_cores"`
 }
 
-// benchFig4 times SS18 Fig. 4's job-round on one core (experiment.TimeLockstep).
+// benchFig4 times SS18 Fig. 4's job-round on one core (ss18fig.TimeLockstep).
 func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks bool) error {
 	if horizon < rounds {
 		return usagef("bench: -horizon %d is below -rounds %d", horizon, rounds)
 	}
-	pc := experiment.SS18Exp2Config{}
-	pc.ApplyScale(experiment.ScalePaper)
+	pc := ss18fig.Exp2Config{}
+	pc.ApplyScale(harness.ScalePaper)
 	jr, err := pc.JobRounds()
 	if err != nil {
 		return err
@@ -208,7 +210,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 		return err
 	}
 	old := runtime.GOMAXPROCS(1)
-	tm, err := experiment.TimeLockstep(experiment.LockstepTimingConfig{Rounds: rounds, Horizon: horizon, Together: together, Seed: seed})
+	tm, err := ss18fig.TimeLockstep(ss18fig.LockstepTimingConfig{Rounds: rounds, Horizon: horizon, Together: together, Seed: seed})
 	cpu := perf.CPUModel()
 	runtime.GOMAXPROCS(old)
 	if err != nil {
@@ -238,7 +240,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 // printChunks prints dpb bench -chunks's lines (nothing without -chunks):
 // each chunk's wall µs per round in order, its thread CPU µs where read,
 // and how many chunks ran within 10 % of the fastest.
-func printChunks(lt experiment.LoopTiming) {
+func printChunks(lt harness.LoopTiming) {
 	if len(lt.ChunkMicros) == 0 {
 		return
 	}

@@ -9,11 +9,16 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dpbandits/dpbandits/dpb/as17"
+	"github.com/dpbandits/dpbandits/dpb/as17fig"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	"github.com/dpbandits/dpbandits/dpb/mt14fig"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
@@ -50,12 +55,12 @@ func runBeyondCounters(name, out string, args []string) error {
 		ns = append(ns, 1<<e)
 	}
 	start := time.Now()
-	res, err := experiment.CounterNoise(*eps, *delta, ns)
+	res, err := ss18fig.CounterNoise(*eps, *delta, ns)
 	if err != nil {
 		return err
 	}
 	wall := time.Since(start).Seconds()
-	row, err := plotRow([]*experiment.Curves{res.MaxStd, res.MeanStd}, func(i int) dpbplot.CurveOptions {
+	row, err := plotRow([]*harness.Curves{res.MaxStd, res.MeanStd}, func(i int) dpbplot.CurveOptions {
 		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
 			Title:  fmt.Sprintf("%s per-round noise s.d. at (ε, δ) = (%g, %g)\nunit ℓ2 sensitivity, Gaussian noise calibrated exactly", [2]string{"largest", "mean"}[i], *eps, *delta),
 			XLabel: "horizon n (log scale)", YLabel: "noise standard deviation (log scale)"}
@@ -82,7 +87,7 @@ func runBeyondCounters(name, out string, args []string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s: %d counters × %d horizons, exact, wall %.1fs\n", name, len(res.Kinds), len(ns), wall)
-	return writeMeta(base, experiment.Meta{Name: name, Reps: 0, Horizon: ns[len(ns)-1], Noise: []string{experiment.NoNoise}, Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Reps: 0, Horizon: ns[len(ns)-1], Noise: []string{harness.NoNoise}, Config: map[string]any{
 		"epsilon": *eps, "delta": *delta, "mu": res.Mu, "horizons": ns, "result": res, "wall_seconds": wall,
 		"stream_version": snap.StreamVersion, "note": "exact computation, no randomness (seed unused)",
 	}})
@@ -95,7 +100,7 @@ func runBeyondSS18(name, out string, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	cfg := experiment.SS18Exp2Config{Algs: ss18.BeyondAlgs, Seed: c.seed, Workers: c.workers, Progress: c.progressW(), Points: 50}
+	cfg := ss18fig.Exp2Config{Algs: ss18.BeyondAlgs, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}, Points: 50}
 	switch {
 	case c.paper:
 		cfg.Horizon, cfg.Reps = 5000000, 10
@@ -106,17 +111,17 @@ func runBeyondSS18(name, out string, args []string) error {
 	}
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
-	var res *experiment.SS18Exp2Result
-	if stop, err := c.jobs.run(name, func(p *experiment.Plan) (err error) {
+	var res *ss18fig.Exp2Result
+	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
-		res, err = experiment.SS18Experiment2(cfg)
+		res, err = ss18fig.Experiment2(cfg)
 		return err
 	}); stop {
 		return err
 	}
 	wall := time.Since(start).Seconds()
 	cfg = res.Config
-	ratios, err := experiment.RegretRatios(res)
+	ratios, err := ss18fig.RegretRatios(res)
 	if err != nil {
 		return err
 	}
@@ -168,7 +173,7 @@ func runBeyondSS18(name, out string, args []string) error {
 		fmt.Fprintf(os.Stderr, "  Δ=%-4g %-16s regret %9.0f ± %-7.0f ratio %7.2f ± %.2f\n", r.Gap, r.Alg, r.Regret, r.SE, r.Ratio, r.RatioSE)
 	}
 	fmt.Fprintf(os.Stderr, "%s: n = %d, %d runs × %d gaps × %d variants, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(experiment.SimulationNoise), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
 		"experiment": cfg, "wall_seconds": wall, "ratios": ratios, "gaussian_calibrations": cals,
 		"wishart_k_printed": st.WishartK(), "wishart_k_tight": kt, "gaussian_sigma_printed": st.GaussianSigma(),
 		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": snap.StreamVersion,
@@ -177,7 +182,7 @@ func runBeyondSS18(name, out string, args []string) error {
 
 // plotRow draws one panel per curve set with the options opt(i), then
 // applies adjust to each.
-func plotRow(cs []*experiment.Curves, opt func(i int) dpbplot.CurveOptions, adjust func(p *plot.Plot)) ([]*plot.Plot, error) {
+func plotRow(cs []*harness.Curves, opt func(i int) dpbplot.CurveOptions, adjust func(p *plot.Plot)) ([]*plot.Plot, error) {
 	row := make([]*plot.Plot, len(cs))
 	for i, c := range cs {
 		p, err := dpbplot.Curves(c, opt(i))
@@ -209,23 +214,23 @@ func runBeyondMT14(name, out string, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	cfg := experiment.MT14Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, Workers: c.workers, Progress: c.progressW(),
+	cfg := mt14fig.Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()},
 		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary}}
 	if c.short {
 		cfg.Horizon, cfg.Reps = 20_000, 4
 	}
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
-	var cv *experiment.Curves
-	if stop, err := c.jobs.run(name, func(p *experiment.Plan) (err error) {
+	var cv *harness.Curves
+	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
-		cv, err = experiment.RunMT14Fig1(cfg)
+		cv, err = mt14fig.RunFig1(cfg)
 		return err
 	}); stop {
 		return err
 	}
 	wall := time.Since(start).Seconds()
-	row, err := plotRow([]*experiment.Curves{cv}, func(int) dpbplot.CurveOptions {
+	row, err := plotRow([]*harness.Curves{cv}, func(int) dpbplot.CurveOptions {
 		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
 			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "round t (log scale)", YLabel: "pseudo-regret (log scale)"}
@@ -240,7 +245,7 @@ func runBeyondMT14(name, out string, args []string) error {
 	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 7*vg.Inch, 5*vg.Inch); err != nil {
 		return err
 	}
-	if err := writeCurvesCSV(base+".csv", "round", []*experiment.Curves{cv}, []string{"k=5"}); err != nil {
+	if err := writeCurvesCSV(base+".csv", "round", []*harness.Curves{cv}, []string{"k=5"}); err != nil {
 		return err
 	}
 	last := len(cv.X) - 1
@@ -251,7 +256,7 @@ func runBeyondMT14(name, out string, args []string) error {
 	}
 	cfg.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, wall)
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(experiment.SimulationNoise), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
 		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": snap.StreamVersion}})
 }
 
@@ -267,7 +272,7 @@ func init() {
 // <name>.{svg,png,csv,json} and prints the table at the largest T.
 func runBeyondAS17(name, out string, args []string) error {
 	fs := figureFlags(name)
-	defN, defRuns := experiment.BeyondAS17Preset(experiment.ScaleDefault)
+	defN, defRuns := as17fig.BeyondPreset(harness.ScaleDefault)
 	n, minN, runs, workers, dim, sqrtN := new(int), new(int), new(int), new(int), new(int), new(int)
 	countVar(fs, n, "n", defN, 4, maxAS17Horizon, "largest horizon T")
 	countVar(fs, minN, "minn", 256, 4, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
@@ -275,7 +280,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	countVar(fs, dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts)")
-	countVar(fs, sqrtN, "sqrtn", experiment.DefaultSqrtMaxHorizon, 0, counter.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
+	countVar(fs, sqrtN, "sqrtn", as17.SqrtMaxHorizon, 0, counter.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
 	short := fs.Bool("short", false, "quick run (n=2^12, runs=4)")
 	paper := fs.Bool("paper", false, "the AS17 tables' scale (n=2^20, runs=20; minutes)")
 	eps := fs.Float64("eps", 1, "ε of every private variant")
@@ -302,14 +307,14 @@ func runBeyondAS17(name, out string, args []string) error {
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	scale := experiment.ScaleDefault
+	scale := harness.ScaleDefault
 	switch {
 	case *short:
-		scale = experiment.ScaleQuick
+		scale = harness.ScaleQuick
 	case *paper:
-		scale = experiment.ScalePaper
+		scale = harness.ScalePaper
 	}
-	sn, sr := experiment.BeyondAS17Preset(scale)
+	sn, sr := as17fig.BeyondPreset(scale)
 	if !set["n"] {
 		*n = sn
 	}
@@ -323,16 +328,16 @@ func runBeyondAS17(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.BeyondAS17Config{Dim: *dim, Kind: k, Horizons: experiment.HorizonGrid(*minN, *n, 4), Epsilon: *eps, Delta: *delta,
-		SqrtMaxHorizon: *sqrtN, Reps: *runs, Seed: *seed, Workers: *workers}
+	cfg := as17fig.BeyondConfig{Dim: *dim, Kind: k, Horizons: harness.HorizonGrid(*minN, *n, 4), Epsilon: *eps, Delta: *delta,
+		SqrtMaxHorizon: *sqrtN, Reps: *runs, Seed: *seed, RunOptions: harness.RunOptions{Workers: *workers}}
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
 	start := time.Now()
-	var res *experiment.BeyondAS17Result
-	if stop, err := jobs.run(name, func(p *experiment.Plan) (err error) {
+	var res *as17fig.BeyondResult
+	if stop, err := jobs.run(name, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
-		res, err = experiment.BeyondAS17(cfg)
+		res, err = as17fig.Beyond(cfg)
 		return err
 	}); stop {
 		return err
@@ -347,7 +352,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight*1.35, base); err != nil {
 		return err
 	}
-	all := &experiment.Curves{}
+	all := &harness.Curves{}
 	for _, p := range res.Panels {
 		all.X, all.Reps = p.Regret.X, p.Regret.Reps
 		for v, nm := range p.Regret.Names {
@@ -366,7 +371,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	}
 	fmt.Print(res.Markdown())
 	fmt.Fprintf(os.Stderr, "%s: T ≤ %d, %d runs × %d sets × %d variants, wall %.1fs\n", name, *n, cfg.Reps, len(cfg.Sets), len(res.Variants), wall)
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: *n, Noise: noiseNames(experiment.SimulationNoise), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: *n, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
 		"experiment": res, "wall_seconds": wall, "stream_version": snap.StreamVersion,
 		"delta_rule": deltaRule(cfg.Delta), "laplace": "AS17 TreeBasedAgg (padded), λ = 2‖𝒴‖₁m/ε (dpb.FTRLLambda, the privacy-correct scale)",
 	}})

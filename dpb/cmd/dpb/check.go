@@ -1,12 +1,15 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"io"
 	"os"
 	"slices"
 
 	"github.com/dpbandits/dpbandits/dpb/check"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 func init() {
@@ -108,7 +111,7 @@ func runCheck(w io.Writer, args []string) error {
 				plan.Progress = bar
 			}
 			if *mineig {
-				mc := check.MinEigCoverageConfig{D: *d, N: *policyN, Reps: *reps, Seed: *seed, Workers: *workers, Plan: plan.Plan}
+				mc := check.MinEigCoverageConfig{D: *d, N: *policyN, Reps: *reps, Seed: *seed, RunOptions: harness.RunOptions{Workers: *workers, Plan: plan.Plan}}
 				if *short && mc.N == 0 {
 					mc.N = 2000
 				}
@@ -116,10 +119,11 @@ func runCheck(w io.Writer, args []string) error {
 				if stop, err := plan.done(err); stop {
 					return err
 				}
-				configs[p] = mc.WithDefaults()
+				mc = mc.WithDefaults()
+				configs[p] = withWorkers(mc, mc.Workers)
 				break
 			}
-			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, Workers: *workers, PolicyN: *policyN, Plan: plan.Plan}
+			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers, Plan: plan.Plan}, PolicyN: *policyN}
 			if plan.Shard.N > 0 {
 				// A shard runs its part of the tree checks (the part that grows
 				// with n) into the store; -merge runs the rest and prints verdicts.
@@ -131,7 +135,8 @@ func runCheck(w io.Writer, args []string) error {
 				_, err = plan.done(err)
 				return err
 			}
-			configs[p] = cfg.WithDefaults()
+			c := cfg.WithDefaults()
+			configs[p] = withWorkers(c, c.Workers)
 			if *trees {
 				vs, err = checkSS18Trees(cfg)
 			} else {
@@ -141,12 +146,14 @@ func runCheck(w io.Writer, args []string) error {
 				return err
 			}
 		case "mt14":
-			cfg := check.MT14CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, Workers: *workers}
-			configs[p] = cfg.WithDefaults()
+			cfg := check.MT14CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers}}
+			c := cfg.WithDefaults()
+			configs[p] = withWorkers(c, c.Workers)
 			vs, err = checkMT14(cfg)
 		case "as17":
-			cfg := check.AS17CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, Workers: *workers}
-			configs[p] = cfg.WithDefaults()
+			cfg := check.AS17CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers}}
+			c := cfg.WithDefaults()
+			configs[p] = withWorkers(c, c.Workers)
 			vs, err = checkAS17(cfg)
 		}
 		if err != nil {
@@ -186,4 +193,22 @@ func runCheck(w io.Writer, args []string) error {
 		return fmt.Errorf("%d checks failed (%s)", len(f), check.CheckFailedMarker)
 	}
 	return nil
+}
+
+// withWorkers returns a check suite's configuration as the check JSON
+// records it: its fields and the worker count it ran with, which the
+// configuration's own JSON leaves out (harness.RunOptions changes no result).
+func withWorkers(cfg any, workers int) any {
+	b, err := json.Marshal(cfg)
+	if err != nil {
+		panic(err) // a configuration of plain fields always encodes
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	var m map[string]any
+	if err := dec.Decode(&m); err != nil {
+		panic(err)
+	}
+	m["workers"] = workers
+	return m
 }

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/check"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 // fakeChecks replaces the checks runCheck calls by stubs that record the
@@ -84,7 +85,7 @@ func TestCheckMinEigCommand(t *testing.T) {
 		t.Fatalf("dpb check %v: %v\n%s", args, err, b.String())
 	}
 	got := f.cfgs["mineig"].(check.MinEigCoverageConfig)
-	want := check.MinEigCoverageConfig{D: 4, N: 5000, Reps: 7, Seed: 3, Workers: 1}
+	want := check.MinEigCoverageConfig{D: 4, N: 5000, Reps: 7, Seed: 3, RunOptions: harness.RunOptions{Workers: 1}}
 	got.Plan = nil
 	if !reflect.DeepEqual(got, want) || strings.Join(f.calls, ",") != "mineig" {
 		t.Errorf("calls %v with config %+v, want mineig with %+v", f.calls, got, want)
@@ -129,7 +130,7 @@ func TestCheckSS18Command(t *testing.T) {
 	if err := runCheck(&b, args); err != nil {
 		t.Fatalf("dpb check %v: %v\n%s", args, err, b.String())
 	}
-	want := check.SS18CheckConfig{Seed: 9, Short: true, D: 4, N: 300, Reps: 5, Trials: 700, Workers: 1, PolicyN: 150}
+	want := check.SS18CheckConfig{Seed: 9, Short: true, D: 4, N: 300, Reps: 5, Trials: 700, RunOptions: harness.RunOptions{Workers: 1}, PolicyN: 150}
 	got := f.cfgs["ss18"].(check.SS18CheckConfig)
 	got.Plan = nil
 	if got != want || strings.Join(f.calls, ",") != "ss18" {

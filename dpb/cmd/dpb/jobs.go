@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 // runCtx is cancelled by SIGINT or SIGTERM while "dpb reproduce" runs (see
@@ -19,7 +19,7 @@ var runCtx = context.Background()
 var runCmdline []string
 
 // jobFlags are the flags of every reproducible figure that say where its
-// finished jobs live and which it runs (see experiment.Plan).
+// finished jobs live and which it runs (see harness.Plan).
 type jobFlags struct {
 	store, shard string
 	merge        bool
@@ -33,7 +33,7 @@ func (j *jobFlags) bind(fs *flag.FlagSet) {
 
 // jobPlan is the plan of one figure's run.
 type jobPlan struct {
-	*experiment.Plan
+	*harness.Plan
 	name string
 }
 
@@ -43,11 +43,11 @@ func (j *jobFlags) plan(name string) (*jobPlan, error) {
 	if runEstimate != nil {
 		return &jobPlan{Plan: runEstimate, name: name}, nil
 	}
-	p := &experiment.Plan{Ctx: runCtx, Merge: j.merge}
+	p := &harness.Plan{Ctx: runCtx, Merge: j.merge}
 	if j.store != "" {
-		open := experiment.OpenStore
+		open := harness.OpenStore
 		if j.merge && j.shard == "" {
-			open = experiment.ExistingStore // a merge reads; it creates no store
+			open = harness.ExistingStore // a merge reads; it creates no store
 		}
 		st, err := open(j.store)
 		if err != nil {
@@ -56,7 +56,7 @@ func (j *jobFlags) plan(name string) (*jobPlan, error) {
 		p.Store = st
 	}
 	if j.shard != "" {
-		sh, err := experiment.ParseShard(j.shard, os.Getenv)
+		sh, err := harness.ParseShard(j.shard, os.Getenv)
 		if err != nil {
 			return nil, usageError{fmt.Errorf("-shard: %w", err)}
 		}
@@ -74,7 +74,7 @@ func (j *jobFlags) plan(name string) (*jobPlan, error) {
 // run waits for ready(), builds the figure's plan from the flags and runs
 // the experiment under it; stop reports, as [jobPlan.done], that the figure
 // must not be written (with the error to return, if any).
-func (j *jobFlags) run(name string, exp func(*experiment.Plan) error) (stop bool, err error) {
+func (j *jobFlags) run(name string, exp func(*harness.Plan) error) (stop bool, err error) {
 	if err := ready(); err != nil {
 		return true, err
 	}

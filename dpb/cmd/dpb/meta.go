@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
@@ -25,11 +25,11 @@ func codeVersion() string { return readStamp(debug.ReadBuildInfo).Code() }
 // every other file the figure wrote into its directory (recorded since the
 // figure started, see registerFigure) with its SHA-256, so that a reader
 // can tell whether the files beside it are this run's
-// (experiment.VerifyFigureSet).
+// (harness.VerifyFigureSet).
 //
 // m.Noise must name the noise modes the figure used (noiseNames), or
-// experiment.NoNoise: a figure that does not say is an error.
-func writeMeta(base string, m experiment.Meta) error {
+// harness.NoNoise: a figure that does not say is an error.
+func writeMeta(base string, m harness.Meta) error {
 	if len(m.Noise) == 0 {
 		return fmt.Errorf("dpb: %s: the figure's metadata names no noise mode (internal error)", m.Name)
 	}
@@ -44,7 +44,7 @@ func writeMeta(base string, m experiment.Meta) error {
 			paths = append(paths, p)
 		}
 	}
-	files, err := experiment.SumFiles(dir, paths)
+	files, err := harness.SumFiles(dir, paths)
 	if err != nil {
 		return err
 	}
@@ -68,7 +68,7 @@ func writeTable(path string, rows [][]string) error {
 // writeCurvesCSV writes several curve sets as one CSV table at path (one
 // header; each part keeps its own x values), prefixing each part's series
 // names with prefixes[i] and a space.
-func writeCurvesCSV(path, xName string, parts []*experiment.Curves, prefixes []string) error {
+func writeCurvesCSV(path, xName string, parts []*harness.Curves, prefixes []string) error {
 	var b strings.Builder
 	for i, c := range parts {
 		named := *c
@@ -90,7 +90,7 @@ func writeCurvesCSV(path, xName string, parts []*experiment.Curves, prefixes []s
 }
 
 // noiseNames returns the names of the noise modes, each once, in order, for
-// experiment.Meta.Noise.
+// harness.Meta.Noise.
 func noiseNames(modes ...dpnoise.NoiseMode) []string {
 	var out []string
 	for _, m := range modes {

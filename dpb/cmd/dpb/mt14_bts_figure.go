@@ -8,7 +8,9 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/data"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/mt14fig"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
@@ -33,8 +35,8 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	var preset experiment.MT14Fig2BTSConfig
-	preset.ApplyScale(experiment.ScaleOf(*fl.short, false))
+	var preset mt14fig.Fig2BTSConfig
+	preset.ApplyScale(harness.ScaleOf(*fl.short, false))
 	reps := preset.Reps
 	if *fl.runs > 0 {
 		reps = *fl.runs
@@ -62,8 +64,8 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.MT14Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: eps, Alpha: *fl.alpha, PMin: *pmin,
-		Reps: reps, Seed: *fl.seed, Workers: *fl.workers, Progress: fl.progressW()}
+	cfg := mt14fig.Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: eps, Alpha: *fl.alpha, PMin: *pmin,
+		Reps: reps, Seed: *fl.seed, RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()}}
 	plan, err := fl.jobs.plan(name)
 	if err != nil {
 		return err
@@ -81,7 +83,7 @@ func mt14Fig2BTS(name, out string, args []string) error {
 		cfg.DataKey = fmt.Sprintf("obd-bts sha256=%s uniform sha256=%s campaign=%s", b, u, c)
 	}
 	start := time.Now()
-	res, err := experiment.RunMT14Fig2BTS(cfg)
+	res, err := mt14fig.RunFig2BTS(cfg)
 	if stop, err := plan.done(err); stop {
 		return err
 	}
@@ -100,7 +102,7 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	for _, r := range res.Rows {
 		for _, e := range []struct {
 			est, log string
-			v        experiment.OPEValue
+			v        mt14fig.OPEValue
 			clipped  float64
 		}{{"replay", "uniform", r.Replay, 0}, {"rejection", "bts", r.Rejection, r.Clipped}, {"dr", "bts", r.DR, 0}} {
 			rows = append(rows, []string{r.Name, r.Mech, g(r.Epsilon), e.est, e.log, g(e.v.Value), g(e.v.SE), g(e.v.Lo), g(e.v.Hi), g(e.v.Events), g(e.v.ESS), g(e.clipped), strconv.Itoa(reps)})
@@ -118,6 +120,6 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "%s: %d runs in %v\n%s", name, reps, took.Round(time.Millisecond), res.Markdown())
 	cfg.Logged, cfg.Uniform, cfg.Progress = nil, nil, nil
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(experiment.SimulationNoise),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(noise.NoiseSimulated),
 		Config: map[string]any{"fig2_bts": cfg, "data": btsPath, "uniform_data": uniPath, "result": res, "seconds": took.Seconds()}})
 }

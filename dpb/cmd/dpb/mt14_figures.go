@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/data"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
+	"github.com/dpbandits/dpbandits/dpb/mt14fig"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
@@ -96,9 +98,9 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.MT14Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, Workers: *fl.workers, Progress: fl.progressW(),
+	cfg := mt14fig.Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
 		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
-	cfg.ApplyScale(experiment.ScaleOf(*fl.short, false))
+	cfg.ApplyScale(harness.ScaleOf(*fl.short, false))
 	if *fl.n > 0 {
 		cfg.Horizon = *fl.n
 	}
@@ -114,7 +116,7 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	}
 	cfg.Plan = plan.Plan
 	start := time.Now()
-	c, err := experiment.RunMT14Fig1(cfg)
+	c, err := mt14fig.RunFig1(cfg)
 	if stop, err := plan.done(err); stop {
 		return err
 	}
@@ -139,7 +141,7 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(experiment.SimulationNoise),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated),
 		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
 }
 
@@ -157,7 +159,7 @@ func mt14Fig2Log(which, dataDir, campaign string, maxEvents int, seed uint64) (f
 		if err != nil {
 			return nil, "", err
 		}
-		return experiment.SupervisedLogs(ds, data.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
+		return mt14fig.SupervisedLogs(ds, data.SupervisedLogConfig{Dim: 6, MaxEvents: maxEvents}, seed), path, nil
 	case "obd":
 		if campaign != "men" && campaign != "women" {
 			return nil, "", usagef("reproduce: invalid value %q for flag -campaign: want men or women", campaign)
@@ -193,12 +195,12 @@ func mt14Fig2(name, out, which string, args []string) error {
 		// ignored -n would still have keyed the store.
 		return usagef("reproduce %s: -n %d: the OBD log is replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
 	}
-	scale := experiment.ScaleOf(*fl.short, false)
-	var preset experiment.MT14Fig2Config
+	scale := harness.ScaleOf(*fl.short, false)
+	var preset mt14fig.Fig2Config
 	preset.ApplyScale(scale)
 	reps, maxEvents := preset.Reps, *fl.n
 	if which == "shuttle" && maxEvents == 0 {
-		maxEvents = experiment.MT14Fig2ShuttleRows(scale)
+		maxEvents = mt14fig.Fig2ShuttleRows(scale)
 	}
 	if *fl.runs > 0 {
 		reps = *fl.runs
@@ -220,8 +222,8 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.MT14Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
-		Alpha: *fl.alpha, Disjoint: which == "shuttle", Workers: *fl.workers, Progress: fl.progressW(),
+	cfg := mt14fig.Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
+		Alpha: *fl.alpha, Disjoint: which == "shuttle", RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
 		Mechanisms: []mt14.ContextMechanism{mt14.ContextEntryTrees, mt14.ContextSS18Tree}}
 	plan, err := fl.jobs.plan(name)
 	if err != nil {
@@ -239,7 +241,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 		cfg.Plan = plan.Plan
 	}
 	start := time.Now()
-	res, err := experiment.RunMT14Fig2(cfg)
+	res, err := mt14fig.RunFig2(cfg)
 	if stop, err := plan.done(err); stop {
 		return err
 	}
@@ -281,7 +283,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 		fmt.Fprintf(os.Stderr, "  τ=%-5d %-24s norm CTR %.3f ± %.3f  (rep 0: %v)\n", r.Delay, r.Name, r.NormCTR, r.NormSE, r.First)
 	}
 	cfg.NewLog, cfg.Progress = nil, nil
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(experiment.SimulationNoise),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(noise.NoiseSimulated),
 		Config: map[string]any{"fig2": cfg, "data": path, "dim": res.Dim, "arms": res.Arms, "random": res.Random, "rows": res.Rows, "seconds": took.Seconds()}})
 }
 

@@ -8,8 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
+	"github.com/dpbandits/dpbandits/dpb/mabfig"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
@@ -33,7 +35,7 @@ func privateMAB(name, out string, k int, args []string) error {
 	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
 	short := fs.Bool("short", false, "small quick run")
 	epsFlag := fs.String("eps", "", "comma-separated ε values (default 0.1,0.3,1,3,10; must include 0.1, 1 and 10)")
-	algs := fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(experiment.PrivateMABAlgorithms, ",")+")")
+	algs := fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(mabfig.Algorithms, ",")+")")
 	progress := new(bool)
 	progressVar(fs, progress)
 	var jobs jobFlags
@@ -45,7 +47,7 @@ func privateMAB(name, out string, k int, args []string) error {
 	if err != nil {
 		return err
 	}
-	cfg := experiment.PrivateMABConfig{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *seed, Epsilons: eps, Workers: *workers}
+	cfg := mabfig.Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *seed, Epsilons: eps, RunOptions: harness.RunOptions{Workers: *workers}}
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
@@ -70,7 +72,7 @@ func privateMAB(name, out string, k int, args []string) error {
 	}
 	cfg.Plan = plan.Plan
 	start := time.Now()
-	res, err := experiment.RunPrivateMAB(cfg)
+	res, err := mabfig.Run(cfg)
 	if stop, err := plan.done(err); stop {
 		return err
 	}
@@ -94,6 +96,6 @@ func privateMAB(name, out string, k int, args []string) error {
 	}
 	res.Config.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, res.Config.Horizon, res.Config.Reps, took.Round(time.Millisecond))
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(experiment.SimulationNoise),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(noise.NoiseSimulated),
 		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": snap.StreamVersion, "seconds": took.Seconds()}})
 }

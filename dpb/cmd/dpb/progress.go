@@ -23,7 +23,7 @@ var progressEvery = time.Second
 //	[##########          ] 3/9 audits, 00:42 elapsed, ~01:24 left: NAME · DETAIL
 //
 // DETAIL is the latest job-list bar written to the stageBar as an io.Writer
-// (experiment.Plan.Progress), so the line also moves within a stage. A nil
+// (harness.Plan.Progress), so the line also moves within a stage. A nil
 // *stageBar draws nothing.
 type stageBar struct {
 	w     io.Writer

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/check"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 // lockedBuffer is a bytes.Buffer safe for the stage bar's ticker and the
@@ -89,8 +89,8 @@ func TestCheckProgress(t *testing.T) {
 		buf := captureProgress(t)
 		var during string
 		checkSS18 = func(c check.SS18CheckConfig) (check.Verdicts, error) {
-			_, err := experiment.RunTrials(experiment.TrialConfig{Reps: 1, Series: 1, Points: 1, Workers: 1, Plan: c.Plan, Label: "stub-list", Rounds: 10},
-				func(job experiment.Job, out []float64) error {
+			_, err := harness.RunTrials(harness.TrialConfig{Reps: 1, Series: 1, Points: 1, RunOptions: harness.RunOptions{Workers: 1, Plan: c.Plan}, Label: "stub-list", Rounds: 10},
+				func(job harness.Job, out []float64) error {
 					job.Advance(5)
 					// Wait for a redraw showing the job half done (at most 10 s;
 					// without -progress there is none to wait for).

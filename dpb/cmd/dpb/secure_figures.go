@@ -8,16 +8,17 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
 )
 
 // The regret of secure noise against simulated noise at SS18 Fig. 4's
-// setting (experiment.SecureRegret).
+// setting (ss18fig.SecureRegret).
 
 func init() {
 	registerFigure("secure-regret", "SS18 Fig. 4's setting: regret on secure (seeded) vs simulated noise, paired runs, and CPU µs per round", runSecureRegret)
@@ -28,11 +29,11 @@ func runSecureRegret(name, out string, args []string) error {
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
-	algs := fs.String("algs", "", "comma-separated SS18 variants with a secure sampler (default: "+algNames(experiment.SecureRegretAlgs)+")")
+	algs := fs.String("algs", "", "comma-separated SS18 variants with a secure sampler (default: "+algNames(ss18fig.SecureRegretAlgs)+")")
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	cfg := experiment.SecureRegretConfig{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	cfg := ss18fig.SecureRegretConfig{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
 	if *algs != "" {
 		for _, s := range strings.Split(*algs, ",") {
 			a, err := ss18.ParseAlg(strings.TrimSpace(s))
@@ -53,10 +54,10 @@ func runSecureRegret(name, out string, args []string) error {
 		return usagef("reproduce %s: -runs %d: the paired interval needs at least 2 runs", name, cfg.Reps)
 	}
 	start := time.Now()
-	var res *experiment.SecureRegretResult
-	if stop, err := c.jobs.run(name, func(p *experiment.Plan) (err error) {
+	var res *ss18fig.SecureRegretResult
+	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
-		res, err = experiment.SecureRegret(cfg)
+		res, err = ss18fig.SecureRegret(cfg)
 		return err
 	}); stop {
 		return err
@@ -95,7 +96,7 @@ func runSecureRegret(name, out string, args []string) error {
 	if cfg.Plain {
 		release = "plain"
 	}
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon,
 		Noise: noiseNames(res.Modes[:]...), Config: map[string]any{
 			"experiment": cfg, "result": res, "wall_seconds": wall, "release_mode": release,
 			"rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": snap.StreamVersion,

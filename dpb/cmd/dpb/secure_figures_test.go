@@ -9,7 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 )
 
 // secure-regret writes its tables and a JSON naming both noise modes; the
@@ -29,7 +30,7 @@ func TestSecureRegretFigure(t *testing.T) {
 	var meta struct {
 		Noise  []string `json:"noise"`
 		Config struct {
-			Result experiment.SecureRegretResult `json:"result"`
+			Result ss18fig.SecureRegretResult `json:"result"`
 		} `json:"config"`
 	}
 	if err := json.Unmarshal(b, &meta); err != nil {
@@ -97,13 +98,13 @@ func TestSecureRegretFlags(t *testing.T) {
 }
 
 // writeMeta refuses metadata that names no noise mode (every figure says
-// which noise it sampled, or experiment.NoNoise).
+// which noise it sampled, or harness.NoNoise).
 func TestWriteMetaNeedsNoise(t *testing.T) {
 	base := filepath.Join(t.TempDir(), "x")
-	if err := writeMeta(base, experiment.Meta{Name: "x"}); err == nil || !strings.Contains(err.Error(), "names no noise mode") {
+	if err := writeMeta(base, harness.Meta{Name: "x"}); err == nil || !strings.Contains(err.Error(), "names no noise mode") {
 		t.Errorf("writeMeta without Noise: %v, want an error", err)
 	}
-	if err := writeMeta(base, experiment.Meta{Name: "x", Noise: []string{experiment.NoNoise}}); err != nil {
+	if err := writeMeta(base, harness.Meta{Name: "x", Noise: []string{harness.NoNoise}}); err != nil {
 		t.Errorf("writeMeta with Noise: %v", err)
 	}
 }

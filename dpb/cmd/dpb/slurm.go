@@ -12,7 +12,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 func init() {
@@ -240,13 +240,13 @@ func splitFlags(fs *flag.FlagSet, args []string) (own, rest []string) {
 
 // estimateJobs runs the figure under an Estimate plan: it runs no job and
 // writes nothing, and returns the job lists the figure would run.
-func estimateJobs(name string, args []string) ([]experiment.JobList, error) {
+func estimateJobs(name string, args []string) ([]harness.JobList, error) {
 	tmp, err := os.MkdirTemp("", "dpb-slurm-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	runEstimate = &experiment.Plan{Estimate: true}
+	runEstimate = &harness.Plan{Estimate: true}
 	defer func() { runEstimate = nil }()
 	if err := figures[name].run(name, tmp, args); err != nil {
 		return nil, err
@@ -255,15 +255,15 @@ func estimateJobs(name string, args []string) ([]experiment.JobList, error) {
 }
 
 // runEstimate, when set, replaces every figure's plan (see estimateJobs).
-var runEstimate *experiment.Plan
+var runEstimate *harness.Plan
 
 // shardCost returns the estimated seconds of the slowest shard on cpus
 // workers and the values of its largest job list (for memory).
-func shardCost(lists []experiment.JobList, shards, cpus int) (secs float64, values int) {
+func shardCost(lists []harness.JobList, shards, cpus int) (secs float64, values int) {
 	for i := range shards {
 		var s float64
 		for _, l := range lists {
-			lo, hi := experiment.Shard{I: i, N: shards}.Range(l.Shape.Jobs())
+			lo, hi := harness.Shard{I: i, N: shards}.Range(l.Shape.Jobs())
 			ns := nanosPerRound(l.Label) * l.RoundCost
 			jobs := hi - lo
 			// Workers take jobs one at a time: the shard's time is its
@@ -283,7 +283,7 @@ func slurmTime(secs float64) string {
 	return fmt.Sprintf("%d-%02d:%02d:00", m/(24*60), m/60%24, m%60)
 }
 
-func writeSlurmScript(w io.Writer, name string, figArgs []string, sf slurmFlags, lists []experiment.JobList, cmdline []string) error {
+func writeSlurmScript(w io.Writer, name string, figArgs []string, sf slurmFlags, lists []harness.JobList, cmdline []string) error {
 	secs, values := shardCost(lists, sf.shards, sf.cpus)
 	wall := sf.wall
 	if wall == "" {

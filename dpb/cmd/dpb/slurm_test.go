@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 // The printed script submits N shards as an array and the merge after them,
@@ -54,7 +54,7 @@ func TestSlurmScript(t *testing.T) {
 	if !strings.Contains(b.String(), "--time=2-00:00:00") || !strings.Contains(b.String(), "--mem=1500M") {
 		t.Errorf("-time/-mem not applied:\n%s", b.String())
 	}
-	big := []experiment.JobList{{Label: "ss18-exp2", Shape: experiment.Shape{Reps: 35, Series: 2, Points: 1000}, Rounds: 50_000_000, RoundCost: 4}}
+	big := []harness.JobList{{Label: "ss18-exp2", Shape: harness.Shape{Reps: 35, Series: 2, Points: 1000}, Rounds: 50_000_000, RoundCost: 4}}
 	s1, _ := shardCost(big, 1, 1)
 	s7, _ := shardCost(big, 7, 1)
 	if !(s7 < s1/6 && s7 > s1/8) {
@@ -184,7 +184,7 @@ func TestSlurmGoRunBinary(t *testing.T) {
 // them (a usage error) or prints a script of the fixed number of lines in
 // which each sbatch and exec line splits into exactly the intended words.
 func FuzzSlurmScript(f *testing.F) {
-	lists := []experiment.JobList{{Label: "ss18-exp2", Shape: experiment.Shape{Reps: 2, Series: 2, Points: 10}, Rounds: 100, RoundCost: 1}}
+	lists := []harness.JobList{{Label: "ss18-exp2", Shape: harness.Shape{Reps: 2, Series: 2, Points: 10}, Rounds: 100, RoundCost: 1}}
 	f.Add("/s/S", "/s/B", "/opt/dpb", "debug", "acct", "1:00:00", "-seed", "7")
 	f.Add("/s/S\ntouch PWNED", "/s/B", "/opt/dpb", "debug\nx", "", "", "-seed", "7\nDPB_SHARDS")
 	f.Add("/s/it's", "/s/$HOME", "/opt/d p b", "", "", "2-00", "-name", "`id`")

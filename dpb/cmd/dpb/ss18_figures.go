@@ -13,8 +13,10 @@ import (
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/env"
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+	"github.com/dpbandits/dpbandits/dpb/ss18fig"
 	"gonum.org/v1/plot/vg"
 )
 
@@ -47,7 +49,7 @@ func (c *ss18Common) bind(fs *flag.FlagSet) {
 }
 
 // scale is the preset -short or -paper selects (-paper wins).
-func (c *ss18Common) scale() experiment.Scale { return experiment.ScaleOf(c.short, c.paper) }
+func (c *ss18Common) scale() harness.Scale { return harness.ScaleOf(c.short, c.paper) }
 
 func (c *ss18Common) progressW() io.Writer {
 	if c.progress {
@@ -84,7 +86,7 @@ func runSS18Fig1(name, out string, args []string) error {
 	}
 	start := time.Now()
 	cfg := env.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
-	ds, err := experiment.SS18DecisionSet(cfg, c.seed)
+	ds, err := ss18fig.DecisionSet(cfg, c.seed)
 	if stop, err := plan.done(err); stop {
 		return err // one cheap draw, not a job: a shard writes nothing
 	}
@@ -106,7 +108,7 @@ func runSS18Fig1(name, out string, args []string) error {
 	}
 	wall := time.Since(start).Seconds()
 	fmt.Fprintf(os.Stderr, "%s: %d actions, θ* = %.3f, wall %.2fs\n", name, len(ds.Actions), ds.Theta, wall)
-	return writeMeta(base, experiment.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Noise: []string{experiment.NoNoise}, Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Noise: []string{harness.NoNoise}, Config: map[string]any{
 		"decision_set": ds, "view": map[string]float64{"azimuth": *az, "elevation": *el}, "wall_seconds": wall,
 	}})
 }
@@ -117,7 +119,7 @@ func runSS18Fig1(name, out string, args []string) error {
 var exp1Cache = map[string]*exp1Run{}
 
 type exp1Run struct {
-	res  *experiment.SS18Exp1Result
+	res  *ss18fig.Exp1Result
 	wall float64
 }
 
@@ -131,7 +133,7 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	if err := parseFigure(fs, args); err != nil {
 		return nil, nil, err
 	}
-	cfg := experiment.SS18Exp1Config{Horizon: c.n, Reps: c.runs, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	cfg := ss18fig.Exp1Config{Horizon: c.n, Reps: c.runs, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
 	cfg.ApplyScale(c.scale())
 	if c.n > 0 {
 		cfg.Horizon = c.n
@@ -167,7 +169,7 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	}
 	cfg.Plan = plan.Plan
 	start := time.Now()
-	res, err := experiment.SS18Experiment1(cfg)
+	res, err := ss18fig.Experiment1(cfg)
 	if stop, err := plan.done(err); stop {
 		return nil, nil, err
 	}
@@ -177,9 +179,9 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 	return r, &c, nil
 }
 
-func exp1Meta(name string, r *exp1Run) experiment.Meta {
+func exp1Meta(name string, r *exp1Run) harness.Meta {
 	cfg := r.res.Config
-	return experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: []string{experiment.NoNoise}, Config: map[string]any{
+	return harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: []string{harness.NoNoise}, Config: map[string]any{
 		"experiment": cfg, "slope": r.res.Slope, "intercept": r.res.Intercept,
 		"wall_seconds": r.wall, "policy": "LinUCB, Ridge(λ), log-det radius, α = 1/n",
 	}}
@@ -249,9 +251,9 @@ func runSS18Fig4(name, out string, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	cfg := experiment.SS18Exp2Config{Plain: *plain, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	cfg := ss18fig.Exp2Config{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
 	cfg.ApplyScale(c.scale())
-	if c.scale() == experiment.ScalePaper && *plotTo == 0 {
+	if c.scale() == harness.ScalePaper && *plotTo == 0 {
 		*plotTo = 20000000 // Figure 4 plots the first 2·10⁷ rounds
 	}
 	if c.n > 0 {
@@ -269,7 +271,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	}
 	cfg.Plan = plan.Plan
 	start := time.Now()
-	res, err := experiment.SS18Experiment2(cfg)
+	res, err := ss18fig.Experiment2(cfg)
 	if stop, err := plan.done(err); stop {
 		return err
 	}
@@ -296,7 +298,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	k := st.WishartK()
 	unsh, sh := st.WishartBounds(k)
 	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(experiment.SimulationNoise), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
 		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"rewards":      "rademacher (L̃² = 2), α = 1/n",
@@ -316,7 +318,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	cfg := experiment.SS18Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, Workers: c.workers, Progress: c.progressW()}
+	cfg := ss18fig.Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
 	cfg.ApplyScale(c.scale())
 	if c.n > 0 {
 		cfg.Horizon = c.n
@@ -336,7 +338,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	}
 	cfg.Plan = plan.Plan
 	start := time.Now()
-	res, err := experiment.SS18Experiment3(cfg)
+	res, err := ss18fig.Experiment3(cfg)
 	if stop, err := plan.done(err); stop {
 		return err
 	}
@@ -354,7 +356,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if err := writeCurvesCSV(base+".csv", "rho_min", res.Curves, res.Mechanisms); err != nil {
 		return err
 	}
-	return writeMeta(base, experiment.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(experiment.SimulationNoise), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
 		"experiment": cfg, "rho_min": res.RhoMin, "paper_rho_min": res.PaperRhoMin, "unshifted_rho_min": res.UnshiftedRhoMin,
 		"wall_seconds": wall, "release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"shift": "Wishart: c = ρ_min(unshifted) − ρ_min; Gaussian: c = Υ + ρ_min",

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
@@ -40,7 +40,7 @@ func runStore(w io.Writer, args []string) error {
 	if err := ready(); err != nil {
 		return err
 	}
-	st, err := experiment.OpenStore(args[0])
+	st, err := harness.OpenStore(args[0])
 	if err != nil {
 		return err
 	}

@@ -5,7 +5,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/dpbandits/dpbandits/dpb/experiment"
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 func init() {
@@ -31,7 +31,7 @@ func runVerify(w io.Writer, args []string) error {
 	}
 	bad := 0
 	for _, p := range pos {
-		if err := experiment.VerifyFigureSet(p); err != nil {
+		if err := harness.VerifyFigureSet(p); err != nil {
 			bad++
 			fmt.Fprintf(w, "MIXED  %v\n", err)
 			continue

@@ -89,7 +89,7 @@ func writeVersion(w io.Writer, s stamp) error {
 }
 
 // provenanceJSON is what every check and audit JSON records of the code
-// that produced it (figure JSONs record the same in experiment.Meta).
+// that produced it (figure JSONs record the same in harness.Meta).
 type provenanceJSON struct {
 	Version string `json:"version"`
 	Code    string `json:"code_version"`

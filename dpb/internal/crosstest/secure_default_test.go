@@ -450,7 +450,7 @@ func unsetNoiseLiterals(t *testing.T, dir string, tests bool) []string {
 // make a run irreproducible. The control: the own-stream example's
 // configs, which leave Noise unset on purpose, are found by the same scan.
 func TestExperimentsNameTheirNoise(t *testing.T) {
-	for _, dir := range []string{"experiment", "check", "audit", "cmd", "nb", "plot"} {
+	for _, dir := range []string{"harness", "ss18fig", "mt14fig", "as17fig", "mabfig", "check", "audit", "cmd", "nb", "plot"} {
 		for _, pos := range unsetNoiseLiterals(t, filepath.Join("..", "..", dir), false) {
 			t.Errorf("%s: a config with Noise unset (secure noise from crypto/rand, not reproducible): name NoiseSimulated", pos)
 		}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# .ci/rename/rename.sh — applies the harness split and the mechanical renames
+# (issue 50) to a checkout written against the old names: a branch started
+# before them. Run it at the branch's root, then build, test and commit:
+#
+#   .ci/rename/rename.sh [DIR]     (DIR: the checkout, default .)
+#
+# What it does, in order:
+#   1. each "old new" pair of *.map (harness.map: dpb/experiment's names and
+#      where they went) as a gofmt -r rule on every .go file of the checkout;
+#   2. the runoptions rewrite: the Workers, Progress and Plan fields of the
+#      literals of the configurations in runoptions.types move into their
+#      embedded harness.RunOptions;
+#   3. goimports on every rewritten file (imports the new packages, drops
+#      the old);
+#   4. the same pairs on the Go code of the notebooks, with their imports.
+# Needs gofmt and goimports on PATH (.ci/install-tools builds goimports).
+# It is idempotent: a second run changes nothing.
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
+root=$(cd "${1:-.}" && pwd -P)
+cd "$root"
+command -v goimports >/dev/null || export PATH="$(go env GOPATH)/bin:$PATH"
+mapfile -t gofiles < <(git ls-files -co --exclude-standard '*.go' | grep -v '^\.ci/rename/')
+for m in "$here"/*.map; do
+	while read -r old new; do
+		[[ -z $old || $old == \#* ]] && continue
+		gofmt -r "$old -> $new" -w "${gofiles[@]}"
+	done <"$m"
+done
+(cd "$here" && go run . runoptions -types runoptions.types -root "$root" "$root/dpb")
+changed=$(git diff --name-only -- '*.go')
+[[ -n $changed ]] && goimports -w $changed
+for m in "$here"/*.map; do
+	(cd "$here" && go run . notebooks -map "$m" "$root"/notebooks/*.ipynb)
+done
