@@ -158,9 +158,11 @@ func lanesScoreBlocks(d, nblk, n int, base uintptr) int {
 // from reaches past last, the last byte of the data, into a page the data
 // does not reach. Masked, such a load faults nothing, but where that page is
 // not mapped in it takes a microcode assist every time
-// (TestNormaliseNoAssistAtPageEnd, TestScoreNoAssistAtPageEnd in dpb/ss18),
-// so the kernels whose last action's or vector's masked tail would do it
-// leave that pass to another kernel (lanesScoreBlocks, lanesNormPasses). A
+// (BenchmarkScoreAtPageEnd and BenchmarkNormaliseAtPageEnd in dpb/ss18
+// measure it), so the kernels whose last action's or vector's masked tail
+// would do it leave that pass to another kernel (lanesScoreBlocks,
+// lanesNormPasses, which TestScoreRoutingPageEnds and
+// TestNormaliseRoutingPageEnds check on every layout, without a clock). A
 // 4 KiB page is assumed; larger pages only make the answer cautious.
 func loadPassesEnd(from, last uintptr) bool {
 	end := from + 63
