@@ -48,15 +48,14 @@ func ScoreBlocksWith(k KernelID, mt []float64, dp int, zp []float64, d int, x []
 	switch k {
 	case kernelAVX512:
 		if d >= lanesFrom && d <= lanesMaxDim {
-			lanes := nblk
-			if d%8 != 0 && nblk%4 == 0 && loadPassesEnd(x, (4*nblk-1)*d+d&^7) {
-				lanes -= 4 // the last pass through the eight-action kernel
-			}
-			var left int
-			x, scores, left = scorePasses(scoreLanesAVX512, 4, mt, dp, zp, d, x, lanes, beta, scores)
-			nblk = left + nblk - lanes
-			if nblk == 0 {
-				return
+			// Whole passes of 16 actions one per lane, as many as
+			// lanesScoreBlocks gives; the rest below.
+			if lanes := lanesScoreBlocks(d, nblk, len(x), addr(x)); lanes > 0 {
+				scoreLanesAVX512(&mt[0], dp, &zp[0], d, &x[0], lanes/4, beta, &scores[0])
+				x, scores, nblk = x[4*lanes*d:], scores[4*lanes:], nblk-lanes
+				if nblk == 0 {
+					return
+				}
 			}
 			n8 = nblk / 2
 		}
@@ -132,32 +131,46 @@ func appendRegs(b []byte, regs ...uint32) []byte {
 	return b
 }
 
-// scorePasses scores the first nblk/per·per blocks of four actions with
-// kern, which takes passes of per blocks, and returns the actions, block
-// count and scores left.
-func scorePasses(kern func(mt *float64, dp int, zp *float64, d int, x *float64, n int, beta float64, scores *float64), per int,
-	mt []float64, dp int, zp []float64, d int, x []float64, nblk int, beta float64, scores []float64) ([]float64, []float64, int) {
-	n := nblk / per
-	if n == 0 {
-		return x, scores, nblk
+// lanesScoreBlocks returns how many of nblk blocks of four actions (d
+// floats each) scoreLanesAVX512 scores when x, whose first float is at byte
+// address base, holds n ≥ 4·nblk·d floats: its whole passes of four blocks
+// (16 actions), less the last pass when its last action's masked load would
+// reach a page x does not reach (loadPassesEnd). The blocks left go to the
+// eight-action kernels. A pure function of the layout, so that
+// TestScoreRoutingPageEnds checks it on every layout.
+//
+// The kernel loads each action's whole blocks of eight coordinates
+// unmasked (inside the action) and, when 8 ∤ d, its last d mod 8 with one
+// masked 64-byte load from coordinate 8⌊d/8⌋ (kernel_lanes_amd64.s,
+// trans8), which reaches at most 7 floats past the action. Those loads end
+// later action by action, so the last action's is the one that can leave x;
+// when the last pass is withheld, its 16 actions (at least 16 floats) follow
+// the new last action in x, so one pass is all that is ever withheld.
+func lanesScoreBlocks(d, nblk, n int, base uintptr) int {
+	lanes := nblk &^ 3
+	if lanes > 0 && d%8 != 0 && loadPassesEnd(base+8*uintptr((4*lanes-1)*d+d&^7), base+8*uintptr(n)-1) {
+		lanes -= 4 // the last pass through the eight-action kernel
 	}
-	kern(&mt[0], dp, &zp[0], d, &x[0], n, beta, &scores[0])
-	done := 4 * per * n // actions scored
-	return x[done*d:], scores[done:], nblk - per*n
+	return lanes
 }
 
-// loadPassesEnd reports whether a 64-byte vector load from &x[i] would reach
-// past x's last float into a page x does not reach. Masked, such a load
-// faults nothing, but where that page is not mapped in it takes a microcode
-// assist every time (TestNormaliseNoAssistAtPageEnd,
-// TestScoreNoAssistAtPageEnd), so the kernels whose last action's or
-// vector's masked tail would do it leave that pass to another kernel. A
+// loadPassesEnd reports whether a 64-byte vector load from byte address
+// from reaches past last, the last byte of the data, into a page the data
+// does not reach. Masked, such a load faults nothing, but where that page is
+// not mapped in it takes a microcode assist every time
+// (BenchmarkScoreAtPageEnd and BenchmarkNormaliseAtPageEnd in dpb/ss18
+// measure it), so the kernels whose last action's or vector's masked tail
+// would do it leave that pass to another kernel (lanesScoreBlocks,
+// lanesNormPasses, which TestScoreRoutingPageEnds and
+// TestNormaliseRoutingPageEnds check on every layout, without a clock). A
 // 4 KiB page is assumed; larger pages only make the answer cautious.
-func loadPassesEnd(x []float64, i int) bool {
-	from := uintptr(unsafe.Pointer(&x[i])) + 63
-	last := uintptr(unsafe.Pointer(&x[len(x)-1])) + 7
-	return from > last && from>>12 != last>>12
+func loadPassesEnd(from, last uintptr) bool {
+	end := from + 63
+	return end > last && end>>12 != last>>12
 }
+
+// addr is the byte address of x's first float.
+func addr(x []float64) uintptr { return uintptr(unsafe.Pointer(unsafe.SliceData(x))) }
 
 // avx2EightFrom is the smallest d at which the eight-action AVX2 kernel beats
 // the four-action one (BenchmarkScoreKernel on an AMD EPYC: 8% slower at

@@ -73,14 +73,35 @@ func NormaliseBlocks(acts, theta, means []float64, d int) {
 		done = k &^ 7
 		normaliseBlocksAVX512(acts, theta, means, &normTab[d], done)
 	case NormAVX512 && NormLanes:
-		n32 := k / 32
-		if n32 > 0 && 32*n32 == k && d%8 != 0 && loadPassesEnd(acts, len(acts)-d+d&^7) {
-			n32-- // the last pass in Go, as the rest
-		}
+		n32 := lanesNormPasses(d, k, addr(acts))
 		if n32 > 0 {
 			normaliseLanesAVX512(acts, theta, means, d, n32)
 		}
 		done = 32 * n32
 	}
 	NormaliseBlocksGo(acts[done*d:], theta, means[done:], d)
+}
+
+// lanesNormPasses returns how many passes of 32 vectors normaliseLanesAVX512
+// takes of k vectors of d floats whose first float is at byte address base:
+// k/32, less the last pass when its last vector's masked tail would reach a
+// page the k·d floats do not reach (loadPassesEnd); NormaliseBlocks leaves
+// the vectors after them to the Go loop. A pure function of the layout, so
+// that TestNormaliseRoutingPageEnds checks it on every layout.
+//
+// The kernel loads each vector eight coordinates at a time from its start,
+// 64 bytes each (normalise_amd64.s: transpose.Block's loads under the mask
+// of the coordinates below d, then lscale8's and lscaletail's loads and
+// stores at the same addresses), so only its last block, from coordinate
+// 8⌊d/8⌋ under a mask when 8 ∤ d, reaches past the vector, by at most 7
+// floats. Those tails end later vector by vector, so the last vector's is
+// the one that can leave the set; when the last pass is withheld, its 32
+// vectors (at least 32 floats) follow the new last vector, so one pass is
+// all that is ever withheld.
+func lanesNormPasses(d, k int, base uintptr) int {
+	n32 := k / 32
+	if n32 > 0 && d%8 != 0 && loadPassesEnd(base+8*uintptr((32*n32-1)*d+d&^7), base+8*uintptr(k*d)-1) {
+		n32-- // the last pass in Go, as the rest
+	}
+	return n32
 }
