@@ -15,13 +15,13 @@ import (
 // TestChunkTimes checks the chunks LoopTiming records: one a lap (3000
 // rounds in chunks of 30: 100 laps, the first chunk one round short), each
 // positive, the fastest the BestMicrosPerRound figure (ChunksWithin
-// counting it and, with no bound, all), together within the
-// run's wall time, and on Linux each chunk's thread CPU time beside it, at
-// most its wall time. One thread, but the two clocks are read one after the
-// other and the thread CPU clock of a virtual machine can lag and catch up:
-// on a host loaded by other work one 30-round chunk (≈ 30 µs) read 40 µs more
-// CPU than wall time. So each chunk may exceed its wall time by 100 µs in all,
-// and the whole run's CPU time must stay within 1 % (+100 µs) of its wall time.
+// counting it and, with no bound, all), together within the run's wall time
+// (sub-intervals of one clock's readings), and on Linux a positive thread
+// CPU time for each chunk. How the CPU time compares with the wall time is
+// not asserted: the two clocks are read one after the other, and on a
+// loaded virtual machine the thread CPU clock lags and catches up (one
+// 30-round chunk read 40 µs more CPU than wall time), so such a comparison
+// is a timing assertion that a loaded host can turn red.
 func TestChunkTimes(t *testing.T) {
 	e, err := env.NewLinearEnv(env.LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, bandit.Stream(1, bandit.StreamID(0, 0)))
 	if err != nil {
@@ -70,19 +70,9 @@ func TestChunkTimes(t *testing.T) {
 	if len(c) != len(w) {
 		t.Fatalf("%d CPU chunks, %d wall chunks", len(c), len(w))
 	}
-	const skew = 100.0 // µs a chunk, or a run, the two clocks may disagree by
-	sumC, sumW := 0.0, 0.0
 	for i := range c {
-		n := 30.0
-		if i == 0 {
-			n = 29
+		if !(c[i] > 0) {
+			t.Fatalf("chunk %d: CPU %v µs a round", i, c[i])
 		}
-		if !(c[i] > 0) || c[i]*n > w[i]*n*1.01+skew {
-			t.Fatalf("chunk %d: CPU %v µs a round, wall %v", i, c[i], w[i])
-		}
-		sumC, sumW = sumC+c[i]*n, sumW+w[i]*n
-	}
-	if sumC > sumW*1.01+skew {
-		t.Fatalf("the chunks' CPU time %v µs, their wall time %v", sumC, sumW)
 	}
 }
