@@ -75,7 +75,7 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if cfg.Noise.Secure() {
 		// The exact discrete Gaussian for the ℓ2 sensitivity 2‖𝒴‖₂ of a
 		// replaced loss (attained: y against −y), on the counter's grid
-		// wrapper (dpb/counter, counter_grid.go) for the node counters, and
+		// wrapper (dpb/counter, grid.go) for the node counters, and
 		// on the Toeplitz counters' secure measurements with the data bound
 		// of ftrlBound and the slack it costs.
 		sigmas := make([]float64, cfg.Dim)

@@ -16,11 +16,11 @@ import (
 // counter and noise mode: "fp-attack-counter-KIND-default" on the simulated
 // sampler (σ·NormFloat64()) and "fp-attack-counter-KIND-secure" on the exact
 // discrete Gaussian run by the counter's grid wrapper (dpb/counter,
-// counter_grid.go). These counters are what the SS18 calibrated
+// grid.go). These counters are what the SS18 calibrated
 // regularizers, DP-UCB's alternative counters and the (ε, δ) DP-FTRL
 // release, so a row is the attack on each of those mechanisms' released
 // statistic. The square-root and BLT counters' secure rows run their
-// Toeplitz measurements (counter_grid.go) with the data bound B = 1 (the
+// Toeplitz measurements (grid.go) with the data bound B = 1 (the
 // records are 0 and 1) and the noise paying their slack.
 func fpAttackCounterAudits(secure dpnoise.NoiseMode) []*Mechanism {
 	var ms []*Mechanism

@@ -187,7 +187,7 @@ func SecureGrid(scale float64) float64 {
 // Gridded is implemented by noise that lives on a grid: the node counters of
 // dpb/counter round every value they add to the grid when their noise is
 // Gridded, so that node values are exact grid multiples (the counters' grid
-// wrapper, counter_grid.go).
+// wrapper, grid.go).
 type Gridded interface {
 	// Grid returns the grid spacing g (a power of two).
 	Grid() float64

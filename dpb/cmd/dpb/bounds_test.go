@@ -59,7 +59,7 @@ func TestBoundsJSON(t *testing.T) {
 	if err := json.Unmarshal(buf.Bytes(), &v); err != nil {
 		t.Fatal(err)
 	}
-	// Hand-computed from the printed formulas (see dpb/ss18_bounds_test.go).
+	// Hand-computed from the printed formulas (see dpb/ss18/bounds_test.go).
 	if v.M != 27 || v.Wishart.K != 139115 {
 		t.Errorf("m = %d, k = %d; want 27, 139115", v.M, v.Wishart.K)
 	}

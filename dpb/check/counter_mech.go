@@ -17,7 +17,7 @@ import (
 )
 
 // Privacy of the continual counters and of MT14 Algorithm 2 measured on the
-// built objects (see check_mechanism.go for the Laplace rows): the node
+// built objects (see mechanism.go for the Laplace rows): the node
 // noise each holds, its variance against the scale the claim needs and its
 // law, and the number of node draws a record's privacy loss is spread over,
 // counted from the counter's impulse responses instead of read from Levels()
