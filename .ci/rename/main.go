@@ -27,6 +27,8 @@ func main() {
 	switch os.Args[1] {
 	case "runoptions":
 		runOptions(os.Args[2:])
+	case "locals":
+		locals(os.Args[2:])
 	case "notebooks":
 		notebooks(os.Args[2:])
 	default:

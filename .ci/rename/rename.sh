@@ -6,6 +6,9 @@
 #   .ci/rename/rename.sh [DIR]     (DIR: the checkout, default .)
 #
 # What it does, in order:
+#   0. dpb/noise imported under its own name: in each file that imports it as
+#      dpnoise, the locals named noise become nz and dpnoise.X becomes noise.X
+#      (the locals command; the notebooks' imports likewise);
 #   1. each "old new" pair of *.map (harness.map: dpb/experiment's names and
 #      where they went) as a gofmt -r rule on every .go file of the checkout;
 #   2. the runoptions rewrite: the Workers, Progress and Plan fields of the
@@ -21,6 +24,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd -P)
 root=$(cd "${1:-.}" && pwd -P)
 cd "$root"
 command -v goimports >/dev/null || export PATH="$(go env GOPATH)/bin:$PATH"
+(cd "$here" && go run . locals -import github.com/dpbandits/dpbandits/dpb/noise -to nz "$root/dpb")
+sed -i -e 's/\\tdpnoise \\"github.com\/dpbandits\/dpbandits\/dpb\/noise\\"/\\t\\"github.com\/dpbandits\/dpbandits\/dpb\/noise\\"/' \
+	-e 's/\bdpnoise\./noise./g' notebooks/*.ipynb
 mapfile -t gofiles < <(git ls-files -co --exclude-standard '*.go' | grep -v '^\.ci/rename/')
 for m in "$here"/*.map; do
 	while read -r old new; do

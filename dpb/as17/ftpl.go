@@ -7,7 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // FTPLConfig configures [NewFTPL].
@@ -35,7 +35,7 @@ type FTPLConfig struct {
 	// not reproducible (see [noise.NoiseMode]). NoiseSimulated, the seeded
 	// floating-point noise every experiment runs, reproducible and not a
 	// release-grade guarantee, must be named.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 }
 
 // FTPL is DP-FTPL, AS17 Algorithm 3: follow the perturbed leader on the
@@ -75,24 +75,24 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 	if cfg.Sigma == 0 {
 		cfg.Sigma = FTPLSigma(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon, cfg.Delta)
 	}
-	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	cfg.Noise = cfg.Noise.Resolve()
-	var noise dpnoise.Noise
+	var nz noise.Noise
 	var err error
 	if cfg.Noise.Secure() {
 		sigmas := make([]float64, cfg.Dim)
 		for i := range sigmas {
 			sigmas[i] = cfg.Sigma
 		}
-		var sn *dpnoise.SecureNoise
-		if sn, err = dpnoise.NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim)); err == nil {
+		var sn *noise.SecureNoise
+		if sn, err = noise.NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim)); err == nil {
 			sn.SeedFrom(cfg.Noise, rng)
-			noise = sn
+			nz = sn
 		}
 	} else {
-		noise, err = dpnoise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
+		nz, err = noise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
 	}
 	if err != nil {
 		return nil, err
@@ -101,7 +101,7 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 	if cfg.Plain {
 		mode = counter.Plain
 	}
-	lead, err := newLeaderSum(cfg.Dim, cfg.Horizon, noise, mode)
+	lead, err := newLeaderSum(cfg.Dim, cfg.Horizon, nz, mode)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // OnlineLearner is a full-information online linear optimisation learner
@@ -40,8 +40,8 @@ type leaderSum struct {
 	clip []float64 // a clipped loss, when the learner clips
 }
 
-func newLeaderSum(dim, horizon int, noise dpnoise.Noise, mode counter.ReleaseMode) (*leaderSum, error) {
-	tree, err := counter.NewTreeSum(dim, horizon, noise, mode)
+func newLeaderSum(dim, horizon int, nz noise.Noise, mode counter.ReleaseMode) (*leaderSum, error) {
+	tree, err := counter.NewTreeSum(dim, horizon, nz, mode)
 	if err != nil {
 		return nil, err
 	}
@@ -49,7 +49,7 @@ func newLeaderSum(dim, horizon int, noise dpnoise.Noise, mode counter.ReleaseMod
 	if mode == counter.Padded {
 		tmp := make([]float64, dim)
 		for range tree.Levels() {
-			noise.Sample(tmp)
+			nz.Sample(tmp)
 			for i, v := range tmp {
 				ls.sum[i] += v
 			}
@@ -103,7 +103,7 @@ type FTRLConfig struct {
 	// not a release-grade guarantee, must be named. A Counter without a
 	// secure sampler (square root, BLT) refuses an unset Noise with an
 	// error that says to name NoiseSimulated.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 	// Delta, when > 0, selects the (ε, δ) variant (see
 	// [FTRLGaussianSigma]): the loss sums are released by the continual
 	// counter Counter with Gaussian node noise N(0, σ²I). Lambda and Plain
@@ -157,7 +157,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if err := checkOLO(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon); err != nil {
 		return nil, err
 	}
-	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	requested := cfg.Noise
@@ -171,7 +171,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if cfg.Delta != 0 || cfg.Counter != counter.CounterTree || cfg.Sigma != 0 {
 		f, err := newFTRLCounter(cfg, rng)
 		if err != nil {
-			return nil, dpnoise.ExplainDefault(requested, err)
+			return nil, noise.ExplainDefault(requested, err)
 		}
 		return f, nil
 	}
@@ -179,14 +179,14 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if cfg.Lambda == 0 && private {
 		cfg.Lambda = FTRLLambda(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon)
 	}
-	var noise dpnoise.Noise = dpnoise.ZeroNoise{N: cfg.Dim}
+	var nz noise.Noise = noise.ZeroNoise{N: cfg.Dim}
 	if private {
 		// A node's ℓ1 sensitivity is 2‖𝒴‖₁ (FTRLLambda).
-		lap, err := dpnoise.NewLaplaceNoiseMode(cfg.Noise, cfg.Dim, cfg.Lambda, 2*cfg.Set.YNorm1(cfg.Dim), rng)
+		lap, err := noise.NewLaplaceNoiseMode(cfg.Noise, cfg.Dim, cfg.Lambda, 2*cfg.Set.YNorm1(cfg.Dim), rng)
 		if err != nil {
 			return nil, err
 		}
-		noise = lap
+		nz = lap
 	} else if cfg.Lambda != 0 {
 		return nil, fmt.Errorf("dpb: lambda is %v with epsilon = +Inf, must be 0 (non-private)", cfg.Lambda)
 	}
@@ -194,7 +194,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if cfg.Plain {
 		mode = counter.Plain
 	}
-	lead, err := newLeaderSum(cfg.Dim, cfg.Horizon, noise, mode)
+	lead, err := newLeaderSum(cfg.Dim, cfg.Horizon, nz, mode)
 	if err != nil {
 		return nil, err
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // FTRLGaussianSigma returns the node σ of DP-FTRL's (ε, δ) variant:
@@ -40,7 +40,7 @@ func FTRLGaussianSigma(set DecisionSet, dim, horizon int, eps, delta float64, ki
 	if err := param.CheckDelta(delta); err != nil {
 		return 0, err
 	}
-	probe, err := counter.NewCounter(kind, 1, horizon, dpnoise.ZeroNoise{N: 1})
+	probe, err := counter.NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
 	if err != nil {
 		return 0, err
 	}
@@ -71,7 +71,7 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if !(cfg.Sigma >= sigma) {
 		return nil, fmt.Errorf("dpb: sigma is %v, must be >= %v (the smallest σ that is (%v, %v)-DP on the %v counter)", cfg.Sigma, sigma, cfg.Epsilon, cfg.Delta, cfg.Counter)
 	}
-	var noise dpnoise.Noise
+	var nz noise.Noise
 	if cfg.Noise.Secure() {
 		// The exact discrete Gaussian for the ℓ2 sensitivity 2‖𝒴‖₂ of a
 		// replaced loss (attained: y against −y), on the counter's grid
@@ -85,33 +85,33 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 		var slack float64
 		if cfg.Counter == counter.CounterSqrt || cfg.Counter == counter.CounterBLT {
 			var err error
-			if slack, err = counter.ToeplitzSlack(cfg.Counter, cfg.Dim, cfg.Horizon, ftrlBound(cfg), dpnoise.SecureGrid(cfg.Sigma)); err != nil {
+			if slack, err = counter.ToeplitzSlack(cfg.Counter, cfg.Dim, cfg.Horizon, ftrlBound(cfg), noise.SecureGrid(cfg.Sigma)); err != nil {
 				return nil, err
 			}
 		}
-		sn, serr := dpnoise.NewSecureGaussianNoiseSlack(sigmas, 2*cfg.Set.YNorm2(cfg.Dim), slack)
+		sn, serr := noise.NewSecureGaussianNoiseSlack(sigmas, 2*cfg.Set.YNorm2(cfg.Dim), slack)
 		if serr != nil {
 			return nil, serr
 		}
 		sn.SeedFrom(cfg.Noise, rng)
-		noise = sn
+		nz = sn
 	} else {
 		var err error
-		if noise, err = dpnoise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng); err != nil {
+		if nz, err = noise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng); err != nil {
 			return nil, err
 		}
 	}
-	return newFTRLOn(cfg, noise)
+	return newFTRLOn(cfg, nz)
 }
 
 // newFTRLOn builds the counter variant on the given node noise (the tests
 // pass ZeroNoise for the zero-noise exactness check).
-func newFTRLOn(cfg FTRLConfig, noise dpnoise.Noise) (*FTRL, error) {
+func newFTRLOn(cfg FTRLConfig, nz noise.Noise) (*FTRL, error) {
 	var bound counter.DataBound
-	if _, ok := noise.(dpnoise.Gridded); ok {
+	if _, ok := nz.(noise.Gridded); ok {
 		bound = ftrlBound(cfg)
 	}
-	ctr, err := counter.NewCounterBounded(cfg.Counter, cfg.Dim, cfg.Horizon, noise, bound)
+	ctr, err := counter.NewCounterBounded(cfg.Counter, cfg.Dim, cfg.Horizon, nz, bound)
 	if err != nil {
 		return nil, err
 	}

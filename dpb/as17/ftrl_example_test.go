@@ -6,7 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // DP-FTRL for prediction with expert advice (AS17 Corollary 3.2): the
@@ -15,7 +15,7 @@ import (
 func ExampleNewFTRL() {
 	const n, T = 4, 1 << 14
 	regret := func(eps float64) float64 {
-		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: eps, Noise: dpnoise.NoiseSimulated}, bandit.Stream(1, 1))
+		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
 		if err != nil {
 			panic(err)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // releaseNoise builds reps independent trees of horizon n (dim 1, Lap(b)
@@ -17,13 +17,13 @@ import (
 func releaseNoise(t *testing.T, mode counter.ReleaseMode, n, reps int, b float64, id uint64) [][]float64 {
 	t.Helper()
 	rng := bandit.Stream(1, id)
-	noise := make([][]float64, n)
-	for i := range noise {
-		noise[i] = make([]float64, reps)
+	nz := make([][]float64, n)
+	for i := range nz {
+		nz[i] = make([]float64, reps)
 	}
 	buf := make([]float64, 1)
 	for r := range reps {
-		lap, err := dpnoise.NewLaplaceNoise(1, b, rng)
+		lap, err := noise.NewLaplaceNoise(1, b, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,10 +33,10 @@ func releaseNoise(t *testing.T, mode counter.ReleaseMode, n, reps int, b float64
 		}
 		for s := 1; s <= n; s++ {
 			ts.Add([]float64{0.25})
-			noise[s-1][r] = ts.NoiseTo(buf)[0]
+			nz[s-1][r] = ts.NoiseTo(buf)[0]
 		}
 	}
-	return noise
+	return nz
 }
 
 // sampleVarTol returns the sample variance of x and the 1e-5 two-sided
@@ -72,13 +72,13 @@ func TestTreeBasedAggVariance(t *testing.T) {
 	}
 	m := counter.TreeLevels(n)
 	for _, mode := range []counter.ReleaseMode{counter.Padded, counter.Plain} {
-		noise := releaseNoise(t, mode, n, reps, b, uint64(10+mode))
+		nz := releaseNoise(t, mode, n, reps, b, uint64(10+mode))
 		for s := 1; s <= n; s++ {
 			k := m
 			if mode == counter.Plain {
 				k = bits.OnesCount(uint(s))
 			}
-			v, want, tol := sampleVarTol(noise[s-1], k, b)
+			v, want, tol := sampleVarTol(nz[s-1], k, b)
 			if math.Abs(v-want) > tol {
 				t.Errorf("%v t=%d: noise variance %.3f, want %d·2λ² = %.3f ± %.3f", mode, s, v, k, want, tol)
 			}
@@ -149,7 +149,7 @@ func TestFTRLInitialNoise(t *testing.T) {
 	x := make([]float64, reps)
 	m := counter.TreeLevels(n)
 	for r := range reps {
-		lap, _ := dpnoise.NewLaplaceNoise(1, lam, rng)
+		lap, _ := noise.NewLaplaceNoise(1, lam, rng)
 		ls, err := newLeaderSum(1, n, lap, counter.Padded)
 		if err != nil {
 			t.Fatal(err)
@@ -160,7 +160,7 @@ func TestFTRLInitialNoise(t *testing.T) {
 	if math.Abs(v-want) > tol { // false-failure probability ≈ 1e-5
 		t.Errorf("L̃_0 variance %.3f, want %.3f ± %.3f", v, want, tol)
 	}
-	lap, _ := dpnoise.NewLaplaceNoise(1, lam, rng)
+	lap, _ := noise.NewLaplaceNoise(1, lam, rng)
 	ls, _ := newLeaderSum(1, n, lap, counter.Plain)
 	if ls.sum[0] != 0 {
 		t.Errorf("plain L̃_0 = %v, want 0", ls.sum[0])

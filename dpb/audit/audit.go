@@ -46,7 +46,7 @@ import (
 	"sync"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // Mechanism is one auditable mechanism with its worst-case neighbouring pair.
@@ -94,11 +94,11 @@ type Mechanism struct {
 
 // describe appends ", secure sampler" to a mechanism's description in
 // secure mode.
-func describe(desc string, noise dpnoise.NoiseMode) string {
-	switch noise {
-	case dpnoise.NoiseSecure:
+func describe(desc string, nm noise.NoiseMode) string {
+	switch nm {
+	case noise.NoiseSecure:
 		return desc + ", secure sampler"
-	case dpnoise.NoiseSecureSeeded:
+	case noise.NoiseSecureSeeded:
 		return desc + ", secure sampler (seeded bits)"
 	}
 	return desc

@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -28,11 +28,11 @@ import (
 // The claim is loose by construction: MT14 splits ε over the k trees
 // (ε₀ = ε/k) although a round's reward enters one tree, so the pair's true
 // ε is at most ε/k = 0.5 (tightness ≤ 0.5).
-func dpucb(name string, noise dpnoise.NoiseMode) *Mechanism {
+func dpucb(name string, nm noise.NoiseMode) *Mechanism {
 	const arms, horizon, eps = 2, 16, 1.0
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   describe("MT14 Alg. 1 DP-UCB (k = 2, T = 16, Γ = 0), arm sequence", noise),
+		Mechanism:   describe("MT14 Alg. 1 DP-UCB (k = 2, T = 16, Γ = 0), arm sequence", nm),
 		Neighbours:  "rewards all 0 (D) or f₁ = (1, 0) (D′): leaf 1 of arm 1's tree, in all m = 5 nodes",
 		Test:        "pulls of arm 1 in rounds 3–16 (histogram likelihood ratio, held out)",
 		Epsilon:     eps,
@@ -42,7 +42,7 @@ func dpucb(name string, noise dpnoise.NoiseMode) *Mechanism {
 		New: func() func(*rand.Rand, int) float64 {
 			r := &bandit.Round{K: arms}
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, NoRelaxation: true, Noise: noise}, rng)
+				p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, NoRelaxation: true, Noise: nm}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -81,13 +81,13 @@ func dpucb(name string, noise dpnoise.NoiseMode) *Mechanism {
 // exact log-likelihood ratio Σ_j ln f(u_j + 2) − ln f(u_j − 2). (The padded
 // tree of the default configuration adds data-independent noise to these
 // releases: at least as private, and no longer an exact ratio.)
-func ftrl(name string, noise dpnoise.NoiseMode) *Mechanism {
+func ftrl(name string, nm noise.NoiseMode) *Mechanism {
 	const n, horizon, eps = 2, 8, 1.0
 	lambda := as17.FTRLLambda(as17.Simplex, n, horizon, eps)
 	logf := func(z float64) float64 { return math.Log1p(math.Abs(z)/lambda) - math.Abs(z)/lambda }
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   describe("AS17 Alg. 1 DP-FTRL (experts, N = 2, T = 8, plain tree), predictions", noise),
+		Mechanism:   describe("AS17 Alg. 1 DP-FTRL (experts, N = 2, T = 8, plain tree), predictions", nm),
 		Neighbours:  "losses all 0 except l₁ = (1, −1) (D) or (−1, 1) (D′): ‖Δl‖₁ = 2‖𝒴‖₁ = 4",
 		Test:        "exact log-likelihood ratio of the loss differences recovered from the predictions at t = 1, 2, 4, 8",
 		Epsilon:     eps,
@@ -98,7 +98,7 @@ func ftrl(name string, noise dpnoise.NoiseMode) *Mechanism {
 			l1 := make([]float64, n)
 			x := make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
-				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: horizon, Epsilon: eps, Plain: true, Noise: noise}, rng)
+				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: horizon, Epsilon: eps, Plain: true, Noise: nm}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -141,11 +141,11 @@ func ftrl(name string, noise dpnoise.NoiseMode) *Mechanism {
 // on the selection half). As for the Gaussian tree alone, the claimed
 // δ = 0.1 exceeds what the noise lets any test see, so the expected bound is
 // 0; the row guards against gross breaks.
-func linUCB(name string, noise dpnoise.NoiseMode) *Mechanism {
+func linUCB(name string, nm noise.NoiseMode) *Mechanism {
 	s := ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   describe("SS18 Alg. 1 LinUCB, Gaussian tree (d = 2, n = 8), actions of users 2–8", noise),
+		Mechanism:   describe("SS18 Alg. 1 LinUCB, Gaussian tree (d = 2, n = 8), actions of users 2–8", nm),
 		Neighbours:  "user 1: x = e₁ (D) or −e₁ (D′), y = 1; others choose in {e₁, e₂}, y = 0",
 		Test:        "action sequence of users 2–8 (histogram likelihood ratio, held out)",
 		Epsilon:     s.Epsilon,
@@ -157,7 +157,7 @@ func linUCB(name string, noise dpnoise.NoiseMode) *Mechanism {
 			first := &bandit.Round{T: 1, K: 1, Dim: 2, Actions: []float64{1, 0}}
 			others := &bandit.Round{K: 2, Dim: 2, Actions: []float64{1, 0, 0, 1}}
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Mode: counter.Plain, Noise: noise}, rng)
+				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Mode: counter.Plain, Noise: nm}, rng)
 				if err != nil {
 					panic(err)
 				}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // counterT is the horizon of the audited tree counters: a power of two, so
@@ -62,7 +62,7 @@ func laplaceTreeLLR(rel []float64, b float64) float64 {
 // releases are then a function of 1[D′] + p₁ and of terms independent of the
 // input, and the pair's true ε is at most 1/b = ε/m = 0.2. The statistic is
 // no longer the exact ratio either, and the audit is loose by construction.
-func laplaceCounter(name string, mode counter.ReleaseMode, noise dpnoise.NoiseMode) *Mechanism {
+func laplaceCounter(name string, mode counter.ReleaseMode, nm noise.NoiseMode) *Mechanism {
 	const eps = 1.0
 	b := mt14.TreeCounterScale(counterT, 1, eps)
 	cite := "MT14 Alg. 1 counter (binary mechanism, Lap(m/ε) per node)"
@@ -71,7 +71,7 @@ func laplaceCounter(name string, mode counter.ReleaseMode, noise dpnoise.NoiseMo
 	}
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   describe(cite+", T = 16, all releases", noise),
+		Mechanism:   describe(cite+", T = 16, all releases", nm),
 		Neighbours:  "D = 0^16, D′ = (1, 0, …, 0): round 1 moves all m = 5 nodes by 1",
 		Test:        "exact log-likelihood ratio of the releases at rounds 1, 2, 4, 8, 16",
 		Epsilon:     eps,
@@ -81,7 +81,7 @@ func laplaceCounter(name string, mode counter.ReleaseMode, noise dpnoise.NoiseMo
 			z := make([]float64, 1)
 			rel := make([]float64, counterT)
 			return func(rng *rand.Rand, which int) float64 {
-				tree := newCounter(rng, mode, noise, b)
+				tree := newCounter(rng, mode, nm, b)
 				for t := range counterT {
 					z[0] = 0
 					if t == 0 && which == 1 {
@@ -97,17 +97,17 @@ func laplaceCounter(name string, mode counter.ReleaseMode, noise dpnoise.NoiseMo
 }
 
 // newCounter builds a one-dimensional tree counter with Lap(b) node noise.
-func newCounter(rng *rand.Rand, mode counter.ReleaseMode, noise dpnoise.NoiseMode, b float64) *counter.TreeSum {
-	var nz dpnoise.Noise
+func newCounter(rng *rand.Rand, mode counter.ReleaseMode, nm noise.NoiseMode, b float64) *counter.TreeSum {
+	var nz noise.Noise
 	var err error
-	if noise.Secure() {
-		var sn *dpnoise.SecureNoise
-		if sn, err = dpnoise.NewSecureLaplaceNoise(1, b, 1); err == nil {
-			sn.SeedFrom(noise, rng)
+	if nm.Secure() {
+		var sn *noise.SecureNoise
+		if sn, err = noise.NewSecureLaplaceNoise(1, b, 1); err == nil {
+			sn.SeedFrom(nm, rng)
 			nz = sn
 		}
 	} else {
-		nz, err = dpnoise.NewLaplaceNoise(1, b, rng)
+		nz, err = noise.NewLaplaceNoise(1, b, rng)
 	}
 	if err != nil {
 		panic(err)

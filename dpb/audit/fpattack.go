@@ -7,7 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // onZigguratGrid reports whether v ≥ 0 equals b·(Float64(j)·Float64(we[i]))
@@ -56,18 +56,18 @@ func onGrid(v, b float64, table []float32, jmax float64) bool {
 // With the secure sampler ([noise.NoiseSecure], or NoiseSecureSeeded) the same test is run on the
 // same pair; every release is g·(integer), exactly distributed as the
 // discrete Laplace mechanism, and the bound must stay at or below ε.
-func fpAttack(name string, noise dpnoise.NoiseMode) *Mechanism {
+func fpAttack(name string, nm noise.NoiseMode) *Mechanism {
 	const eps = 1.0
 	b := mt14.TreeCounterScale(counterT, 1, eps)
-	newNoise := func(rng *rand.Rand) (dpnoise.Noise, error) {
-		if noise.Secure() {
-			return seeded(dpnoise.NewSecureLaplaceNoise(1, b, 1))(noise, rng)
+	newNoise := func(rng *rand.Rand) (noise.Noise, error) {
+		if nm.Secure() {
+			return seeded(noise.NewSecureLaplaceNoise(1, b, 1))(nm, rng)
 		}
-		return dpnoise.NewLaplaceNoise(1, b, rng)
+		return noise.NewLaplaceNoise(1, b, rng)
 	}
-	return fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", noise),
+	return fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", nm),
 		"floating-point attack: is |release| off the grid ±b·j·we[i] of Go's exponential ziggurat?",
-		eps, 0, noise, newNoise, func(v float64) bool { return onZigguratGrid(v, b) })
+		eps, 0, nm, newNoise, func(v float64) bool { return onZigguratGrid(v, b) })
 }
 
 // fpAttackGaussian is the floating-point attack on the first release of
@@ -77,8 +77,8 @@ func fpAttack(name string, noise dpnoise.NoiseMode) *Mechanism {
 // under D′ (1 + noise, rounded) almost never: a declared demonstration. With
 // secure noise ([noise.NewSecureGaussianNoise], exact discrete Gaussian on a
 // grid) the same test is run and the bound must stay at or below ε.
-func fpAttackGaussian(name string, noise dpnoise.NoiseMode) *Mechanism {
-	probe, err := counter.NewCounter(counter.CounterTree, 1, gaussT, dpnoise.ZeroNoise{N: 1})
+func fpAttackGaussian(name string, nm noise.NoiseMode) *Mechanism {
+	probe, err := counter.NewCounter(counter.CounterTree, 1, gaussT, noise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -86,23 +86,23 @@ func fpAttackGaussian(name string, noise dpnoise.NoiseMode) *Mechanism {
 	if err != nil {
 		panic(err)
 	}
-	newNoise := func(rng *rand.Rand) (dpnoise.Noise, error) {
-		if noise.Secure() {
-			return seeded(dpnoise.NewSecureGaussianNoise([]float64{sigma}, 1))(noise, rng)
+	newNoise := func(rng *rand.Rand) (noise.Noise, error) {
+		if nm.Secure() {
+			return seeded(noise.NewSecureGaussianNoise([]float64{sigma}, 1))(nm, rng)
 		}
-		return dpnoise.NewGaussianNoise(1, sigma, rng)
+		return noise.NewGaussianNoise(1, sigma, rng)
 	}
-	return fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", noise),
+	return fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", nm),
 		"floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
-		gaussEps, gaussDelta, noise, newNoise, func(v float64) bool { return onNormalGrid(v, sigma) })
+		gaussEps, gaussDelta, nm, newNoise, func(v float64) bool { return onNormalGrid(v, sigma) })
 }
 
 // fpAttackOn is the attack on the first release of a plain tree counter
 // over T = 16 rounds with the given node noise: the statistic is 1 when
 // |release| is off the sampler's grid (points to D′ = (1, 0, …, 0)), 0 on
 // it. It is a declared demonstration on the default sampler.
-func fpAttackOn(name, mech, test string, eps, delta float64, noise dpnoise.NoiseMode,
-	newNoise func(*rand.Rand) (dpnoise.Noise, error), onGrid func(float64) bool) *Mechanism {
+func fpAttackOn(name, mech, test string, eps, delta float64, nm noise.NoiseMode,
+	newNoise func(*rand.Rand) (noise.Noise, error), onGrid func(float64) bool) *Mechanism {
 	return &Mechanism{
 		Name:          name,
 		Mechanism:     mech,
@@ -112,16 +112,16 @@ func fpAttackOn(name, mech, test string, eps, delta float64, noise dpnoise.Noise
 		Delta:         delta,
 		Trials:        100000,
 		ShortTrials:   10000,
-		Demonstration: !noise.Secure(),
+		Demonstration: !nm.Secure(),
 		New: func() func(*rand.Rand, int) float64 {
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
 			return func(rng *rand.Rand, which int) float64 {
-				nz, err := newNoise(rng)
+				nm, err := newNoise(rng)
 				if err != nil {
 					panic(err)
 				}
-				tree, err := counter.NewTreeSum(1, counterT, nz, counter.Plain)
+				tree, err := counter.NewTreeSum(1, counterT, nm, counter.Plain)
 				if err != nil {
 					panic(err)
 				}
@@ -139,8 +139,8 @@ func fpAttackOn(name, mech, test string, eps, delta float64, noise dpnoise.Noise
 
 // seeded returns a secure sampler's constructor result with its entropy set
 // for mode (rng's bits for NoiseSecureSeeded).
-func seeded(s *dpnoise.SecureNoise, err error) func(dpnoise.NoiseMode, *rand.Rand) (dpnoise.Noise, error) {
-	return func(mode dpnoise.NoiseMode, rng *rand.Rand) (dpnoise.Noise, error) {
+func seeded(s *noise.SecureNoise, err error) func(noise.NoiseMode, *rand.Rand) (noise.Noise, error) {
+	return func(mode noise.NoiseMode, rng *rand.Rand) (noise.Noise, error) {
 		if err != nil {
 			return nil, err
 		}

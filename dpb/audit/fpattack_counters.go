@@ -7,7 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // fpAttackCounterAudits returns the floating-point attack on every
@@ -22,10 +22,10 @@ import (
 // statistic. The square-root and BLT counters' secure rows run their
 // Toeplitz measurements (grid.go) with the data bound B = 1 (the
 // records are 0 and 1) and the noise paying their slack.
-func fpAttackCounterAudits(secure dpnoise.NoiseMode) []*Mechanism {
+func fpAttackCounterAudits(secure noise.NoiseMode) []*Mechanism {
 	var ms []*Mechanism
 	for _, k := range counter.CounterKinds {
-		ms = append(ms, fpAttackCounter(k, dpnoise.NoiseSimulated), fpAttackCounter(k, secure))
+		ms = append(ms, fpAttackCounter(k, noise.NoiseSimulated), fpAttackCounter(k, secure))
 	}
 	return ms
 }
@@ -42,8 +42,8 @@ func fpAttackCounterAudits(secure dpnoise.NoiseMode) []*Mechanism {
 // whose releases are still floating-point sums. On the secure sampler every
 // release is a function of grid-valued node values and the bound must stay
 // at or below ε.
-func fpAttackCounter(kind counter.CounterKind, mode dpnoise.NoiseMode) *Mechanism {
-	probe, err := counter.NewCounter(kind, 1, gaussT, dpnoise.ZeroNoise{N: 1})
+func fpAttackCounter(kind counter.CounterKind, mode noise.NoiseMode) *Mechanism {
+	probe, err := counter.NewCounter(kind, 1, gaussT, noise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -61,7 +61,7 @@ func fpAttackCounter(kind counter.CounterKind, mode dpnoise.NoiseMode) *Mechanis
 	note := ""
 	if toeplitz && mode.Secure() {
 		bound = counter.DataBound{Entry: 1}
-		if slack, err = counter.ToeplitzSlack(kind, 1, gaussT, bound, dpnoise.SecureGrid(sigma)); err != nil {
+		if slack, err = counter.ToeplitzSlack(kind, 1, gaussT, bound, noise.SecureGrid(sigma)); err != nil {
 			panic(err)
 		}
 		note = "measurements computed with an error bound, rounded to the grid and noised there; release from the noisy measurements"
@@ -81,12 +81,12 @@ func fpAttackCounter(kind counter.CounterKind, mode dpnoise.NoiseMode) *Mechanis
 			z := make([]float64, 1)
 			rel := make([]float64, 1)
 			return func(rng *rand.Rand, which int) float64 {
-				var nz dpnoise.Noise
+				var nz noise.Noise
 				var err error
 				if mode.Secure() {
-					nz, err = seeded(dpnoise.NewSecureGaussianNoiseSlack([]float64{sigma}, 1, slack))(mode, rng)
+					nz, err = seeded(noise.NewSecureGaussianNoiseSlack([]float64{sigma}, 1, slack))(mode, rng)
 				} else {
-					nz, err = dpnoise.NewGaussianNoise(1, sigma, rng)
+					nz, err = noise.NewGaussianNoise(1, sigma, rng)
 				}
 				if err != nil {
 					panic(err)

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // TestFPAttackCounterRows runs the counters' float-attack rows at the short
@@ -19,7 +19,7 @@ import (
 // both on the secure rows (bound 0).
 func TestFPAttackCounterRows(t *testing.T) {
 	var names []string
-	for _, m := range fpAttackCounterAudits(dpnoise.NoiseSecureSeeded) {
+	for _, m := range fpAttackCounterAudits(noise.NoiseSecureSeeded) {
 		names = append(names, m.Name)
 	}
 	rs, err := RunNamed(names, Options{Short: true, Seed: 1})

@@ -2,7 +2,7 @@ package audit
 
 import (
 	"fmt"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -96,7 +96,7 @@ func ftrlE2EGaussian(shrink float64) *Mechanism {
 		New: func() func(*rand.Rand, int) float64 {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
-				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: built, Delta: delta, Counter: kind, Noise: dpnoise.NoiseSimulated}, rng)
+				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: built, Delta: delta, Counter: kind, Noise: noise.NoiseSimulated}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -172,7 +172,7 @@ func ftrlE2ELaplace(shrink float64) *Mechanism {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
 				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: n, Horizon: T, Epsilon: eps, Eta: ftrlE2ELapEta,
-					Lambda: lambda / shrink, Plain: true, Noise: dpnoise.NoiseSimulated}, rng)
+					Lambda: lambda / shrink, Plain: true, Noise: noise.NoiseSimulated}, rng)
 				if err != nil {
 					panic(err)
 				}

@@ -6,7 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -79,11 +79,11 @@ func (sc *ss18Scratch) run(reg *ss18.TreeRegularizer, which int) {
 // below the claimed δ = 0.1 — no test of any size can show ε > 0 at that δ,
 // and the row checks that nothing gross (missing noise, wrong scale) breaks
 // that.
-func gaussianTree(name string, noise dpnoise.NoiseMode) *Mechanism {
+func gaussianTree(name string, nm noise.NoiseMode) *Mechanism {
 	s := ss18Setting
 	return &Mechanism{
 		Name:        name,
-		Mechanism:   describe("SS18 §4.2 Gaussian tree (d = 2, n = 8, plain), released V_t", noise),
+		Mechanism:   describe("SS18 §4.2 Gaussian tree (d = 2, n = 8, plain), released V_t", nm),
 		Neighbours:  ss18Neighbours,
 		Test:        "Neyman–Pearson: Σ (V₂₂ − V₁₁) over the releases after users 1, 3, 7",
 		Epsilon:     s.Epsilon,
@@ -94,7 +94,7 @@ func gaussianTree(name string, noise dpnoise.NoiseMode) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: noise}, rng)
+				reg, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: nm}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -138,7 +138,7 @@ func wishartTree(name string) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: dpnoise.NoiseSimulated}, rng)
+				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: noise.NoiseSimulated}, rng)
 				if err != nil {
 					panic(err)
 				}

@@ -13,7 +13,6 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/noise"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // Privacy of the continual counters and of MT14 Algorithm 2 measured on the
@@ -41,7 +40,7 @@ const nodeCountN = 128
 // "-law" as in laplaceNodeVerdicts, the control the node noise σ/√2.
 func CheckAlg2Mechanism(rng *rand.Rand) (Verdicts, error) {
 	const T, k, d, eps = 1_000_000, 5, 6, 1.0
-	p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: dpnoise.NoiseSimulated},
+	p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: noise.NoiseSimulated},
 		bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
@@ -117,7 +116,7 @@ func CheckCounterMechanisms(rng *rand.Rand) (Verdicts, error) {
 	delta := 1.0 / counterMechT
 	var vs Verdicts
 	for _, kind := range counter.CounterKinds {
-		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: counterMechT, Epsilon: eps, Delta: delta, Counter: kind, Noise: dpnoise.NoiseSimulated},
+		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: counterMechT, Epsilon: eps, Delta: delta, Counter: kind, Noise: noise.NoiseSimulated},
 			bandit.Stream(rng.Uint64(), 0))
 		if err != nil {
 			return nil, err

@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -87,7 +87,7 @@ func runKernelLoop(cfg KernelCheckConfig, alg ss18.Alg) (kernelRun, error) {
 	if err != nil {
 		return kernelRun{}, err
 	}
-	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: cfg.D, N: cfg.Rounds, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: dpnoise.NoiseSimulated},
+	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: cfg.D, N: cfg.Rounds, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: noise.NoiseSimulated},
 		bandit.Stream(cfg.Seed, bandit.StreamID(0, 1)))
 	if err != nil {
 		return kernelRun{}, err

@@ -7,7 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // Lemma43Config configures [Lemma43].
@@ -73,7 +73,7 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 				}
 			}
 			rng := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1))
-			noise := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 2))
+			nz := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 2))
 			z := make([]float64, n)
 			x := make([]float64, n)
 			var trueR, noisyR float64
@@ -86,7 +86,7 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 					l := ls[t*n : (t+1)*n]
 					e.Play(x)
 					for i := range z {
-						z[i] = dpnoise.Laplace(noise, cfg.Lambda)
+						z[i] = noise.Laplace(nz, cfg.Lambda)
 					}
 					i := e.Arm()
 					trueR += l[i] - l[star]
@@ -102,7 +102,7 @@ func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 					l := ls[t*n : (t+1)*n]
 					as17.FTRLArgminTo(as17.Simplex, x, L, eta)
 					for i := range z {
-						z[i] = dpnoise.Laplace(noise, cfg.Lambda)
+						z[i] = noise.Laplace(nz, cfg.Lambda)
 					}
 					for i, v := range l {
 						trueR += float64(v * x[i])

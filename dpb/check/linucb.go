@@ -10,7 +10,7 @@ import (
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -81,7 +81,7 @@ func (c *LinUCBCheckConfig) policy(alg ss18.Alg, rep, series int) (*dpenv.Linear
 		Alg:     alg,
 		Setting: ss18.Setting{D: c.D, N: c.N, Epsilon: c.Epsilon, Delta: c.Delta, Lt2: 2, Alpha: c.Alpha},
 		Mode:    *c.Mode,
-		Noise:   dpnoise.NoiseSimulated,
+		Noise:   noise.NoiseSimulated,
 	}, bandit.Stream(c.Seed, bandit.StreamID(rep, 1+series)))
 	return env, pol, err
 }
@@ -145,7 +145,7 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 					// SS18's: S√ρ_max, γ) test it; elsewhere the term is SS18's
 					// own, which the ln det verdict checks. A run where it never
 					// binds leaves the ratio at 0 (no evidence either way).
-					bias, noise := pol.InvNorm(w), pol.InvNorm(hv)
+					bias, nz := pol.InvNorm(w), pol.InvNorm(hv)
 					b := pol.Bounds()
 					bb, nb := pol.MinEigBounds(lam)
 					cb, cn := pol.MinEigBounds(controlFactor * lam)
@@ -155,7 +155,7 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 						bindBias++
 					}
 					if nb < b.Gamma {
-						worstNoise, ctlNoise = math.Max(worstNoise, noise/(tol*nb)), math.Max(ctlNoise, noise/(tol*cn))
+						worstNoise, ctlNoise = math.Max(worstNoise, nz/(tol*nb)), math.Max(ctlNoise, nz/(tol*cn))
 						bindNoise++
 					}
 				}

@@ -10,7 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -63,7 +63,7 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 					Alg:     ss18.Gaussian,
 					Setting: ss18.Setting{D: 2, N: cfg.N, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2},
 					Mode:    counter.Padded,
-					Noise:   dpnoise.NoiseSimulated,
+					Noise:   noise.NoiseSimulated,
 				}, rng)
 			}
 			if err != nil {
@@ -169,7 +169,7 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 			if err != nil {
 				return err
 			}
-			pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon, Noise: dpnoise.NoiseSimulated}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1)))
+			pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon, Noise: noise.NoiseSimulated}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1)))
 			if err != nil {
 				return err
 			}

@@ -13,7 +13,6 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/noise"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -422,7 +421,7 @@ func checkMT14Regret(c MT14CheckConfig) (Verdicts, error) {
 		}}}
 		for _, eps := range epss {
 			pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Gamma: 1 / float64(T), RelaxationScale: 1, Noise: dpnoise.NoiseSimulated}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Gamma: 1 / float64(T), RelaxationScale: 1, Noise: noise.NoiseSimulated}, rng)
 			}})
 		}
 		e := harness.BanditExperiment{Horizon: T, Reps: c.Reps, Seed: c.Seed + uint64(i), Policies: pols, Record: harness.LogGrid(T, 2),

@@ -10,7 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -202,20 +202,20 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 			next := 0 // the next sample round's index in grid
 			ser := treeSeries[job.Series]
 			rng := bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series))
-			var noise dpnoise.Noise
+			var sampler noise.Noise
 			var err error
 			variants := gaussVariants
 			if ser.wishart {
 				variants = wishartVariants
-				noise, err = dpnoise.NewWishartNoise(d+1, scaleW, float64(k), rng)
+				sampler, err = noise.NewWishartNoise(d+1, scaleW, float64(k), rng)
 			} else {
-				noise, err = dpnoise.NewSymGaussianNoise(d+1, s.GaussianSigma(), rng)
+				sampler, err = noise.NewSymGaussianNoise(d+1, s.GaussianSigma(), rng)
 			}
 			if err != nil {
 				return err
 			}
 			p := simd.PackedLen(d + 1)
-			ts, err := counter.NewTreeSum(p, n, noise, ser.mode)
+			ts, err := counter.NewTreeSum(p, n, sampler, ser.mode)
 			if err != nil {
 				return err
 			}

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // Counter is a continual counter: it releases a private prefix sum
@@ -125,22 +125,22 @@ func ParseCounterKind(s string) (CounterKind, error) {
 // NewCounter returns a counter of the given kind over horizon rounds of
 // dim-vectors with node noise (whose Dim must be dim). Only the node noise
 // is random; the counter draws from it and nothing else.
-func NewCounter(kind CounterKind, dim, horizon int, noise dpnoise.Noise) (Counter, error) {
+func NewCounter(kind CounterKind, dim, horizon int, nz noise.Noise) (Counter, error) {
 	switch kind {
 	case CounterTree:
-		return NewTreeSum(dim, horizon, noise, Plain)
+		return NewTreeSum(dim, horizon, nz, Plain)
 	case CounterTreePadded:
-		return NewTreeSum(dim, horizon, noise, Padded)
+		return NewTreeSum(dim, horizon, nz, Padded)
 	case CounterHonaker:
-		return NewHonakerTree(dim, horizon, noise)
+		return NewHonakerTree(dim, horizon, nz)
 	case CounterSmooth:
-		return NewSmoothBinary(dim, horizon, noise)
+		return NewSmoothBinary(dim, horizon, nz)
 	case CounterSqrt:
-		return NewSqrtCounter(dim, horizon, noise)
+		return NewSqrtCounter(dim, horizon, nz)
 	case CounterBLT:
-		return NewBLTCounter(dim, horizon, noise)
+		return NewBLTCounter(dim, horizon, nz)
 	case CounterKary:
-		return NewKaryTree(dim, horizon, KaryArity(horizon), noise)
+		return NewKaryTree(dim, horizon, KaryArity(horizon), nz)
 	}
 	return nil, fmt.Errorf("dpb: unknown counter kind %d", int(kind))
 }
@@ -148,34 +148,34 @@ func NewCounter(kind CounterKind, dim, horizon int, noise dpnoise.Noise) (Counte
 // NewCounterBounded is [NewCounter] with the data bound that the Toeplitz
 // counters (square root, BLT) need on secure noise ([DataBound]); the node
 // counters, whose grid wrapper needs no bound, ignore it once validated.
-func NewCounterBounded(kind CounterKind, dim, horizon int, noise dpnoise.Noise, bound DataBound) (Counter, error) {
+func NewCounterBounded(kind CounterKind, dim, horizon int, nz noise.Noise, bound DataBound) (Counter, error) {
 	if err := checkBound(bound); err != nil {
 		return nil, err
 	}
 	switch kind {
 	case CounterSqrt:
-		return NewSqrtCounterBounded(dim, horizon, noise, bound)
+		return NewSqrtCounterBounded(dim, horizon, nz, bound)
 	case CounterBLT:
-		return NewBLTCounterBounded(dim, horizon, noise, bound)
+		return NewBLTCounterBounded(dim, horizon, nz, bound)
 	}
-	return NewCounter(kind, dim, horizon, noise)
+	return NewCounter(kind, dim, horizon, nz)
 }
 
 // checkCounterArgs validates the arguments every counter constructor but
 // TreeSum's takes. Every counter takes secure (gridded) noise: the node
 // counters through the grid wrapper, the Toeplitz ones given a data bound.
-func checkCounterArgs(dim, horizon int, noise dpnoise.Noise) error {
+func checkCounterArgs(dim, horizon int, nz noise.Noise) error {
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return err
 	}
 	if horizon < 1 {
 		return fmt.Errorf("dpb: horizon is %d, must be >= 1", horizon)
 	}
-	if noise == nil {
+	if nz == nil {
 		return fmt.Errorf("dpb: nil node noise (use ZeroNoise for none)")
 	}
-	if noise.Dim() != dim {
-		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", noise.Dim(), dim)
+	if nz.Dim() != dim {
+		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", nz.Dim(), dim)
 	}
 	return nil
 }

@@ -3,13 +3,13 @@ package counter
 import (
 	"math"
 
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // The grid wrapper: how the node counters run on secure noise.
 //
-// A counter whose node noise is [dpnoise.Gridded] (the exact discrete
-// Laplace or Gaussian of [dpnoise.SecureNoise] on the grid g·Z, g a power of
+// A counter whose node noise is [noise.Gridded] (the exact discrete
+// Laplace or Gaussian of [noise.SecureNoise] on the grid g·Z, g a power of
 // two) rounds every entry of every added value to the nearest multiple of g
 // (ties to even) before it enters any sum, in the one function
 // [gridAdd] that [TreeSum], [KaryTree], [SmoothBinary] and [HonakerTree]
@@ -28,7 +28,7 @@ import (
 //     and its ℓ2 change at most Δ₂ + g√dim, in each of the nodes the record
 //     enters (the counter's Cost is unchanged: rounding does not change
 //     which nodes a record enters). The secure constructors
-//     ([dpnoise.NewSecureLaplaceNoise], [dpnoise.NewSecureGaussianNoise])
+//     ([noise.NewSecureLaplaceNoise], [noise.NewSecureGaussianNoise])
 //     inflate the discrete scale by exactly that much, so each node is at
 //     least as private as the continuous node it replaces, and the
 //     composition over the nodes a record enters (the Counter comment) gives
@@ -54,7 +54,7 @@ import (
 // Their measurements y = Cw (c_0 = 1, A = BC) have non-integer
 // coefficients, so a measurement cannot be a sum of grid multiples; it is
 // computed in floating point, with an a-priori error bound, and rounded. On
-// gridded node noise (the discrete Gaussian of [dpnoise.SecureNoise]; the
+// gridded node noise (the discrete Gaussian of [noise.SecureNoise]; the
 // discrete Laplace is refused: n rounded measurements cost n·dim·g in ℓ1)
 // and a data bound B ([DataBound]; without one the constructors refuse
 // gridded noise), round t does:
@@ -105,7 +105,7 @@ import (
 //     weighted ℓ2 change (Σ_t Σ_j Δ_t,j²/σ_j²)^{1/2} at most
 //     ‖c‖₂·(M + g√dim/min σ) + √(dim·n)·(2e + g)/min σ, M the continuous
 //     per-record weighted sensitivity (≥ sens/max σ, sens attained). So
-//     the noise built by [dpnoise.NewSecureGaussianNoiseSlack] with slack
+//     the noise built by [noise.NewSecureGaussianNoiseSlack] with slack
 //     √(dim·n)(2e + g)/‖c‖₂ ([ToeplitzSlack]; the constructors refuse
 //     noise that pays less) scales every σ by f = 1 + (g√dim + slack)·
 //     (max σ/min σ)/sens, and the whole measurement sequence has at most
@@ -121,8 +121,8 @@ import (
 
 // gridOf returns the grid spacing of gridded (secure) node noise, 0 for any
 // other noise.
-func gridOf(noise dpnoise.Noise) float64 {
-	if g, ok := noise.(dpnoise.Gridded); ok {
+func gridOf(nz noise.Noise) float64 {
+	if g, ok := nz.(noise.Gridded); ok {
 		return g.Grid()
 	}
 	return 0

@@ -6,7 +6,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // replayNoise plays back a fixed list of draws; with g > 0 it is Gridded.
@@ -28,7 +28,7 @@ func (r *griddedReplay) Grid() float64 { return r.g }
 
 // recordNoise records the draws of a noise.
 type recordNoise struct {
-	dpnoise.Noise
+	noise.Noise
 	draws [][]float64
 }
 
@@ -39,7 +39,7 @@ func (r *recordNoise) Sample(dst []float64) {
 
 type griddedRecord struct{ recordNoise }
 
-func (r *griddedRecord) Grid() float64 { return r.Noise.(dpnoise.Gridded).Grid() }
+func (r *griddedRecord) Grid() float64 { return r.Noise.(noise.Gridded).Grid() }
 
 // dyadicSchedule returns, for the draws of a binary-tree counter in order,
 // the rounds (lo, hi] of each draw's node: round t draws the nodes of
@@ -80,16 +80,16 @@ func TestGridReleaseIsPostProcessing(t *testing.T) {
 	for _, c := range []struct {
 		name string
 		all  bool
-		mk   func(dpnoise.Noise) (Counter, error)
+		mk   func(noise.Noise) (Counter, error)
 	}{
-		{"tree", false, func(nz dpnoise.Noise) (Counter, error) { return NewTreeSum(dim, n, nz, Plain) }},
-		{"honaker", true, func(nz dpnoise.Noise) (Counter, error) { return NewHonakerTree(dim, n, nz) }},
+		{"tree", false, func(nz noise.Noise) (Counter, error) { return NewTreeSum(dim, n, nz, Plain) }},
+		{"honaker", true, func(nz noise.Noise) (Counter, error) { return NewHonakerTree(dim, n, nz) }},
 	} {
-		sec, err := dpnoise.NewSecureGaussianNoise([]float64{3, 3, 3}, 1)
+		sec, err := noise.NewSecureGaussianNoise([]float64{3, 3, 3}, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		sec.SetEntropy(dpnoise.RandReader{R: rand.New(rand.NewPCG(38, 2))})
+		sec.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(38, 2))})
 		g := sec.Grid()
 		rec := &griddedRecord{recordNoise{Noise: sec}}
 		c1, err := c.mk(rec)
@@ -119,7 +119,7 @@ func TestGridReleaseIsPostProcessing(t *testing.T) {
 		for k := range rec.draws {
 			d2 = append(d2, shift(k, rec.draws))
 		}
-		run := func(nz dpnoise.Noise) int {
+		run := func(nz noise.Noise) int {
 			c2, err := c.mk(nz)
 			if err != nil {
 				t.Fatal(err)
@@ -157,18 +157,18 @@ func TestGridReleasesOnGrid(t *testing.T) {
 	for _, kind := range []CounterKind{CounterTree, CounterTreePadded, CounterSmooth, CounterKary} {
 		for _, secure := range []bool{true, false} {
 			rng := rand.New(rand.NewPCG(38, uint64(kind)))
-			var nz dpnoise.Noise
+			var nz noise.Noise
 			g := 0.0
 			if secure {
-				s, err := dpnoise.NewSecureGaussianNoise([]float64{2, 2}, 1)
+				s, err := noise.NewSecureGaussianNoise([]float64{2, 2}, 1)
 				if err != nil {
 					t.Fatal(err)
 				}
-				s.SetEntropy(dpnoise.RandReader{R: rng})
+				s.SetEntropy(noise.RandReader{R: rng})
 				nz, g = s, s.Grid()
 			} else {
-				nz, _ = dpnoise.NewGaussianNoise(dim, 2, rng)
-				s, _ := dpnoise.NewSecureGaussianNoise([]float64{2, 2}, 1)
+				nz, _ = noise.NewGaussianNoise(dim, 2, rng)
+				s, _ := noise.NewSecureGaussianNoise([]float64{2, 2}, 1)
 				g = s.Grid()
 			}
 			c, err := NewCounter(kind, dim, n, nz)

@@ -4,7 +4,7 @@ import (
 	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // HonakerTree is the binary-tree counter with Honaker's (2015, "Efficient
@@ -38,7 +38,7 @@ import (
 // the draws and adds the exact sum, which is equal in exact arithmetic.
 type HonakerTree struct {
 	dim, horizon, levels int
-	noise                dpnoise.Noise
+	noise                noise.Noise
 	grid                 float64 // > 0: secure noise (the recursion runs on node values)
 
 	t     int
@@ -53,19 +53,19 @@ type HonakerTree struct {
 }
 
 // NewHonakerTree returns a Honaker-estimator tree counter.
-func NewHonakerTree(dim, horizon int, noise dpnoise.Noise) (*HonakerTree, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+func NewHonakerTree(dim, horizon int, nz noise.Noise) (*HonakerTree, error) {
+	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}
 	m := TreeLevels(horizon)
 	h := &HonakerTree{
-		dim: dim, horizon: horizon, levels: m, noise: noise,
+		dim: dim, horizon: horizon, levels: m, noise: nz,
 		exact: make([]float64, dim),
 		v:     make([]float64, m+1), w: make([]float64, m+1),
 		est:  make([]float64, (m+1)*dim),
 		cum:  make([]float64, (m+1)*dim),
 		node: make([]float64, dim), acc: make([]float64, dim),
-		grid: gridOf(noise),
+		grid: gridOf(nz),
 	}
 	if h.grid > 0 {
 		h.dat, h.accD = make([]float64, (m+1)*dim), make([]float64, dim)

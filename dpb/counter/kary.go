@@ -4,7 +4,7 @@ import (
 	"fmt"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // MinKaryArity and MaxKaryArity bound the arity of [KaryTree].
@@ -61,7 +61,7 @@ const (
 // construction.
 type KaryTree struct {
 	dim, horizon, k, h int
-	noise              dpnoise.Noise
+	noise              noise.Noise
 	grid               float64 // > 0: secure noise, data rounded to this grid (counter_grid.go)
 
 	t     int
@@ -143,8 +143,8 @@ func KaryArity(n int) int {
 
 // NewKaryTree returns a k-ary tree counter over horizon rounds of
 // dim-vectors, arity in [MinKaryArity, MaxKaryArity].
-func NewKaryTree(dim, horizon, arity int, noise dpnoise.Noise) (*KaryTree, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+func NewKaryTree(dim, horizon, arity int, nz noise.Noise) (*KaryTree, error) {
+	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}
 	if arity < MinKaryArity || arity > MaxKaryArity {
@@ -152,7 +152,7 @@ func NewKaryTree(dim, horizon, arity int, noise dpnoise.Noise) (*KaryTree, error
 	}
 	h := KaryLevels(horizon, arity)
 	return &KaryTree{
-		dim: dim, horizon: horizon, k: arity, h: h, noise: noise, grid: gridOf(noise),
+		dim: dim, horizon: horizon, k: arity, h: h, noise: nz, grid: gridOf(nz),
 		digit: make([]int, h+1),
 		exact: make([]float64, dim),
 		cum:   make([]float64, (h+1)*dim), // cum[h·dim:] stays 0: no levels above

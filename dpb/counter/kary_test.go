@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 var karyArities = []int{2, 3, 4, 5, 7, 10, 16, 64}
@@ -42,7 +42,7 @@ func karyRelease(t, k int) [][2]int {
 func TestKaryZeroNoiseExact(t *testing.T) {
 	for _, k := range karyArities {
 		for _, n := range []int{1, 2, 8, 9, 26, 27, 28, 100, 1000, 4097} {
-			c, err := NewKaryTree(3, n, k, dpnoise.ZeroNoise{N: 3})
+			c, err := NewKaryTree(3, n, k, noise.ZeroNoise{N: 3})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,7 @@ func TestKaryNoiseMatchesDefinition(t *testing.T) {
 func TestKaryExactStatistics(t *testing.T) {
 	for _, k := range karyArities {
 		for _, n := range []int{1, 2, 3, 7, 8, 9, 63, 64, 65, 100, 255, 1000, 4097} {
-			c, _ := NewKaryTree(1, n, k, dpnoise.ZeroNoise{N: 1})
+			c, _ := NewKaryTree(1, n, k, noise.ZeroNoise{N: 1})
 			best, sum := 0.0, 0.0
 			used := map[[2]int]bool{}
 			for r := 1; r <= n; r++ {
@@ -185,8 +185,8 @@ func TestKaryArity(t *testing.T) {
 func TestKaryEmpiricalVarianceLaplace(t *testing.T) {
 	const n, R, b = 300, 4000, 0.7
 	for i, k := range []int{3, 5, 17} {
-		noise, _ := dpnoise.NewLaplaceNoise(R, b, rand.New(rand.NewPCG(11, uint64(i))))
-		c, err := NewKaryTree(R, n, k, noise)
+		nz, _ := noise.NewLaplaceNoise(R, b, rand.New(rand.NewPCG(11, uint64(i))))
+		c, err := NewKaryTree(R, n, k, nz)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -203,26 +203,26 @@ func TestKaryEmpiricalVarianceLaplace(t *testing.T) {
 
 func TestKaryErrors(t *testing.T) {
 	for _, a := range []int{-1, 0, 1, 65, 1000} {
-		_, err := NewKaryTree(1, 10, a, dpnoise.ZeroNoise{N: 1})
+		_, err := NewKaryTree(1, 10, a, noise.ZeroNoise{N: 1})
 		if err == nil || !strings.Contains(err.Error(), "arity") || !strings.Contains(err.Error(), fmt.Sprint(a)) {
 			t.Errorf("arity %d: error %v", a, err)
 		}
 	}
 	bad := []struct {
 		dim, n int
-		noise  dpnoise.Noise
-	}{{0, 10, dpnoise.ZeroNoise{N: 0}}, {1, 0, dpnoise.ZeroNoise{N: 1}}, {1, -3, dpnoise.ZeroNoise{N: 1}}, {2, 10, dpnoise.ZeroNoise{N: 1}}, {1, 10, nil}}
+		noise  noise.Noise
+	}{{0, 10, noise.ZeroNoise{N: 0}}, {1, 0, noise.ZeroNoise{N: 1}}, {1, -3, noise.ZeroNoise{N: 1}}, {2, 10, noise.ZeroNoise{N: 1}}, {1, 10, nil}}
 	for _, c := range bad {
 		if _, err := NewKaryTree(c.dim, c.n, 4, c.noise); err == nil {
 			t.Errorf("dim %d, n %d, noise %v accepted", c.dim, c.n, c.noise)
 		}
 	}
-	if sec, err := dpnoise.NewSecureLaplaceNoise(1, 1, 1); err == nil {
+	if sec, err := noise.NewSecureLaplaceNoise(1, 1, 1); err == nil {
 		if _, err := NewKaryTree(1, 10, 4, sec); err != nil {
 			t.Errorf("gridded secure noise refused: %v", err)
 		}
 	}
-	c, _ := NewKaryTree(2, 3, 2, dpnoise.ZeroNoise{N: 2})
+	c, _ := NewKaryTree(2, 3, 2, noise.ZeroNoise{N: 2})
 	testkit.MustPanic(t, func() { c.Add([]float64{1}) })
 	for range 3 {
 		c.Add([]float64{1, 1})
@@ -231,8 +231,8 @@ func TestKaryErrors(t *testing.T) {
 }
 
 func TestKaryNoAllocs(t *testing.T) {
-	noise, _ := dpnoise.NewLaplaceNoise(21, 1, rand.New(rand.NewPCG(1, 1)))
-	c, _ := NewKaryTree(21, 1<<20, 8, noise)
+	nz, _ := noise.NewLaplaceNoise(21, 1, rand.New(rand.NewPCG(1, 1)))
+	c, _ := NewKaryTree(21, 1<<20, 8, nz)
 	z, dst := make([]float64, 21), make([]float64, 21)
 	if a := testing.AllocsPerRun(2000, func() {
 		c.Add(z)

@@ -5,7 +5,7 @@ import (
 	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // SmoothBinary is the smooth binary mechanism of Andersson & Pagh (2023,
@@ -29,7 +29,7 @@ import (
 // additions; nothing allocates after construction.
 type SmoothBinary struct {
 	dim, horizon, h, k int
-	noise              dpnoise.Noise
+	noise              noise.Noise
 	grid               float64 // > 0: secure noise, data rounded to this grid (counter_grid.go)
 
 	t     int
@@ -65,8 +65,8 @@ func SmoothBinaryParams(n int) (h, k int) {
 }
 
 // NewSmoothBinary returns a smooth binary mechanism for horizon rounds.
-func NewSmoothBinary(dim, horizon int, noise dpnoise.Noise) (*SmoothBinary, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+func NewSmoothBinary(dim, horizon int, nz noise.Noise) (*SmoothBinary, error) {
+	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}
 	h, k := SmoothBinaryParams(horizon)
@@ -74,7 +74,7 @@ func NewSmoothBinary(dim, horizon int, noise dpnoise.Noise) (*SmoothBinary, erro
 		return nil, fmt.Errorf("dpb: horizon %d too large for the smooth binary mechanism", horizon)
 	}
 	return &SmoothBinary{
-		dim: dim, horizon: horizon, h: h, k: k, noise: noise, grid: gridOf(noise),
+		dim: dim, horizon: horizon, h: h, k: k, noise: nz, grid: gridOf(nz),
 		exact: make([]float64, dim),
 		node:  make([]float64, (h+1)*dim), id: make([]uint64, h+1), valid: make([]bool, h+1),
 		sum: make([]float64, dim),

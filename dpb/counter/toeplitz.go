@@ -6,7 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // ToeplitzCounter is a matrix-factorisation counter with lower-triangular
@@ -39,21 +39,21 @@ import (
 // Cost() and VarianceAt are exact for the b used (c by forward
 // substitution, O(n·K) at construction).
 //
-// Secure noise. On gridded node noise ([dpnoise.Gridded], the exact
-// discrete Gaussian of [dpnoise.SecureNoise]) the counter needs a bound on
+// Secure noise. On gridded node noise ([noise.Gridded], the exact
+// discrete Gaussian of [noise.SecureNoise]) the counter needs a bound on
 // its data ([DataBound], [NewSqrtCounterBounded], [NewBLTCounterBounded]):
 // it rounds each record to the grid, computes the measurements (Cw)_t in
 // floating point with an a-priori error bound e ([ToeplitzCounter.ErrorBound]),
 // rounds them to the grid, adds the discrete draw, and releases B applied
 // to these noisy measurements alone. The proof is in counter_grid.go (the
 // Toeplitz measurements); the noise must pay for the rounding and for 2e in
-// its calibration ([ToeplitzSlack], [dpnoise.NewSecureGaussianNoiseSlack]).
+// its calibration ([ToeplitzSlack], [noise.NewSecureGaussianNoiseSlack]).
 // The square root then costs two convolutions per round instead of one;
 // the BLT computes its measurements in double-word arithmetic,
 // O(K·dim) per round.
 type ToeplitzCounter struct {
 	dim, horizon int
-	noise        dpnoise.Noise
+	noise        noise.Noise
 	name         string
 
 	t     int
@@ -96,21 +96,21 @@ const MaxSqrtHorizon = 1 << 17
 
 // NewSqrtCounter returns the exact square-root factorisation counter. On
 // secure (gridded) noise it needs a data bound: [NewSqrtCounterBounded].
-func NewSqrtCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, error) {
-	return NewSqrtCounterBounded(dim, horizon, noise, DataBound{})
+func NewSqrtCounter(dim, horizon int, nz noise.Noise) (*ToeplitzCounter, error) {
+	return NewSqrtCounterBounded(dim, horizon, nz, DataBound{})
 }
 
 // NewSqrtCounterBounded is [NewSqrtCounter] with the data bound that
 // secure noise needs (see [DataBound]; ignored by simulated noise).
-func NewSqrtCounterBounded(dim, horizon int, noise dpnoise.Noise, bound DataBound) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+func NewSqrtCounterBounded(dim, horizon int, nz noise.Noise, bound DataBound) (*ToeplitzCounter, error) {
+	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}
 	if horizon > MaxSqrtHorizon {
 		return nil, fmt.Errorf("dpb: horizon %d is above %d for the exact square-root counter (use the BLT counter)", horizon, MaxSqrtHorizon)
 	}
 	c := &ToeplitzCounter{
-		dim: dim, horizon: horizon, noise: noise, name: "sqrt",
+		dim: dim, horizon: horizon, noise: nz, name: "sqrt",
 		exact: make([]float64, dim), cur: make([]float64, dim),
 		draws: make([]float64, horizon*dim), b: SqrtCoefficients(horizon),
 	}
@@ -150,27 +150,27 @@ func BLTParams(n int) (omega, lambda []float64) {
 
 // NewBLTCounter returns the streaming BLT counter with [BLTParams]. On
 // secure (gridded) noise it needs a data bound: [NewBLTCounterBounded].
-func NewBLTCounter(dim, horizon int, noise dpnoise.Noise) (*ToeplitzCounter, error) {
-	return NewBLTCounterBounded(dim, horizon, noise, DataBound{})
+func NewBLTCounter(dim, horizon int, nz noise.Noise) (*ToeplitzCounter, error) {
+	return NewBLTCounterBounded(dim, horizon, nz, DataBound{})
 }
 
 // NewBLTCounterBounded is [NewBLTCounter] with the data bound that secure
 // noise needs (see [DataBound]; ignored by simulated noise).
-func NewBLTCounterBounded(dim, horizon int, noise dpnoise.Noise, bound DataBound) (*ToeplitzCounter, error) {
+func NewBLTCounterBounded(dim, horizon int, nz noise.Noise, bound DataBound) (*ToeplitzCounter, error) {
 	omega, lambda := BLTParams(horizon)
-	return NewBLTCounterWithBound(dim, horizon, noise, omega, lambda, bound)
+	return NewBLTCounterWithBound(dim, horizon, nz, omega, lambda, bound)
 }
 
 // NewBLTCounterWith returns a BLT counter with b_j = Σ_i ω_i λ_i^j (j ≥ 1):
 // every λ_i must be in [0, 1) and every ω_i finite.
-func NewBLTCounterWith(dim, horizon int, noise dpnoise.Noise, omega, lambda []float64) (*ToeplitzCounter, error) {
-	return NewBLTCounterWithBound(dim, horizon, noise, omega, lambda, DataBound{})
+func NewBLTCounterWith(dim, horizon int, nz noise.Noise, omega, lambda []float64) (*ToeplitzCounter, error) {
+	return NewBLTCounterWithBound(dim, horizon, nz, omega, lambda, DataBound{})
 }
 
 // NewBLTCounterWithBound is [NewBLTCounterWith] with the data bound that
 // secure noise needs (see [DataBound]; ignored by simulated noise).
-func NewBLTCounterWithBound(dim, horizon int, noise dpnoise.Noise, omega, lambda []float64, bound DataBound) (*ToeplitzCounter, error) {
-	if err := checkCounterArgs(dim, horizon, noise); err != nil {
+func NewBLTCounterWithBound(dim, horizon int, nz noise.Noise, omega, lambda []float64, bound DataBound) (*ToeplitzCounter, error) {
+	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}
 	if len(omega) != len(lambda) || len(omega) == 0 {
@@ -186,7 +186,7 @@ func NewBLTCounterWithBound(dim, horizon int, noise dpnoise.Noise, omega, lambda
 	}
 	k := len(omega)
 	c := &ToeplitzCounter{
-		dim: dim, horizon: horizon, noise: noise, name: "blt",
+		dim: dim, horizon: horizon, noise: nz, name: "blt",
 		exact: make([]float64, dim), cur: make([]float64, dim),
 		omega: append([]float64(nil), omega...), lambda: append([]float64(nil), lambda...),
 		buf: make([]float64, k*dim), prev: make([]float64, dim),

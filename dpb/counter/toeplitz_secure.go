@@ -5,7 +5,7 @@ import (
 	"math"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // DataBound is the bound on the data that a Toeplitz counter needs on
@@ -64,7 +64,7 @@ func (c *ToeplitzCounter) initSecure(bound DataBound) error {
 	if err := checkBound(bound); err != nil {
 		return err
 	}
-	gn, ok := c.noise.(dpnoise.Gridded)
+	gn, ok := c.noise.(noise.Gridded)
 	if !ok {
 		return nil
 	}
@@ -156,10 +156,10 @@ func (c *ToeplitzCounter) slack(e, g float64) float64 {
 }
 
 // ToeplitzSlack returns the sensitivity slack that secure Gaussian noise of
-// grid g must pay for ([dpnoise.NewSecureGaussianNoiseSlack]) to run the
+// grid g must pay for ([noise.NewSecureGaussianNoiseSlack]) to run the
 // Toeplitz counter kind (CounterSqrt or CounterBLT) over horizon rounds of
 // dim-vectors whose entries are bounded by bound.Entry, in the units of the
-// node noise's sensitivity. g is [dpnoise.SecureGrid] of the noise's
+// node noise's sensitivity. g is [noise.SecureGrid] of the noise's
 // smallest σ.
 func ToeplitzSlack(kind CounterKind, dim, horizon int, bound DataBound, g float64) (float64, error) {
 	if kind != CounterSqrt && kind != CounterBLT {
@@ -174,7 +174,7 @@ func ToeplitzSlack(kind CounterKind, dim, horizon int, bound DataBound, g float6
 	if err := param.CheckPositive("grid", g); err != nil {
 		return 0, err
 	}
-	probe, err := NewCounter(kind, 1, horizon, dpnoise.ZeroNoise{N: 1})
+	probe, err := NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
 	if err != nil {
 		return 0, err
 	}

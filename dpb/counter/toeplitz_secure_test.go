@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // toeplitzReplay is a gridded replay that pays any slack (the Toeplitz
@@ -20,7 +20,7 @@ func (r *toeplitzReplay) Gaussian() bool { return true }
 // toeplitzRecord records the draws of secure noise.
 type toeplitzRecord struct{ griddedRecord }
 
-func (r *toeplitzRecord) Slack() float64 { return r.Noise.(*dpnoise.SecureNoise).Slack() }
+func (r *toeplitzRecord) Slack() float64 { return r.Noise.(*noise.SecureNoise).Slack() }
 func (r *toeplitzRecord) Gaussian() bool { return true }
 
 // lastMeasurement returns the noisy measurement m_t of the round just added.
@@ -31,17 +31,17 @@ func lastMeasurement(c *ToeplitzCounter) []float64 {
 	return append([]float64(nil), c.prev...)
 }
 
-func newSecureToeplitz(t *testing.T, kind CounterKind, dim, n int, sigma, bound float64) *dpnoise.SecureNoise {
+func newSecureToeplitz(t *testing.T, kind CounterKind, dim, n int, sigma, bound float64) *noise.SecureNoise {
 	t.Helper()
 	sig := make([]float64, dim)
 	for i := range sig {
 		sig[i] = sigma
 	}
-	slack, err := ToeplitzSlack(kind, dim, n, DataBound{Entry: bound}, dpnoise.SecureGrid(sigma))
+	slack, err := ToeplitzSlack(kind, dim, n, DataBound{Entry: bound}, noise.SecureGrid(sigma))
 	if err != nil {
 		t.Fatal(err)
 	}
-	sn, err := dpnoise.NewSecureGaussianNoiseSlack(sig, 1, slack)
+	sn, err := noise.NewSecureGaussianNoiseSlack(sig, 1, slack)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,10 +68,10 @@ func TestToeplitzSecureReleaseIsPostProcessing(t *testing.T) {
 	bound := DataBound{Entry: 1}
 	for _, kind := range []CounterKind{CounterSqrt, CounterBLT} {
 		sec := newSecureToeplitz(t, kind, dim, n, 3, 1)
-		sec.SetEntropy(dpnoise.RandReader{R: rand.New(rand.NewPCG(38, 4))})
+		sec.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(38, 4))})
 		g := sec.Grid()
 		rec := &toeplitzRecord{griddedRecord{recordNoise{Noise: sec}}}
-		mk := func(nz dpnoise.Noise) *ToeplitzCounter {
+		mk := func(nz noise.Noise) *ToeplitzCounter {
 			c, err := NewCounterBounded(kind, dim, n, nz, bound)
 			if err != nil {
 				t.Fatalf("%v: %v", kind, err)
@@ -97,7 +97,7 @@ func TestToeplitzSecureReleaseIsPostProcessing(t *testing.T) {
 				d2[s][j] = m[j] - q2[j] // exact: grid multiples
 			}
 		}
-		run := func(nz dpnoise.Noise) int {
+		run := func(nz noise.Noise) int {
 			c2 := mk(nz)
 			diffs := 0
 			rel := make([]float64, dim)
@@ -128,7 +128,7 @@ func TestToeplitzSecureReleaseIsPostProcessing(t *testing.T) {
 // positive control).
 func TestToeplitzSecureRefusals(t *testing.T) {
 	const n, dim = 1000, 2
-	lap, _ := dpnoise.NewSecureLaplaceNoise(dim, 1, 1)
+	lap, _ := noise.NewSecureLaplaceNoise(dim, 1, 1)
 	for _, kind := range []CounterKind{CounterSqrt, CounterBLT} {
 		good := newSecureToeplitz(t, kind, dim, n, 1, 1e4)
 		if _, err := NewCounter(kind, dim, n, good); err == nil || !strings.Contains(err.Error(), "data bound") {
@@ -153,7 +153,7 @@ func TestToeplitzSecureRefusals(t *testing.T) {
 		// e omitted: the slack of the rounding alone.
 		tc := c.(*ToeplitzCounter)
 		noE := tc.slack(0, good.Grid())
-		short, _ := dpnoise.NewSecureGaussianNoiseSlack([]float64{1, 1}, 1, noE)
+		short, _ := noise.NewSecureGaussianNoiseSlack([]float64{1, 1}, 1, noE)
 		if _, err := NewCounterBounded(kind, dim, n, short, DataBound{Entry: 1e4}); err == nil || !strings.Contains(err.Error(), "slack") {
 			t.Errorf("%v: noise without 2e in its slack accepted (error %v)", kind, err)
 		}
@@ -194,7 +194,7 @@ func TestToeplitzSecureDataBound(t *testing.T) {
 				t.Errorf("%v clip=%v: NaN accepted", kind, clip)
 			}
 		}
-		sim, _ := dpnoise.NewGaussianNoise(1, 1, rand.New(rand.NewPCG(1, 1)))
+		sim, _ := noise.NewGaussianNoise(1, 1, rand.New(rand.NewPCG(1, 1)))
 		c, err := NewCounterBounded(kind, 1, 8, sim, DataBound{Entry: 2})
 		if err != nil {
 			t.Fatal(err)
@@ -215,7 +215,7 @@ func TestToeplitzSecureDataBound(t *testing.T) {
 func TestBLTSecureMeasurementError(t *testing.T) {
 	const n, bnd = 2000, 1.0
 	sec := newSecureToeplitz(t, CounterBLT, 1, n, 1, bnd)
-	sec.SetEntropy(dpnoise.RandReader{R: rand.New(rand.NewPCG(38, 5))})
+	sec.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(38, 5))})
 	c, err := NewBLTCounterBounded(1, n, sec, DataBound{Entry: bnd})
 	if err != nil {
 		t.Fatal(err)

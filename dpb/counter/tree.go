@@ -6,7 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // ReleaseMode says how many node noises a [TreeSum] release carries.
@@ -71,7 +71,7 @@ func TreeLevels(n int) int {
 type TreeSum struct {
 	dim, horizon, levels int
 	mode                 ReleaseMode
-	noise                dpnoise.Noise
+	noise                noise.Noise
 	grid                 float64 // > 0: values are rounded to this grid (secure noise)
 
 	t     int       // rounds added so far
@@ -85,18 +85,18 @@ type TreeSum struct {
 
 // NewTreeSum returns a tree over horizon rounds of dim-vectors with the given
 // node noise and release mode. The noise's dimension must equal dim.
-func NewTreeSum(dim, horizon int, noise dpnoise.Noise, mode ReleaseMode) (*TreeSum, error) {
+func NewTreeSum(dim, horizon int, nz noise.Noise, mode ReleaseMode) (*TreeSum, error) {
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}
 	if horizon < 1 {
 		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1", horizon)
 	}
-	if noise == nil {
+	if nz == nil {
 		return nil, fmt.Errorf("dpb: nil node noise (use ZeroNoise for none)")
 	}
-	if noise.Dim() != dim {
-		return nil, fmt.Errorf("dpb: node noise has dimension %d, tree has %d", noise.Dim(), dim)
+	if nz.Dim() != dim {
+		return nil, fmt.Errorf("dpb: node noise has dimension %d, tree has %d", nz.Dim(), dim)
 	}
 	if mode == ModeDefault {
 		return nil, fmt.Errorf("dpb: the tree's release mode is unset: name Plain or Padded")
@@ -106,16 +106,16 @@ func NewTreeSum(dim, horizon int, noise dpnoise.Noise, mode ReleaseMode) (*TreeS
 	}
 	m := TreeLevels(horizon)
 	ts := &TreeSum{
-		dim: dim, horizon: horizon, levels: m, mode: mode, noise: noise,
+		dim: dim, horizon: horizon, levels: m, mode: mode, noise: nz,
 		exact: make([]float64, dim),
 		cum:   make([]float64, (m+1)*dim),
 		node:  make([]float64, dim),
 	}
-	ts.grid = gridOf(noise)
+	ts.grid = gridOf(nz)
 	if mode == Padded {
 		ts.pad = make([]float64, (m+1)*dim)
 		for k := 1; k <= m; k++ {
-			noise.Sample(ts.node)
+			nz.Sample(ts.node)
 			prev, cur := ts.pad[(k-1)*dim:k*dim], ts.pad[k*dim:(k+1)*dim]
 			for j := range cur {
 				cur[j] = prev[j] + ts.node[j]

@@ -1,7 +1,7 @@
 package mab
 
 import (
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -33,7 +33,7 @@ type AdaPConfig struct {
 	// Laplace, reproducible, not a release-grade guarantee), which must be
 	// named. NoNoise takes no sampler: with it, Noise stays unset or is
 	// NoiseSimulated.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 }
 
 // AdaP is AdaP-UCB, or AdaP-KLUCB with KL set, of Azize & Basu, "When Privacy

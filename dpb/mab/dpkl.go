@@ -1,7 +1,7 @@
 package mab
 
 import (
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -33,7 +33,7 @@ type DPKLConfig struct {
 	// Laplace, reproducible, not a release-grade guarantee), which must be
 	// named. NoNoise takes no sampler: with it, Noise stays unset or is
 	// NoiseSimulated.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 }
 
 // DPKL is DP-KLUCB, or DP-IMED with IMED set, of Azize, Wu, Honda, Orabona,

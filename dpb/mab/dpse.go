@@ -2,7 +2,7 @@ package mab
 
 import (
 	"fmt"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -35,7 +35,7 @@ type DPSEConfig struct {
 	// Laplace, reproducible, not a release-grade guarantee), which must be
 	// named. NoNoise takes no sampler: with it, Noise stays unset or is
 	// NoiseSimulated.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 }
 
 // DPSE is DP Successive Elimination, Sajed & Sheffet, "An Optimal Private

@@ -1,7 +1,7 @@
 package mab
 
 import (
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
 
@@ -27,7 +27,7 @@ type LazyDPTSConfig struct {
 	// Laplace, reproducible, not a release-grade guarantee), which must be
 	// named. NoNoise takes no sampler: with it, Noise stays unset or is
 	// NoiseSimulated.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 }
 
 // LazyDPTS is Lazy-DP-TS, the Thompson-sampling counterpart of the anytime

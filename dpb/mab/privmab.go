@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // privArms is the bookkeeping shared by the batched ε-DP K-armed algorithms
@@ -45,7 +45,7 @@ import (
 // alternate, Update reporting the arm just chosen (a second Choose or an
 // Update of another arm panics).
 type privArms struct {
-	noise   dpnoise.Noise
+	noise   noise.Noise
 	grid    float64 // > 0: secure noise, rewards rounded to this grid
 	clip    bool
 	forget  bool
@@ -65,7 +65,7 @@ type privArms struct {
 
 // newPrivArms returns the statistics of k arms with Lap(1/eps) noise drawn from
 // rng, or no noise at all when noNoise is set.
-func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode dpnoise.NoiseMode, rng *rand.Rand) (*privArms, error) {
+func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.NoiseMode, rng *rand.Rand) (*privArms, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -75,26 +75,26 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode dpnoise.No
 	if err := param.CheckEpsilon(eps); err != nil {
 		return nil, err
 	}
-	if err := dpnoise.CheckNoiseMode(mode); err != nil {
+	if err := noise.CheckNoiseMode(mode); err != nil {
 		return nil, err
 	}
 	if noNoise && mode.Secure() {
 		return nil, fmt.Errorf("dpb: NoNoise with noise mode %v: a policy without noise has no sampler", mode)
 	}
-	var noise dpnoise.Noise = dpnoise.ZeroNoise{N: 1}
+	var nz noise.Noise = noise.ZeroNoise{N: 1}
 	grid := 0.0
 	if !noNoise {
-		lap, err := dpnoise.NewLaplaceNoiseMode(mode, 1, 1/eps, 1, rng)
+		lap, err := noise.NewLaplaceNoiseMode(mode, 1, 1/eps, 1, rng)
 		if err != nil {
 			return nil, err
 		}
-		noise = lap
-		if g, ok := lap.(dpnoise.Gridded); ok {
+		nz = lap
+		if g, ok := lap.(noise.Gridded); ok {
 			grid = g.Grid()
 		}
 	}
 	return &privArms{
-		noise: noise, grid: grid, clip: clip, forget: forget, pending: -1,
+		noise: nz, grid: grid, clip: clip, forget: forget, pending: -1,
 		n: make([]int, k), bn: make([]int, k), bs: make([]float64, k),
 		rn: make([]int, k), rs: make([]float64, k),
 		cur: -1, end: make([]int, k),
@@ -104,10 +104,10 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode dpnoise.No
 // privacy reports the guarantee of the algorithm alg built on s: ε-DP by
 // one Lap(1/ε) release per batch (see [privArms]), or none with NoNoise.
 func (s *privArms) privacy(alg string, eps float64, batches string) bandit.Privacy {
-	if _, ok := s.noise.(dpnoise.ZeroNoise); ok {
+	if _, ok := s.noise.(noise.ZeroNoise); ok {
 		return bandit.NonPrivate(alg + " with NoNoise (exact batch sums)")
 	}
-	mode := dpnoise.ModeOf(s.noise)
+	mode := noise.ModeOf(s.noise)
 	sampler := ""
 	if mode.Secure() {
 		sampler = "; secure sampler: exact discrete Laplace on a grid, rewards rounded to it and the scale inflated for the rounding"

@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // ContextMechanism says how [ContextualUCB] releases A = Σ zzᵀ and b = Σ z·y.
@@ -71,7 +71,7 @@ type ContextualUCBConfig struct {
 	// seeded floating-point noise every experiment runs, reproducible and
 	// not a release-grade guarantee, must be named. Config and Privacy
 	// report the resolved mode.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 	// Clip clips context entries and rewards into [0, 1] instead of
 	// panicking on them. Defaults to false.
 	Clip bool
@@ -154,7 +154,7 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	if err := param.CheckNonNegative("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
-	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	cfg.Noise = cfg.Noise.Resolve()
@@ -186,17 +186,17 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	p := &ContextualUCB{cfg: cfg, d: d, scale: scale, models: make([]ctxModel, nm),
 		vec: make([]float64, dim), z: make([]float64, d)}
 	for i := range p.models {
-		var noise dpnoise.Noise = dpnoise.ZeroNoise{N: dim}
+		var nz noise.Noise = noise.ZeroNoise{N: dim}
 		if scale > 0 {
 			// Both mechanisms calibrate to ℓ1 sensitivity dim (one per
 			// entry, or dim for the whole vector).
-			lap, err := dpnoise.NewLaplaceNoiseMode(cfg.Noise, dim, scale, float64(dim), rng)
+			lap, err := noise.NewLaplaceNoiseMode(cfg.Noise, dim, scale, float64(dim), rng)
 			if err != nil {
 				return nil, err
 			}
-			noise = lap
+			nz = lap
 		}
-		tree, err := counter.NewTreeSum(dim, cfg.Horizon, noise, cfg.Mode)
+		tree, err := counter.NewTreeSum(dim, cfg.Horizon, nz, cfg.Mode)
 		if err != nil {
 			return nil, err
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // DPUCBConfig configures [DPUCB].
@@ -46,7 +46,7 @@ type DPUCBConfig struct {
 	// report the resolved mode.
 	// A Counter without a secure sampler (square root, BLT) refuses an
 	// unset Noise with an error that says to name NoiseSimulated.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 	// Counter is each arm's continual counter. Defaults to CounterTree (the
 	// binary mechanism in release mode Mode, as MT14); CounterHonaker,
 	// CounterSmooth and CounterKary (the k-ary tree at the arity
@@ -130,7 +130,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 		return nil, err
 	}
-	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	requested := cfg.Noise
@@ -171,7 +171,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if !cfg.NoNoise {
 		p.scale = TreeCounterScale(cfg.Horizon, 1, eps0)
 		if kind != counter.CounterTree && kind != counter.CounterTreePadded {
-			probe, err := counter.NewCounter(kind, 1, cfg.Horizon, dpnoise.ZeroNoise{N: 1})
+			probe, err := counter.NewCounter(kind, 1, cfg.Horizon, noise.ZeroNoise{N: 1})
 			if err != nil {
 				return nil, err
 			}
@@ -183,17 +183,17 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 		}
 	}
 	for a := range p.trees {
-		var noise dpnoise.Noise = dpnoise.ZeroNoise{N: 1}
+		var nz noise.Noise = noise.ZeroNoise{N: 1}
 		if !cfg.NoNoise {
-			lap, err := dpnoise.NewLaplaceNoiseMode(cfg.Noise, 1, p.scale, 1, rng)
+			lap, err := noise.NewLaplaceNoiseMode(cfg.Noise, 1, p.scale, 1, rng)
 			if err != nil {
 				return nil, err
 			}
-			noise = lap
+			nz = lap
 		}
-		t, err := counter.NewCounter(kind, 1, cfg.Horizon, noise)
+		t, err := counter.NewCounter(kind, 1, cfg.Horizon, nz)
 		if err != nil {
-			return nil, dpnoise.ExplainDefault(requested, err)
+			return nil, noise.ExplainDefault(requested, err)
 		}
 		p.trees[a] = t
 	}

@@ -5,7 +5,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // Privacy reports DP-UCB's ε (MT14 Algorithm 1, δ = 0): each of the k arms'
@@ -19,7 +19,7 @@ func (p *DPUCB) Privacy() bandit.Privacy {
 	sampler := ""
 	if p.cfg.Noise.Secure() {
 		sampler = "; secure sampler: exact discrete Laplace on a grid from crypto/rand"
-		if p.cfg.Noise == dpnoise.NoiseSecureSeeded {
+		if p.cfg.Noise == noise.NoiseSecureSeeded {
 			sampler = "; secure sampler: exact discrete Laplace on a grid, bits from the seeded stream (reproducible, not for releases)"
 		}
 	}

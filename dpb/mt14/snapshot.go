@@ -5,7 +5,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 func (p *DPUCB) AppendState(e *snap.Enc) {
@@ -14,7 +14,7 @@ func (p *DPUCB) AppendState(e *snap.Enc) {
 	for _, t := range p.trees {
 		cs := t.(counter.CounterState)
 		cs.AppendState(e)
-		dpnoise.AppendNoiseState(e, cs.NodeNoise()) // secure samplers' buffered bits; nothing for Laplace
+		noise.AppendNoiseState(e, cs.NodeNoise()) // secure samplers' buffered bits; nothing for Laplace
 	}
 }
 
@@ -24,7 +24,7 @@ func (p *DPUCB) ReadState(d *snap.Dec) {
 	for a, t := range p.trees {
 		cs := t.(counter.CounterState)
 		cs.ReadState(d)
-		dpnoise.ReadNoiseState(d, cs.NodeNoise())
+		noise.ReadNoiseState(d, cs.NodeNoise())
 		if d.Err != nil {
 			return
 		}

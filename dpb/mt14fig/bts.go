@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
@@ -161,7 +161,7 @@ func RunFig2BTS(cfg Fig2BTSConfig) (*Fig2BTSResult, error) {
 	newPol := func(s int, l ope.Log, id uint64) (*mt14.ContextualUCB, error) {
 		return mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 			Dim: d, Arms: k, Horizon: l.Len(), Mechanism: mechs[s], Epsilon: rows[s].Epsilon, Alpha: cfg.Alpha,
-			Noise: dpnoise.NoiseSimulated,
+			Noise: noise.NoiseSimulated,
 		}, bandit.Stream(cfg.Seed, id))
 	}
 	// A job records: replay (value, lo, hi, matched), rejection (value, lo,

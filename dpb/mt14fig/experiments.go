@@ -14,7 +14,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
@@ -113,23 +113,23 @@ func RunFig1(cfg Fig1Config) (*harness.Curves, error) {
 	}}}
 	for _, eps := range cfg.Epsilons {
 		pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Noise: dpnoise.NoiseSimulated}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Noise: noise.NoiseSimulated}, rng)
 		}})
 	}
 	for _, eps := range cfg.NoRelaxation {
 		pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Noise: dpnoise.NoiseSimulated}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Noise: noise.NoiseSimulated}, rng)
 		}})
 	}
 	for _, kind := range cfg.Counters {
 		for _, eps := range cfg.Epsilons {
 			pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind, Noise: dpnoise.NoiseSimulated}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind, Noise: noise.NoiseSimulated}, rng)
 			}})
 		}
 		for _, eps := range cfg.NoRelaxation {
 			pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind, Noise: dpnoise.NoiseSimulated}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind, Noise: noise.NoiseSimulated}, rng)
 			}})
 		}
 	}
@@ -299,7 +299,7 @@ func RunFig2(cfg Fig2Config) (*Fig2Result, error) {
 			inner, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 				Dim: lg.Dim(), Arms: lg.Arms(), Horizon: lg.Len(), Mechanism: row.Mechanism,
 				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint,
-				Noise: dpnoise.NoiseSimulated,
+				Noise: noise.NoiseSimulated,
 			}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series)))
 			if err != nil {
 				return err

@@ -138,7 +138,6 @@ func exported(t *testing.T) map[string]map[string]bool {
 	}
 	// The import aliases of the notebooks.
 	pkgs["dpbplot"] = pkgs["plot"]
-	pkgs["dpnoise"] = pkgs["noise"]
 	delete(pkgs, "main")
 	return pkgs
 }

@@ -8,7 +8,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/data"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ope"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
@@ -73,7 +73,7 @@ func Example() {
 		pol, err := ss18.NewPolicy(ss18.PolicyConfig{
 			Alg:     alg,
 			Setting: ss18.Setting{D: log.Dim(), N: log.Len(), Epsilon: 1, Delta: 1e-5, Lt2: 2},
-			Noise:   dpnoise.NoiseSimulated,
+			Noise:   noise.NoiseSimulated,
 		}, bandit.Stream(1, 1))
 		if err != nil {
 			fmt.Println(err)

@@ -10,7 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // GaussianCounterCal is the exact calibration of SS18's Gaussian
@@ -70,7 +70,7 @@ func GaussianCounterCalibration(s Setting, kind counter.CounterKind) (GaussianCo
 	if err := s.Validate(); err != nil {
 		return GaussianCounterCal{}, err
 	}
-	probe, err := counter.NewCounter(kind, 1, s.N, dpnoise.ZeroNoise{N: 1})
+	probe, err := counter.NewCounter(kind, 1, s.N, noise.ZeroNoise{N: 1})
 	if err != nil {
 		return GaussianCounterCal{}, err
 	}
@@ -100,12 +100,12 @@ func (c GaussianCounterCal) Epsilon(s Setting) float64 {
 // [GaussianCounterCal]). Like the tree regularizers it starts with one
 // data-independent zero item and has horizon n.
 func NewGaussianCounterReg(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterReg(s, kind, dpnoise.NoiseSimulated, rng)
+	return newGaussianCounterReg(s, kind, noise.NoiseSimulated, rng)
 }
 
 // newGaussianCounterReg is [NewGaussianCounterReg] on noise of the given
 // mode (see newGaussianCounterRegCal).
-func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode dpnoise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
+func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -118,7 +118,7 @@ func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode dpnoise.Noi
 
 // newGaussianCounterRegCal builds the calibrated regularizer. In a secure
 // mode the node noise is the exact discrete Gaussian of
-// [dpnoise.NewSecureSymGaussianNoise] with the calibrated σ for the packed
+// [noise.NewSecureSymGaussianNoise] with the calibrated σ for the packed
 // sensitivity √2·L̃² (the pair √L̃²·e₁, √L̃²·e₂, the most any neighbouring
 // pair moves the packed Gram matrix), run by the counter's grid wrapper
 // (dpb/counter, counter_grid.go): the tree, Honaker, smooth and k-ary
@@ -127,15 +127,15 @@ func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode dpnoise.Noi
 // (|v_i v_j| ≤ ‖v‖² ≤ L̃², up to LinUCB's relative tolerance boundSlack;
 // clipped to it, which changes no record within the bound), and the noise
 // pays the slack of their measurement error (counter.ToeplitzSlack).
-func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode dpnoise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
+func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	kind := cal.Kind
 	if !(cal.Bounds.RhoMin > 0) || math.IsInf(cal.Bounds.Gamma, 0) {
 		return nil, fmt.Errorf("dpb: gaussian counter bounds %+v unusable", cal.Bounds)
 	}
-	if err := dpnoise.CheckNoiseMode(mode); err != nil {
+	if err := noise.CheckNoiseMode(mode); err != nil {
 		return nil, err
 	}
-	var noise dpnoise.Noise
+	var nz noise.Noise
 	var err error
 	n1 := s.D + 1
 	var bound counter.DataBound
@@ -144,22 +144,22 @@ func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode dpnoise.No
 		if kind == counter.CounterSqrt || kind == counter.CounterBLT {
 			bound = counter.DataBound{Entry: s.Lt2 * (1 + boundSlack), Clip: true}
 			// The grid of the noise below: its smallest σ is the off-diagonal σ.
-			if slack, err = counter.ToeplitzSlack(kind, simd.PackedLen(n1), s.N, bound, dpnoise.SecureGrid(cal.Sigma)); err != nil {
+			if slack, err = counter.ToeplitzSlack(kind, simd.PackedLen(n1), s.N, bound, noise.SecureGrid(cal.Sigma)); err != nil {
 				return nil, err
 			}
 		}
-		var sn *dpnoise.SecureNoise
-		if sn, err = dpnoise.NewSecureSymGaussianNoiseSlack(n1, cal.Sigma, math.Sqrt2*s.Lt2, slack); err == nil {
+		var sn *noise.SecureNoise
+		if sn, err = noise.NewSecureSymGaussianNoiseSlack(n1, cal.Sigma, math.Sqrt2*s.Lt2, slack); err == nil {
 			sn.SeedFrom(mode, rng)
-			noise = sn
+			nz = sn
 		}
 	} else {
-		noise, err = dpnoise.NewSymGaussianNoise(s.D+1, cal.Sigma, rng)
+		nz, err = noise.NewSymGaussianNoise(s.D+1, cal.Sigma, rng)
 	}
 	if err != nil {
 		return nil, err
 	}
-	ctr, err := counter.NewCounterBounded(kind, simd.PackedLen(n1), s.N, noise, bound)
+	ctr, err := counter.NewCounterBounded(kind, simd.PackedLen(n1), s.N, nz, bound)
 	if err != nil {
 		return nil, err
 	}
@@ -250,10 +250,10 @@ func GaussianCounterCalibrationSharp(s Setting, kind counter.CounterKind) (Gauss
 // shift of [GaussianCounterCalibrationSharp]: the same σ and counter, so the
 // same (ε, δ).
 func NewGaussianCounterRegSharp(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterRegSharp(s, kind, dpnoise.NoiseSimulated, rng)
+	return newGaussianCounterRegSharp(s, kind, noise.NoiseSimulated, rng)
 }
 
-func newGaussianCounterRegSharp(s Setting, kind counter.CounterKind, mode dpnoise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
+func newGaussianCounterRegSharp(s Setting, kind counter.CounterKind, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}

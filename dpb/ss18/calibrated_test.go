@@ -10,7 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 func TestGaussianCounterCalibration(t *testing.T) {
@@ -75,7 +75,7 @@ func TestNewSS18Variants(t *testing.T) {
 			t.Errorf("ParseSS18Alg(%q) = %v, %v", name, b, err)
 		}
 		for _, mode := range []counter.ReleaseMode{counter.Plain, counter.Padded} {
-			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: mode, Noise: dpnoise.NoiseSimulated}, bandit.Stream(1, 2))
+			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: mode, Noise: noise.NoiseSimulated}, bandit.Stream(1, 2))
 			if err != nil {
 				t.Fatalf("%v: %v", a, err)
 			}
@@ -93,7 +93,7 @@ func TestNewSS18Variants(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewPolicy(PolicyConfig{Alg: GaussianBLT, Setting: s, Shift: ShiftGiven, ShiftValue: 3, Noise: dpnoise.NoiseSimulated}, bandit.Stream(1, 2)); err == nil {
+	if _, err := NewPolicy(PolicyConfig{Alg: GaussianBLT, Setting: s, Shift: ShiftGiven, ShiftValue: 3, Noise: noise.NoiseSimulated}, bandit.Stream(1, 2)); err == nil {
 		t.Error("a given shift accepted for a counter variant")
 	}
 }

@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // BenchmarkCounterStep measures one round (Add then SumTo) of each counter
@@ -26,8 +26,8 @@ func BenchmarkCounterStep(b *testing.B) {
 				horizon = 1 << 13
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			noise, _ := dpnoise.NewSymGaussianNoise(n1, 1, rng)
-			benchCounterStep(b, func() (counter.Counter, error) { return counter.NewCounter(kind, dim, horizon, noise) })
+			nz, _ := noise.NewSymGaussianNoise(n1, 1, rng)
+			benchCounterStep(b, func() (counter.Counter, error) { return counter.NewCounter(kind, dim, horizon, nz) })
 		})
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // BenchmarkKaryStep: one round (Add then SumTo) at the default arity for
@@ -17,8 +17,8 @@ func BenchmarkKaryStep(b *testing.B) {
 	for _, dim := range []int{1, 21} {
 		for _, k := range []int{counter.KaryArity(n), 2, 4, 16} {
 			b.Run(fmt.Sprintf("dim=%d/k=%d", dim, k), func(b *testing.B) {
-				noise, _ := dpnoise.NewLaplaceNoise(dim, 1, rand.New(rand.NewPCG(1, 2)))
-				benchCounterStep(b, func() (counter.Counter, error) { return counter.NewKaryTree(dim, n, k, noise) })
+				nz, _ := noise.NewLaplaceNoise(dim, 1, rand.New(rand.NewPCG(1, 2)))
+				benchCounterStep(b, func() (counter.Counter, error) { return counter.NewKaryTree(dim, n, k, nz) })
 			})
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // ShiftMode selects the multiple of the identity a tree regularizer adds to
@@ -65,7 +65,7 @@ type TreeRegConfig struct {
 	// floating-point noise, reproducible, not release-grade) must be named.
 	// There is no secure Wishart sampler: NewWishartTree rejects NoiseSecure,
 	// and an unset Noise with an error that says to name NoiseSimulated.
-	Noise dpnoise.NoiseMode
+	Noise noise.NoiseMode
 }
 
 // TreeRegularizer is a private changing regularizer of SS18 Section 4: the
@@ -114,11 +114,11 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	if mode := cfg.Noise.Resolve(); mode.Secure() {
-		return nil, dpnoise.ExplainDefault(cfg.Noise, dpnoise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
+		return nil, noise.ExplainDefault(cfg.Noise, noise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
 	}
 	k := cfg.K
 	if k == 0 {
@@ -145,11 +145,11 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	if !(b.RhoMin > 0) {
 		return nil, fmt.Errorf("dpb: wishart shift %v leaves ρ_min = %v, must be > 0 (ρ_min unshifted is %v)", b.Shift, b.RhoMin, unshifted.RhoMin)
 	}
-	noise, err := dpnoise.NewWishartNoise(s.D+1, s.Lt2, float64(k), rng)
+	nz, err := noise.NewWishartNoise(s.D+1, s.Lt2, float64(k), rng)
 	if err != nil {
 		return nil, err
 	}
-	r, err := newTreeReg("Wishart", s, noise, cfg.Mode, -b.Shift, b)
+	r, err := newTreeReg("Wishart", s, nz, cfg.Mode, -b.Shift, b)
 	if err != nil {
 		return nil, err
 	}
@@ -166,7 +166,7 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := dpnoise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	cfg.Noise = cfg.Noise.Resolve()
@@ -194,23 +194,23 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if !(b.RhoMin > 0) {
 		return nil, fmt.Errorf("dpb: gaussian shift %v is not above Υ = %v, ρ_min must be > 0", b.Shift, ups)
 	}
-	var noise dpnoise.Noise
+	var nz noise.Noise
 	var err error
 	if cfg.Noise.Secure() {
 		// (x, y) = √L̃²·e₁ against √L̃²·e₂ moves the packed Gram matrix by
 		// √2·L̃² in ℓ2, the most any neighbouring pair can.
-		var sn *dpnoise.SecureNoise
-		if sn, err = dpnoise.NewSecureSymGaussianNoise(s.D+1, s.GaussianSigma(), math.Sqrt2*s.Lt2); err == nil {
+		var sn *noise.SecureNoise
+		if sn, err = noise.NewSecureSymGaussianNoise(s.D+1, s.GaussianSigma(), math.Sqrt2*s.Lt2); err == nil {
 			sn.SeedFrom(cfg.Noise, rng)
-			noise = sn
+			nz = sn
 		}
 	} else {
-		noise, err = dpnoise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
+		nz, err = noise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
 	}
 	if err != nil {
 		return nil, err
 	}
-	r, err := newTreeReg("Gaussian", s, noise, cfg.Mode, b.Shift, b)
+	r, err := newTreeReg("Gaussian", s, nz, cfg.Mode, b.Shift, b)
 	if err != nil {
 		return nil, err
 	}
@@ -218,12 +218,12 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	return r, nil
 }
 
-func newTreeReg(kind string, s Setting, noise dpnoise.Noise, mode counter.ReleaseMode, diag float64, b RegBounds) (*TreeRegularizer, error) {
+func newTreeReg(kind string, s Setting, nz noise.Noise, mode counter.ReleaseMode, diag float64, b RegBounds) (*TreeRegularizer, error) {
 	if mode == counter.ModeDefault {
 		mode = counter.Padded // what Propositions 9 and 11 assume
 	}
 	n1 := s.D + 1
-	tree, err := counter.NewTreeSum(simd.PackedLen(n1), s.N, noise, mode)
+	tree, err := counter.NewTreeSum(simd.PackedLen(n1), s.N, nz, mode)
 	if err != nil {
 		return nil, err
 	}

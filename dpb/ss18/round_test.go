@@ -8,7 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // The per-round regularizer: its σ is the exact calibration's, its bounds in
@@ -79,7 +79,7 @@ func TestGaussianCounterRegRound(t *testing.T) {
 		}
 	}
 	// LinUCB reads the current bounds each round.
-	p, err := NewPolicy(PolicyConfig{Alg: GaussianBLTRound, Setting: s, Noise: dpnoise.NoiseSimulated}, bandit.Stream(1, 2))
+	p, err := NewPolicy(PolicyConfig{Alg: GaussianBLTRound, Setting: s, Noise: noise.NoiseSimulated}, bandit.Stream(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}

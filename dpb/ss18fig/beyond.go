@@ -9,7 +9,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -130,11 +130,11 @@ type CounterSimulation struct {
 // SimulateCounter runs [CounterSimulation] for a counter kind with the
 // seed's stream.
 func SimulateCounter(kind counter.CounterKind, n, reps int, seed uint64) (*CounterSimulation, error) {
-	noise, err := dpnoise.NewGaussianNoise(reps, 1, bandit.Stream(seed, uint64(kind)))
+	nz, err := noise.NewGaussianNoise(reps, 1, bandit.Stream(seed, uint64(kind)))
 	if err != nil {
 		return nil, err
 	}
-	c, err := counter.NewCounter(kind, reps, n, noise)
+	c, err := counter.NewCounter(kind, reps, n, nz)
 	if err != nil {
 		return nil, err
 	}

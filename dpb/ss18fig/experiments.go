@@ -10,7 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -160,7 +160,7 @@ func Experiment1(cfg Exp1Config) (*Exp1Result, error) {
 		names[i] = fmt.Sprintf("d=%d", d)
 		dx[i] = float64(d)
 	}
-	for ni, noise := range cfg.Noises {
+	for ni, nz := range cfg.Noises {
 		c := harness.Summarise(names, x, out[ni*nd:(ni+1)*nd])
 		res.Curves = append(res.Curves, c)
 		tot := make([][][]float64, 1)
@@ -171,7 +171,7 @@ func Experiment1(cfg Exp1Config) (*Exp1Result, error) {
 				tot[0][rep][di] = out[ni*nd+di][rep][len(rec)-1]
 			}
 		}
-		tc := harness.Summarise([]string{noise.String()}, dx, tot)
+		tc := harness.Summarise([]string{nz.String()}, dx, tot)
 		res.Total = append(res.Total, tc)
 		f := harness.FitLogLog(dx, tc.Mean[0])
 		res.Slope = append(res.Slope, f.Slope)
@@ -183,9 +183,9 @@ func Experiment1(cfg Exp1Config) (*Exp1Result, error) {
 // exp1Cell builds repetition rep's environment and policy for cell c.
 func exp1Cell(cfg Exp1Config, c, rep int) (bandit.Environment, *ss18.LinUCB, error) {
 	nd := len(cfg.Dims)
-	d, noise := cfg.Dims[c%nd], cfg.Noises[c/nd]
+	d, nz := cfg.Dims[c%nd], cfg.Noises[c/nd]
 	seed := mixSeed(cfg.Seed, c)
-	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: d, K: d * d, Gap: cfg.Gap, Noise: noise}, bandit.Stream(seed, bandit.StreamID(rep, 0)))
+	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: d, K: d * d, Gap: cfg.Gap, Noise: nz}, bandit.Stream(seed, bandit.StreamID(rep, 0)))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -361,7 +361,7 @@ func Experiment2(cfg Exp2Config) (*Exp2Result, error) {
 	specs := make([]ss18.PolicyConfig, len(cfg.Algs))
 	names := make([]string, len(cfg.Algs))
 	for i, a := range cfg.Algs {
-		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: dpnoise.NoiseSimulated}
+		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: noise.NoiseSimulated}
 		names[i] = a.String()
 	}
 	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp2")
@@ -545,7 +545,7 @@ func Experiment3(cfg Exp3Config) (*Exp3Result, error) {
 			if alg == ss18.Gaussian {
 				c = ups + rho
 			}
-			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c, Noise: dpnoise.NoiseSimulated})
+			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c, Noise: noise.NoiseSimulated})
 		}
 	}
 	rec := []int{cfg.Horizon}

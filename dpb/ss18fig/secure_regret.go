@@ -11,7 +11,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/harness"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -61,7 +61,7 @@ type SecureRegretConfig struct {
 
 // SecureRegretModes are the two modes of every pair, in the order of the
 // job values: the simulated run, then the secure one fed a seeded stream.
-var SecureRegretModes = [2]dpnoise.NoiseMode{dpnoise.NoiseSimulated, dpnoise.NoiseSecureSeeded}
+var SecureRegretModes = [2]noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecureSeeded}
 
 // secureRegretChunk is how many rounds one mode of a pair runs before the
 // other takes its turn: the two CPU clocks then see the same host load,
@@ -171,8 +171,8 @@ type SecureRegretCPU struct {
 type SecureRegretResult struct {
 	Config SecureRegretConfig `json:"config"`
 	// Modes names the two noise modes of each pair (simulated, then secure).
-	Modes [2]dpnoise.NoiseMode `json:"modes"`
-	Rows  []SecureRegretRow    `json:"rows"`
+	Modes [2]noise.NoiseMode `json:"modes"`
+	Rows  []SecureRegretRow  `json:"rows"`
 }
 
 // SecureRegret runs every variant of cfg.Algs of SS18 Algorithm 1 twice per
@@ -200,7 +200,7 @@ func SecureRegret(cfg SecureRegretConfig) (*SecureRegretResult, error) {
 		Eps     float64
 		Delta   float64
 		Algs    []ss18.Alg
-		Modes   [2]dpnoise.NoiseMode
+		Modes   [2]noise.NoiseMode
 		Horizon int
 		Plain   bool
 		Seed    uint64
@@ -237,7 +237,7 @@ func SecureRegret(cfg SecureRegretConfig) (*SecureRegretResult, error) {
 // same stream. envShift ≠ 0 moves the secure
 // run's environment to repetition rep+envShift's stream (unpaired runs:
 // the tests' negative control).
-func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]dpnoise.NoiseMode) ([2]bandit.Environment, [2]*ss18.LinUCB, error) {
+func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]noise.NoiseMode) ([2]bandit.Environment, [2]*ss18.LinUCB, error) {
 	var envs [2]bandit.Environment
 	var pols [2]*ss18.LinUCB
 	s := mixSeed(cfg.Seed, g)
@@ -246,7 +246,7 @@ func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]
 		mode = counter.Plain
 	}
 	alg := cfg.Algs[a]
-	for m, noise := range modes {
+	for m, nz := range modes {
 		r := rep
 		if m == 1 {
 			r += envShift
@@ -255,10 +255,10 @@ func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]
 		if err != nil {
 			return envs, pols, err
 		}
-		pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: cfg.Setting(), Mode: mode, Noise: noise},
+		pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: cfg.Setting(), Mode: mode, Noise: nz},
 			bandit.Stream(s, bandit.StreamID(rep, 1+int(alg))))
 		if err != nil {
-			return envs, pols, fmt.Errorf("%v (%v): %w", alg, noise, err)
+			return envs, pols, fmt.Errorf("%v (%v): %w", alg, nz, err)
 		}
 		envs[m], pols[m] = env, pol
 	}

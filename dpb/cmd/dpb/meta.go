@@ -13,7 +13,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // codeVersion returns the commit stamped into the binary by go build
@@ -91,7 +91,7 @@ func writeCurvesCSV(path, xName string, parts []*harness.Curves, prefixes []stri
 
 // noiseNames returns the names of the noise modes, each once, in order, for
 // harness.Meta.Noise.
-func noiseNames(modes ...dpnoise.NoiseMode) []string {
+func noiseNames(modes ...noise.NoiseMode) []string {
 	var out []string
 	for _, m := range modes {
 		if n := m.String(); !slices.Contains(out, n) {

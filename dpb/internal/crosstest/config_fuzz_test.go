@@ -7,7 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/mt14"
-	dpnoise "github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -48,7 +48,7 @@ func FuzzNewDPUCB(f *testing.F) {
 		if arms > 16 || horizon > 1<<12 {
 			return
 		}
-		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Gamma: gamma, RelaxationScale: scale, Clip: clip, Noise: dpnoise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Gamma: gamma, RelaxationScale: scale, Clip: clip, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
 		if err != nil {
 			return
 		}
@@ -70,11 +70,11 @@ func FuzzNewDPUCB(f *testing.F) {
 func FuzzNewLinearEnv(f *testing.F) {
 	f.Add(5, 25, 0.1, 0.0, 0, 0.0)
 	f.Add(1, 0, -1.0, math.NaN(), 7, math.Inf(1))
-	f.Fuzz(func(t *testing.T, d, k int, gap, opt float64, noise int, sigma float64) {
+	f.Fuzz(func(t *testing.T, d, k int, gap, opt float64, nz int, sigma float64) {
 		if d > 64 || k > 1024 {
 			return
 		}
-		env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: d, K: k, Gap: gap, OptReward: opt, Noise: dpenv.RewardNoise(noise), Sigma: sigma}, bandit.Stream(1, 1))
+		env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: d, K: k, Gap: gap, OptReward: opt, Noise: dpenv.RewardNoise(nz), Sigma: sigma}, bandit.Stream(1, 1))
 		if err != nil {
 			return
 		}
