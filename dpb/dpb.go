@@ -75,7 +75,7 @@ const (
 
 // NoiseMode is a configuration's Noise (package noise): its zero value,
 // NoiseDefault, is secure noise from crypto/rand.
-type NoiseMode = noise.NoiseMode
+type NoiseMode = noise.Mode
 
 // The tree's release mode (package counter) and the noise's mode (package
 // noise). An unset Noise (NoiseDefault) resolves to NoiseSecure, exact
@@ -86,9 +86,9 @@ type NoiseMode = noise.NoiseMode
 const (
 	Plain          = counter.Plain
 	Padded         = counter.Padded
-	NoiseDefault   = noise.NoiseDefault
-	NoiseSimulated = noise.NoiseSimulated
-	NoiseSecure    = noise.NoiseSecure
+	NoiseDefault   = noise.Default
+	NoiseSimulated = noise.Simulated
+	NoiseSecure    = noise.Secure
 )
 
 // StreamVersion is the version of the random streams and formats: results

@@ -24,7 +24,7 @@ import (
 // MAB family (k = 5). Run with -benchtime=Nx for equal round counts; on a
 // shared host compare cpu-µs/round (the benchmark thread's CPU time).
 func BenchmarkSecureEveryMechanism(b *testing.B) {
-	modes := []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecure}
+	modes := []noise.Mode{noise.Simulated, noise.Secure}
 	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth,
 		ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound} {
 		for _, mode := range modes {
@@ -45,11 +45,11 @@ func BenchmarkSecureEveryMechanism(b *testing.B) {
 			})
 		}
 	}
-	for _, kind := range []counter.CounterKind{counter.CounterTree, counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary} {
+	for _, kind := range []counter.Kind{counter.Tree, counter.Honaker, counter.Smooth, counter.Kary} {
 		for _, mode := range modes {
 			b.Run(fmt.Sprintf("dpucb-%v/noise=%v", kind, mode), func(b *testing.B) {
 				env, _ := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: []float64{0.9, 0.8, 0.7, 0.6, 0.5}, Noise: dpenv.Bernoulli}, bandit.Stream(1, 0))
-				pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 5, Horizon: 1 << 24, Epsilon: 1, Counter: kind, Noise: mode, NoRelaxation: kind != counter.CounterTree}, bandit.Stream(1, 1))
+				pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 5, Horizon: 1 << 24, Epsilon: 1, Counter: kind, Noise: mode, NoRelaxation: kind != counter.Tree}, bandit.Stream(1, 1))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -59,7 +59,7 @@ func BenchmarkSecureEveryMechanism(b *testing.B) {
 	}
 	for _, mode := range modes {
 		b.Run(fmt.Sprintf("ftrl-honaker/noise=%v", mode), func(b *testing.B) {
-			f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 10, Horizon: 1 << 24, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterHonaker, Noise: mode}, bandit.Stream(1, 1))
+			f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 10, Horizon: 1 << 24, Epsilon: 1, Delta: 1e-5, Counter: counter.Honaker, Noise: mode}, bandit.Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -45,32 +45,32 @@ func playLinear(pol bandit.Policy, n, k, d int, seed uint64) []int {
 // sampler, refuse secure noise with an error that says so.
 func TestSecureEveryMechanism(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 256, Epsilon: 1, Delta: 1e-5, Lt2: 2}
-	mk := map[string]func(noise.NoiseMode, *rand.Rand) (privPolicy, error){}
+	mk := map[string]func(noise.Mode, *rand.Rand) (privPolicy, error){}
 	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth,
 		ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound, ss18.GaussianBLTRoundMinEig} {
-		mk["ss18-"+alg.String()] = func(m noise.NoiseMode, rng *rand.Rand) (privPolicy, error) {
+		mk["ss18-"+alg.String()] = func(m noise.Mode, rng *rand.Rand) (privPolicy, error) {
 			return ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: set, Noise: m}, rng)
 		}
 	}
-	for _, kind := range []counter.CounterKind{counter.CounterTree, counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary} {
-		mk["dpucb-"+kind.String()] = func(m noise.NoiseMode, rng *rand.Rand) (privPolicy, error) {
+	for _, kind := range []counter.Kind{counter.Tree, counter.Honaker, counter.Smooth, counter.Kary} {
+		mk["dpucb-"+kind.String()] = func(m noise.Mode, rng *rand.Rand) (privPolicy, error) {
 			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 256, Epsilon: 1, Counter: kind, Noise: m}, rng)
 		}
 	}
-	mk["dpse"] = func(m noise.NoiseMode, rng *rand.Rand) (privPolicy, error) {
+	mk["dpse"] = func(m noise.Mode, rng *rand.Rand) (privPolicy, error) {
 		return mab.NewDPSE(mab.DPSEConfig{Arms: 3, Horizon: 256, Epsilon: 1, Noise: m}, rng)
 	}
-	mk["adap"] = func(m noise.NoiseMode, rng *rand.Rand) (privPolicy, error) {
+	mk["adap"] = func(m noise.Mode, rng *rand.Rand) (privPolicy, error) {
 		return mab.NewAdaP(mab.AdaPConfig{Arms: 3, Epsilon: 1, Noise: m}, rng)
 	}
-	mk["dpkl"] = func(m noise.NoiseMode, rng *rand.Rand) (privPolicy, error) {
+	mk["dpkl"] = func(m noise.Mode, rng *rand.Rand) (privPolicy, error) {
 		return mab.NewDPKL(mab.DPKLConfig{Arms: 3, Epsilon: 1, Noise: m}, rng)
 	}
-	mk["lazydpts"] = func(m noise.NoiseMode, rng *rand.Rand) (privPolicy, error) {
+	mk["lazydpts"] = func(m noise.Mode, rng *rand.Rand) (privPolicy, error) {
 		return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: 3, Epsilon: 1, Noise: m}, rng)
 	}
 	for name, f := range mk {
-		run := func(m noise.NoiseMode) ([]int, bandit.Privacy) {
+		run := func(m noise.Mode) ([]int, bandit.Privacy) {
 			pol, err := f(m, bandit.Stream(38, 1))
 			if err != nil {
 				t.Fatalf("%s %v: %v", name, m, err)
@@ -81,8 +81,8 @@ func TestSecureEveryMechanism(t *testing.T) {
 			}
 			return playLinear(pol, 256, 3, d, 1), pol.Privacy()
 		}
-		a1, p1 := run(noise.NoiseSecureSeeded)
-		a2, _ := run(noise.NoiseSecureSeeded)
+		a1, p1 := run(noise.SecureSeeded)
+		a2, _ := run(noise.SecureSeeded)
 		for i := range a1 {
 			if a1[i] != a2[i] {
 				t.Errorf("%s: secure-seeded runs differ at round %d", name, i+1)
@@ -92,11 +92,11 @@ func TestSecureEveryMechanism(t *testing.T) {
 		if p1.Noise != "secure-seeded" || !strings.Contains(p1.String(), "seeded bits") || p1.ReleaseGrade() {
 			t.Errorf("%s: secure-seeded privacy %q (noise %q)", name, p1, p1.Noise)
 		}
-		_, ps := run(noise.NoiseSimulated)
+		_, ps := run(noise.Simulated)
 		if ps.Noise != "simulated" || !strings.Contains(ps.String(), "not a release-grade guarantee") || ps.ReleaseGrade() {
 			t.Errorf("%s: simulated privacy %q (noise %q)", name, ps, ps.Noise)
 		}
-		pol, err := f(noise.NoiseSecure, bandit.Stream(38, 1))
+		pol, err := f(noise.Secure, bandit.Stream(38, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -105,7 +105,7 @@ func TestSecureEveryMechanism(t *testing.T) {
 		}
 	}
 	for _, alg := range []ss18.Alg{ss18.Wishart, ss18.WishartTight} {
-		_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.NoiseSecure}, bandit.Stream(1, 1))
+		_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.Secure}, bandit.Stream(1, 1))
 		if err == nil || !strings.Contains(err.Error(), "secure") {
 			t.Errorf("%v secure: error %v", alg, err)
 		}
@@ -116,13 +116,13 @@ func TestSecureEveryMechanism(t *testing.T) {
 // and BLT counters with secure noise: its predictions reproduce from the
 // seed and differ from the simulated run's (the sampler is in use).
 func TestSecureFTRLCounter(t *testing.T) {
-	for _, kind := range []counter.CounterKind{counter.CounterHonaker, counter.CounterSqrt, counter.CounterBLT} {
+	for _, kind := range []counter.Kind{counter.Honaker, counter.Sqrt, counter.BLT} {
 		testSecureFTRLCounter(t, kind)
 	}
 }
 
-func testSecureFTRLCounter(t *testing.T, kind counter.CounterKind) {
-	run := func(m noise.NoiseMode) ([]float64, bandit.Privacy) {
+func testSecureFTRLCounter(t *testing.T, kind counter.Kind) {
+	run := func(m noise.Mode) ([]float64, bandit.Privacy) {
 		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: kind, Noise: m}, bandit.Stream(38, 2))
 		if err != nil {
 			t.Fatal(err)
@@ -136,9 +136,9 @@ func testSecureFTRLCounter(t *testing.T, kind counter.CounterKind) {
 		}
 		return out, f.Privacy()
 	}
-	a, p := run(noise.NoiseSecureSeeded)
-	b, _ := run(noise.NoiseSecureSeeded)
-	c, _ := run(noise.NoiseSimulated)
+	a, p := run(noise.SecureSeeded)
+	b, _ := run(noise.SecureSeeded)
+	c, _ := run(noise.Simulated)
 	same, diff := true, false
 	for i := range a {
 		same = same && a[i] == b[i]

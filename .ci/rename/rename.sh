@@ -9,8 +9,11 @@
 #   0. dpb/noise imported under its own name: in each file that imports it as
 #      dpnoise, the locals named noise become nz and dpnoise.X becomes noise.X
 #      (the locals command; the notebooks' imports likewise);
-#   1. each "old new" pair of *.map (harness.map: dpb/experiment's names and
-#      where they went) as a gofmt -r rule on every .go file of the checkout;
+#   1. each "old new" pair of harness.map (dpb/experiment's names and where
+#      they went), then of renames.map (names that repeated their package's)
+#      as a gofmt -r rule on every .go file of the checkout, a rename inside
+#      a package also unqualified on the package's files, and as text in the
+#      comments and docs;
 #   2. the runoptions rewrite: the Workers, Progress and Plan fields of the
 #      literals of the configurations in runoptions.types move into their
 #      embedded harness.RunOptions;
@@ -28,15 +31,22 @@ command -v goimports >/dev/null || export PATH="$(go env GOPATH)/bin:$PATH"
 sed -i -e 's/\\tdpnoise \\"github.com\/dpbandits\/dpbandits\/dpb\/noise\\"/\\t\\"github.com\/dpbandits\/dpbandits\/dpb\/noise\\"/' \
 	-e 's/\bdpnoise\./noise./g' notebooks/*.ipynb
 mapfile -t gofiles < <(git ls-files -co --exclude-standard '*.go' | grep -v '^\.ci/rename/')
-for m in "$here"/*.map; do
+mapfile -t docs < <(git ls-files '*.md')
+for m in "$here"/harness.map "$here"/renames.map; do
 	while read -r old new; do
 		[[ -z $old || $old == \#* ]] && continue
 		gofmt -r "$old -> $new" -w "${gofiles[@]}"
+		opkg=${old%%.*} oname=${old#*.} npkg=${new%%.*} nname=${new#*.}
+		if [[ $opkg == "$npkg" && -d dpb/$opkg ]]; then # renamed inside its package
+			gofmt -r "$oname -> $nname" -w dpb/"$opkg"/*.go
+			sed -i -E "s/\b$oname\b/$nname/g" dpb/"$opkg"/*.go # its comments
+		fi
+		sed -i -E "s/\b$opkg\.$oname\b/$npkg.$nname/g" "${gofiles[@]}" "${docs[@]}" # comments and docs
 	done <"$m"
 done
 (cd "$here" && go run . runoptions -types runoptions.types -root "$root" "$root/dpb")
 changed=$(git diff --name-only -- '*.go')
 [[ -n $changed ]] && goimports -w $changed
-for m in "$here"/*.map; do
+for m in "$here"/harness.map "$here"/renames.map; do
 	(cd "$here" && go run . notebooks -map "$m" "$root"/notebooks/*.ipynb)
 done

@@ -32,7 +32,7 @@ func main() {
 	if *trees {
 		algs = algs[:2]
 	}
-	modes := []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecureSeeded}
+	modes := []noise.Mode{noise.Simulated, noise.SecureSeeded}
 	set := ss18.Setting{D: 5, N: *n, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	res := make([][]float64, *reps)
 	var wg sync.WaitGroup

@@ -278,8 +278,8 @@ const anytimeSS18Tag = "dpb.AnytimeSS18"
 // rounds (after Update, before the next Choose).
 //
 // A secure-mode policy saves its sums and drawn node noises; on seeded bits
-// (NoiseSecureSeeded) also the sampler's buffered bits, so that it continues
-// bit-identically; on crypto/rand (NoiseSecure) the restored sampler draws
+// (noise.SecureSeeded) also the sampler's buffered bits, so that it continues
+// bit-identically; on crypto/rand (noise.Secure) the restored sampler draws
 // fresh bits. Restore a snapshot once: two copies restored from it and fed
 // different data would measure the rounds of their open tree nodes twice
 // (twice the privacy cost for those rounds).

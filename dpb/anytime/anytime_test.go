@@ -71,7 +71,7 @@ func snapshotCases() []snapshotCase {
 				newEnv: lin,
 				newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
 					return NewSS18(ss18.PolicyConfig{Alg: alg, Mode: mode,
-						Setting: ss18.Setting{D: d, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.NoiseSimulated}, src)
+						Setting: ss18.Setting{D: d, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, src)
 				},
 			})
 		}
@@ -81,16 +81,16 @@ func snapshotCases() []snapshotCase {
 			name:   fmt.Sprintf("DPUCB/%v", mode),
 			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Mode: mode, Noise: noise.NoiseSimulated}, src)
+				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Mode: mode, Noise: noise.Simulated}, src)
 			},
 		})
 	}
-	for _, kind := range []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary} {
+	for _, kind := range []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary} {
 		cases = append(cases, snapshotCase{
 			name:   fmt.Sprintf("DPUCB/%v", kind),
 			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.NoiseSimulated}, src)
+				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.Simulated}, src)
 			},
 		})
 	}
@@ -101,17 +101,17 @@ func snapshotCases() []snapshotCase {
 			name:   fmt.Sprintf("SS18/%v/secure-seeded", alg),
 			newEnv: lin,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewSS18(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Noise: noise.NoiseSecureSeeded,
+				return NewSS18(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Noise: noise.SecureSeeded,
 					Setting: ss18.Setting{D: d, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}}, src)
 			},
 		})
 	}
-	for _, kind := range []counter.CounterKind{counter.CounterTree, counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary} {
+	for _, kind := range []counter.Kind{counter.Tree, counter.Honaker, counter.Smooth, counter.Kary} {
 		cases = append(cases, snapshotCase{
 			name:   fmt.Sprintf("DPUCB/%v/secure-seeded", kind),
 			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.NoiseSecureSeeded}, src)
+				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.SecureSeeded}, src)
 			},
 		})
 	}
@@ -181,21 +181,21 @@ func TestAnytimeSnapshotContinuesBitIdentically(t *testing.T) {
 // or truncated data.
 func TestAnytimeSnapshotRejects(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	a, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	a, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	snap, _ := a.MarshalBinary()
 	other := set
 	other.Epsilon = 2
-	b, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: other, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	b, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: other, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	if err := b.UnmarshalBinary(snap); err == nil || !strings.Contains(err.Error(), "configuration") {
 		t.Errorf("other configuration: err = %v", err)
 	}
-	c, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	c, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	for _, cut := range []int{0, 10, len(snap) / 2, len(snap) - 1} {
 		if err := c.UnmarshalBinary(snap[:cut]); err == nil {
 			t.Errorf("truncated to %d bytes: no error", cut)
 		}
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 40, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 40, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	if err := u.UnmarshalBinary(snap); err == nil || !strings.Contains(err.Error(), "AnytimeSS18") {
 		t.Errorf("wrong type: err = %v", err)
 	}
@@ -207,7 +207,7 @@ func TestAnytimeSnapshotRejects(t *testing.T) {
 func TestAnytimeFirstEpochIsFixedHorizon(t *testing.T) {
 	const n0 = 200
 	for _, alg := range ss18.Algs {
-		cfg := ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Setting: ss18.Setting{D: 3, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.NoiseSimulated}
+		cfg := ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Setting: ss18.Setting{D: 3, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}
 		any, err := NewSS18(cfg, bandit.StreamSource(3, 4))
 		if err != nil {
 			t.Fatal(err)
@@ -238,7 +238,7 @@ func TestAnytimeFirstEpochIsFixedHorizon(t *testing.T) {
 func TestAnytimePastHorizon(t *testing.T) {
 	const n0, total = 100, 1500
 	set := ss18.Setting{D: 3, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	fixed, _ := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	fixed, _ := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	env, _ := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, bandit.Stream(1, 0))
 	r := bandit.NewRound(env)
 	runActions(env, r, fixed, 1, n0)
@@ -252,7 +252,7 @@ func TestAnytimePastHorizon(t *testing.T) {
 	}()
 
 	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.Wishart} {
-		p, err := NewSS18(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Setting: set, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+		p, err := NewSS18(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -282,7 +282,7 @@ func TestAnytimePastHorizon(t *testing.T) {
 			t.Fatalf("%v: epoch 3 setting %+v", alg, cur.Setting)
 		}
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: n0, Epsilon: 0.5, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: n0, Epsilon: 0.5, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	kenv, _ := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: []float64{0.9, 0.5, 0.4}, Noise: dpenv.Bernoulli}, bandit.Stream(1, 0))
 	kr := bandit.NewRound(kenv)
 	runActions(kenv, kr, u, 1, total)
@@ -294,7 +294,7 @@ func TestAnytimePastHorizon(t *testing.T) {
 // A round of the anytime policies allocates nothing within an epoch (a new
 // epoch builds a new policy, once per doubling).
 func TestAnytimeRoundAllocs(t *testing.T) {
-	p, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: 3, N: 1 << 12, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	p, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: 3, N: 1 << 12, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	env, _ := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, bandit.Stream(1, 0))
 	r := bandit.NewRound(env)
 	tt := 0
@@ -308,7 +308,7 @@ func TestAnytimeRoundAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(200, step); n != 0 {
 		t.Errorf("AnytimeSS18 round: %v allocations", n)
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 1 << 12, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 1 << 12, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	kr := &bandit.Round{K: 3}
 	ustep := func() {
 		kr.T++
@@ -324,7 +324,7 @@ func TestAnytimeRoundAllocs(t *testing.T) {
 // d = 5, padded tree of 2^20 rounds (m = 21 levels of 21-entry packed node
 // noise), the cost a service pays per checkpoint.
 func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
-	cfg := ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: 5, N: 1 << 20, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.NoiseSimulated}
+	cfg := ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: 5, N: 1 << 20, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}
 	p, _ := NewSS18(cfg, bandit.StreamSource(1, 1))
 	env, _ := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, bandit.Stream(1, 0))
 	r := bandit.NewRound(env)
@@ -357,7 +357,7 @@ func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
 func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianHonaker} {
-		cfg := ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.NoiseSecure}
+		cfg := ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.Secure}
 		sec, err := NewSS18(cfg, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
@@ -382,8 +382,8 @@ func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 			t.Errorf("%v: restored privacy noise %q", alg, p.Noise)
 		}
 	}
-	sec, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSecure}, bandit.StreamSource(1, 1))
-	sim, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	sec, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Secure}, bandit.StreamSource(1, 1))
+	sim, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	snap, err := sim.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -392,8 +392,8 @@ func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 		t.Error("a simulated policy's snapshot was restored into a secure-mode one")
 	}
 	var e1, e2 dpsnap.Enc
-	ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSimulated}.AppendState(&e1)
-	ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.NoiseSecure}.AppendState(&e2)
+	ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}.AppendState(&e1)
+	ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Secure}.AppendState(&e2)
 	if bytes.Equal(e1.B, e2.B) {
 		t.Error("the configuration fingerprint ignores the noise mode")
 	}
@@ -406,8 +406,8 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 		env, _ := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: []float64{0.9, 0.6, 0.5}, Noise: dpenv.Bernoulli}, bandit.Stream(7, 0))
 		return env
 	}
-	for _, k := range []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary} {
-		cfg := mt14.DPUCBConfig{Arms: 3, Horizon: 40, Epsilon: 1, Counter: k, NoRelaxation: true, Noise: noise.NoiseSimulated}
+	for _, k := range []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary} {
+		cfg := mt14.DPUCBConfig{Arms: 3, Horizon: 40, Epsilon: 1, Counter: k, NoRelaxation: true, Noise: noise.Simulated}
 		a, err := NewDPUCB(cfg, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
@@ -433,7 +433,7 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 			}
 		}
 		other := cfg
-		other.Counter = counter.CounterTree
+		other.Counter = counter.Tree
 		c, _ := NewDPUCB(other, bandit.StreamSource(1, 1))
 		if err := c.UnmarshalBinary(snap); err == nil {
 			t.Errorf("%v snapshot restored into a tree-counter policy", k)
@@ -445,7 +445,7 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 // keeps playing its full epoch and stops learning (forced here by making the
 // configuration invalid after construction).
 func TestAnytimeEpochFailure(t *testing.T) {
-	p, err := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 3, N: 20, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	p, err := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 3, N: 20, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -455,7 +455,7 @@ func TestAnytimeEpochFailure(t *testing.T) {
 	if e, _ := p.Epoch(); p.Err() == nil || e != 0 || p.Rounds() != 20 {
 		t.Errorf("epoch %d, rounds %d, err %v", e, p.Rounds(), p.Err())
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 20, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 20, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	u.cfg.Epsilon = -1
 	kenv, _ := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: []float64{0.9, 0.5}, Noise: dpenv.Bernoulli}, bandit.Stream(1, 0))
 	runActions(kenv, bandit.NewRound(kenv), u, 1, 30)
@@ -482,7 +482,7 @@ func BenchmarkOwnStreamRound(b *testing.B) {
 			rewards[i][a] = env.Reward(r, a)
 		}
 	}
-	cfg := ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.NoiseSimulated}
+	cfg := ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}
 	for _, name := range []string{"fixed", "anytime"} {
 		b.Run("policy="+name, func(b *testing.B) {
 			var p bandit.Policy

@@ -125,8 +125,8 @@ func FTRLNoiseLipschitz(set DecisionSet) float64 {
 // for an oblivious loss sequence in 𝒴 (the experiments' losses are drawn
 // independently of the learner).
 type FTRLCounterBound struct {
-	Kind  counter.CounterKind `json:"kind"`
-	Sigma float64             `json:"sigma"` // node σ
+	Kind  counter.Kind `json:"kind"`
+	Sigma float64      `json:"sigma"` // node σ
 	// Base is D_R/η + ηTG², the non-private part.
 	Base float64 `json:"base"`
 	// Width is w = E[W(G)], G ~ N(0, I_N).
@@ -147,7 +147,7 @@ type FTRLCounterBound struct {
 
 // NewFTRLCounterBound computes [FTRLCounterBound] for DP-FTRL on the
 // counter kind with node σ sigma at step eta over horizon T in dimension n.
-func NewFTRLCounterBound(set DecisionSet, n, horizon int, eta, sigma float64, kind counter.CounterKind) (FTRLCounterBound, error) {
+func NewFTRLCounterBound(set DecisionSet, n, horizon int, eta, sigma float64, kind counter.Kind) (FTRLCounterBound, error) {
 	b := FTRLCounterBound{Kind: kind, Sigma: sigma}
 	if err := checkOLO(set, n, horizon, 1); err != nil {
 		return b, err

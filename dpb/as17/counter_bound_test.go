@@ -51,7 +51,7 @@ func TestGaussianWidthMonteCarlo(t *testing.T) {
 
 // ftrlCounterSDs returns s_1..s_T of FTRLCounterBound: s_1 = 0 and
 // s_t = σ√V_{t−1}.
-func ftrlCounterSDs(t *testing.T, kind counter.CounterKind, horizon int, sigma float64) []float64 {
+func ftrlCounterSDs(t *testing.T, kind counter.Kind, horizon int, sigma float64) []float64 {
 	t.Helper()
 	c, err := counter.NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
 	if err != nil {
@@ -74,7 +74,7 @@ func TestFTRLCounterBoundVariationPointwise(t *testing.T) {
 	const n, T = 4, 300
 	worst := 0.0
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
-		for _, kind := range []counter.CounterKind{counter.CounterTree, counter.CounterTreePadded, counter.CounterHonaker, counter.CounterSmooth, counter.CounterSqrt, counter.CounterBLT} {
+		for _, kind := range []counter.Kind{counter.Tree, counter.TreePadded, counter.Honaker, counter.Smooth, counter.Sqrt, counter.BLT} {
 			for _, sigma := range []float64{0.3, 3, 30} {
 				for _, lk := range []LossKind{Stochastic, WorstCase, Switching} {
 					eta := FTRLEta(set, n, T)
@@ -160,7 +160,7 @@ func TestFTRLNoiseLipschitz(t *testing.T) {
 func TestFTRLCounterBoundShape(t *testing.T) {
 	const n, T, sigma = 4, 1 << 12, 2.0
 	eta := FTRLEta(Ball, n, T)
-	get := func(kind counter.CounterKind) FTRLCounterBound {
+	get := func(kind counter.Kind) FTRLCounterBound {
 		b, err := NewFTRLCounterBound(Ball, n, T, eta, sigma, kind)
 		if err != nil {
 			t.Fatal(err)
@@ -169,7 +169,7 @@ func TestFTRLCounterBoundShape(t *testing.T) {
 	}
 	// A constant release variance (padded tree, smooth binary) has
 	// U = its s.d.: Theorem 3.4 with D' = N(0, s²I).
-	for _, k := range []counter.CounterKind{counter.CounterTreePadded, counter.CounterSmooth} {
+	for _, k := range []counter.Kind{counter.TreePadded, counter.Smooth} {
 		b := get(k)
 		if !(math.Abs(b.Variation-b.MaxSD) <= 1e-12*b.MaxSD) || !(math.Abs(b.MaxSD-b.MeanSD) <= 1e-12*b.MaxSD) || b.Which != "variation" {
 			t.Errorf("%v: U = %v, max s.d. %v, mean s.d. %v, %s; want U = max = mean, variation", k, b.Variation, b.MaxSD, b.MeanSD, b.Which)
@@ -179,29 +179,29 @@ func TestFTRLCounterBoundShape(t *testing.T) {
 		}
 	}
 	// Nondecreasing variance (square root, BLT): U = s_T ≤ the largest s.d.
-	for _, k := range []counter.CounterKind{counter.CounterSqrt, counter.CounterBLT} {
+	for _, k := range []counter.Kind{counter.Sqrt, counter.BLT} {
 		if b := get(k); !(b.Variation <= b.MaxSD && b.Variation >= 0.99*b.MaxSD) {
 			t.Errorf("%v: U = %v, max s.d. %v", k, b.Variation, b.MaxSD)
 		}
 	}
 	// The plain tree's variance follows popcount(t): U grows like T and
 	// the stability form is the smaller.
-	if b := get(counter.CounterTree); b.Which != "stability" || !(b.Variation > 100*b.MaxSD) {
+	if b := get(counter.Tree); b.Which != "stability" || !(b.Variation > 100*b.MaxSD) {
 		t.Errorf("tree: %s, U = %v, max s.d. %v", b.Which, b.Variation, b.MaxSD)
 	}
 	// σ = 0 is the non-private bound.
-	if b, _ := NewFTRLCounterBound(Ball, n, T, eta, 0, counter.CounterBLT); b.Bound != FTRLBound(Ball, n, T, eta, 0) {
+	if b, _ := NewFTRLCounterBound(Ball, n, T, eta, 0, counter.BLT); b.Bound != FTRLBound(Ball, n, T, eta, 0) {
 		t.Errorf("σ = 0: bound %v, want %v", b.Bound, FTRLBound(Ball, n, T, eta, 0))
 	}
 	for _, c := range []struct {
 		eta, sigma float64
 		want       string
 	}{{0, 1, "eta"}, {math.NaN(), 1, "eta"}, {1, -1, "sigma"}, {1, math.Inf(1), "sigma"}} {
-		if _, err := NewFTRLCounterBound(Ball, n, T, c.eta, c.sigma, counter.CounterBLT); err == nil || !strings.Contains(err.Error(), c.want) {
+		if _, err := NewFTRLCounterBound(Ball, n, T, c.eta, c.sigma, counter.BLT); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("eta %v sigma %v: error %v, want one naming %s", c.eta, c.sigma, err, c.want)
 		}
 	}
-	if _, err := NewFTRLCounterBound(Ball, n, 1, eta, 1, counter.CounterBLT); err == nil {
+	if _, err := NewFTRLCounterBound(Ball, n, 1, eta, 1, counter.BLT); err == nil {
 		t.Error("horizon 1 accepted")
 	}
 }

@@ -29,13 +29,13 @@ type FTPLConfig struct {
 	Clip bool
 	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
 	Plain bool
-	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
-	// NoiseSecure: exact discrete Gaussian on a grid from crypto/rand,
+	// Noise selects the sampler. Unset (noise.Default) it is
+	// noise.Secure: exact discrete Gaussian on a grid from crypto/rand,
 	// calibrated to the ℓ2 sensitivity 2‖𝒴‖₂ of a replaced loss; no seed,
-	// not reproducible (see [noise.NoiseMode]). NoiseSimulated, the seeded
+	// not reproducible (see [noise.Mode]). noise.Simulated, the seeded
 	// floating-point noise every experiment runs, reproducible and not a
 	// release-grade guarantee, must be named.
-	Noise noise.NoiseMode
+	Noise noise.Mode
 }
 
 // FTPL is DP-FTPL, AS17 Algorithm 3: follow the perturbed leader on the
@@ -75,7 +75,7 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 	if cfg.Sigma == 0 {
 		cfg.Sigma = FTPLSigma(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon, cfg.Delta)
 	}
-	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	cfg.Noise = cfg.Noise.Resolve()

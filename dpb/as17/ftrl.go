@@ -96,24 +96,24 @@ type FTRLConfig struct {
 	Clip bool
 	// Plain uses the plain binary mechanism instead of TreeBasedAgg's padding.
 	Plain bool
-	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
-	// NoiseSecure: exact discrete Laplace on a grid from crypto/rand, no
-	// seed, not reproducible (see [noise.NoiseMode]). NoiseSimulated, the
+	// Noise selects the sampler. Unset (noise.Default) it is
+	// noise.Secure: exact discrete Laplace on a grid from crypto/rand, no
+	// seed, not reproducible (see [noise.Mode]). noise.Simulated, the
 	// seeded floating-point noise every experiment runs, reproducible and
 	// not a release-grade guarantee, must be named. A Counter without a
 	// secure sampler (square root, BLT) refuses an unset Noise with an
-	// error that says to name NoiseSimulated.
-	Noise noise.NoiseMode
+	// error that says to name noise.Simulated.
+	Noise noise.Mode
 	// Delta, when > 0, selects the (ε, δ) variant (see
 	// [FTRLGaussianSigma]): the loss sums are released by the continual
 	// counter Counter with Gaussian node noise N(0, σ²I). Lambda and Plain
-	// are errors then; NoiseSecure draws the exact discrete Gaussian on
+	// are errors then; noise.Secure draws the exact discrete Gaussian on
 	// every counter (the square-root and BLT counters with the data bound
 	// ‖𝒴‖₂ per entry); 0 keeps AS17's pure-DP Laplace tree.
 	Delta float64
 	// Counter is the counter of the (ε, δ) variant. Defaults to CounterTree
 	// (the plain binary tree).
-	Counter counter.CounterKind
+	Counter counter.Kind
 	// Sigma is the Gaussian node σ of the (ε, δ) variant. Defaults to
 	// [FTRLGaussianSigma]; a smaller value is an error (it would not be
 	// (ε, δ)-DP), a larger one is allowed.
@@ -157,7 +157,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if err := checkOLO(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon); err != nil {
 		return nil, err
 	}
-	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	requested := cfg.Noise
@@ -168,7 +168,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if err := param.CheckPositive("eta", cfg.Eta); err != nil {
 		return nil, err
 	}
-	if cfg.Delta != 0 || cfg.Counter != counter.CounterTree || cfg.Sigma != 0 {
+	if cfg.Delta != 0 || cfg.Counter != counter.Tree || cfg.Sigma != 0 {
 		f, err := newFTRLCounter(cfg, rng)
 		if err != nil {
 			return nil, noise.ExplainDefault(requested, err)

@@ -30,7 +30,7 @@ import (
 //
 // is the smallest σ this accounting certifies. The predictions x_t are
 // post-processing of the releases (Theorem 3.1's argument).
-func FTRLGaussianSigma(set DecisionSet, dim, horizon int, eps, delta float64, kind counter.CounterKind) (float64, error) {
+func FTRLGaussianSigma(set DecisionSet, dim, horizon int, eps, delta float64, kind counter.Kind) (float64, error) {
 	if err := checkOLO(set, dim, horizon, eps); err != nil {
 		return 0, err
 	}
@@ -83,7 +83,7 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 			sigmas[i] = cfg.Sigma
 		}
 		var slack float64
-		if cfg.Counter == counter.CounterSqrt || cfg.Counter == counter.CounterBLT {
+		if cfg.Counter == counter.Sqrt || cfg.Counter == counter.BLT {
 			var err error
 			if slack, err = counter.ToeplitzSlack(cfg.Counter, cfg.Dim, cfg.Horizon, ftrlBound(cfg), noise.SecureGrid(cfg.Sigma)); err != nil {
 				return nil, err

@@ -16,7 +16,7 @@ import (
 func TestFTRLCounterZeroNoiseExact(t *testing.T) {
 	const dim, T = 4, 37
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
-		ref, err := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		ref, err := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -24,13 +24,13 @@ func TestFTRLCounterZeroNoiseExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, kind := range counter.CounterKinds {
-			cfg := FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: 1, Delta: 1e-5, Counter: kind, Eta: ref.Config().Eta, Noise: noise.NoiseSimulated}
+		for _, kind := range counter.Kinds {
+			cfg := FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: 1, Delta: 1e-5, Counter: kind, Eta: ref.Config().Eta, Noise: noise.Simulated}
 			f, err := newFTRLOn(cfg, noise.ZeroNoise{N: dim})
 			if err != nil {
 				t.Fatal(err)
 			}
-			g, _ := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			g, _ := NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.Simulated}, bandit.Stream(1, 1))
 			l := make([]float64, dim)
 			for s := 1; s <= T; s++ {
 				x, y := f.Predict(nil), g.Predict(nil)
@@ -59,14 +59,14 @@ func TestFTRLCounterZeroNoiseExact(t *testing.T) {
 func TestFTRLGaussianSigmaCalibration(t *testing.T) {
 	const dim, T, eps, delta = 10, 1000, 1.0, 1e-5
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
-		for _, kind := range counter.CounterKinds {
+		for _, kind := range counter.Kinds {
 			sigma, err := FTRLGaussianSigma(set, dim, T, eps, delta, kind)
 			if err != nil {
 				t.Fatal(err)
 			}
 			probe, _ := counter.NewCounter(kind, 1, T, noise.ZeroNoise{N: 1})
 			l2sq := probe.Cost().L2Sq
-			if kind == counter.CounterTree || kind == counter.CounterTreePadded {
+			if kind == counter.Tree || kind == counter.TreePadded {
 				if l2sq != float64(counter.TreeLevels(T)) {
 					t.Errorf("%v: L2Sq %v, a loss enters %d nodes", kind, l2sq, counter.TreeLevels(T))
 				}
@@ -106,8 +106,8 @@ func quadGaussianDelta(mu, eps float64) float64 {
 }
 
 func TestFTRLCounterBadInput(t *testing.T) {
-	base := FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT, Noise: noise.NoiseSimulated}
-	sigma, err := FTRLGaussianSigma(Ball, 3, 64, 1, 1e-5, counter.CounterBLT)
+	base := FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.BLT, Noise: noise.Simulated}
+	sigma, err := FTRLGaussianSigma(Ball, 3, 64, 1, 1e-5, counter.BLT)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,8 +126,8 @@ func TestFTRLCounterBadInput(t *testing.T) {
 		{"sigma low", func(c *FTRLConfig) { c.Sigma = sigma * 0.999 }, "must be >="},
 		{"sigma NaN", func(c *FTRLConfig) { c.Sigma = math.NaN() }, "sigma"},
 		{"counter no delta", func(c *FTRLConfig) { c.Delta = 0 }, "needs delta"},
-		{"unknown counter", func(c *FTRLConfig) { c.Counter = counter.CounterKind(99) }, "unknown counter"},
-		{"sqrt too long", func(c *FTRLConfig) { c.Counter, c.Horizon = counter.CounterSqrt, counter.MaxSqrtHorizon+1 }, "horizon"},
+		{"unknown counter", func(c *FTRLConfig) { c.Counter = counter.Kind(99) }, "unknown counter"},
+		{"sqrt too long", func(c *FTRLConfig) { c.Counter, c.Horizon = counter.Sqrt, counter.MaxSqrtHorizon+1 }, "horizon"},
 	}
 	for _, c := range cases {
 		cfg := base
@@ -152,7 +152,7 @@ func TestFTRLCounterBadInput(t *testing.T) {
 	if r := f.Counter().Rounds(); r != 0 {
 		t.Errorf("rejected losses entered the counter: %d rounds", r)
 	}
-	g, err := NewFTRL(FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT, Sigma: 2 * sigma, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	g, err := NewFTRL(FTRLConfig{Set: Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-5, Counter: counter.BLT, Sigma: 2 * sigma, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil || g.Config().Sigma != 2*sigma {
 		t.Errorf("a larger sigma: %v, %v", g, err)
 	}
@@ -161,7 +161,7 @@ func TestFTRLCounterBadInput(t *testing.T) {
 // One seed reproduces the run, and a round allocates nothing.
 func TestFTRLCounterReproducibleNoAlloc(t *testing.T) {
 	run := func() []float64 {
-		f, err := NewFTRL(FTRLConfig{Set: Simplex, Dim: 5, Horizon: 200, Epsilon: 1, Delta: 1e-5, Counter: counter.CounterBLT, Noise: noise.NoiseSimulated}, bandit.Stream(3, 1))
+		f, err := NewFTRL(FTRLConfig{Set: Simplex, Dim: 5, Horizon: 200, Epsilon: 1, Delta: 1e-5, Counter: counter.BLT, Noise: noise.Simulated}, bandit.Stream(3, 1))
 		if err != nil {
 			t.Fatal(err)
 		}

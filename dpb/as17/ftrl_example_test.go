@@ -15,7 +15,7 @@ import (
 func ExampleNewFTRL() {
 	const n, T = 4, 1 << 14
 	regret := func(eps float64) float64 {
-		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			panic(err)
 		}

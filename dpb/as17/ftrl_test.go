@@ -16,7 +16,7 @@ func inf() float64 { return math.Inf(1) }
 // Hedge, computed here by multiplicative updates w_i ← w_i e^{−η l_i}.
 func TestFTRLNoiseOffIsHedge(t *testing.T) {
 	const n, T = 5, 400
-	f, err := NewFTRL(FTRLConfig{Set: Simplex, Dim: n, Horizon: T, Epsilon: inf(), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	f, err := NewFTRL(FTRLConfig{Set: Simplex, Dim: n, Horizon: T, Epsilon: inf(), Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +53,7 @@ func TestFTRLNoiseOffIsHedge(t *testing.T) {
 func TestFTRLNoiseOffIsLazyProjection(t *testing.T) {
 	const n, T = 4, 300
 	for _, set := range []DecisionSet{Ball, Cube} {
-		f, err := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: inf(), Eta: 0.3, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		f, err := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: inf(), Eta: 0.3, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,7 +96,7 @@ func TestFTRLNonPrivateWithinBound(t *testing.T) {
 	const n, T = 6, 2000
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
 		for _, kind := range []LossKind{Stochastic, WorstCase, Switching} {
-			f, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: inf(), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			f, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: inf(), Noise: noise.Simulated}, bandit.Stream(1, 1))
 			losses, _ := NewLosses(LossConfig{Set: set, Dim: n, Kind: kind, Horizon: T}, bandit.Stream(2, 2))
 			out := make([]float64, 1)
 			if err := OLORegretCurve(f, set, losses, T, []int{T}, out); err != nil {
@@ -114,8 +114,8 @@ func TestFTRLNonPrivateWithinBound(t *testing.T) {
 func TestFTRLPrivateDecisions(t *testing.T) {
 	const n, T = 4, 64
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
-		f, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
-		g, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: inf(), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		f, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
+		g, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: inf(), Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if f.Config().Lambda != FTRLLambda(set, n, T, 1) {
 			t.Errorf("%v: default lambda %v, want %v", set, f.Config().Lambda, FTRLLambda(set, n, T, 1))
 		}
@@ -182,7 +182,7 @@ func TestFTRLLossValidation(t *testing.T) {
 		{Cube, []float64{1, -1, 2}, []float64{0.25, -0.25, 0.5}},
 	}
 	for _, c := range cases {
-		f, _ := NewFTRL(FTRLConfig{Set: c.set, Dim: 3, Horizon: 8, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		f, _ := NewFTRL(FTRLConfig{Set: c.set, Dim: 3, Horizon: 8, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		l := append([]float64(nil), c.loss...)
 		if err := f.Observe(l); err == nil || !strings.Contains(err.Error(), "must be <=") {
 			t.Errorf("%v: loss %v accepted (err %v)", c.set, c.loss, err)
@@ -190,7 +190,7 @@ func TestFTRLLossValidation(t *testing.T) {
 		if f.lead.tree.Rounds() != 0 {
 			t.Errorf("%v: rejected loss entered the tree", c.set)
 		}
-		g, _ := NewFTRL(FTRLConfig{Set: c.set, Dim: 3, Horizon: 8, Epsilon: 1, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		g, _ := NewFTRL(FTRLConfig{Set: c.set, Dim: 3, Horizon: 8, Epsilon: 1, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err := g.Observe(l); err != nil {
 			t.Errorf("%v clip: %v", c.set, err)
 		}
@@ -212,24 +212,24 @@ func TestFTRLLossValidation(t *testing.T) {
 
 func TestFTRLConfigErrors(t *testing.T) {
 	bad := []FTRLConfig{
-		{Set: Simplex, Dim: 1, Horizon: 10, Epsilon: 1, Noise: noise.NoiseSimulated},
-		{Set: Ball, Dim: 0, Horizon: 10, Epsilon: 1, Noise: noise.NoiseSimulated},
-		{Set: Ball, Dim: 2, Horizon: 1, Epsilon: 1, Noise: noise.NoiseSimulated},
-		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: 0, Noise: noise.NoiseSimulated},
-		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: math.NaN(), Noise: noise.NoiseSimulated},
-		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: 1, Eta: -1, Noise: noise.NoiseSimulated},
-		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: inf(), Lambda: 1, Noise: noise.NoiseSimulated},
-		{Set: DecisionSet(7), Dim: 2, Horizon: 10, Epsilon: 1, Noise: noise.NoiseSimulated},
+		{Set: Simplex, Dim: 1, Horizon: 10, Epsilon: 1, Noise: noise.Simulated},
+		{Set: Ball, Dim: 0, Horizon: 10, Epsilon: 1, Noise: noise.Simulated},
+		{Set: Ball, Dim: 2, Horizon: 1, Epsilon: 1, Noise: noise.Simulated},
+		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: 0, Noise: noise.Simulated},
+		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: math.NaN(), Noise: noise.Simulated},
+		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: 1, Eta: -1, Noise: noise.Simulated},
+		{Set: Ball, Dim: 2, Horizon: 10, Epsilon: inf(), Lambda: 1, Noise: noise.Simulated},
+		{Set: DecisionSet(7), Dim: 2, Horizon: 10, Epsilon: 1, Noise: noise.Simulated},
 	}
 	for _, c := range bad {
 		if _, err := NewFTRL(c, bandit.Stream(1, 1)); err == nil {
 			t.Errorf("NewFTRL(%+v) accepted", c)
 		}
-		if _, err := NewFTPL(FTPLConfig{Set: c.Set, Dim: c.Dim, Horizon: c.Horizon, Epsilon: c.Epsilon, Delta: 0.1, Sigma: c.Eta, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1)); err == nil && c.Lambda == 0 {
+		if _, err := NewFTPL(FTPLConfig{Set: c.Set, Dim: c.Dim, Horizon: c.Horizon, Epsilon: c.Epsilon, Delta: 0.1, Sigma: c.Eta, Noise: noise.Simulated}, bandit.Stream(1, 1)); err == nil && c.Lambda == 0 {
 			t.Errorf("NewFTPL(%+v) accepted", c)
 		}
 	}
-	if _, err := NewFTPL(FTPLConfig{Set: Ball, Dim: 2, Horizon: 10, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1)); err == nil {
+	if _, err := NewFTPL(FTPLConfig{Set: Ball, Dim: 2, Horizon: 10, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1)); err == nil {
 		t.Error("NewFTPL without delta accepted")
 	}
 }
@@ -239,7 +239,7 @@ func TestFTRLConfigErrors(t *testing.T) {
 func TestFTPLLinearOracle(t *testing.T) {
 	const n, T = 5, 100
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
-		f, err := NewFTPL(FTPLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Delta: 0.01, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		f, err := NewFTPL(FTPLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Delta: 0.01, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -369,14 +369,14 @@ func BenchmarkFTRLRound(b *testing.B) {
 	for _, set := range []DecisionSet{Simplex, Ball, Cube} {
 		b.Run("set="+set.String()+"/dim=16", func(b *testing.B) {
 			const n, T = 16, 1 << 20
-			f, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			f, _ := NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			l, x := make([]float64, n), make([]float64, n)
 			l[0] = 0.5 / float64(n)
 			k := 0
 			b.ReportAllocs()
 			for b.Loop() {
 				if k == T {
-					f, _ = NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+					f, _ = NewFTRL(FTRLConfig{Set: set, Dim: n, Horizon: T, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 					k = 0
 				}
 				f.Predict(x)

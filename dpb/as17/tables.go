@@ -67,7 +67,7 @@ func ftrlRow(name, title string, set DecisionSet, dim int, kind LossKind) TableR
 			return FTRLBound(set, dim, T, eta, d)
 		},
 		NewFull: func(T int, eps float64, rng *rand.Rand) (OnlineLearner, error) {
-			return NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+			return NewFTRL(FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
 		},
 	}
 }
@@ -88,7 +88,7 @@ func Table1Rows(dim int, kind LossKind) []TableRow {
 			return Theorem35Bound(Ball, dim, T, eps, FTPLDelta)
 		},
 		NewFull: func(T int, eps float64, rng *rand.Rand) (OnlineLearner, error) {
-			return NewFTPL(FTPLConfig{Set: Ball, Dim: dim, Horizon: T, Epsilon: eps, Delta: FTPLDelta, Noise: noise.NoiseSimulated}, rng)
+			return NewFTPL(FTPLConfig{Set: Ball, Dim: dim, Horizon: T, Epsilon: eps, Delta: FTPLDelta, Noise: noise.Simulated}, rng)
 		},
 	}
 	return []TableRow{

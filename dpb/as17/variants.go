@@ -13,10 +13,10 @@ import (
 // continual counter with Gaussian node noise calibrated exactly to (ε, δ)
 // ([FTRLGaussianSigma]).
 type FTRLVariant struct {
-	Name     string              `json:"name"`
-	Private  bool                `json:"private"`
-	Gaussian bool                `json:"gaussian"`
-	Counter  counter.CounterKind `json:"counter"`
+	Name     string       `json:"name"`
+	Private  bool         `json:"private"`
+	Gaussian bool         `json:"gaussian"`
+	Counter  counter.Kind `json:"counter"`
 }
 
 // FTRLVariants lists the variants the counter comparisons run, in the order
@@ -24,12 +24,12 @@ type FTRLVariant struct {
 var FTRLVariants = []FTRLVariant{
 	{Name: "non-private"},
 	{Name: "AS17 Laplace tree (pure ε)", Private: true},
-	{Name: "Gauss tree", Private: true, Gaussian: true, Counter: counter.CounterTree},
-	{Name: "Gauss tree-padded", Private: true, Gaussian: true, Counter: counter.CounterTreePadded},
-	{Name: "Gauss Honaker", Private: true, Gaussian: true, Counter: counter.CounterHonaker},
-	{Name: "Gauss smooth", Private: true, Gaussian: true, Counter: counter.CounterSmooth},
-	{Name: "Gauss sqrt", Private: true, Gaussian: true, Counter: counter.CounterSqrt},
-	{Name: "Gauss BLT", Private: true, Gaussian: true, Counter: counter.CounterBLT},
+	{Name: "Gauss tree", Private: true, Gaussian: true, Counter: counter.Tree},
+	{Name: "Gauss tree-padded", Private: true, Gaussian: true, Counter: counter.TreePadded},
+	{Name: "Gauss Honaker", Private: true, Gaussian: true, Counter: counter.Honaker},
+	{Name: "Gauss smooth", Private: true, Gaussian: true, Counter: counter.Smooth},
+	{Name: "Gauss sqrt", Private: true, Gaussian: true, Counter: counter.Sqrt},
+	{Name: "Gauss BLT", Private: true, Gaussian: true, Counter: counter.BLT},
 }
 
 // SqrtMaxHorizon is the largest T at which the counter comparisons run the
@@ -41,7 +41,7 @@ const SqrtMaxHorizon = 1 << 12
 // horizon T: privacy ε (private variants) and δ (Gaussian ones), noise
 // simulated (the regret experiments' mode).
 func (v FTRLVariant) Config(set DecisionSet, dim, T int, eps, delta float64) FTRLConfig {
-	fc := FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.NoiseSimulated}
+	fc := FTRLConfig{Set: set, Dim: dim, Horizon: T, Epsilon: math.Inf(1), Noise: noise.Simulated}
 	if v.Private {
 		fc.Epsilon = eps
 	}

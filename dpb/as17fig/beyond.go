@@ -175,7 +175,7 @@ func Beyond(cfg BeyondConfig) (*BeyondResult, error) {
 			RunOptions: cfg.RunOptions, Label: "beyond-as17-" + rn[0], Key: key},
 			func(T, series int, env, rng *rand.Rand) (float64, error) {
 				va := res.Variants[series]
-				if va.Gaussian && va.Counter == counter.CounterSqrt && T > cfg.SqrtMaxHorizon {
+				if va.Gaussian && va.Counter == counter.Sqrt && T > cfg.SqrtMaxHorizon {
 					return math.NaN(), nil
 				}
 				return as17.FTRLRegret(va.Config(set, cfg.Dim, T, cfg.Epsilon, cfg.DeltaAt(T)), cfg.Kind, env, rng)
@@ -209,7 +209,7 @@ func Beyond(cfg BeyondConfig) (*BeyondResult, error) {
 					lam := as17.FTRLLambda(set, cfg.Dim, T, cfg.Epsilon)
 					d, se := as17.DLap(set, cfg.Dim, counter.TreeLevels(T), lam, as17.DLapSamples, brng)
 					b[h], bse[h] = as17.FTRLBound(set, cfg.Dim, T, eta, d), se
-				case va.Counter == counter.CounterSqrt && T > cfg.SqrtMaxHorizon:
+				case va.Counter == counter.Sqrt && T > cfg.SqrtMaxHorizon:
 					b[h] = math.NaN()
 					cb = append(cb, nil)
 				default:

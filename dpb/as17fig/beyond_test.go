@@ -46,7 +46,7 @@ func TestBeyondAS17Deterministic(t *testing.T) {
 				}
 			}
 			want := 2
-			if va.Gaussian && va.Counter == counter.CounterSqrt {
+			if va.Gaussian && va.Counter == counter.Sqrt {
 				want = 1
 				if !math.IsNaN(p.Regret.Mean[v][1]) {
 					t.Errorf("%s: sqrt ran beyond its horizon", p.Row)

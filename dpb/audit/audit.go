@@ -94,11 +94,11 @@ type Mechanism struct {
 
 // describe appends ", secure sampler" to a mechanism's description in
 // secure mode.
-func describe(desc string, nm noise.NoiseMode) string {
+func describe(desc string, nm noise.Mode) string {
 	switch nm {
-	case noise.NoiseSecure:
+	case noise.Secure:
 		return desc + ", secure sampler"
-	case noise.NoiseSecureSeeded:
+	case noise.SecureSeeded:
 		return desc + ", secure sampler (seeded bits)"
 	}
 	return desc
@@ -116,9 +116,9 @@ type Options struct {
 	// Workers is the number of goroutines (0 means GOMAXPROCS).
 	Workers int
 	// CryptoBits makes RunNamed build the secure rows on crypto/rand bits
-	// (noise.NoiseSecure: those rows then differ from run to run); by
+	// (noise.Secure: those rows then differ from run to run); by
 	// default they draw from each run's seeded stream
-	// (noise.NoiseSecureSeeded: the same laws, reproducible).
+	// (noise.SecureSeeded: the same laws, reproducible).
 	CryptoBits bool
 }
 

@@ -231,7 +231,7 @@ func TestShortAudit(t *testing.T) {
 // mechanism's definition: release t sums the nodes of t's set bits, one
 // node drawn per round (draw k at round k+1).
 func TestNoiseMatrix(t *testing.T) {
-	b := noiseMatrix(counter.CounterTree, 4)
+	b := noiseMatrix(counter.Tree, 4)
 	want := [][]float64{
 		{1, 0, 0, 0}, // t=1: node [1]
 		{0, 1, 0, 0}, // t=2: node [1,2]
@@ -259,7 +259,7 @@ func TestNoiseMatrix(t *testing.T) {
 // already holds (only the smooth counter's full control is scaled).
 func TestGaussianCounterCalibration(t *testing.T) {
 	mu := accounting.GDPMu(gaussEps, gaussDelta)
-	for _, k := range counter.CounterKinds {
+	for _, k := range counter.Kinds {
 		m := gaussianCounter(k)
 		if strings.Contains(m.Note, "calibration bug") {
 			t.Errorf("%v: %s", k, m.Note)
@@ -273,12 +273,12 @@ func TestGaussianCounterCalibration(t *testing.T) {
 			if short {
 				plain = 2
 			}
-			scaled := k == counter.CounterSmooth && !short
+			scaled := k == counter.Smooth && !short
 			if !(f*muS > mu) || (f != plain) != scaled {
 				t.Errorf("%v (short %v): control factor %.4g, μ_s = %.4g, μ = %.4g", k, short, f, muS, mu)
 			}
 		}
-		if k == counter.CounterTree {
+		if k == counter.Tree {
 			probe, _ := counter.NewCounter(k, 1, gaussT, noise.ZeroNoise{N: 1})
 			sigma, _ := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
 			s, _, muPair := pairWeights(noiseMatrix(k, gaussT), sigma)

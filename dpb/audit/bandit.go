@@ -28,7 +28,7 @@ import (
 // The claim is loose by construction: MT14 splits ε over the k trees
 // (ε₀ = ε/k) although a round's reward enters one tree, so the pair's true
 // ε is at most ε/k = 0.5 (tightness ≤ 0.5).
-func dpucb(name string, nm noise.NoiseMode) *Mechanism {
+func dpucb(name string, nm noise.Mode) *Mechanism {
 	const arms, horizon, eps = 2, 16, 1.0
 	return &Mechanism{
 		Name:        name,
@@ -81,7 +81,7 @@ func dpucb(name string, nm noise.NoiseMode) *Mechanism {
 // exact log-likelihood ratio Σ_j ln f(u_j + 2) − ln f(u_j − 2). (The padded
 // tree of the default configuration adds data-independent noise to these
 // releases: at least as private, and no longer an exact ratio.)
-func ftrl(name string, nm noise.NoiseMode) *Mechanism {
+func ftrl(name string, nm noise.Mode) *Mechanism {
 	const n, horizon, eps = 2, 8, 1.0
 	lambda := as17.FTRLLambda(as17.Simplex, n, horizon, eps)
 	logf := func(z float64) float64 { return math.Log1p(math.Abs(z)/lambda) - math.Abs(z)/lambda }
@@ -141,7 +141,7 @@ func ftrl(name string, nm noise.NoiseMode) *Mechanism {
 // on the selection half). As for the Gaussian tree alone, the claimed
 // δ = 0.1 exceeds what the noise lets any test see, so the expected bound is
 // 0; the row guards against gross breaks.
-func linUCB(name string, nm noise.NoiseMode) *Mechanism {
+func linUCB(name string, nm noise.Mode) *Mechanism {
 	s := ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	return &Mechanism{
 		Name:        name,

@@ -62,7 +62,7 @@ func laplaceTreeLLR(rel []float64, b float64) float64 {
 // releases are then a function of 1[D′] + p₁ and of terms independent of the
 // input, and the pair's true ε is at most 1/b = ε/m = 0.2. The statistic is
 // no longer the exact ratio either, and the audit is loose by construction.
-func laplaceCounter(name string, mode counter.ReleaseMode, nm noise.NoiseMode) *Mechanism {
+func laplaceCounter(name string, mode counter.ReleaseMode, nm noise.Mode) *Mechanism {
 	const eps = 1.0
 	b := mt14.TreeCounterScale(counterT, 1, eps)
 	cite := "MT14 Alg. 1 counter (binary mechanism, Lap(m/ε) per node)"
@@ -97,7 +97,7 @@ func laplaceCounter(name string, mode counter.ReleaseMode, nm noise.NoiseMode) *
 }
 
 // newCounter builds a one-dimensional tree counter with Lap(b) node noise.
-func newCounter(rng *rand.Rand, mode counter.ReleaseMode, nm noise.NoiseMode, b float64) *counter.TreeSum {
+func newCounter(rng *rand.Rand, mode counter.ReleaseMode, nm noise.Mode, b float64) *counter.TreeSum {
 	var nz noise.Noise
 	var err error
 	if nm.Secure() {

@@ -53,10 +53,10 @@ func onGrid(v, b float64, table []float32, jmax float64) bool {
 // e^ε, and the audit's lower bound is limited only by the number of runs.
 // This is a declared demonstration: it is why the secure mode exists.
 //
-// With the secure sampler ([noise.NoiseSecure], or NoiseSecureSeeded) the same test is run on the
+// With the secure sampler ([noise.Secure], or noise.SecureSeeded) the same test is run on the
 // same pair; every release is g·(integer), exactly distributed as the
 // discrete Laplace mechanism, and the bound must stay at or below ε.
-func fpAttack(name string, nm noise.NoiseMode) *Mechanism {
+func fpAttack(name string, nm noise.Mode) *Mechanism {
 	const eps = 1.0
 	b := mt14.TreeCounterScale(counterT, 1, eps)
 	newNoise := func(rng *rand.Rand) (noise.Noise, error) {
@@ -77,8 +77,8 @@ func fpAttack(name string, nm noise.NoiseMode) *Mechanism {
 // under D′ (1 + noise, rounded) almost never: a declared demonstration. With
 // secure noise ([noise.NewSecureGaussianNoise], exact discrete Gaussian on a
 // grid) the same test is run and the bound must stay at or below ε.
-func fpAttackGaussian(name string, nm noise.NoiseMode) *Mechanism {
-	probe, err := counter.NewCounter(counter.CounterTree, 1, gaussT, noise.ZeroNoise{N: 1})
+func fpAttackGaussian(name string, nm noise.Mode) *Mechanism {
+	probe, err := counter.NewCounter(counter.Tree, 1, gaussT, noise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)
 	}
@@ -101,7 +101,7 @@ func fpAttackGaussian(name string, nm noise.NoiseMode) *Mechanism {
 // over T = 16 rounds with the given node noise: the statistic is 1 when
 // |release| is off the sampler's grid (points to D′ = (1, 0, …, 0)), 0 on
 // it. It is a declared demonstration on the default sampler.
-func fpAttackOn(name, mech, test string, eps, delta float64, nm noise.NoiseMode,
+func fpAttackOn(name, mech, test string, eps, delta float64, nm noise.Mode,
 	newNoise func(*rand.Rand) (noise.Noise, error), onGrid func(float64) bool) *Mechanism {
 	return &Mechanism{
 		Name:          name,
@@ -138,9 +138,9 @@ func fpAttackOn(name, mech, test string, eps, delta float64, nm noise.NoiseMode,
 }
 
 // seeded returns a secure sampler's constructor result with its entropy set
-// for mode (rng's bits for NoiseSecureSeeded).
-func seeded(s *noise.SecureNoise, err error) func(noise.NoiseMode, *rand.Rand) (noise.Noise, error) {
-	return func(mode noise.NoiseMode, rng *rand.Rand) (noise.Noise, error) {
+// for mode (rng's bits for noise.SecureSeeded).
+func seeded(s *noise.SecureNoise, err error) func(noise.Mode, *rand.Rand) (noise.Noise, error) {
+	return func(mode noise.Mode, rng *rand.Rand) (noise.Noise, error) {
 		if err != nil {
 			return nil, err
 		}

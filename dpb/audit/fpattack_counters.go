@@ -22,10 +22,10 @@ import (
 // statistic. The square-root and BLT counters' secure rows run their
 // Toeplitz measurements (grid.go) with the data bound B = 1 (the
 // records are 0 and 1) and the noise paying their slack.
-func fpAttackCounterAudits(secure noise.NoiseMode) []*Mechanism {
+func fpAttackCounterAudits(secure noise.Mode) []*Mechanism {
 	var ms []*Mechanism
-	for _, k := range counter.CounterKinds {
-		ms = append(ms, fpAttackCounter(k, noise.NoiseSimulated), fpAttackCounter(k, secure))
+	for _, k := range counter.Kinds {
+		ms = append(ms, fpAttackCounter(k, noise.Simulated), fpAttackCounter(k, secure))
 	}
 	return ms
 }
@@ -42,7 +42,7 @@ func fpAttackCounterAudits(secure noise.NoiseMode) []*Mechanism {
 // whose releases are still floating-point sums. On the secure sampler every
 // release is a function of grid-valued node values and the bound must stay
 // at or below ε.
-func fpAttackCounter(kind counter.CounterKind, mode noise.NoiseMode) *Mechanism {
+func fpAttackCounter(kind counter.Kind, mode noise.Mode) *Mechanism {
 	probe, err := counter.NewCounter(kind, 1, gaussT, noise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)
@@ -55,7 +55,7 @@ func fpAttackCounter(kind counter.CounterKind, mode noise.NoiseMode) *Mechanism 
 	if mode.Secure() {
 		suffix = "-secure"
 	}
-	toeplitz := kind == counter.CounterSqrt || kind == counter.CounterBLT
+	toeplitz := kind == counter.Sqrt || kind == counter.BLT
 	bound := counter.DataBound{}
 	slack := 0.0
 	note := ""

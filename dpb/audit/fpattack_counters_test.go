@@ -19,7 +19,7 @@ import (
 // both on the secure rows (bound 0).
 func TestFPAttackCounterRows(t *testing.T) {
 	var names []string
-	for _, m := range fpAttackCounterAudits(noise.NoiseSecureSeeded) {
+	for _, m := range fpAttackCounterAudits(noise.SecureSeeded) {
 		names = append(names, m.Name)
 	}
 	rs, err := RunNamed(names, Options{Short: true, Seed: 1})

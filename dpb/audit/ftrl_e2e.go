@@ -2,9 +2,10 @@ package audit
 
 import (
 	"fmt"
-	"github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/noise"
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/as17"
@@ -65,7 +66,7 @@ func ftrlControlFactor(short bool) float64 {
 // deviations, equal to the calibrated μ for a record in all m nodes.
 func ftrlE2EGaussian(shrink float64) *Mechanism {
 	const n, T, eps, delta = 2, ftrlE2EGaussT, ftrlE2EGaussEps, ftrlE2EGaussDelta
-	kind := counter.CounterTree
+	kind := counter.Tree
 	sigma, err := as17.FTRLGaussianSigma(as17.Simplex, n, T, eps, delta, kind)
 	if err != nil {
 		panic(err)
@@ -96,7 +97,7 @@ func ftrlE2EGaussian(shrink float64) *Mechanism {
 		New: func() func(*rand.Rand, int) float64 {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
-				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: built, Delta: delta, Counter: kind, Noise: noise.NoiseSimulated}, rng)
+				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: built, Delta: delta, Counter: kind, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -172,7 +173,7 @@ func ftrlE2ELaplace(shrink float64) *Mechanism {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
 				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: n, Horizon: T, Epsilon: eps, Eta: ftrlE2ELapEta,
-					Lambda: lambda / shrink, Plain: true, Noise: noise.NoiseSimulated}, rng)
+					Lambda: lambda / shrink, Plain: true, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}

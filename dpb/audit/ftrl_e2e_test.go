@@ -18,11 +18,11 @@ import (
 // bound from 5,000 evaluation runs lies within about 0.5 of the estimate,
 // so a miss has probability below 10⁻³.
 func TestFTRLE2E(t *testing.T) {
-	sigma, err := as17.FTRLGaussianSigma(as17.Simplex, 2, ftrlE2EGaussT, ftrlE2EGaussEps, ftrlE2EGaussDelta, counter.CounterTree)
+	sigma, err := as17.FTRLGaussianSigma(as17.Simplex, 2, ftrlE2EGaussT, ftrlE2EGaussEps, ftrlE2EGaussDelta, counter.Tree)
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, q := pairWeights(noiseMatrix(counter.CounterTree, ftrlE2EGaussT), math.Sqrt2*sigma)
+	s, _, q := pairWeights(noiseMatrix(counter.Tree, ftrlE2EGaussT), math.Sqrt2*sigma)
 	mu := accounting.GDPMu(ftrlE2EGaussEps, ftrlE2EGaussDelta)
 	if muPair := 4 * q; s != 1 || math.Abs(muPair/mu-1) > 1e-6 {
 		t.Errorf("DP-FTRL (ε, δ) pair: round %d, μ_s = %.6g; want round 1 and the calibrated μ = %.6g", s, muPair, mu)

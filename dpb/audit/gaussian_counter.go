@@ -36,7 +36,7 @@ func (n *impulseNoise) Sample(dst []float64) {
 
 // noiseMatrix returns B (T×K) of a counter kind over T rounds of scalars,
 // K the number of node draws it makes.
-func noiseMatrix(kind counter.CounterKind, T int) *mat.Dense {
+func noiseMatrix(kind counter.Kind, T int) *mat.Dense {
 	var cols [][]float64
 	for k := 0; ; k++ {
 		nz := &impulseNoise{k: k}
@@ -119,7 +119,7 @@ func pairWeightsFrom(b *mat.Dense, sigma float64, first int) (s int, w []float64
 // (the tree counters: a record in m nodes); a μ_s above μ would be a
 // calibration bug (the Note says which). Its control draws σ/√2 (σ/2 with
 // short) under the same claim, pair and test.
-func gaussianCounter(kind counter.CounterKind) *Mechanism { return gaussianCounterShrink(kind, 1) }
+func gaussianCounter(kind counter.Kind) *Mechanism { return gaussianCounterShrink(kind, 1) }
 
 // gaussianControlFactor returns the noise factor f of a calibrated Gaussian
 // row's control (noise σ/f under the same claim) and, when it is not the
@@ -161,7 +161,7 @@ func looseNote(muPair, mu float64) string {
 
 // gaussianCounterShrink is [gaussianCounter] with the noise drawn at σ/shrink
 // (shrink > 1: a control).
-func gaussianCounterShrink(kind counter.CounterKind, shrink float64) *Mechanism {
+func gaussianCounterShrink(kind counter.Kind, shrink float64) *Mechanism {
 	probe, err := counter.NewCounter(kind, 1, gaussT, noise.ZeroNoise{N: 1})
 	if err != nil {
 		panic(err)

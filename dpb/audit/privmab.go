@@ -23,16 +23,16 @@ func privMABAudits() []*Mechanism {
 	return []*Mechanism{
 		dpseAudit(privMABEps, 1),
 		doublingAudit("privmab-adap-ucb", "AdaP-UCB (Azize & Basu 2022)", 1, func(rng *rand.Rand, eps float64) (bandit.Policy, error) {
-			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps, Noise: noise.Simulated}, rng)
 		}),
 		doublingAudit("privmab-adap-klucb", "AdaP-KLUCB (Azize & Basu 2022)", 1, func(rng *rand.Rand, eps float64) (bandit.Policy, error) {
-			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps, KL: true, Noise: noise.NoiseSimulated}, rng)
+			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps, KL: true, Noise: noise.Simulated}, rng)
 		}),
 		doublingAudit("privmab-dp-klucb", "DP-KLUCB (Azize et al. 2025)", 1, func(rng *rand.Rand, eps float64) (bandit.Policy, error) {
-			return mab.NewDPKL(mab.DPKLConfig{Arms: 2, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+			return mab.NewDPKL(mab.DPKLConfig{Arms: 2, Epsilon: eps, Noise: noise.Simulated}, rng)
 		}),
 		doublingAudit("privmab-dp-imed", "DP-IMED (Azize et al. 2025)", 1, func(rng *rand.Rand, eps float64) (bandit.Policy, error) {
-			return mab.NewDPKL(mab.DPKLConfig{Arms: 2, Epsilon: eps, IMED: true, Noise: noise.NoiseSimulated}, rng)
+			return mab.NewDPKL(mab.DPKLConfig{Arms: 2, Epsilon: eps, IMED: true, Noise: noise.Simulated}, rng)
 		}),
 		lazyDPTSAudit(1),
 	}
@@ -116,7 +116,7 @@ func doublingAudit(name, alg string, f float64, build func(rng *rand.Rand, eps f
 func dpseAudit(eps, f float64) *Mechanism {
 	// The policy is built for ε·f (f > 1: a control with noise f times too
 	// small).
-	cfg := mab.DPSEConfig{Arms: 2, Horizon: 2, Epsilon: eps * f, Beta: 0.5, Noise: noise.NoiseSimulated}
+	cfg := mab.DPSEConfig{Arms: 2, Horizon: 2, Epsilon: eps * f, Beta: 0.5, Noise: noise.Simulated}
 	probe, err := mab.NewDPSE(cfg, bandit.Stream(0, 0))
 	if err != nil {
 		panic(err)
@@ -183,7 +183,7 @@ func lazyDPTSAudit(f float64) *Mechanism {
 		New: func() func(*rand.Rand, int) float64 {
 			r := &bandit.Round{K: 2, T: 1}
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: 2, Epsilon: privMABEps * f, Noise: noise.NoiseSimulated}, rng)
+				p, err := mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: 2, Epsilon: privMABEps * f, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}

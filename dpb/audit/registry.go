@@ -9,41 +9,41 @@ import (
 )
 
 // All returns every audit, in table order, the secure rows with their bits
-// from each run's seeded stream (noise.NoiseSecureSeeded: the same exact
+// from each run's seeded stream (noise.SecureSeeded: the same exact
 // discrete laws as crypto/rand gives, so the same privacy, and a table that
 // one seed reproduces).
-func All() []*Mechanism { return AllWith(noise.NoiseSecureSeeded) }
+func All() []*Mechanism { return AllWith(noise.SecureSeeded) }
 
 // AllWith returns every audit with the secure rows in the given secure mode
-// (noise.NoiseSecure audits the samplers on crypto/rand bits: a table that
+// (noise.Secure audits the samplers on crypto/rand bits: a table that
 // differs from run to run in those rows).
-func AllWith(secure noise.NoiseMode) []*Mechanism {
+func AllWith(secure noise.Mode) []*Mechanism {
 	if !secure.Secure() {
 		panic("audit: AllWith wants a secure noise mode")
 	}
 	ms := []*Mechanism{
-		laplaceCounter("laplace-tree-plain", counter.Plain, noise.NoiseSimulated),
-		laplaceCounter("laplace-tree-padded", counter.Padded, noise.NoiseSimulated),
+		laplaceCounter("laplace-tree-plain", counter.Plain, noise.Simulated),
+		laplaceCounter("laplace-tree-padded", counter.Padded, noise.Simulated),
 		laplaceCounter("laplace-tree-plain-secure", counter.Plain, secure),
-		fpAttack("fp-attack-default", noise.NoiseSimulated),
+		fpAttack("fp-attack-default", noise.Simulated),
 		fpAttack("fp-attack-secure", secure),
-		gaussianTree("ss18-gaussian-tree", noise.NoiseSimulated),
+		gaussianTree("ss18-gaussian-tree", noise.Simulated),
 		gaussianTree("ss18-gaussian-tree-secure", secure),
 		wishartTree("ss18-wishart-tree"),
-		dpucb("mt14-dpucb-arms", noise.NoiseSimulated),
+		dpucb("mt14-dpucb-arms", noise.Simulated),
 		dpucb("mt14-dpucb-arms-secure", secure),
-		ftrl("as17-ftrl-predictions", noise.NoiseSimulated),
+		ftrl("as17-ftrl-predictions", noise.Simulated),
 		ftrl("as17-ftrl-predictions-secure", secure),
 		ftrlE2EGaussian(1),
 		ftrlE2ELaplace(1),
-		linUCB("ss18-linucb-joint", noise.NoiseSimulated),
+		linUCB("ss18-linucb-joint", noise.Simulated),
 		linUCB("ss18-linucb-joint-secure", secure),
 	}
-	for _, k := range counter.CounterKinds {
+	for _, k := range counter.Kinds {
 		ms = append(ms, gaussianCounter(k))
 	}
 	ms = append(ms,
-		fpAttackGaussian("fp-attack-gaussian-default", noise.NoiseSimulated),
+		fpAttackGaussian("fp-attack-gaussian-default", noise.Simulated),
 		fpAttackGaussian("fp-attack-gaussian-secure", secure))
 	ms = append(ms, fpAttackCounterAudits(secure)...)
 	ms = append(ms, privMABAudits()...)
@@ -82,14 +82,14 @@ func Lookup(name string) (*Mechanism, error) {
 }
 
 // NoiseModes returns the noise the audits run on, as their JSON records it:
-// the simulated rows' [noise.NoiseSimulated], then the secure rows' mode,
-// [noise.NoiseSecure] (bits from crypto/rand) with CryptoBits, else
-// [noise.NoiseSecureSeeded] (bits from each run's seeded stream).
-func (o Options) NoiseModes() []noise.NoiseMode {
+// the simulated rows' [noise.Simulated], then the secure rows' mode,
+// [noise.Secure] (bits from crypto/rand) with CryptoBits, else
+// [noise.SecureSeeded] (bits from each run's seeded stream).
+func (o Options) NoiseModes() []noise.Mode {
 	if o.CryptoBits {
-		return []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecure}
+		return []noise.Mode{noise.Simulated, noise.Secure}
 	}
-	return []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecureSeeded}
+	return []noise.Mode{noise.Simulated, noise.SecureSeeded}
 }
 
 // RunNamed runs the audits of the given names (all of them when names is

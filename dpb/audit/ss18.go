@@ -79,7 +79,7 @@ func (sc *ss18Scratch) run(reg *ss18.TreeRegularizer, which int) {
 // below the claimed δ = 0.1 — no test of any size can show ε > 0 at that δ,
 // and the row checks that nothing gross (missing noise, wrong scale) breaks
 // that.
-func gaussianTree(name string, nm noise.NoiseMode) *Mechanism {
+func gaussianTree(name string, nm noise.Mode) *Mechanism {
 	s := ss18Setting
 	return &Mechanism{
 		Name:        name,
@@ -138,7 +138,7 @@ func wishartTree(name string) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: noise.NoiseSimulated}, rng)
+				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}

@@ -120,7 +120,7 @@ func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64) *Mechanism {
 			d := s.D
 			v, u, x := make([]float64, d*d), make([]float64, d), make([]float64, d)
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: built, Mode: counter.Padded, Noise: noise.NoiseSimulated}, rng)
+				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: built, Mode: counter.Padded, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -227,7 +227,7 @@ func wishartE2E(s ss18.Setting, k int, grow float64) *Mechanism {
 			v, u, x := make([]float64, d*d), make([]float64, d), make([]float64, d)
 			a, l := make([]float64, d*d), make([]float64, d*d)
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, K: k, Mode: counter.Plain, Noise: noise.NoiseSimulated}, rng)
+				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, K: k, Mode: counter.Plain, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}

@@ -19,7 +19,7 @@ type Privacy struct {
 	// Accounting says how (ε, δ) follows from the mechanism: noise per node,
 	// levels, composition, epochs.
 	Accounting string
-	// Noise names the sampler the guarantee rests on, as noise.NoiseMode
+	// Noise names the sampler the guarantee rests on, as noise.Mode
 	// prints it. "simulated" (or empty) is floating-point noise: (ε, δ) is
 	// then the guarantee of the mechanism in exact arithmetic, which its
 	// floating-point releases do not have (dpb/audit's float attack exceeds

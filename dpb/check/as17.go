@@ -13,8 +13,8 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
-// AS17CheckConfig sizes the AS17 proof-check suite ([CheckAS17]).
-type AS17CheckConfig struct {
+// AS17Config sizes the AS17 proof-check suite ([AS17]).
+type AS17Config struct {
 	// Seed seeds every check.
 	Seed uint64
 	// Short shrinks every default below to a run of a few seconds.
@@ -43,7 +43,7 @@ type AS17CheckConfig struct {
 }
 
 // WithDefaults returns c with every unset field at its default.
-func (c AS17CheckConfig) WithDefaults() AS17CheckConfig {
+func (c AS17Config) WithDefaults() AS17Config {
 	pick := func(long, short int) int {
 		if c.Short {
 			return short
@@ -74,36 +74,36 @@ func (c AS17CheckConfig) WithDefaults() AS17CheckConfig {
 	return c
 }
 
-func (c AS17CheckConfig) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 3<<40|i) }
+func (c AS17Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 3<<40|i) }
 
-// CheckAS17 runs the proof checks of Agarwal & Singh, in this order: the
+// AS17 runs the proof checks of Agarwal & Singh, in this order: the
 // noise law of TreeBasedAgg (Lemma 3.3), the privacy calibrations of
 // Theorem 3.1 / Corollary 3.2, Lemma 4.2 (Theorem 4.1) and Theorem 4.5 as
 // printed (errata) and corrected, TreeBasedAgg's and every continual
 // counter's privacy measured on the built DP-FTRL (node noise variance and
-// law, the nodes a record enters: CheckMechanisms, CheckCounterMechanisms),
+// law, the nodes a record enters: Mechanisms, CounterMechanisms),
 // Lemma 4.3, then the regret of every row of
 // Tables 1 and 2 against its bound over T and ε: DP-FTRL experts, sphere and
 // cube (Corollary 3.2 via the explicit bound of Theorem 3.4's proof), DP-FTPL
 // (Theorem 3.5), private SCRiBLE on the ball and the cube (Theorem 4.5) and
 // private EXP2 (Theorem 4.1's proof). The run is deterministic given the
 // config.
-func CheckAS17(cfg AS17CheckConfig) (Verdicts, error) {
+func AS17(cfg AS17Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.Trials < 100 || c.Reps < 2 || len(c.Horizons) == 0 || len(c.Epsilons) == 0 || c.Dim < 2 {
 		return nil, fmt.Errorf("dpb: AS17 check config %+v: trials >= 100, reps >= 2, dim >= 2, a horizon and an ε needed", c)
 	}
-	vs, err := CheckPaddedNoiseLaw(c.stream(1), 1024, 0.05, c.Trials)
+	vs, err := PaddedNoiseLaw(c.stream(1), 1024, 0.05, c.Trials)
 	if err != nil {
 		return nil, err
 	}
-	vs = append(vs, CheckAS17Privacy(1<<20, 1, c.Dim)...)
-	mv, err := CheckMechanisms(c.stream(7))
+	vs = append(vs, AS17Privacy(1<<20, 1, c.Dim)...)
+	mv, err := Mechanisms(c.stream(7))
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, mv.Select("as17-")...)
-	ctrv, err := CheckCounterMechanisms(c.stream(8))
+	ctrv, err := CounterMechanisms(c.stream(8))
 	if err != nil {
 		return nil, err
 	}
@@ -141,7 +141,7 @@ func CheckAS17(cfg AS17CheckConfig) (Verdicts, error) {
 // 4.417] = 1e-5.
 const z5two = 4.417
 
-// CheckPaddedNoiseLaw checks the distribution claim of AS17 Lemma 3.3: with
+// PaddedNoiseLaw checks the distribution claim of AS17 Lemma 3.3: with
 // TreeBasedAgg (Algorithm 2, [counter.Padded]) every release's noise Z_t is the sum
 // of m independent draws of D (here Lap(1), m = [counter.TreeLevels](T), the
 // nodes a leaf enters; AS17 writes ⌈log T⌉). The law of the sum is tabulated
@@ -156,7 +156,7 @@ const z5two = 4.417
 // The controls: node noise ×√2 for the upper row; for the lower row, the
 // plain tree under the padded claim (one node draw missing at most t),
 // through the same code on fresh trees.
-func CheckPaddedNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int) (Verdicts, error) {
+func PaddedNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int) (Verdicts, error) {
 	vs, hi, _, err := checkNoiseLaw(rng, T, alpha, trials, counter.Padded)
 	if err != nil {
 		return nil, err
@@ -170,7 +170,7 @@ func CheckPaddedNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int) (Verd
 	return vs, nil
 }
 
-// checkNoiseLaw is CheckPaddedNoiseLaw on a tree of the given mode.
+// checkNoiseLaw is PaddedNoiseLaw on a tree of the given mode.
 func checkNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int, mode counter.ReleaseMode) (vs Verdicts, hi, lo []float64, err error) {
 	m := counter.TreeLevels(T)
 	const ref = 200_000
@@ -213,14 +213,14 @@ func checkNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int, mode counte
 	}, hi, lo, nil
 }
 
-// CheckAS17Privacy checks the Laplace calibrations exactly. Under Definition
+// AS17Privacy checks the Laplace calibrations exactly. Under Definition
 // 2.1 neighbours replace one loss vector, so a node sum of TreeBasedAgg moves
 // by up to 2‖𝒴‖₁ in ℓ1, and a loss enters m = TreeLevels(T) nodes; the
 // Algorithm 4 feedback ⟨l_t + Z_t, x̃_t⟩ moves by up to 2B. Each statement is
 // checked as printed (errata: the printed λ = ‖𝒴‖₁ log T/ε of Theorem 3.1 /
 // Corollary 3.2 gives 2mε/ln T, the printed λ = B/ε of Lemma 4.2 (Theorems
 // 4.1, 4.5) gives 2ε) beside its corrected λ ([as17.FTRLLambda], 2B/ε).
-func CheckAS17Privacy(T int, eps float64, n int) Verdicts {
+func AS17Privacy(T int, eps float64, n int) Verdicts {
 	m := float64(counter.TreeLevels(T))
 	y1 := as17.Simplex.YNorm1(n)
 	exact := func(name, claim, ref string, loss float64, erratum bool, note string) Verdict {
@@ -265,7 +265,7 @@ var as17RowVerdicts = map[string][3]string{
 
 // checkAS17Regret measures Tables 1 and 2 at the configured horizons and ε
 // and checks every row's mean regret against its bound in every cell.
-func checkAS17Regret(c AS17CheckConfig) (Verdicts, error) {
+func checkAS17Regret(c AS17Config) (Verdicts, error) {
 	var vs Verdicts
 	// Each row's T sweep at every ε beside the non-private learner (series
 	// 0, as the AS17 tables draw it; the cells are the private series, so it
@@ -367,7 +367,7 @@ func frozenRegret(lc as17.LossConfig, reps int, rng *rand.Rand) (mean, se float6
 // with reps − 1 degrees of freedom: if the runs' regrets are normal (each a
 // sum of T rounds' losses) and E[regret] ≤ bound, a cell fails with
 // probability ≤ 10⁻⁵ whatever the variance (the t statistic).
-func checkAS17CounterRegret(c AS17CheckConfig) (Verdicts, error) {
+func checkAS17CounterRegret(c AS17Config) (Verdicts, error) {
 	cells := map[string][]meanCell{}
 	type trivKey struct {
 		set string
@@ -389,7 +389,7 @@ func checkAS17CounterRegret(c AS17CheckConfig) (Verdicts, error) {
 				Seed: c.Seed + 300 + uint64(e) + uint64(i), RunOptions: harness.RunOptions{Workers: c.Workers}},
 				func(T, series int, env, rng *rand.Rand) (float64, error) {
 					va := as17.FTRLVariants[series]
-					if !va.Gaussian || (va.Counter == counter.CounterSqrt && T > as17.SqrtMaxHorizon) {
+					if !va.Gaussian || (va.Counter == counter.Sqrt && T > as17.SqrtMaxHorizon) {
 						return math.NaN(), nil
 					}
 					return as17.FTRLRegret(va.Config(set, c.Dim, T, eps, 1/float64(T)), as17.Stochastic, env, rng)

@@ -26,9 +26,9 @@ import (
 // once the number of trials is large enough to see the difference.
 const PassPValue = 1e-5
 
-// CheckFailedMarker is printed beside every failed check that is not a
+// FailedMarker is printed beside every failed check that is not a
 // documented erratum. CI (.ci/nbcheck.py) fails a notebook that shows it.
-const CheckFailedMarker = "CHECK FAILED"
+const FailedMarker = "CHECK FAILED"
 
 // Verdict is the outcome of one proof check.
 type Verdict struct {
@@ -52,7 +52,7 @@ type Verdict struct {
 	// Erratum marks a statement that fails as printed (or in a setting the
 	// paper does not cover, e.g. the plain tree) and is documented as such,
 	// with its corrected version checked beside it. A failing erratum does
-	// not print CheckFailedMarker.
+	// not print FailedMarker.
 	Erratum bool   `json:"erratum,omitempty"`
 	Note    string `json:"note,omitempty"`
 	// Control names the negative control run beside the verdict: the same
@@ -222,7 +222,7 @@ func NewVerdict(name, claim, ref string, alpha float64, trials, failures int, sl
 // or a vacuous verdict (held, but its control was not caught either).
 func (v Verdict) Held() bool { return v.Pass || v.Vacuous }
 
-// Status returns "PASS", "FAIL (erratum)", "VACUOUS" or CheckFailedMarker.
+// Status returns "PASS", "FAIL (erratum)", "VACUOUS" or FailedMarker.
 func (v Verdict) Status() string {
 	switch {
 	case v.Pass:
@@ -232,7 +232,7 @@ func (v Verdict) Status() string {
 	case v.Erratum:
 		return "FAIL (erratum)"
 	}
-	return CheckFailedMarker
+	return FailedMarker
 }
 
 // ControlCell returns the verdict's control column: "caught 2.3×" (the
@@ -449,7 +449,7 @@ func (vs Verdicts) Markdown() string {
 		case v.Erratum:
 			status = "*FAIL (erratum)*"
 		default:
-			status = "**" + CheckFailedMarker + "**"
+			status = "**" + FailedMarker + "**"
 		}
 		fmt.Fprintf(&b, "| `%s` | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			v.Name, mdEscape(v.Claim), mdEscape(v.Reference), fmtProb(v.Alpha), v.counts(),

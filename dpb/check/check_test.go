@@ -41,14 +41,14 @@ func TestVerdictDecision(t *testing.T) {
 	}
 	// 40 failures where 10 are expected: p ≈ 1e-11, fail.
 	v := NewVerdict("b", "", "", 0.01, 1000, 40, 0.5, "")
-	if v.Pass || v.Status() != CheckFailedMarker {
+	if v.Pass || v.Status() != FailedMarker {
 		t.Errorf("excess failures passed: %+v", v)
 	}
-	if md := (Verdicts{v}).Markdown(); !strings.Contains(md, CheckFailedMarker) {
+	if md := (Verdicts{v}).Markdown(); !strings.Contains(md, FailedMarker) {
 		t.Errorf("failed verdict lacks the CI marker:\n%s", md)
 	}
 	v.Erratum = true
-	if md := (Verdicts{v}).Markdown(); strings.Contains(md, CheckFailedMarker) || !strings.Contains(md, "erratum") {
+	if md := (Verdicts{v}).Markdown(); strings.Contains(md, FailedMarker) || !strings.Contains(md, "erratum") {
 		t.Errorf("erratum must not print the CI marker:\n%s", md)
 	}
 	if !(Verdicts{v}).OK() {
@@ -79,7 +79,7 @@ func TestRatioVerdictPower(t *testing.T) {
 	}
 	// And a true statement passes (false-failure probability ≤ 1e-5).
 	rng := bandit.Stream(1, 1)
-	vs := CheckChiSquareTails(rng, 10, 0.01, 2000)
+	vs := ChiSquareTails(rng, 10, 0.01, 2000)
 	if !vs[0].Held() {
 		t.Errorf("true Claim 17 failed: %+v", vs[0])
 	}
@@ -92,7 +92,7 @@ func TestRatioVerdictPower(t *testing.T) {
 // the shifted Wishart on the plain tree), and the printed Frobenius
 // sensitivity.
 func TestCheckSS18Short(t *testing.T) {
-	vs, err := CheckSS18(SS18CheckConfig{Seed: 1, Short: true})
+	vs, err := SS18(SS18Config{Seed: 1, Short: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -31,16 +31,16 @@ const counterMechT = 1 << 16
 // so a claim one too small is caught.
 const nodeCountN = 128
 
-// CheckAlg2Mechanism measures the node noise of MT14 Algorithm 2 as built
+// Alg2Mechanism measures the node noise of MT14 Algorithm 2 as built
 // (mt14.ContextualUCB with one Laplace counter per entry of A and b, d = 6,
 // k = 5, T = 10⁶, ε = 1; MT14 §4, Alg. 2 line 2): one round moves each of
 // the (d² + 3d)/2 entries of the pulled model by at most 1 (contexts and
 // rewards in [0, 1]), so a node vector moves by (d² + 3d)/2 in ℓ1 and the
 // loss is m(d² + 3d)/(2b). Rows "mt14-alg2-privacy-measured" and
 // "-law" as in laplaceNodeVerdicts, the control the node noise σ/√2.
-func CheckAlg2Mechanism(rng *rand.Rand) (Verdicts, error) {
+func Alg2Mechanism(rng *rand.Rand) (Verdicts, error) {
 	const T, k, d, eps = 1_000_000, 5, 6, 1.0
-	p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: noise.NoiseSimulated},
+	p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: noise.Simulated},
 		bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
@@ -102,8 +102,8 @@ func gaussianNodeVerdicts(name, ref string, nz noise.Noise, sigma, count, sens, 
 	return Verdicts{v1, v2}, nil
 }
 
-// CheckCounterMechanisms measures every continual counter
-// ([counter.CounterKinds]) as DP-FTRL's (ε, δ) variant builds it (AS17
+// CounterMechanisms measures every continual counter
+// ([counter.Kinds]) as DP-FTRL's (ε, δ) variant builds it (AS17
 // Algorithm 1 on the simplex, N = 4, T = 2¹⁶, ε = 1, δ = 1/T, Gaussian node
 // noise calibrated by [as17.FTRLGaussianSigma]; a replaced loss moves a
 // node by 2‖𝒴‖₂ in ℓ2): per counter the rows
@@ -111,12 +111,12 @@ func gaussianNodeVerdicts(name, ref string, nz noise.Noise, sigma, count, sens, 
 // gaussianNodeVerdicts, on the built counter's node noise with its Cost(),
 // and "as17-counter-<kind>-nodes" (nodeCountVerdict). rng seeds the built
 // objects' noise.
-func CheckCounterMechanisms(rng *rand.Rand) (Verdicts, error) {
+func CounterMechanisms(rng *rand.Rand) (Verdicts, error) {
 	const n, eps = 4, 1.0
 	delta := 1.0 / counterMechT
 	var vs Verdicts
-	for _, kind := range counter.CounterKinds {
-		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: counterMechT, Epsilon: eps, Delta: delta, Counter: kind, Noise: noise.NoiseSimulated},
+	for _, kind := range counter.Kinds {
+		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: counterMechT, Epsilon: eps, Delta: delta, Counter: kind, Noise: noise.Simulated},
 			bandit.Stream(rng.Uint64(), 0))
 		if err != nil {
 			return nil, err
@@ -204,7 +204,7 @@ type NodeCount struct {
 // number of nodes the record enters; a counter that releases a
 // post-processing of its nodes (Honaker's estimator) measures below its
 // node count.
-func CountNodes(kind counter.CounterKind, n int) (NodeCount, error) {
+func CountNodes(kind counter.Kind, n int) (NodeCount, error) {
 	if n < 1 || n > 1<<12 {
 		return NodeCount{}, fmt.Errorf("dpb: node-count horizon is %d, must be in [1, 4096]", n)
 	}
@@ -287,7 +287,7 @@ const nodeCountTol = 1e-9
 // counter whose releases reveal less than its node count (Honaker's
 // estimator) cannot catch that control: the row is then vacuous, its claim
 // conservative.
-func nodeCountVerdict(kind counter.CounterKind, n int) (Verdict, error) {
+func nodeCountVerdict(kind counter.Kind, n int) (Verdict, error) {
 	nc, err := CountNodes(kind, n)
 	if err != nil {
 		return Verdict{}, err
@@ -301,7 +301,7 @@ func nodeCountVerdict(kind counter.CounterKind, n int) (Verdict, error) {
 
 // nodeCountRow is the verdict of nodeCountVerdict on the measured count nc
 // against the claimed cost.
-func nodeCountRow(kind counter.CounterKind, n int, nc NodeCount, cost counter.CounterCost) Verdict {
+func nodeCountRow(kind counter.Kind, n int, nc NodeCount, cost counter.Cost) Verdict {
 	within := func(claimL2, claimL1 float64) bool {
 		ok := nc.L2Sq <= claimL2*(1+nodeCountTol)
 		if !math.IsNaN(nc.L1) {

@@ -59,15 +59,15 @@ func TestGaussianNodeRows(t *testing.T) {
 // fails the row while the counter's own Cost passes it.
 func TestCountNodes(t *testing.T) {
 	for _, tc := range []struct {
-		kind counter.CounterKind
+		kind counter.Kind
 		n    int
 		want float64
 		pad  int
 	}{
-		{counter.CounterTree, 128, 8, 0},
-		{counter.CounterTreePadded, 128, 8, 8},
-		{counter.CounterTree, 100, 7, 0},
-		{counter.CounterTree, 1, 1, 0},
+		{counter.Tree, 128, 8, 0},
+		{counter.TreePadded, 128, 8, 8},
+		{counter.Tree, 100, 7, 0},
+		{counter.Tree, 1, 1, 0},
 	} {
 		nc, err := CountNodes(tc.kind, tc.n)
 		if err != nil {
@@ -77,25 +77,25 @@ func TestCountNodes(t *testing.T) {
 			t.Errorf("%v n=%d: %+v, want %g nodes, %d padding draws", tc.kind, tc.n, nc, tc.want, tc.pad)
 		}
 	}
-	nc, err := CountNodes(counter.CounterTree, 128)
+	nc, err := CountNodes(counter.Tree, 128)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := nodeCountRow(counter.CounterTree, 128, nc, counter.CounterCost{L2Sq: 8, L1: 8}); !v.Pass || !*v.ControlCaught {
+	if v := nodeCountRow(counter.Tree, 128, nc, counter.Cost{L2Sq: 8, L1: 8}); !v.Pass || !*v.ControlCaught {
 		t.Errorf("the tree's own count: %+v", v)
 	}
-	if v := nodeCountRow(counter.CounterTree, 128, nc, counter.CounterCost{L2Sq: 7, L1: 7}); v.Held() {
+	if v := nodeCountRow(counter.Tree, 128, nc, counter.Cost{L2Sq: 7, L1: 7}); v.Held() {
 		t.Errorf("a claimed count one too small passed: %+v", v)
 	}
-	one, err := CountNodes(counter.CounterTree, 1)
+	one, err := CountNodes(counter.Tree, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v := nodeCountRow(counter.CounterTree, 1, one, counter.CounterCost{L2Sq: 1, L1: 1}); !v.Pass || !*v.ControlCaught || v.ControlScore != maxRatio {
+	if v := nodeCountRow(counter.Tree, 1, one, counter.Cost{L2Sq: 1, L1: 1}); !v.Pass || !*v.ControlCaught || v.ControlScore != maxRatio {
 		t.Errorf("one round, one node (the control claims none): %+v", v)
 	}
 	for _, n := range []int{0, 1 << 13} {
-		if _, err := CountNodes(counter.CounterTree, n); err == nil {
+		if _, err := CountNodes(counter.Tree, n); err == nil {
 			t.Errorf("n = %d: no error", n)
 		}
 	}
@@ -105,11 +105,11 @@ func TestCountNodes(t *testing.T) {
 // noise and tree-shaped counts with their controls caught; the Honaker and
 // smooth counts are vacuous (their releases reveal less than their nodes).
 func TestCounterMechanisms(t *testing.T) {
-	vs, err := CheckCounterMechanisms(bandit.Stream(9, 0))
+	vs, err := CounterMechanisms(bandit.Stream(9, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 3*len(counter.CounterKinds) || !vs.OK() {
+	if len(vs) != 3*len(counter.Kinds) || !vs.OK() {
 		t.Fatalf("%d verdicts, failed %+v", len(vs), vs.Failed())
 	}
 	for _, v := range vs {
@@ -123,7 +123,7 @@ func TestCounterMechanisms(t *testing.T) {
 // TestAlg2Mechanism: MT14 Algorithm 2's built entry trees pass the measured
 // row (calibrated exactly: slack ≈ 1) with the σ/√2 control caught.
 func TestAlg2Mechanism(t *testing.T) {
-	vs, err := CheckAlg2Mechanism(bandit.Stream(9, 1))
+	vs, err := Alg2Mechanism(bandit.Stream(9, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

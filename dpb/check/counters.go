@@ -39,7 +39,7 @@ func newCounterVariantReg(a ss18.Alg, s ss18.Setting, rng *rand.Rand) (*ss18.Tre
 	return ss18.NewGaussianCounterReg(s, kind, rng)
 }
 
-// CheckCounterRegularizers checks SS18 Proposition 11 per round for the
+// CounterRegularizers checks SS18 Proposition 11 per round for the
 // Gaussian regularizer on each counter ([ss18.NewGaussianCounterReg]): with
 // probability ≥ 1 − α/(2n) in each round t,
 //
@@ -49,9 +49,9 @@ func newCounterVariantReg(a ss18.Alg, s ss18.Setting, rng *rand.Rand) (*ss18.Tre
 // per-round variance (see [ss18.GaussianCounterCal]). The regularizer itself
 // is run on zero data (the bounds concern the noise alone) and read through
 // PerturbationTo. GaussianExact runs on the padded tree. Verdicts as in
-// [CheckTreeRegularizers]: failures over Reps × n, p-value the
+// [TreeRegularizers]: failures over Reps × n, p-value the
 // Bonferroni-corrected minimum over rounds of the binomial tail.
-func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
+func CounterRegularizers(cfg TreeConfig) (Verdicts, error) {
 	s := cfg.Setting
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -68,7 +68,7 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 	d, n := s.D, s.N
 	const nb = 3
 	if n > TreeDenseMaxN {
-		return nil, fmt.Errorf("dpb: CheckCounterRegularizers keeps every round (%d values a run): n = %d is above %d", n*nb, n, TreeDenseMaxN)
+		return nil, fmt.Errorf("dpb: CounterRegularizers keeps every round (%d values a run): n = %d is above %d", n*nb, n, TreeDenseMaxN)
 	}
 	key := struct {
 		Setting ss18.Setting
@@ -185,7 +185,7 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 	return vs, nil
 }
 
-// CheckCalibratedPrivacy checks the privacy of the exactly calibrated
+// CalibratedPrivacy checks the privacy of the exactly calibrated
 // variants at the setting s, each by an accounting independent of how it
 // was calibrated (exact computations, Trials 0):
 //
@@ -200,7 +200,7 @@ func CheckCounterRegularizers(cfg TreeCheckConfig) (Verdicts, error) {
 //   - the tight Wishart k: Theorem 8 per node at k's own ε₀ and the optimal
 //     composition over m nodes must give δ ≤ the target (the ratio of the
 //     achieved δ to δ is the slack).
-func CheckCalibratedPrivacy(s ss18.Setting) (Verdicts, error) {
+func CalibratedPrivacy(s ss18.Setting) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}

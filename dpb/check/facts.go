@@ -84,13 +84,13 @@ func (e *eigenSym) quadInv(h []float64, s float64) float64 {
 	return q
 }
 
-// CheckChiSquareTails checks SS18 Claim 17 (Laurent & Massart 2000, Lemma 1)
+// ChiSquareTails checks SS18 Claim 17 (Laurent & Massart 2000, Lemma 1)
 // for U ~ χ²(d):
 //
 //	P[U ≥ d + 2√(d ln(1/α)) + 2 ln(1/α)] ≤ α,   P[U ≤ d − 2√(d ln(1/α))] ≤ α.
 //
 // It returns one verdict per tail.
-func CheckChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdicts {
+func ChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdicts {
 	l := xmath.Log(1 / alpha)
 	hi := float64(d) + 2*math.Sqrt(float64(d)*l) + 2*l
 	lo := float64(d) - 2*math.Sqrt(float64(d)*l)
@@ -121,14 +121,14 @@ func CheckChiSquareTails(rng *rand.Rand, d int, alpha float64, trials int) Verdi
 	return Verdicts{v1, v2}
 }
 
-// CheckGaussianSingularValues checks SS18 Claim 18 (after Vershynin,
+// GaussianSingularValues checks SS18 Claim 18 (after Vershynin,
 // Corollary 5.35): for an rows×cols matrix A of i.i.d. N(0,1) entries, with
 // probability ≥ 1 − α both σ_min(A) and σ_max(A) lie in
 //
 //	√rows ± (√cols + √(2 ln(2/α))).
 //
 // Slack: the median of max|σ − √rows| over the allowed deviation.
-func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, trials int) Verdict {
+func GaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, trials int) Verdict {
 	dev := math.Sqrt(float64(cols)) + math.Sqrt(2*xmath.Log(2/alpha))
 	c := math.Sqrt(float64(rows))
 	a := make([]float64, rows*cols)
@@ -165,7 +165,7 @@ func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, 
 	return v
 }
 
-// CheckWishartEigenvalues checks SS18 Claim 19 (Sheffet 2015, Lemma A.3)
+// WishartEigenvalues checks SS18 Claim 19 (Sheffet 2015, Lemma A.3)
 // with the project's [noise.WishartNoise] sampler: for W ~ W_d(s·I, k), with
 // probability ≥ 1 − α every eigenvalue lies in
 //
@@ -174,7 +174,7 @@ func CheckGaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, 
 // (the paper writes m for the degrees of freedom and requires
 // k > d + 2 ln(2/α), α < 1/e). Slack: the median of max_j |√(λ_j/s) − √k|
 // over √d + √(2 ln(2/α)).
-func CheckWishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, trials int) (Verdict, error) {
+func WishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, trials int) (Verdict, error) {
 	w, err := noise.NewWishartNoise(d, scale, k, rng)
 	if err != nil {
 		return Verdict{}, err
@@ -203,7 +203,7 @@ func CheckWishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, tri
 	return v, nil
 }
 
-// CheckUpsilon checks the operator-norm bound behind Υ (SS18 Section 4.2):
+// Upsilon checks the operator-norm bound behind Υ (SS18 Section 4.2):
 // the top-left d×d block of the sum of m node noises Z = (Z′+Z′ᵀ)/√2,
 // Z′ ∈ R^{(d+1)×(d+1)} with i.i.d. N(0, σ²_noise) entries (the Gaussian tree
 // release in padded mode), has operator norm ≤ Υ with probability
@@ -219,7 +219,7 @@ func CheckWishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, tri
 // α/(4n), not α/(2n), on it).
 // Choose s with a moderate α/(2n) (e.g. n = 10, α = 0.1) for the check to
 // have power; the printed and corrected forms are expected to hold with room.
-func CheckUpsilon(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, error) {
+func Upsilon(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
@@ -290,14 +290,14 @@ func lastColumnPacked(dst, p []float64, d int) {
 	}
 }
 
-// CheckClaim20 checks SS18 Claim 20 (deterministic) on random instances: for
+// Claim20 checks SS18 Claim 20 (deterministic) on random instances: for
 // H ⪰ ρI ≻ 0, any v and 0 ≤ c < ρ,
 //
 //	‖v‖_{(H−cI)⁻¹} ≤ ‖v‖_{H⁻¹} √(ρ/(ρ−c)).
 //
 // H = ρI + AAᵀ with A a d×d Gaussian matrix scaled at random, half of the
 // instances with c close to ρ. Rounding is allowed a relative 1e-9.
-func CheckClaim20(rng *rand.Rand, d, trials int) Verdict {
+func Claim20(rng *rand.Rand, d, trials int) Verdict {
 	e := newEigenSym(d)
 	h := make([]float64, d*d)
 	a := make([]float64, d*d)
@@ -342,14 +342,14 @@ func CheckClaim20(rng *rand.Rand, d, trials int) Verdict {
 	return scaleControl(vd, ratios, 1.01, "right side cut by 1%")
 }
 
-// CheckEllipticalPotential checks SS18 Lemma 22 (deterministic) on random
+// EllipticalPotential checks SS18 Lemma 22 (deterministic) on random
 // sequences: for U_{t+1} = U_t + x_t x_tᵀ, ‖x_t‖ ≤ L and U_1 ≻ 0,
 //
 //	Σ_t min{1, ‖x_t‖²_{U_t⁻¹}} ≤ 2 ln(det U_{n+1}/det U_1) ≤ 2d ln((tr U_1 + nL²)/(d det^{1/d} U_1)).
 //
 // U_1 = λI + BBᵀ (random λ and B), x_t uniform in the ball of radius L or on
 // its sphere, n rounds. It returns one verdict per inequality.
-func CheckEllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
+func EllipticalPotential(rng *rand.Rand, d, n, trials int) Verdicts {
 	u := make([]float64, d*d)
 	l := make([]float64, d*d)
 	x := make([]float64, d)

@@ -13,14 +13,14 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
-// KernelCheckConfig sizes CheckKernelsSameBits.
-type KernelCheckConfig struct {
+// KernelConfig sizes KernelsSameBits.
+type KernelConfig struct {
 	D, K   int    // dimension and actions per round (SS18 Appendix D sets, Δ = 0.1)
 	Rounds int    // rounds per algorithm and kernel
 	Seed   uint64 // one seed for every run
 }
 
-// CheckKernelsSameBits runs SS18's loop (NonPrivate, Gaussian and Wishart
+// KernelsSameBits runs SS18's loop (NonPrivate, Gaussian and Wishart
 // LinUCB on Appendix D decision sets, padded tree at the horizon Rounds)
 // once with every scoring kernel this CPU supports (simd.Kernels: AVX-512,
 // AVX2, the portable Go loop) and the same seed, and compares each kernel's
@@ -30,7 +30,7 @@ type KernelCheckConfig struct {
 // as a failure (α = 0: the kernels are one summation order, so nothing may
 // differ). With one kernel (a CPU without AVX2) there is nothing to compare
 // and every verdict passes with 0 trials. The kernel in use is restored.
-func CheckKernelsSameBits(cfg KernelCheckConfig) (Verdicts, error) {
+func KernelsSameBits(cfg KernelConfig) (Verdicts, error) {
 	if cfg.D < 2 || cfg.K < 1 || cfg.Rounds < 1 {
 		return nil, fmt.Errorf("check: kernels: d = %d, K = %d, rounds = %d: need d ≥ 2, K ≥ 1, rounds ≥ 1", cfg.D, cfg.K, cfg.Rounds)
 	}
@@ -82,12 +82,12 @@ type kernelRun struct {
 	final  []float64 // θ̃, ln det V, β after the last round
 }
 
-func runKernelLoop(cfg KernelCheckConfig, alg ss18.Alg) (kernelRun, error) {
+func runKernelLoop(cfg KernelConfig, alg ss18.Alg) (kernelRun, error) {
 	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: cfg.D, K: cfg.K, Gap: 0.1}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 0)))
 	if err != nil {
 		return kernelRun{}, err
 	}
-	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: cfg.D, N: cfg.Rounds, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: noise.NoiseSimulated},
+	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: cfg.D, N: cfg.Rounds, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: noise.Simulated},
 		bandit.Stream(cfg.Seed, bandit.StreamID(0, 1)))
 	if err != nil {
 		return kernelRun{}, err

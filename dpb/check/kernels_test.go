@@ -13,8 +13,8 @@ import (
 // and bad sizes rejected. Deterministic.
 func TestCheckKernelsSameBits(t *testing.T) {
 	before := simd.Kernel()
-	for _, c := range []KernelCheckConfig{{D: 5, K: 25, Rounds: 300, Seed: 3}, {D: 16, K: 256, Rounds: 60, Seed: 4}} {
-		vs, err := CheckKernelsSameBits(c)
+	for _, c := range []KernelConfig{{D: 5, K: 25, Rounds: 300, Seed: 3}, {D: 16, K: 256, Rounds: 60, Seed: 4}} {
+		vs, err := KernelsSameBits(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -33,8 +33,8 @@ func TestCheckKernelsSameBits(t *testing.T) {
 	if simd.Kernel() != before {
 		t.Fatalf("kernel in use %s, was %s", simd.Kernel(), before)
 	}
-	for _, c := range []KernelCheckConfig{{D: 1, K: 5, Rounds: 10}, {D: 5, K: 0, Rounds: 10}, {D: 5, K: 5}} {
-		if _, err := CheckKernelsSameBits(c); err == nil {
+	for _, c := range []KernelConfig{{D: 1, K: 5, Rounds: 10}, {D: 5, K: 0, Rounds: 10}, {D: 5, K: 5}} {
+		if _, err := KernelsSameBits(c); err == nil {
 			t.Fatalf("%+v accepted", c)
 		}
 	}

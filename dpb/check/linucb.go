@@ -14,9 +14,9 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
-// LinUCBCheckConfig configures the proof checks that run SS18 Algorithm 1:
-// [CheckProp4] and [CheckRegretBounds].
-type LinUCBCheckConfig struct {
+// LinUCBConfig configures the proof checks that run SS18 Algorithm 1:
+// [Prop4] and [RegretBounds].
+type LinUCBConfig struct {
 	// D, K and N are the dimension, actions per round and horizon of the
 	// Appendix D environment. Required.
 	D, K, N int
@@ -39,11 +39,11 @@ type LinUCBCheckConfig struct {
 	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
 	harness.RunOptions
 	// MinEig adds the verdicts of the RadiusMinEig form of β_t (see
-	// [CheckProp4]); the other verdicts are unchanged by it.
+	// [Prop4]); the other verdicts are unchanged by it.
 	MinEig bool
 }
 
-func (c *LinUCBCheckConfig) defaults() error {
+func (c *LinUCBConfig) defaults() error {
 	if c.D < 1 || c.K < 1 || c.N < 2 || c.Reps < 1 {
 		return fmt.Errorf("dpb: check needs d, K, reps >= 1 and n >= 2; got d=%d K=%d n=%d reps=%d", c.D, c.K, c.N, c.Reps)
 	}
@@ -72,7 +72,7 @@ func (c *LinUCBCheckConfig) defaults() error {
 	return param.CheckProb("alpha", c.Alpha)
 }
 
-func (c *LinUCBCheckConfig) policy(alg ss18.Alg, rep, series int) (*dpenv.LinearEnv, *ss18.LinUCB, error) {
+func (c *LinUCBConfig) policy(alg ss18.Alg, rep, series int) (*dpenv.LinearEnv, *ss18.LinUCB, error) {
 	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: c.D, K: c.K, Gap: c.Gap}, bandit.Stream(c.Seed, bandit.StreamID(rep, 0)))
 	if err != nil {
 		return nil, nil, err
@@ -81,17 +81,17 @@ func (c *LinUCBCheckConfig) policy(alg ss18.Alg, rep, series int) (*dpenv.Linear
 		Alg:     alg,
 		Setting: ss18.Setting{D: c.D, N: c.N, Epsilon: c.Epsilon, Delta: c.Delta, Lt2: 2, Alpha: c.Alpha},
 		Mode:    *c.Mode,
-		Noise:   noise.NoiseSimulated,
+		Noise:   noise.Simulated,
 	}, bandit.Stream(c.Seed, bandit.StreamID(rep, 1+series)))
 	return env, pol, err
 }
 
-// CheckProp4 checks SS18 Proposition 4: with probability ≥ 1 − α,
+// Prop4 checks SS18 Proposition 4: with probability ≥ 1 − α,
 // ‖θ* − θ̃_t‖_{V_t} ≤ β_t for all t ≤ n simultaneously, for each variant and
 // both forms of the radius (β_t with ln det V_t, and its closed-form bound
 // β̄_t). Each run is one trial; it fails if the inequality fails at any
 // round. The slack is the median over runs of max_t ‖θ* − θ̃_t‖_{V_t}/β_t.
-func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
+func Prop4(cfg LinUCBConfig) (Verdicts, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
@@ -276,7 +276,7 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 	return vs, nil
 }
 
-// CheckRegretBounds checks SS18 Theorems 5 and 6: with probability ≥ 1 − α
+// RegretBounds checks SS18 Theorems 5 and 6: with probability ≥ 1 − α
 // the pseudo-regret after n rounds is at most
 //
 //	Theorem 5:  B · β̄_n · sqrt(8 d n ln(1 + n L²/(d ρ_min)))
@@ -285,7 +285,7 @@ func CheckProp4(cfg LinUCBCheckConfig) (Verdicts, error) {
 // with B = 1 (the theorems need |⟨θ*, x⟩| ≤ B and B ≥ 1; Appendix D's means
 // lie in [−0.75, 0.75]). Each run is a trial; the slack is the median of
 // regret/bound.
-func CheckRegretBounds(cfg LinUCBCheckConfig) (Verdicts, error) {
+func RegretBounds(cfg LinUCBConfig) (Verdicts, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
@@ -353,8 +353,8 @@ func (frozenArm) Update(*bandit.Round, int, float64) {}
 
 // CoverageCurves returns, for each variant, the mean over runs of
 // ‖θ* − θ̃_t‖_{V_t} / β_t at about 40 log-spaced rounds: the quantity
-// Proposition 4 keeps below 1. (Same runs as CheckProp4 with the same seed.)
-func CoverageCurves(cfg LinUCBCheckConfig) (*harness.Curves, error) {
+// Proposition 4 keeps below 1. (Same runs as Prop4 with the same seed.)
+func CoverageCurves(cfg LinUCBConfig) (*harness.Curves, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
@@ -388,7 +388,7 @@ func CoverageCurves(cfg LinUCBCheckConfig) (*harness.Curves, error) {
 // RegretAgainstBounds returns, for each variant, the mean cumulative
 // pseudo-regret at about 30 log-spaced rounds t beside Theorem 5's bound
 // evaluated at horizon t (B = 1): series "<alg>" and "<alg> Thm 5 bound".
-func RegretAgainstBounds(cfg LinUCBCheckConfig) (*harness.Curves, error) {
+func RegretAgainstBounds(cfg LinUCBConfig) (*harness.Curves, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}

@@ -19,7 +19,7 @@ func TestCheckProp4(t *testing.T) {
 	if testing.Short() {
 		n, reps = 400, 6
 	}
-	vs, err := CheckProp4(LinUCBCheckConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1})
+	vs, err := Prop4(LinUCBConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestCheckProp4(t *testing.T) {
 		}
 	}
 	plain := counter.Plain
-	vs, err = CheckProp4(LinUCBCheckConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1, Mode: &plain, Algs: []ss18.Alg{ss18.Wishart}})
+	vs, err = Prop4(LinUCBConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1, Mode: &plain, Algs: []ss18.Alg{ss18.Wishart}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestCheckProp4MinEig(t *testing.T) {
 	if testing.Short() {
 		n, reps = 2000, 6
 	}
-	vs, err := CheckProp4(LinUCBCheckConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1, MinEig: true,
+	vs, err := Prop4(LinUCBConfig{D: 3, K: 9, N: n, Reps: reps, Alpha: 0.1, Seed: 1, MinEig: true,
 		Algs: []ss18.Alg{ss18.NonPrivate, ss18.GaussianBLTRound, ss18.GaussianBLT}})
 	if err != nil {
 		t.Fatal(err)
@@ -82,7 +82,7 @@ func TestCheckProp4MinEig(t *testing.T) {
 }
 
 func TestCheckRegretBounds(t *testing.T) {
-	vs, err := CheckRegretBounds(LinUCBCheckConfig{D: 3, K: 9, N: 500, Reps: 4, Seed: 2})
+	vs, err := RegretBounds(LinUCBConfig{D: 3, K: 9, N: 500, Reps: 4, Seed: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +101,7 @@ func TestCheckRegretBounds(t *testing.T) {
 // TestCheckClaim13: randomized response's regret is n/(1+e^ε) ≈ 0.38n > n/4,
 // joint-DP LinUCB's is below n/4 at n = 20000 (measured 0.17n ± 0.01n).
 func TestCheckClaim13(t *testing.T) {
-	vs, err := CheckClaim13(Claim13Config{N: 20000, Reps: 8, Seed: 3})
+	vs, err := Claim13(Claim13Config{N: 20000, Reps: 8, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,13 +110,13 @@ func TestCheckClaim13(t *testing.T) {
 			t.Errorf("%s: %s (%s)", v.Name, v.Status(), v.Note)
 		}
 	}
-	if _, err := CheckClaim13(Claim13Config{N: 100, Reps: 3, Epsilon: 1}); err == nil {
+	if _, err := Claim13(Claim13Config{N: 100, Reps: 3, Epsilon: 1}); err == nil {
 		t.Error("ε = 1 ≥ ln 2 accepted")
 	}
 }
 
 func TestCoverageAndBoundCurves(t *testing.T) {
-	cfg := LinUCBCheckConfig{D: 3, K: 9, N: 300, Reps: 3, Alpha: 0.1, Seed: 4}
+	cfg := LinUCBConfig{D: 3, K: 9, N: 300, Reps: 3, Alpha: 0.1, Seed: 4}
 	c, err := CoverageCurves(cfg)
 	if err != nil {
 		t.Fatal(err)
@@ -147,7 +147,7 @@ func TestCoverageAndBoundCurves(t *testing.T) {
 }
 
 func TestCheckClaim14(t *testing.T) {
-	vs, err := CheckClaim14(Claim14Config{Arms: 5, N: 20000, Reps: 6, Seed: 5})
+	vs, err := Claim14(Claim14Config{Arms: 5, N: 20000, Reps: 6, Seed: 5})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,7 +182,7 @@ func TestVerdictMarkdownNames(t *testing.T) {
 // this test's false-failure probability is ≤ 4·2/600 ≈ 1.3 %. The control's
 // catch is the power shown at this size.
 func TestCheckMinEigCoverageShort(t *testing.T) {
-	vs, err := CheckMinEigCoverage(MinEigCoverageConfig{N: 600, Reps: 2, Gaps: []float64{0}, Seed: 1, RunOptions: harness.RunOptions{Workers: 2}})
+	vs, err := MinEigCoverage(MinEigCoverageConfig{N: 600, Reps: 2, Gaps: []float64{0}, Seed: 1, RunOptions: harness.RunOptions{Workers: 2}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -198,7 +198,7 @@ func TestCheckMinEigCoverageShort(t *testing.T) {
 			t.Errorf("no verdict %s among %v", name, seen)
 		}
 	}
-	if _, err := CheckMinEigCoverage(MinEigCoverageConfig{N: 1}); err == nil {
+	if _, err := MinEigCoverage(MinEigCoverageConfig{N: 1}); err == nil {
 		t.Error("n = 1 accepted")
 	}
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
-// Claim13Config configures [CheckClaim13].
+// Claim13Config configures [Claim13].
 type Claim13Config struct {
 	// N is the horizon and Reps the runs per policy. Required.
 	N, Reps int
@@ -26,7 +26,7 @@ type Claim13Config struct {
 	harness.RunOptions
 }
 
-// CheckClaim13 checks SS18 Claim 13 on its instance ([env.SwapEnv], Gap = 1):
+// Claim13 checks SS18 Claim 13 on its instance ([env.SwapEnv], Gap = 1):
 // a standard-DP contextual bandit (ε < ln 2) has pseudo-regret ≥ n/4, while
 // jointly private LinUCB (Gaussian tree, the same ε and δ) has regret o(n).
 // Verdict 1 compares the mean regret of [env.RandomizedResponse] with n/4
@@ -34,7 +34,7 @@ type Claim13Config struct {
 // threshold); verdict 2 asks that joint-DP LinUCB's mean regret be below n/4
 // and that its regret over the second half of the run be smaller than over
 // the first (sublinear growth).
-func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
+func Claim13(cfg Claim13Config) (Verdicts, error) {
 	if cfg.N < 4 || cfg.Reps < 2 {
 		return nil, fmt.Errorf("dpb: claim 13 check needs n >= 4 and reps >= 2; got n=%d reps=%d", cfg.N, cfg.Reps)
 	}
@@ -63,7 +63,7 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 					Alg:     ss18.Gaussian,
 					Setting: ss18.Setting{D: 2, N: cfg.N, Epsilon: cfg.Epsilon, Delta: cfg.Delta, Lt2: 2},
 					Mode:    counter.Padded,
-					Noise:   noise.NoiseSimulated,
+					Noise:   noise.Simulated,
 				}, rng)
 			}
 			if err != nil {
@@ -121,7 +121,7 @@ func CheckClaim13(cfg Claim13Config) (Verdicts, error) {
 	return Verdicts{v1, v2}, nil
 }
 
-// Claim14Config configures [CheckClaim14].
+// Claim14Config configures [Claim14].
 type Claim14Config struct {
 	// Arms k, horizon N and runs Reps. Required.
 	Arms, N, Reps int
@@ -135,7 +135,7 @@ type Claim14Config struct {
 	harness.RunOptions
 }
 
-// CheckClaim14 checks SS18 Claim 14 and Corollary 15 on MT14's DP-UCB
+// Claim14 checks SS18 Claim 14 and Corollary 15 on MT14's DP-UCB
 // ([mt14.DPUCB], an ε-DP K-armed algorithm), Bernoulli arms with best mean 0.9
 // and the others 0.9 − Δ:
 //
@@ -146,7 +146,7 @@ type Claim14Config struct {
 //     expected pseudo-regret is at least (k−1)·ln(n)/(200 ε)
 //     ([ss18.PrivateMABLowerBound]) — fails if the mean regret is below it
 //     by more than 4.27 standard errors.
-func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
+func Claim14(cfg Claim14Config) (Verdicts, error) {
 	if cfg.Arms < 2 || cfg.N < 2 || cfg.Reps < 2 {
 		return nil, fmt.Errorf("dpb: claim 14 check needs k >= 2, n >= 2, reps >= 2; got k=%d n=%d reps=%d", cfg.Arms, cfg.N, cfg.Reps)
 	}
@@ -169,7 +169,7 @@ func CheckClaim14(cfg Claim14Config) (Verdicts, error) {
 			if err != nil {
 				return err
 			}
-			pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon, Noise: noise.NoiseSimulated}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1)))
+			pol, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.N, Epsilon: cfg.Epsilon, Noise: noise.Simulated}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1)))
 			if err != nil {
 				return err
 			}

@@ -111,22 +111,22 @@ func laplaceCDF(x, b float64) float64 {
 	return 1 - float64(0.5*math.Exp(-x/b))
 }
 
-// CheckMechanisms measures the node noise of MT14 Algorithm 1 (DP-UCB's
+// Mechanisms measures the node noise of MT14 Algorithm 1 (DP-UCB's
 // per-arm trees, T = 10⁶, k = 5, ε = 1: a round's reward in [0, 1] enters
 // one arm's tree, m nodes) and of AS17's TreeBasedAgg inside DP-FTRL
 // (experts, N = 4, T = 2²⁰, ε = 1: a loss enters m nodes, each moved by
 // 2‖𝒴‖₁ in ℓ1 under replacement); see laplaceNodeVerdicts. rng seeds the
 // built objects' noise.
-func CheckMechanisms(rng *rand.Rand) (Verdicts, error) {
+func Mechanisms(rng *rand.Rand) (Verdicts, error) {
 	const T, k, eps = 1_000_000, 5, 1.0
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(rng.Uint64(), 0))
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
 	}
 	tr := p.Tree(0)
 	vs := laplaceNodeVerdicts("mt14-alg1-privacy", "MT14 Theorem 3, Alg. 1 (the built DP-UCB's tree)", tr.NodeNoise(), p.NodeScale(), tr.Levels(), 1, eps)
 	const n, TA = 4, 1 << 20
-	f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: TA, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(rng.Uint64(), 0))
+	f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: TA, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(rng.Uint64(), 0))
 	if err != nil {
 		return nil, err
 	}

@@ -7,21 +7,21 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
-// TestCheckSS18ShardedMerge: the checks of CheckSS18 that go through the
-// store (CheckSS18Scaled: the trees, the tight-k Wishart trees and the
-// counters; CheckSS18Prop4: Algorithm 1's confidence sets) run in two
+// TestCheckSS18ShardedMerge: the checks of SS18 that go through the
+// store (SS18Scaled: the trees, the tight-k Wishart trees and the
+// counters; SS18Prop4: Algorithm 1's confidence sets) run in two
 // shards, a merge before the last shard lists the missing jobs, and the
 // merge gives the verdicts of one process; the -trees verdicts are a part of
 // them (what dpb check ss18 -shard/-merge/-trees rely on).
 func TestCheckSS18ShardedMerge(t *testing.T) {
-	cfg := SS18CheckConfig{Seed: 1, Short: true, N: 300, Reps: 4, Trials: 200, PolicyN: 150}
-	run := func(c SS18CheckConfig) Verdicts {
+	cfg := SS18Config{Seed: 1, Short: true, N: 300, Reps: 4, Trials: 200, PolicyN: 150}
+	run := func(c SS18Config) Verdicts {
 		t.Helper()
-		a, err := CheckSS18Scaled(c)
+		a, err := SS18Scaled(c)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, err := CheckSS18Prop4(c)
+		b, err := SS18Prop4(c)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +50,7 @@ func TestCheckSS18ShardedMerge(t *testing.T) {
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("merged verdicts differ from one process:\n%+v\nvs\n%+v", got, want)
 	}
-	trees, err := CheckSS18Trees(cfg)
+	trees, err := SS18Trees(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +63,7 @@ func TestCheckSS18ShardedMerge(t *testing.T) {
 	}
 	for _, v := range trees {
 		if !names[v.Name] {
-			t.Errorf("tree verdict %s is not among CheckSS18Scaled's", v.Name)
+			t.Errorf("tree verdict %s is not among SS18Scaled's", v.Name)
 		}
 	}
 }

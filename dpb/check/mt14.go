@@ -17,8 +17,8 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// MT14CheckConfig sizes the MT14 proof-check suite ([CheckMT14]).
-type MT14CheckConfig struct {
+// MT14Config sizes the MT14 proof-check suite ([MT14]).
+type MT14Config struct {
 	// Seed seeds every check.
 	Seed uint64
 	// Short shrinks every default below to a run of about a second.
@@ -40,7 +40,7 @@ type MT14CheckConfig struct {
 }
 
 // WithDefaults returns c with every unset field at its default.
-func (c MT14CheckConfig) WithDefaults() MT14CheckConfig {
+func (c MT14Config) WithDefaults() MT14Config {
 	if c.Trials == 0 {
 		c.Trials = 2000
 		if c.Short {
@@ -65,7 +65,7 @@ func (c MT14CheckConfig) WithDefaults() MT14CheckConfig {
 	return c
 }
 
-func (c MT14CheckConfig) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 2<<40|i) }
+func (c MT14Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 2<<40|i) }
 
 // meanCell is one (setting, horizon, ε) cell of an expected-value check.
 type meanCell struct {
@@ -194,14 +194,14 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 	return v
 }
 
-// CheckMT14 runs the proof checks of Mishra & Thakurta, in this order:
+// MT14 runs the proof checks of Mishra & Thakurta, in this order:
 //
 //   - §2.1 counter error: the binary mechanism's error at one query and
 //     uniformly over t (Chan, Shi & Song 2011, Lemma 2.8, the explicit form
 //     of MT14's O(log^{1.5} T/ε));
 //   - Theorem 3 privacy of Algorithm 1 and the ε₀ calibration of Algorithm 2
 //     (exact, on the constructed policies' node scales), and both measured
-//     on the built policies' node noise (CheckMechanisms, CheckAlg2Mechanism);
+//     on the built policies' node noise (Mechanisms, Alg2Mechanism);
 //   - the event behind Theorem 4: every arm's private total stays within Γ
 //     of the true total (the Γ relaxation of Algorithm 1, line 7);
 //   - Theorem 4 (DP-UCB's regret, O(·) with constant 1) and Theorem 2 (UCB1,
@@ -211,7 +211,7 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 // MT14 Algorithm 2 (private contextual UCB) comes with no utility bound
 // ("we do not provide any formal utility analysis", Section 4), so only its
 // privacy calibration is checked. The run is deterministic given the config.
-func CheckMT14(cfg MT14CheckConfig) (Verdicts, error) {
+func MT14(cfg MT14Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.Trials < 10 || c.Reps < 2 || len(c.Horizons) == 0 || len(c.Epsilons) == 0 {
 		return nil, fmt.Errorf("dpb: MT14 check config %+v: trials >= 10, reps >= 2, a horizon and an ε needed", c)
@@ -221,26 +221,26 @@ func CheckMT14(cfg MT14CheckConfig) (Verdicts, error) {
 			return nil, fmt.Errorf("dpb: MT14 check config: ε %v, must be finite and > 0", e)
 		}
 	}
-	vs, err := CheckTreeCounter(c.stream(1), 1024, 1, 0.05, c.Trials)
+	vs, err := TreeCounter(c.stream(1), 1024, 1, 0.05, c.Trials)
 	if err != nil {
 		return nil, err
 	}
-	pv, err := CheckMT14Privacy(1_000_000, 1, 5, 6)
+	pv, err := MT14Privacy(1_000_000, 1, 5, 6)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, pv...)
-	mv, err := CheckMechanisms(c.stream(7))
+	mv, err := Mechanisms(c.stream(7))
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, mv.Select("mt14-")...)
-	av, err := CheckAlg2Mechanism(c.stream(8))
+	av, err := Alg2Mechanism(c.stream(8))
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, av...)
-	gv, err := CheckGammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
+	gv, err := GammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,7 @@ func counterBound(b float64, n int, alpha float64) float64 {
 	return b * math.Sqrt(8*float64(n)*xmath.Log(2/alpha))
 }
 
-// CheckTreeCounter checks MT14 Section 2.1's counter (the binary mechanism
+// TreeCounter checks MT14 Section 2.1's counter (the binary mechanism
 // over T leaves with Lap(m/ε) per node, m = TreeLevels(T); the tree of
 // Algorithm 1 with ε₀ in place of ε) on Bernoulli(½) streams:
 //
@@ -270,7 +270,7 @@ func counterBound(b float64, n int, alpha float64) float64 {
 //
 // Both are Chan, Shi & Song's Lemma 2.8 (ν = (m/ε)√m ≥ √(popcount(t))·m/ε)
 // made explicit; MT14 prints only the order O(log^{1.5} T/ε).
-func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Verdicts, error) {
+func TreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Verdicts, error) {
 	m := counter.TreeLevels(T)
 	b := mt14.TreeCounterScale(T, 1, eps)
 	if !(xmath.Log(2*float64(T)/alpha) < float64(m)) {
@@ -312,7 +312,7 @@ func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Ve
 	}, nil
 }
 
-// CheckMT14Privacy checks the calibration behind MT14 Theorem 3 and
+// MT14Privacy checks the calibration behind MT14 Theorem 3 and
 // Algorithm 2 exactly, on the node scales of the constructed policies at
 // horizon T, privacy eps, k arms and context dimension d:
 //
@@ -324,10 +324,10 @@ func CheckTreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Ve
 //     counters of the pulled model by at most 1 (contexts and rewards in
 //     [0, 1]), so the loss is m·(d² + 3d)/2 / b with b
 //     [mt14.ContextualUCB.NodeScale] — exactly ε by ε₀ = 2ε/(d² + 3d).
-func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
+func MT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	rng := bandit.Stream(0, 0)
 	m := float64(counter.TreeLevels(T))
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -335,7 +335,7 @@ func CheckMT14Privacy(T int, eps float64, k, d int) (Verdicts, error) {
 	v1 := arithmetic("mt14-thm3-privacy", "Algorithm 1 is ε-DP: a round's reward moves m nodes of one tree by ≤ 1; Lap(m k/ε) per node",
 		"MT14 Theorem 3, Alg. 1 line 1", 0, 0, boolFail(loss <= eps*(1+1e-12)), loss/eps,
 		fmt.Sprintf("T=%d, k=%d, ε=%g: privacy loss %.4g = ε/k (each round enters only the pulled arm's tree, so ε₀ = ε would do)", T, k, eps, loss))
-	cp, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: noise.NoiseSimulated}, rng)
+	cp, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Epsilon: eps, Mechanism: mt14.ContextEntryTrees, Noise: noise.Simulated}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -362,12 +362,12 @@ func boolFail(ok bool) int {
 	return 1
 }
 
-// CheckGammaEvent checks the event on which MT14 Theorem 4's analysis
+// GammaEvent checks the event on which MT14 Theorem 4's analysis
 // rests: with probability ≥ 1 − γ, every arm's private total is within Γ of
 // its true total at every round, Γ = [mt14.Gamma](k, T, ε, γ) (Algorithm
 // 1, line 7) — the confidence relaxation must cover the trees' noise. Each
 // trial fills k trees (Lap(m k/ε) per node) with T Bernoulli(½) rewards.
-func CheckGammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (Verdict, error) {
+func GammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (Verdict, error) {
 	g := mt14.Gamma(k, T, eps, gamma)
 	b := mt14.TreeCounterScale(T, 1, eps/float64(k))
 	lap, err := noise.NewLaplaceNoise(1, b, rng)
@@ -402,7 +402,7 @@ func CheckGammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (
 // Δ = 0.5, k = 5) at every horizon and ε ∈ {1, 10} and checks Theorem 4
 // (constant 1, γ = 1/T), Theorem 2 (Auer et al.'s constants) and SS18's
 // Corollary 15 lower bound against the mean regret.
-func checkMT14Regret(c MT14CheckConfig) (Verdicts, error) {
+func checkMT14Regret(c MT14Config) (Verdicts, error) {
 	const k = 5
 	best, gap := 0.9, 0.5 // float64 arithmetic, as the figure computes the means
 	epss := c.Epsilons
@@ -421,7 +421,7 @@ func checkMT14Regret(c MT14CheckConfig) (Verdicts, error) {
 		}}}
 		for _, eps := range epss {
 			pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Gamma: 1 / float64(T), RelaxationScale: 1, Noise: noise.NoiseSimulated}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Gamma: 1 / float64(T), RelaxationScale: 1, Noise: noise.Simulated}, rng)
 			}})
 		}
 		e := harness.BanditExperiment{Horizon: T, Reps: c.Reps, Seed: c.Seed + uint64(i), Policies: pols, Record: harness.LogGrid(T, 2),

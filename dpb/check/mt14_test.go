@@ -9,7 +9,7 @@ import (
 )
 
 func TestCheckMT14Short(t *testing.T) {
-	vs, err := CheckMT14(MT14CheckConfig{Seed: 3, Short: true})
+	vs, err := MT14(MT14Config{Seed: 3, Short: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -28,7 +28,7 @@ func TestCheckMT14Short(t *testing.T) {
 }
 
 func TestCheckAS17Short(t *testing.T) {
-	vs, err := CheckAS17(AS17CheckConfig{Seed: 3, Short: true})
+	vs, err := AS17(AS17Config{Seed: 3, Short: true})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -118,7 +118,7 @@ func SS18WishartK(s ss18.Setting) (WishartKAccounting, error) {
 	return w, nil
 }
 
-// CheckPrivacyCalibration checks the privacy calibration of SS18 §4 for the
+// PrivacyCalibration checks the privacy calibration of SS18 §4 for the
 // setting s and returns its verdicts (exact computations: Trials 0, except
 // the sensitivity checks, which draw trials random pairs from rng):
 //
@@ -131,7 +131,7 @@ func SS18WishartK(s ss18.Setting) (WishartKAccounting, error) {
 //     and advanced composition.
 //
 // Slack is achieved ε / target ε (or ‖Δ‖_F / bound).
-func CheckPrivacyCalibration(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, GaussianTreePrivacy, WishartKAccounting, error) {
+func PrivacyCalibration(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, GaussianTreePrivacy, WishartKAccounting, error) {
 	g, err := SS18GaussianPrivacy(s)
 	if err != nil {
 		return nil, g, WishartKAccounting{}, err

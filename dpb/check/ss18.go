@@ -11,8 +11,8 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
-// SS18CheckConfig sizes the SS18 proof-check suite ([CheckSS18]).
-type SS18CheckConfig struct {
+// SS18Config sizes the SS18 proof-check suite ([SS18]).
+type SS18Config struct {
 	// Seed seeds every check. Defaults to 0 (a valid seed).
 	Seed uint64
 	// Short shrinks every default below to a run of about a second.
@@ -27,7 +27,7 @@ type SS18CheckConfig struct {
 	// 20000 (short: 2000).
 	Trials int
 	// RunOptions: workers, progress bar and plan; the plan keeps the tree
-	// checks' runs in a job store and selects a shard ([CheckSS18Trees]).
+	// checks' runs in a job store and selects a shard ([SS18Trees]).
 	harness.RunOptions
 	// PolicyN is the horizon of the Proposition 4 (confidence-set) checks,
 	// which run Algorithm 1 itself. Defaults to 2000 (short: 300).
@@ -35,7 +35,7 @@ type SS18CheckConfig struct {
 }
 
 // WithDefaults returns c with every unset field at its default.
-func (c SS18CheckConfig) WithDefaults() SS18CheckConfig {
+func (c SS18Config) WithDefaults() SS18Config {
 	def := func(v *int, long, short int) {
 		if *v == 0 {
 			*v = long
@@ -54,7 +54,7 @@ func (c SS18CheckConfig) WithDefaults() SS18CheckConfig {
 // SS18CheckSetting is the setting of the tree checks: d and n from the
 // config, ε = 1, δ = 0.1, L̃² = 2 (‖x‖ ≤ 1, |y| ≤ 1) and α = 1/n, as in SS18
 // Appendix D.
-func (c SS18CheckConfig) SS18CheckSetting() ss18.Setting {
+func (c SS18Config) SS18CheckSetting() ss18.Setting {
 	c = c.WithDefaults()
 	return ss18.Setting{D: c.D, N: c.N, Epsilon: 1, Delta: 0.1, Lt2: 2}
 }
@@ -63,31 +63,31 @@ func (c SS18CheckConfig) SS18CheckSetting() ss18.Setting {
 // n = 5·10⁷, ε = 1, δ = 0.1, L̃² = 2, α = 1/n.
 var SS18PaperSetting = ss18.Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 
-// CheckSS18 runs the proof checks of SS18, in this order: [CheckSS18Facts]
-// (Claims 17–20, Υ, Lemma 22), [CheckTreeRegularizers] (Propositions 9 and
-// 11 per round, plain and padded trees, at [SS18CheckConfig.SS18CheckSetting]),
-// [CheckCounterRegularizers] (Proposition 11 for the Gaussian regularizer
-// on every counter, exactly calibrated), [CheckSS18Privacy] (calibration at
-// [SS18PaperSetting]) and [CheckCalibratedPrivacy] (the exactly calibrated
+// SS18 runs the proof checks of SS18, in this order: [SS18Facts]
+// (Claims 17–20, Υ, Lemma 22), [TreeRegularizers] (Propositions 9 and
+// 11 per round, plain and padded trees, at [SS18Config.SS18CheckSetting]),
+// [CounterRegularizers] (Proposition 11 for the Gaussian regularizer
+// on every counter, exactly calibrated), [SS18Privacy] (calibration at
+// [SS18PaperSetting]) and [CalibratedPrivacy] (the exactly calibrated
 // variants there), then the checks that run Algorithm 1 (Proposition 4 for
 // the paper's and the calibrated variants, Theorems 5 and 6, Claim 13). The run
 // is deterministic given the config.
-func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
-	vs, err := CheckSS18Facts(cfg)
+func SS18(cfg SS18Config) (Verdicts, error) {
+	vs, err := SS18Facts(cfg)
 	if err != nil {
 		return nil, err
 	}
-	tv, err := CheckSS18Scaled(cfg)
+	tv, err := SS18Scaled(cfg)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, tv...)
-	pv, err := CheckSS18Privacy(cfg)
+	pv, err := SS18Privacy(cfg)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, pv...)
-	qv, err := CheckCalibratedPrivacy(SS18PaperSetting)
+	qv, err := CalibratedPrivacy(SS18PaperSetting)
 	if err != nil {
 		return nil, err
 	}
@@ -99,46 +99,46 @@ func CheckSS18(cfg SS18CheckConfig) (Verdicts, error) {
 	return append(vs, lv...), nil
 }
 
-// CheckSS18Trees runs the tree checks of [CheckSS18] alone
-// ([CheckTreeRegularizers] at [SS18CheckConfig.SS18CheckSetting], under
+// SS18Trees runs the tree checks of [SS18] alone
+// ([TreeRegularizers] at [SS18Config.SS18CheckSetting], under
 // cfg.Plan): the part that grows with n and that a cluster runs in shards.
-func CheckSS18Trees(cfg SS18CheckConfig) (Verdicts, error) {
+func SS18Trees(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
-	vs, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}})
+	vs, _, err := TreeRegularizers(TreeConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}})
 	return vs, err
 }
 
 // policyScale returns the default horizon and runs of the checks that run
 // Algorithm 1 (2000 rounds × 40 runs; short 300 × 8).
-func policyScale(c SS18CheckConfig) (n, reps int) {
+func policyScale(c SS18Config) (n, reps int) {
 	if c.Short {
 		return 300, 8
 	}
 	return 2000, 40
 }
 
-// CheckSS18Prop4 runs the Proposition 4 checks of [CheckSS18] (α = 0.05, a
+// SS18Prop4 runs the Proposition 4 checks of [SS18] (α = 0.05, a
 // larger α than the paper's 1/n so that a failure rate above α would be
 // visible in 40 runs): every paper variant on the padded tree, the shifted
 // Wishart on the plain tree, and the exactly calibrated variants, at horizon
 // cfg.PolicyN (default 2000, short 300), under cfg.Plan (each run of each
 // variant is a job), so the confidence-set checks run at the paper's n in
 // shards like the tree checks.
-func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
+func SS18Prop4(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	n, reps := policyScale(c)
 	if c.PolicyN > 0 {
 		n = c.PolicyN
 	}
-	base := LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}}
-	vs, err := CheckProp4(base)
+	base := LinUCBConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}}
+	vs, err := Prop4(base)
 	if err != nil {
 		return nil, err
 	}
 	plain := counter.Plain
 	pc := base
 	pc.Mode, pc.Algs = &plain, []ss18.Alg{ss18.Wishart}
-	pv, err := CheckProp4(pc)
+	pv, err := Prop4(pc)
 	if err != nil {
 		return nil, err
 	}
@@ -150,7 +150,7 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 	// tree-based ones), Proposition 4 with their derived bounds.
 	nc := base
 	nc.Algs = append(append(append([]ss18.Alg(nil), counterVariants...), ss18.WishartTight), sharpVariants...)
-	nv, err := CheckProp4(nc)
+	nv, err := Prop4(nc)
 	if err != nil {
 		return nil, err
 	}
@@ -165,7 +165,7 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 		mc.N = max(n, 2000)
 	}
 	mc.Algs = []ss18.Alg{ss18.NonPrivate, ss18.Gaussian, ss18.GaussianExact, ss18.GaussianBLT, ss18.GaussianBLTRound, ss18.WishartTight}
-	mv, err := CheckProp4(mc)
+	mv, err := Prop4(mc)
 	if err != nil {
 		return nil, err
 	}
@@ -177,19 +177,19 @@ func CheckSS18Prop4(cfg SS18CheckConfig) (Verdicts, error) {
 	return vs, nil
 }
 
-// CheckSS18Scaled runs every check of [CheckSS18] whose cost grows with n,
+// SS18Scaled runs every check of [SS18] whose cost grows with n,
 // all under cfg.Plan (so a shard runs its part of each into the store):
-// [CheckSS18Trees], the Wishart trees again with the tight k of optimal
+// [SS18Trees], the Wishart trees again with the tight k of optimal
 // composition (WishartTight; verdicts named wishart-tight-k/…), and
-// [CheckCounterRegularizers]. The last keeps every round's ratios, so n is
-// limited to TreeDenseMaxN there (an error above it; run CheckSS18Trees at
+// [CounterRegularizers]. The last keeps every round's ratios, so n is
+// limited to TreeDenseMaxN there (an error above it; run SS18Trees at
 // larger n).
-func CheckSS18Scaled(cfg SS18CheckConfig) (Verdicts, error) {
+func SS18Scaled(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.N > TreeDenseMaxN {
-		return nil, fmt.Errorf("dpb: the counter regularizer checks keep every round: n = %d is above %d (the paper's trees alone scale: CheckSS18Trees)", c.N, TreeDenseMaxN)
+		return nil, fmt.Errorf("dpb: the counter regularizer checks keep every round: n = %d is above %d (the paper's trees alone scale: SS18Trees)", c.N, TreeDenseMaxN)
 	}
-	vs, err := CheckSS18Trees(c)
+	vs, err := SS18Trees(c)
 	if err != nil {
 		return nil, err
 	}
@@ -198,7 +198,7 @@ func CheckSS18Scaled(cfg SS18CheckConfig) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	wv, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}, K: kt})
+	wv, _, err := TreeRegularizers(TreeConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}, K: kt})
 	if err != nil {
 		return nil, err
 	}
@@ -208,38 +208,38 @@ func CheckSS18Scaled(cfg SS18CheckConfig) (Verdicts, error) {
 			vs = append(vs, v)
 		}
 	}
-	cv, err := CheckCounterRegularizers(TreeCheckConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}})
+	cv, err := CounterRegularizers(TreeConfig{Setting: c.SS18CheckSetting(), Reps: c.Reps, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}})
 	if err != nil {
 		return nil, err
 	}
 	return append(vs, cv...), nil
 }
 
-func (c SS18CheckConfig) validate() error {
+func (c SS18Config) validate() error {
 	if c.D < 1 || c.N < 2 || c.Reps < 1 || c.Trials < 1 {
 		return fmt.Errorf("dpb: check config %+v: d, reps, trials must be >= 1 and n >= 2", c)
 	}
 	return nil
 }
 
-func (c SS18CheckConfig) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 1<<40|i) }
+func (c SS18Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 1<<40|i) }
 
-// CheckSS18Facts checks the facts of SS18 Appendix A.3 and the Υ bound at
+// SS18Facts checks the facts of SS18 Appendix A.3 and the Υ bound at
 // level α = 0.01 (Claims 17, 18, 19 with k = 10d and with the printed k of
 // the check setting; Υ at per-round failure probability 0.005; Claim 20;
 // Lemma 22).
-func CheckSS18Facts(cfg SS18CheckConfig) (Verdicts, error) {
+func SS18Facts(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	const alpha = 0.01
 	var vs Verdicts
-	vs = append(vs, CheckChiSquareTails(c.stream(1), c.D, alpha, c.Trials)...)
-	vs = append(vs, CheckGaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, c.Trials))
+	vs = append(vs, ChiSquareTails(c.stream(1), c.D, alpha, c.Trials)...)
+	vs = append(vs, GaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, c.Trials))
 	s := c.SS18CheckSetting()
 	for i, k := range []int{10 * c.D, s.WishartK()} {
-		v, err := CheckWishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, c.Trials)
+		v, err := WishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, c.Trials)
 		if err != nil {
 			return nil, err
 		}
@@ -247,27 +247,27 @@ func CheckSS18Facts(cfg SS18CheckConfig) (Verdicts, error) {
 	}
 	// Υ at a per-round failure probability α/(2n) = 0.005 (n = 10, α = 0.1),
 	// where a bound that is too small would show.
-	u, err := CheckUpsilon(c.stream(5), ss18.Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
+	u, err := Upsilon(c.stream(5), ss18.Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, u...)
-	vs = append(vs, CheckClaim20(c.stream(6), c.D, c.Trials/10))
+	vs = append(vs, Claim20(c.stream(6), c.D, c.Trials/10))
 	lemmaN := 200
 	if c.Short {
 		lemmaN = 50
 	}
-	return append(vs, CheckEllipticalPotential(c.stream(7), c.D, lemmaN, max(c.Trials/100, 10))...), nil
+	return append(vs, EllipticalPotential(c.stream(7), c.D, lemmaN, max(c.Trials/100, 10))...), nil
 }
 
-// CheckSS18Privacy checks the privacy calibration at [SS18PaperSetting]
-// (see [CheckPrivacyCalibration]).
-func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
+// SS18Privacy checks the privacy calibration at [SS18PaperSetting]
+// (see [PrivacyCalibration]).
+func SS18Privacy(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	vs, _, _, err := CheckPrivacyCalibration(c.stream(8), SS18PaperSetting, max(c.Trials/10, 10))
+	vs, _, _, err := PrivacyCalibration(c.stream(8), SS18PaperSetting, max(c.Trials/10, 10))
 	return vs, err
 }
 
@@ -276,23 +276,23 @@ func CheckSS18Privacy(cfg SS18CheckConfig) (Verdicts, error) {
 // a larger α than the paper's 1/n so that a failure rate above α would be
 // visible in 40 runs) for every variant with the padded tree and for the
 // shifted Wishart with the plain tree, Theorems 5 and 6, and Claim 13.
-func checkSS18Policies(c SS18CheckConfig) (Verdicts, error) {
-	vs, err := CheckSS18Prop4(c)
+func checkSS18Policies(c SS18Config) (Verdicts, error) {
+	vs, err := SS18Prop4(c)
 	if err != nil {
 		return nil, err
 	}
 	n, reps := policyScale(c)
-	rv, err := CheckRegretBounds(LinUCBCheckConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps / 2, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
+	rv, err := RegretBounds(LinUCBConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps / 2, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, rv...)
-	cv, err := CheckClaim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
+	cv, err := Claim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err
 	}
 	vs = append(vs, cv...)
-	lv, err := CheckClaim14(Claim14Config{Arms: 5, N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
+	lv, err := Claim14(Claim14Config{Arms: 5, N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err
 	}

@@ -11,12 +11,12 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
-// BandCheck compares the sub-optimal actions of SS18 Appendix D's
+// BandResult compares the sub-optimal actions of SS18 Appendix D's
 // environment with their exact law. For x uniform on the sphere band
 // {‖x‖ = 1, ⟨x, θ*⟩ ∈ [lo, hi]} the component u = ⟨x, θ*⟩ has the law of
 // 2B − 1, B ~ Beta((d−1)/2, (d−1)/2), conditioned on u ∈ [lo, hi] (see
 // bandSampler); for d = 3 it is uniform on [lo, hi] (Archimedes).
-type BandCheck struct {
+type BandResult struct {
 	Dim     int     `json:"dim"`
 	Lo      float64 `json:"lo"`
 	Hi      float64 `json:"hi"`
@@ -40,11 +40,11 @@ type BandCheck struct {
 // bandKSC solves 2·exp(−2c²) = 1e-5 (Dvoretzky–Kiefer–Wolfowitz–Massart).
 var bandKSC = math.Sqrt(xmath.Log(2/1e-5) / 2)
 
-// CheckBand draws rounds decision sets of NewLinearEnv(cfg) built from
+// Band draws rounds decision sets of NewLinearEnv(cfg) built from
 // Stream(seed, StreamID(0, 0)) and compares the sub-optimal actions'
 // ⟨x, θ*⟩ with the exact truncated Beta law (SS18 Appendix D), with a
 // histogram of bins bins.
-func CheckBand(cfg dpenv.LinearEnvConfig, seed uint64, rounds, bins int) (*BandCheck, error) {
+func Band(cfg dpenv.LinearEnvConfig, seed uint64, rounds, bins int) (*BandResult, error) {
 	if rounds < 1 || bins < 1 {
 		return nil, fmt.Errorf("dpb: band check needs rounds and bins >= 1 (got %d, %d)", rounds, bins)
 	}
@@ -54,7 +54,7 @@ func CheckBand(cfg dpenv.LinearEnvConfig, seed uint64, rounds, bins int) (*BandC
 	}
 	lo, hi := env.Band()
 	theta := env.Theta()
-	c := &BandCheck{Dim: cfg.Dim, Lo: lo, Hi: hi, Rounds: rounds}
+	c := &BandResult{Dim: cfg.Dim, Lo: lo, Hi: hi, Rounds: rounds}
 	r := bandit.NewRound(env)
 	var us []float64
 	for t := 1; t <= rounds; t++ {
@@ -107,14 +107,14 @@ func CheckBand(cfg dpenv.LinearEnvConfig, seed uint64, rounds, bins int) (*BandC
 
 // Pass reports whether the KS distance is within Tol and every action has
 // unit norm (to 1e-9).
-func (c *BandCheck) Pass() bool { return c.KS <= c.Tol && c.MaxNormErr <= 1e-9 }
+func (c *BandResult) Pass() bool { return c.KS <= c.Tol && c.MaxNormErr <= 1e-9 }
 
 // Markdown returns the verdict and the histogram as markdown tables.
-func (c *BandCheck) Markdown() string {
+func (c *BandResult) Markdown() string {
 	var sb strings.Builder
 	status := "PASS"
 	if !c.Pass() {
-		status = CheckFailedMarker
+		status = FailedMarker
 	}
 	fmt.Fprintf(&sb, "| d | band [lo, hi] | rounds | samples | KS distance | DKW bound (1e-5) | max \\|‖x‖−1\\| | verdict |\n|---|---|---|---|---|---|---|---|\n")
 	fmt.Fprintf(&sb, "| %d | [%.3g, %.3g] | %d | %d | %.4f | %.4f | %.1e | %s |\n\n", c.Dim, c.Lo, c.Hi, c.Rounds, c.Samples, c.KS, c.Tol, c.MaxNormErr, status)

@@ -21,7 +21,7 @@ func TestCheckBand(t *testing.T) {
 		{"d=8 wide", env.LinearEnvConfig{Dim: 8, K: 64, Gap: 0.1}},
 		{"d=20 narrow", env.LinearEnvConfig{Dim: 20, K: 50, Gap: 1.3}},
 	} {
-		c, err := CheckBand(tc.cfg, 3, 40, 8)
+		c, err := Band(tc.cfg, 3, 40, 8)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -43,7 +43,7 @@ func TestCheckBand(t *testing.T) {
 		}
 	}
 	// d = 3: the truncated law is uniform on the band (Archimedes).
-	c, err := CheckBand(env.LinearEnvConfig{Dim: 3, K: 10, Gap: 0.1}, 1, 1, 5)
+	c, err := Band(env.LinearEnvConfig{Dim: 3, K: 10, Gap: 0.1}, 1, 1, 5)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -52,10 +52,10 @@ func TestCheckBand(t *testing.T) {
 			t.Errorf("d=3 bin %d: exact density %v, want %v", k, f, want)
 		}
 	}
-	if _, err := CheckBand(env.LinearEnvConfig{Dim: 3, K: 10}, 1, 0, 5); err == nil {
+	if _, err := Band(env.LinearEnvConfig{Dim: 3, K: 10}, 1, 0, 5); err == nil {
 		t.Error("rounds = 0 accepted")
 	}
-	if _, err := CheckBand(env.LinearEnvConfig{Dim: 3, K: 1}, 1, 5, 5); err == nil {
+	if _, err := Band(env.LinearEnvConfig{Dim: 3, K: 1}, 1, 5, 5); err == nil {
 		t.Error("K = 1 (no sub-optimal action) accepted")
 	}
 }

@@ -23,8 +23,8 @@ import (
 // alone, so the checks stream zeros and read the noise (TreeSum.NoiseTo):
 // the data do not change H_t or h_t.
 
-// TreeCheckConfig configures [CheckTreeRegularizers].
-type TreeCheckConfig struct {
+// TreeConfig configures [TreeRegularizers].
+type TreeConfig struct {
 	// Setting gives d, n, ε, δ, L̃² and α. Required (see Setting.Validate).
 	Setting ss18.Setting
 	// Reps is the number of independent runs of each tree. Required (>= 1).
@@ -40,12 +40,12 @@ type TreeCheckConfig struct {
 	WishartScale float64
 	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
 	harness.RunOptions
-	// PerRun selects the per-run test (see CheckTreeRegularizers); it is
+	// PerRun selects the per-run test (see TreeRegularizers); it is
 	// forced for n > TreeDenseMaxN.
 	PerRun bool
 }
 
-// TreeDenseMaxN is the largest n at which [CheckTreeRegularizers] keeps
+// TreeDenseMaxN is the largest n at which [TreeRegularizers] keeps
 // every round's ratios (n·36 values per run); above it each run keeps, per
 // bound, its number of failing rounds, the first, the largest ratio and the
 // ratios at TreeSampleRounds log-spaced rounds.
@@ -54,7 +54,7 @@ const TreeDenseMaxN = 1 << 16
 // TreeSampleRounds is the number of rounds whose ratios the per-run test keeps.
 const TreeSampleRounds = 64
 
-// TreeRounds holds the per-round outcome of [CheckTreeRegularizers]: for
+// TreeRounds holds the per-round outcome of [TreeRegularizers]: for
 // each bound (Names[b], e.g. "wishart/plain/shifted/ρ_min") and round t
 // (index t−1), the number of runs in which it failed and the median ratio
 // (value/bound for upper bounds, bound/value for lower bounds; > 1 fails).
@@ -81,7 +81,7 @@ var treeSeries = []struct {
 // sharp Υ_s (Prop. 11 with each).
 var treeBoundNames = [9]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ"}
 
-// CheckTreeRegularizers checks SS18 Propositions 9 and 11 per round: with
+// TreeRegularizers checks SS18 Propositions 9 and 11 per round: with
 // probability ≥ 1 − α/(2n) in each round t,
 //
 //	‖H_t‖ ≤ ρ_max,   λ_min(H_t) ≥ ρ_min,   ‖h_t‖_{H_t⁻¹} ≤ γ,
@@ -96,7 +96,7 @@ var treeBoundNames = [9]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ
 // shifted set for the padded tree). Gaussian: H_t = N_t block + 2ΥI with the
 // printed Υ ([Setting.GaussianBounds]), with Υ_c
 // ([Setting.UpsilonCorrected]) and with the sharp
-// Υ_s = σ√(2m)(2√d + √(2 ln(2n/α))) (see [CheckUpsilon]), each through
+// Υ_s = σ√(2m)(2√d + √(2 ln(2n/α))) (see [Upsilon]), each through
 // GaussianBoundsShift(Υ, 2Υ).
 //
 // A verdict counts failures over Reps × n (run, round) pairs; its p-value is
@@ -117,7 +117,7 @@ var treeBoundNames = [9]string{"ρ_max", "ρ_min", "γ", "ρ_max", "ρ_min", "γ
 // The plain-tree Wishart verdicts are marked as errata:
 // Proposition 9 assumes every release sums exactly m node noises, which only
 // the padded tree does.
-func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
+func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 	s := cfg.Setting
 	if err := s.Validate(); err != nil {
 		return nil, nil, err
@@ -164,7 +164,7 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 		_, b := st.WishartBounds(k)
 		perRound[mt] = variant{shift: -b.Shift, b: b}
 	}
-	// The sharp form of Υ (see CheckUpsilon) with Prop. 11's shift 2Υ_s.
+	// The sharp form of Υ (see Upsilon) with Prop. 11's shift 2Υ_s.
 	upsS := float64(s.GaussianSigma() * math.Sqrt(2*float64(m)) *
 		(2*math.Sqrt(float64(d)) + math.Sqrt(2*xmath.Log(2*float64(n)/s.AlphaOrDefault()))))
 	gs := s.GaussianBoundsShift(upsS, float64(2*upsS))
@@ -361,9 +361,9 @@ func CheckTreeRegularizers(cfg TreeCheckConfig) (Verdicts, *TreeRounds, error) {
 }
 
 // perRunVerdict is the per-run test of bound b of one tree (see
-// CheckTreeRegularizers): runs[rep] holds, per bound, the failing rounds,
+// TreeRegularizers): runs[rep] holds, per bound, the failing rounds,
 // the first, the largest ratio and the sampled ratios (w values).
-func perRunVerdict(cfg TreeCheckConfig, runs [][]float64, s ss18.Setting, k, w, b int, wishart bool, mode counter.ReleaseMode, variant string, fixed bool) Verdict {
+func perRunVerdict(cfg TreeConfig, runs [][]float64, s ss18.Setting, k, w, b int, wishart bool, mode counter.ReleaseMode, variant string, fixed bool) Verdict {
 	n := s.N
 	kind, ref := "gaussian", "SS18 Prop. 11 (§4.2)"
 	if wishart {

@@ -13,11 +13,11 @@ import (
 // plain-tree errata fail in both. Fixed seed: the test is deterministic.
 func TestTreePerRunAgreesWithPerRound(t *testing.T) {
 	s := ss18.Setting{D: 3, N: 1024, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	dense, _, err := CheckTreeRegularizers(TreeCheckConfig{Setting: s, Reps: 20, Seed: 3})
+	dense, _, err := TreeRegularizers(TreeConfig{Setting: s, Reps: 20, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
-	perRun, rounds, err := CheckTreeRegularizers(TreeCheckConfig{Setting: s, Reps: 20, Seed: 3, PerRun: true})
+	perRun, rounds, err := TreeRegularizers(TreeConfig{Setting: s, Reps: 20, Seed: 3, PerRun: true})
 	if err != nil || rounds != nil {
 		t.Fatalf("per-run: %v, rounds %v", err, rounds)
 	}
@@ -49,8 +49,8 @@ func TestTreePerRunAgreesWithPerRound(t *testing.T) {
 // one process.
 func TestTreeCheckShardedMerge(t *testing.T) {
 	s := ss18.Setting{D: 3, N: 512, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	cfg := TreeCheckConfig{Setting: s, Reps: 6, Seed: 4, PerRun: true}
-	want, _, err := CheckTreeRegularizers(cfg)
+	cfg := TreeConfig{Setting: s, Reps: 6, Seed: 4, PerRun: true}
+	want, _, err := TreeRegularizers(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -60,12 +60,12 @@ func TestTreeCheckShardedMerge(t *testing.T) {
 	}
 	for i := range 3 {
 		cfg.Plan = &harness.Plan{Store: st, Shard: harness.Shard{I: i, N: 3}}
-		if _, _, err := CheckTreeRegularizers(cfg); err != nil {
+		if _, _, err := TreeRegularizers(cfg); err != nil {
 			t.Fatal(err)
 		}
 	}
 	cfg.Plan = &harness.Plan{Store: st, Merge: true}
-	got, _, err := CheckTreeRegularizers(cfg)
+	got, _, err := TreeRegularizers(cfg)
 	if err != nil || len(cfg.Plan.Missing()) > 0 {
 		t.Fatalf("merge: %v, missing %v", err, cfg.Plan.Missing())
 	}

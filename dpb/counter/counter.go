@@ -50,71 +50,71 @@ type Counter interface {
 	// MaxVariance returns max over t ≤ Horizon() of VarianceAt(t).
 	MaxVariance() float64
 	// Cost returns the per-record privacy cost (see the type's comment).
-	Cost() CounterCost
+	Cost() Cost
 }
 
-// CounterCost is the privacy cost of one record in a [Counter]: the squared
+// Cost is the privacy cost of one record in a [Counter]: the squared
 // ℓ2 norm and the ℓ1 norm of its column of the measurement matrix C,
 // maximised over records.
-type CounterCost struct {
+type Cost struct {
 	L2Sq float64 `json:"l2sq"`
 	L1   float64 `json:"l1"`
 }
 
-// CounterKind names a continual counter.
-type CounterKind int
+// Kind names a continual counter.
+type Kind int
 
 const (
-	// CounterTree is the binary mechanism, plain ([TreeSum], [Plain]).
-	CounterTree CounterKind = iota
-	// CounterTreePadded is the binary mechanism padded to m node noises
+	// Tree is the binary mechanism, plain ([TreeSum], [Plain]).
+	Tree Kind = iota
+	// TreePadded is the binary mechanism padded to m node noises
 	// per release ([TreeSum], [Padded]; AS17's TreeBasedAgg).
-	CounterTreePadded
-	// CounterHonaker is the binary tree with Honaker's (2015) variance-
+	TreePadded
+	// Honaker is the binary tree with Honaker's (2015) variance-
 	// optimal estimator ([HonakerTree]).
-	CounterHonaker
-	// CounterSmooth is the smooth binary mechanism of Andersson & Pagh
+	Honaker
+	// Smooth is the smooth binary mechanism of Andersson & Pagh
 	// (2023) ([SmoothBinary]).
-	CounterSmooth
-	// CounterSqrt is the exact square-root factorisation of the prefix-sum
+	Smooth
+	// Sqrt is the exact square-root factorisation of the prefix-sum
 	// matrix (Henzinger, Upadhyay & Upadhyay 2023; Fichtenberger, Henzinger
 	// & Upadhyay 2023), O(n·dim) memory ([ToeplitzCounter]).
-	CounterSqrt
-	// CounterBLT is a buffered-linear-Toeplitz approximation of the
+	Sqrt
+	// BLT is a buffered-linear-Toeplitz approximation of the
 	// square-root factorisation (Dvijotham et al. 2024), O(dim·log n) memory
 	// ([ToeplitzCounter]).
-	CounterBLT
-	// CounterKary is the k-ary tree ([KaryTree]) with the arity
+	BLT
+	// Kary is the k-ary tree ([KaryTree]) with the arity
 	// [KaryArity] picks for the horizon.
-	CounterKary
+	Kary
 )
 
-// CounterKinds lists every counter, in the order of the figures.
-var CounterKinds = []CounterKind{CounterTree, CounterTreePadded, CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT, CounterKary}
+// Kinds lists every counter, in the order of the figures.
+var Kinds = []Kind{Tree, TreePadded, Honaker, Smooth, Sqrt, BLT, Kary}
 
-func (k CounterKind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case CounterTree:
+	case Tree:
 		return "tree"
-	case CounterTreePadded:
+	case TreePadded:
 		return "tree-padded"
-	case CounterHonaker:
+	case Honaker:
 		return "honaker"
-	case CounterSmooth:
+	case Smooth:
 		return "smooth"
-	case CounterSqrt:
+	case Sqrt:
 		return "sqrt"
-	case CounterBLT:
+	case BLT:
 		return "blt"
-	case CounterKary:
+	case Kary:
 		return "kary"
 	}
-	return fmt.Sprintf("CounterKind(%d)", int(k))
+	return fmt.Sprintf("Kind(%d)", int(k))
 }
 
-// ParseCounterKind returns the kind named s (as printed by String).
-func ParseCounterKind(s string) (CounterKind, error) {
-	for _, k := range CounterKinds {
+// ParseKind returns the kind named s (as printed by String).
+func ParseKind(s string) (Kind, error) {
+	for _, k := range Kinds {
 		if k.String() == s {
 			return k, nil
 		}
@@ -125,21 +125,21 @@ func ParseCounterKind(s string) (CounterKind, error) {
 // NewCounter returns a counter of the given kind over horizon rounds of
 // dim-vectors with node noise (whose Dim must be dim). Only the node noise
 // is random; the counter draws from it and nothing else.
-func NewCounter(kind CounterKind, dim, horizon int, nz noise.Noise) (Counter, error) {
+func NewCounter(kind Kind, dim, horizon int, nz noise.Noise) (Counter, error) {
 	switch kind {
-	case CounterTree:
+	case Tree:
 		return NewTreeSum(dim, horizon, nz, Plain)
-	case CounterTreePadded:
+	case TreePadded:
 		return NewTreeSum(dim, horizon, nz, Padded)
-	case CounterHonaker:
+	case Honaker:
 		return NewHonakerTree(dim, horizon, nz)
-	case CounterSmooth:
+	case Smooth:
 		return NewSmoothBinary(dim, horizon, nz)
-	case CounterSqrt:
+	case Sqrt:
 		return NewSqrtCounter(dim, horizon, nz)
-	case CounterBLT:
+	case BLT:
 		return NewBLTCounter(dim, horizon, nz)
-	case CounterKary:
+	case Kary:
 		return NewKaryTree(dim, horizon, KaryArity(horizon), nz)
 	}
 	return nil, fmt.Errorf("dpb: unknown counter kind %d", int(kind))
@@ -148,14 +148,14 @@ func NewCounter(kind CounterKind, dim, horizon int, nz noise.Noise) (Counter, er
 // NewCounterBounded is [NewCounter] with the data bound that the Toeplitz
 // counters (square root, BLT) need on secure noise ([DataBound]); the node
 // counters, whose grid wrapper needs no bound, ignore it once validated.
-func NewCounterBounded(kind CounterKind, dim, horizon int, nz noise.Noise, bound DataBound) (Counter, error) {
+func NewCounterBounded(kind Kind, dim, horizon int, nz noise.Noise, bound DataBound) (Counter, error) {
 	if err := checkBound(bound); err != nil {
 		return nil, err
 	}
 	switch kind {
-	case CounterSqrt:
+	case Sqrt:
 		return NewSqrtCounterBounded(dim, horizon, nz, bound)
-	case CounterBLT:
+	case BLT:
 		return NewBLTCounterBounded(dim, horizon, nz, bound)
 	}
 	return NewCounter(kind, dim, horizon, nz)
@@ -233,8 +233,8 @@ func maxPopcount(n int) int {
 }
 
 // Cost returns Levels() for both norms: a record enters at most m nodes.
-func (ts *TreeSum) Cost() CounterCost {
-	return CounterCost{L2Sq: float64(ts.levels), L1: float64(ts.levels)}
+func (ts *TreeSum) Cost() Cost {
+	return Cost{L2Sq: float64(ts.levels), L1: float64(ts.levels)}
 }
 
 var _ Counter = (*TreeSum)(nil)

@@ -30,7 +30,7 @@ func (r *recNoise) Sample(dst []float64) {
 }
 
 func TestCounterZeroNoiseExact(t *testing.T) {
-	for _, kind := range CounterKinds {
+	for _, kind := range Kinds {
 		for _, n := range []int{1, 2, 3, 7, 8, 9, 100, 1025} {
 			c, err := NewCounter(kind, 3, n, noise.ZeroNoise{N: 3})
 			if err != nil {
@@ -65,7 +65,7 @@ func checkZeroNoiseExact(t *testing.T, name string, c Counter) {
 // naiveRelease returns, for each round t = 1..n, the noise of the release
 // rebuilt from the recorded draws by the counter's definition (written
 // without the counter's incremental bookkeeping).
-func naiveRelease(t *testing.T, kind CounterKind, n int, draws [][]float64, c Counter) [][]float64 {
+func naiveRelease(t *testing.T, kind Kind, n int, draws [][]float64, c Counter) [][]float64 {
 	dim := len(draws[0])
 	out := make([][]float64, n+1)
 	add := func(dst, x []float64, w float64) {
@@ -74,7 +74,7 @@ func naiveRelease(t *testing.T, kind CounterKind, n int, draws [][]float64, c Co
 		}
 	}
 	switch kind {
-	case CounterHonaker:
+	case Honaker:
 		// Draw order: round r draws levels 0..tz(r). est(i, r): the estimate
 		// of the node of level i closing at r, by its definition.
 		idx := map[[2]int]int{}
@@ -112,7 +112,7 @@ func naiveRelease(t *testing.T, kind CounterKind, n int, draws [][]float64, c Co
 				}
 			}
 		}
-	case CounterSmooth:
+	case Smooth:
 		h, kk := c.(*SmoothBinary).Params()
 		node := map[[2]uint64]int{}
 		k := 0
@@ -137,9 +137,9 @@ func naiveRelease(t *testing.T, kind CounterKind, n int, draws [][]float64, c Co
 				add(out[r], draws[node[key]], 1)
 			}
 		}
-	case CounterSqrt, CounterBLT:
+	case Sqrt, BLT:
 		b := make([]float64, n)
-		if kind == CounterSqrt {
+		if kind == Sqrt {
 			for j := range b {
 				lg, _ := math.Lgamma(float64(2*j + 1))
 				lj, _ := math.Lgamma(float64(j + 1))
@@ -167,7 +167,7 @@ func naiveRelease(t *testing.T, kind CounterKind, n int, draws [][]float64, c Co
 }
 
 func TestCounterNoiseMatchesDefinition(t *testing.T) {
-	for _, kind := range []CounterKind{CounterHonaker, CounterSmooth, CounterSqrt, CounterBLT} {
+	for _, kind := range []Kind{Honaker, Smooth, Sqrt, BLT} {
 		for _, n := range []int{1, 5, 64, 100} {
 			rn := &recNoise{n: 2, rng: rand.New(rand.NewPCG(1, uint64(n)))}
 			c, err := NewCounter(kind, 2, n, rn)
@@ -243,12 +243,12 @@ func TestCounterCost(t *testing.T) {
 		t.Errorf("smooth: a record enters %d nodes, cost says %v", most, sb.Cost().L2Sq)
 	}
 	// Toeplitz: c from B c = 1 by naive forward substitution on b.
-	for _, kind := range []CounterKind{CounterSqrt, CounterBLT} {
+	for _, kind := range []Kind{Sqrt, BLT} {
 		c, _ := NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
 		rn := &recNoise{n: 1, rng: rand.New(rand.NewPCG(2, 2))}
 		_ = rn
 		b := make([]float64, n)
-		if kind == CounterSqrt {
+		if kind == Sqrt {
 			b = SqrtCoefficients(n)
 		} else {
 			om, la := BLTParams(n)
@@ -289,7 +289,7 @@ func TestCounterCost(t *testing.T) {
 // is below 400 · 2·10⁻⁹ ≈ 10⁻⁶.
 func TestCounterEmpiricalVariance(t *testing.T) {
 	const n, R = 64, 4000
-	for k, kind := range CounterKinds {
+	for k, kind := range Kinds {
 		nz, _ := noise.NewGaussianNoise(R, 1, rand.New(rand.NewPCG(7, uint64(k))))
 		c, err := NewCounter(kind, R, n, nz)
 		if err != nil {
@@ -303,7 +303,7 @@ func TestCounterEmpiricalVariance(t *testing.T) {
 				t.Errorf("%v t=%d: empirical variance %.4g, reported %.4g (tol %.3g)", kind, r, emp, v, tol)
 			}
 		}
-		if mv := c.MaxVariance(); kind != CounterTreePadded {
+		if mv := c.MaxVariance(); kind != TreePadded {
 			best := 0.0
 			for r := 1; r <= n; r++ {
 				best = max(best, c.VarianceAt(r))
@@ -344,7 +344,7 @@ func TestHonakerMaxVariance(t *testing.T) {
 }
 
 func TestCounterErrors(t *testing.T) {
-	for _, kind := range CounterKinds {
+	for _, kind := range Kinds {
 		if _, err := NewCounter(kind, 0, 10, noise.ZeroNoise{N: 0}); err == nil {
 			t.Errorf("%v: dim 0 accepted", kind)
 		}
@@ -357,8 +357,8 @@ func TestCounterErrors(t *testing.T) {
 		if _, err := NewCounter(kind, 2, 10, nil); err == nil {
 			t.Errorf("%v: nil noise accepted", kind)
 		}
-		if k, err := ParseCounterKind(kind.String()); err != nil || k != kind {
-			t.Errorf("ParseCounterKind(%q) = %v, %v", kind.String(), k, err)
+		if k, err := ParseKind(kind.String()); err != nil || k != kind {
+			t.Errorf("ParseKind(%q) = %v, %v", kind.String(), k, err)
 		}
 	}
 	if _, err := NewSqrtCounter(1, MaxSqrtHorizon+1, noise.ZeroNoise{N: 1}); err == nil {
@@ -367,15 +367,15 @@ func TestCounterErrors(t *testing.T) {
 	if _, err := NewBLTCounterWith(1, 10, noise.ZeroNoise{N: 1}, []float64{1}, []float64{1}); err == nil {
 		t.Error("BLT λ = 1 accepted")
 	}
-	if _, err := ParseCounterKind("bogus"); err == nil {
+	if _, err := ParseKind("bogus"); err == nil {
 		t.Error("unknown counter name accepted")
 	}
 }
 
 func TestProfileCounterMatchesCounter(t *testing.T) {
-	for _, kind := range CounterKinds {
+	for _, kind := range Kinds {
 		for _, n := range []int{1, 7, 64, 1000} {
-			p, err := ProfileCounter(kind, n)
+			p, err := ProfileOf(kind, n)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -398,24 +398,24 @@ func TestCounterRatios(t *testing.T) {
 		ns = append(ns, 1<<24)
 	}
 	for _, n := range ns {
-		base, _ := ProfileCounter(CounterTree, n)
-		for _, kind := range CounterKinds {
-			p, err := ProfileCounter(kind, n)
+		base, _ := ProfileOf(Tree, n)
+		for _, kind := range Kinds {
+			p, err := ProfileOf(kind, n)
 			if err != nil {
 				t.Fatal(err)
 			}
 			rmax, rmean := p.MaxAtPrivacy()/base.MaxAtPrivacy(), p.MeanAtPrivacy()/base.MeanAtPrivacy()
 			t.Logf("n=2^%d %-12v max %.3f mean %.3f (cost %.3f, max var %.3f)", bits.Len(uint(n))-1, kind, rmax, rmean, p.Cost.L2Sq, p.MaxVar)
 			switch kind {
-			case CounterHonaker:
+			case Honaker:
 				if !(rmax < 1 && rmean < 1) {
 					t.Errorf("honaker not below the tree at n=%d", n)
 				}
-			case CounterSmooth:
+			case Smooth:
 				if !(rmax < 0.5) {
 					t.Errorf("smooth max ratio %v not below 1/2 at n=%d", rmax, n)
 				}
-			case CounterSqrt:
+			case Sqrt:
 				if !(rmax < 0.5 && rmean < 1) {
 					t.Errorf("sqrt ratios %v %v at n=%d", rmax, rmean, n)
 				}

@@ -4,12 +4,12 @@ import "fmt"
 
 // JSON and other text hold these enums by name ("blt", not 5).
 
-// MarshalText returns the name of k (CounterKind.String).
-func (k CounterKind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+// MarshalText returns the name of k (Kind.String).
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
 
 // UnmarshalText reads a name MarshalText wrote.
-func (k *CounterKind) UnmarshalText(b []byte) error {
-	all := CounterKinds
+func (k *Kind) UnmarshalText(b []byte) error {
+	all := Kinds
 	for _, v := range all {
 		if v.String() == string(b) {
 			*k = v

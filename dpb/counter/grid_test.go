@@ -154,7 +154,7 @@ func TestGridReleaseIsPostProcessing(t *testing.T) {
 // combinations: TestGridReleaseIsPostProcessing covers them.)
 func TestGridReleasesOnGrid(t *testing.T) {
 	const n, dim = 300, 2
-	for _, kind := range []CounterKind{CounterTree, CounterTreePadded, CounterSmooth, CounterKary} {
+	for _, kind := range []Kind{Tree, TreePadded, Smooth, Kary} {
 		for _, secure := range []bool{true, false} {
 			rng := rand.New(rand.NewPCG(38, uint64(kind)))
 			var nz noise.Noise

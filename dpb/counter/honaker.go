@@ -207,8 +207,8 @@ func (h *HonakerTree) MaxVariance() float64 {
 }
 
 // Cost returns m = TreeLevels(n) for both norms (one node per level).
-func (h *HonakerTree) Cost() CounterCost {
-	return CounterCost{L2Sq: float64(h.levels), L1: float64(h.levels)}
+func (h *HonakerTree) Cost() Cost {
+	return Cost{L2Sq: float64(h.levels), L1: float64(h.levels)}
 }
 
 var _ Counter = (*HonakerTree)(nil)

@@ -260,8 +260,8 @@ func (c *KaryTree) VarianceAt(t int) float64 {
 func (c *KaryTree) MaxVariance() float64 { return float64(KaryMaxDigitSum(c.horizon, c.k)) }
 
 // Cost returns h for both norms (one block per level, coefficient 1).
-func (c *KaryTree) Cost() CounterCost {
-	return CounterCost{L2Sq: float64(c.h), L1: float64(c.h)}
+func (c *KaryTree) Cost() Cost {
+	return Cost{L2Sq: float64(c.h), L1: float64(c.h)}
 }
 
 var _ Counter = (*KaryTree)(nil)

@@ -254,7 +254,7 @@ func TestKaryRatios(t *testing.T) {
 		ns = append(ns, 1_000_000, 1<<20, 1<<24)
 	}
 	for _, n := range ns {
-		tree, _ := ProfileCounter(CounterTree, n)
+		tree, _ := ProfileOf(Tree, n)
 		bmax, bmean := tree.MaxAtLaplace(), tree.MeanAtLaplace()
 		var line strings.Builder
 		for k := 2; k <= 32; k++ {
@@ -263,14 +263,14 @@ func TestKaryRatios(t *testing.T) {
 		}
 		k := KaryArity(n)
 		h := float64(KaryLevels(n, k))
-		p, _ := ProfileCounter(CounterKary, n)
+		p, _ := ProfileOf(Kary, n)
 		if want := float64(KaryMaxDigitSum(n, k)) * h * h; p.MaxAtLaplace() != want {
 			t.Errorf("n=%d: MaxAtLaplace %v, want %v", n, p.MaxAtLaplace(), want)
 		}
 		rmax, rmean := p.MaxAtLaplace()/bmax, p.MeanAtLaplace()/bmean
 		t.Logf("n=%d default k=%d: max %.3f mean %.3f; k:max/mean%s", n, k, rmax, rmean, line.String())
-		for _, other := range []CounterKind{CounterTree, CounterHonaker, CounterSmooth} {
-			q, _ := ProfileCounter(other, n)
+		for _, other := range []Kind{Tree, Honaker, Smooth} {
+			q, _ := ProfileOf(other, n)
 			if !(p.MaxAtLaplace() < q.MaxAtLaplace() && p.MeanAtLaplace() < q.MeanAtLaplace()) {
 				t.Errorf("n=%d: the k-ary tree (k=%d) is not below %v with Laplace noise: max %v vs %v, mean %v vs %v",
 					n, k, other, p.MaxAtLaplace(), q.MaxAtLaplace(), p.MeanAtLaplace(), q.MeanAtLaplace())

@@ -7,46 +7,46 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
-// CounterProfile is the exact noise of a counter over a horizon, in units
+// Profile is the exact noise of a counter over a horizon, in units
 // of the variance of one node draw, and its per-record cost. At a fixed
 // privacy target the node noise's variance is proportional to Cost.L2Sq
 // (Gaussian: σ² = Δ₂² L2Sq/μ²), so MaxVar·L2Sq and MeanVar·L2Sq compare
 // counters at the same (ε, δ).
-type CounterProfile struct {
-	Kind    CounterKind `json:"kind"`
-	N       int         `json:"n"`
-	MaxVar  float64     `json:"max_var"`  // max_t VarianceAt(t)
-	MeanVar float64     `json:"mean_var"` // mean over t = 1..n
-	Cost    CounterCost `json:"cost"`
+type Profile struct {
+	Kind    Kind    `json:"kind"`
+	N       int     `json:"n"`
+	MaxVar  float64 `json:"max_var"`  // max_t VarianceAt(t)
+	MeanVar float64 `json:"mean_var"` // mean over t = 1..n
+	Cost    Cost    `json:"cost"`
 }
 
 // MaxAtPrivacy returns MaxVar·Cost.L2Sq: the largest per-round noise
 // variance at unit ℓ2 sensitivity and μ = 1 (multiply by Δ₂²/μ²).
-func (p CounterProfile) MaxAtPrivacy() float64 { return p.MaxVar * p.Cost.L2Sq }
+func (p Profile) MaxAtPrivacy() float64 { return p.MaxVar * p.Cost.L2Sq }
 
 // MeanAtPrivacy returns MeanVar·Cost.L2Sq.
-func (p CounterProfile) MeanAtPrivacy() float64 { return p.MeanVar * p.Cost.L2Sq }
+func (p Profile) MeanAtPrivacy() float64 { return p.MeanVar * p.Cost.L2Sq }
 
 // MaxAtLaplace returns MaxVar·Cost.L1²: the largest per-round noise
 // variance with Laplace node noise at unit ℓ1 sensitivity and ε = 1, over 2
 // (Lap(L1/ε) per node, Var Lap(b) = 2b²). Pure-DP counters (DP-UCB's)
 // compare by this number.
-func (p CounterProfile) MaxAtLaplace() float64 { return p.MaxVar * p.Cost.L1 * p.Cost.L1 }
+func (p Profile) MaxAtLaplace() float64 { return p.MaxVar * p.Cost.L1 * p.Cost.L1 }
 
 // MeanAtLaplace returns MeanVar·Cost.L1².
-func (p CounterProfile) MeanAtLaplace() float64 { return p.MeanVar * p.Cost.L1 * p.Cost.L1 }
+func (p Profile) MeanAtLaplace() float64 { return p.MeanVar * p.Cost.L1 * p.Cost.L1 }
 
-// ProfileCounter computes the profile of a counter of the given kind over
+// ProfileOf computes the profile of a counter of the given kind over
 // n rounds exactly (no sampling). The square root is computed from its
 // coefficients at any n (its counter stores every draw and is limited to
 // [MaxSqrtHorizon]); the BLT's mean variance from Σ_j b_j²(n − j)/n.
-func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
-	p := CounterProfile{Kind: kind, N: n}
+func ProfileOf(kind Kind, n int) (Profile, error) {
+	p := Profile{Kind: kind, N: n}
 	if n < 1 {
 		return p, fmt.Errorf("dpb: horizon is %d, must be >= 1", n)
 	}
 	switch kind {
-	case CounterSqrt:
+	case Sqrt:
 		b := SqrtCoefficients(n)
 		var cum, mean float64
 		for j, bj := range b {
@@ -57,7 +57,7 @@ func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
 		p.MaxVar, p.MeanVar = cum, mean/float64(n)
 		p.Cost.L2Sq = cum
 		return p, nil
-	case CounterBLT:
+	case BLT:
 		c, err := NewBLTCounter(1, n, noise.ZeroNoise{N: 1})
 		if err != nil {
 			return p, err
@@ -78,13 +78,13 @@ func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
 		}
 		p.MeanVar = mean / float64(n)
 		return p, nil
-	case CounterKary:
+	case Kary:
 		k := KaryArity(n)
 		h := float64(KaryLevels(n, k))
 		p.MaxVar, p.MeanVar = float64(KaryMaxDigitSum(n, k)), KaryMeanDigitSum(n, k)
-		p.Cost = CounterCost{L2Sq: h, L1: h}
+		p.Cost = Cost{L2Sq: h, L1: h}
 		return p, nil
-	case CounterTree:
+	case Tree:
 		// Mean popcount over 1..n, by counting set bits per position.
 		var ones float64
 		for b := 0; b < bits.Len(uint(n)); b++ {
@@ -95,7 +95,7 @@ func ProfileCounter(kind CounterKind, n int) (CounterProfile, error) {
 		}
 		m := float64(TreeLevels(n))
 		p.MaxVar, p.MeanVar = float64(maxPopcount(n)), ones/float64(n)
-		p.Cost = CounterCost{L2Sq: m, L1: m}
+		p.Cost = Cost{L2Sq: m, L1: m}
 		return p, nil
 	}
 	c, err := NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})

@@ -154,9 +154,9 @@ func (s *SmoothBinary) VarianceAt(int) float64 { return float64(s.k + 1) }
 func (s *SmoothBinary) MaxVariance() float64 { return float64(s.k + 1) }
 
 // Cost returns h − k + 1 nodes for both norms.
-func (s *SmoothBinary) Cost() CounterCost {
+func (s *SmoothBinary) Cost() Cost {
 	c := float64(s.h - s.k + 1)
-	return CounterCost{L2Sq: c, L1: c}
+	return Cost{L2Sq: c, L1: c}
 }
 
 var _ Counter = (*SmoothBinary)(nil)

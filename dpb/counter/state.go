@@ -11,20 +11,20 @@ import (
 // Snapshot state of the counters (see snapshot.go): the mutable state only;
 // the restoring counter is built from the same configuration.
 
-// CounterState is implemented by every Counter: its snapshot state and its
+// State is implemented by every Counter: its snapshot state and its
 // node noise (whose own generator state, if any, is saved beside it).
-type CounterState interface {
+type State interface {
 	AppendState(e *snap.Enc)
 	ReadState(d *snap.Dec)
 	NodeNoise() noise.Noise
 }
 
 var (
-	_ CounterState = (*TreeSum)(nil)
-	_ CounterState = (*HonakerTree)(nil)
-	_ CounterState = (*SmoothBinary)(nil)
-	_ CounterState = (*ToeplitzCounter)(nil)
-	_ CounterState = (*KaryTree)(nil)
+	_ State = (*TreeSum)(nil)
+	_ State = (*HonakerTree)(nil)
+	_ State = (*SmoothBinary)(nil)
+	_ State = (*ToeplitzCounter)(nil)
+	_ State = (*KaryTree)(nil)
 )
 
 func (ts *TreeSum) NodeNoise() noise.Noise { return ts.noise }

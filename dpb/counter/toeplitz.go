@@ -70,7 +70,7 @@ type ToeplitzCounter struct {
 	prev          []float64
 
 	varPrefix []float64 // varPrefix[t] = Σ_{j<t} b_j² for t ≤ n (sqrt only; BLT by closed form)
-	cost      CounterCost
+	cost      Cost
 	dsum      float64 // Σ_{j<n} |c_j − c_{j−1}| (c_{−1} = 0): the ℓ1 norm of B⁻¹'s kernel
 
 	sec *toeplitzSecure // secure (gridded) noise, else nil
@@ -119,7 +119,7 @@ func NewSqrtCounterBounded(dim, horizon int, nz noise.Noise, bound DataBound) (*
 		c.varPrefix[j+1] = c.varPrefix[j] + bj*bj
 	}
 	// B = C: the cost is the variance of the last round.
-	c.cost = CounterCost{L2Sq: c.varPrefix[horizon]}
+	c.cost = Cost{L2Sq: c.varPrefix[horizon]}
 	for j, bj := range c.b {
 		c.cost.L1 += bj
 		if j == 0 {
@@ -342,7 +342,7 @@ func (c *ToeplitzCounter) VarianceAt(t int) float64 {
 func (c *ToeplitzCounter) MaxVariance() float64 { return c.VarianceAt(c.horizon) }
 
 // Cost returns Σ_{j<n} c_j² and Σ_{j<n} |c_j|.
-func (c *ToeplitzCounter) Cost() CounterCost { return c.cost }
+func (c *ToeplitzCounter) Cost() Cost { return c.cost }
 
 // String names the counter.
 func (c *ToeplitzCounter) String() string { return c.name }

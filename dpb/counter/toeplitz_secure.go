@@ -157,12 +157,12 @@ func (c *ToeplitzCounter) slack(e, g float64) float64 {
 
 // ToeplitzSlack returns the sensitivity slack that secure Gaussian noise of
 // grid g must pay for ([noise.NewSecureGaussianNoiseSlack]) to run the
-// Toeplitz counter kind (CounterSqrt or CounterBLT) over horizon rounds of
+// Toeplitz counter kind (Sqrt or BLT) over horizon rounds of
 // dim-vectors whose entries are bounded by bound.Entry, in the units of the
 // node noise's sensitivity. g is [noise.SecureGrid] of the noise's
 // smallest σ.
-func ToeplitzSlack(kind CounterKind, dim, horizon int, bound DataBound, g float64) (float64, error) {
-	if kind != CounterSqrt && kind != CounterBLT {
+func ToeplitzSlack(kind Kind, dim, horizon int, bound DataBound, g float64) (float64, error) {
+	if kind != Sqrt && kind != BLT {
 		return 0, fmt.Errorf("dpb: %v is not a Toeplitz counter", kind)
 	}
 	if err := param.CheckDim("dimension", dim); err != nil {

@@ -31,7 +31,7 @@ func lastMeasurement(c *ToeplitzCounter) []float64 {
 	return append([]float64(nil), c.prev...)
 }
 
-func newSecureToeplitz(t *testing.T, kind CounterKind, dim, n int, sigma, bound float64) *noise.SecureNoise {
+func newSecureToeplitz(t *testing.T, kind Kind, dim, n int, sigma, bound float64) *noise.SecureNoise {
 	t.Helper()
 	sig := make([]float64, dim)
 	for i := range sig {
@@ -66,7 +66,7 @@ func TestToeplitzSecureReleaseIsPostProcessing(t *testing.T) {
 		}
 	}
 	bound := DataBound{Entry: 1}
-	for _, kind := range []CounterKind{CounterSqrt, CounterBLT} {
+	for _, kind := range []Kind{Sqrt, BLT} {
 		sec := newSecureToeplitz(t, kind, dim, n, 3, 1)
 		sec.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(38, 4))})
 		g := sec.Grid()
@@ -129,7 +129,7 @@ func TestToeplitzSecureReleaseIsPostProcessing(t *testing.T) {
 func TestToeplitzSecureRefusals(t *testing.T) {
 	const n, dim = 1000, 2
 	lap, _ := noise.NewSecureLaplaceNoise(dim, 1, 1)
-	for _, kind := range []CounterKind{CounterSqrt, CounterBLT} {
+	for _, kind := range []Kind{Sqrt, BLT} {
 		good := newSecureToeplitz(t, kind, dim, n, 1, 1e4)
 		if _, err := NewCounter(kind, dim, n, good); err == nil || !strings.Contains(err.Error(), "data bound") {
 			t.Errorf("%v without a bound: error %v", kind, err)
@@ -177,7 +177,7 @@ func TestToeplitzSecureDataBound(t *testing.T) {
 		f()
 		return false
 	}
-	for _, kind := range []CounterKind{CounterSqrt, CounterBLT} {
+	for _, kind := range []Kind{Sqrt, BLT} {
 		for _, clip := range []bool{false, true} {
 			c, err := NewCounterBounded(kind, 1, 8, newSecureToeplitz(t, kind, 1, 8, 1, 2), DataBound{Entry: 2, Clip: clip})
 			if err != nil {
@@ -214,7 +214,7 @@ func TestToeplitzSecureDataBound(t *testing.T) {
 // them apart, and double-word arithmetic is what makes it hold.
 func TestBLTSecureMeasurementError(t *testing.T) {
 	const n, bnd = 2000, 1.0
-	sec := newSecureToeplitz(t, CounterBLT, 1, n, 1, bnd)
+	sec := newSecureToeplitz(t, BLT, 1, n, 1, bnd)
 	sec.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(38, 5))})
 	c, err := NewBLTCounterBounded(1, n, sec, DataBound{Entry: bnd})
 	if err != nil {

@@ -66,7 +66,7 @@ type Meta struct {
 	Horizon int    `json:"horizon,omitempty"`
 	Config  any    `json:"config"`
 	// Noise names the noise modes the figure's mechanisms sampled from, as
-	// noise.NoiseMode prints them ("simulated", "secure-seeded"), or
+	// noise.Mode prints them ("simulated", "secure-seeded"), or
 	// NoNoise for a figure that samples no privacy noise (non-private
 	// policies, exact computations).
 	Noise []string `json:"noise"`

@@ -28,7 +28,7 @@ func TestChunkTimes(t *testing.T) {
 		t.Fatal(err)
 	}
 	pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 5, N: 3064, Epsilon: 1, Delta: 0.1, Lt2: 2},
-		Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, bandit.StreamID(0, 1)))
+		Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, bandit.StreamID(0, 1)))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,10 @@ package mab
 
 import (
 	"fmt"
-	"github.com/dpbandits/dpbandits/dpb/noise"
 	"math"
 	"math/rand/v2"
+
+	"github.com/dpbandits/dpbandits/dpb/noise"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -28,14 +29,14 @@ type DPSEConfig struct {
 	NoNoise bool
 	// Clip clips rewards into [0, 1] instead of panicking on them.
 	Clip bool
-	// Noise selects the sampler of the batch releases: NoiseSecure (exact
+	// Noise selects the sampler of the batch releases: noise.Secure (exact
 	// discrete Laplace on a grid from crypto/rand, rewards rounded to the
-	// grid), also when unset (noise.NoiseDefault); NoiseSecureSeeded (the
-	// same with the rng's bits); or NoiseSimulated (seeded floating-point
+	// grid), also when unset (noise.Default); noise.SecureSeeded (the
+	// same with the rng's bits); or noise.Simulated (seeded floating-point
 	// Laplace, reproducible, not a release-grade guarantee), which must be
 	// named. NoNoise takes no sampler: with it, Noise stays unset or is
-	// NoiseSimulated.
-	Noise noise.NoiseMode
+	// noise.Simulated.
+	Noise noise.Mode
 }
 
 // DPSE is DP Successive Elimination, Sajed & Sheffet, "An Optimal Private

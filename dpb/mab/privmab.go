@@ -17,7 +17,7 @@ import (
 // exactly one batch of its arm, and when a batch closes its exact sum is
 // released once, plus Laplace noise Lap(1/ε) ([noise.LaplaceNoise]).
 //
-// With secure noise (NoiseSecure, NoiseSecureSeeded) the release is the
+// With secure noise (noise.Secure, noise.SecureSeeded) the release is the
 // discrete Laplace mechanism on a grid ([noise.NewSecureLaplaceNoise] for
 // sensitivity 1, its scale inflated for the rounding): every reward is
 // rounded to the grid as it enters the batch sum, so the sum and the noise
@@ -65,7 +65,7 @@ type privArms struct {
 
 // newPrivArms returns the statistics of k arms with Lap(1/eps) noise drawn from
 // rng, or no noise at all when noNoise is set.
-func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.NoiseMode, rng *rand.Rand) (*privArms, error) {
+func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.Mode, rng *rand.Rand) (*privArms, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -75,7 +75,7 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.Nois
 	if err := param.CheckEpsilon(eps); err != nil {
 		return nil, err
 	}
-	if err := noise.CheckNoiseMode(mode); err != nil {
+	if err := noise.CheckMode(mode); err != nil {
 		return nil, err
 	}
 	if noNoise && mode.Secure() {

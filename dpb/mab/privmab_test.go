@@ -21,22 +21,22 @@ var privMAB = []struct {
 	New  func(k int, eps float64, noNoise bool, rng *rand.Rand) (bandit.Policy, error)
 }{
 	{"DP-SE", func(k int, eps float64, nn bool, rng *rand.Rand) (bandit.Policy, error) {
-		return NewDPSE(DPSEConfig{Arms: k, Horizon: 1 << 20, Epsilon: eps, NoNoise: nn, Noise: noise.NoiseSimulated}, rng)
+		return NewDPSE(DPSEConfig{Arms: k, Horizon: 1 << 20, Epsilon: eps, NoNoise: nn, Noise: noise.Simulated}, rng)
 	}},
 	{"AdaP-UCB", func(k int, eps float64, nn bool, rng *rand.Rand) (bandit.Policy, error) {
-		return NewAdaP(AdaPConfig{Arms: k, Epsilon: eps, NoNoise: nn, Noise: noise.NoiseSimulated}, rng)
+		return NewAdaP(AdaPConfig{Arms: k, Epsilon: eps, NoNoise: nn, Noise: noise.Simulated}, rng)
 	}},
 	{"AdaP-KLUCB", func(k int, eps float64, nn bool, rng *rand.Rand) (bandit.Policy, error) {
-		return NewAdaP(AdaPConfig{Arms: k, Epsilon: eps, KL: true, NoNoise: nn, Noise: noise.NoiseSimulated}, rng)
+		return NewAdaP(AdaPConfig{Arms: k, Epsilon: eps, KL: true, NoNoise: nn, Noise: noise.Simulated}, rng)
 	}},
 	{"DP-KLUCB", func(k int, eps float64, nn bool, rng *rand.Rand) (bandit.Policy, error) {
-		return NewDPKL(DPKLConfig{Arms: k, Epsilon: eps, NoNoise: nn, Noise: noise.NoiseSimulated}, rng)
+		return NewDPKL(DPKLConfig{Arms: k, Epsilon: eps, NoNoise: nn, Noise: noise.Simulated}, rng)
 	}},
 	{"DP-IMED", func(k int, eps float64, nn bool, rng *rand.Rand) (bandit.Policy, error) {
-		return NewDPKL(DPKLConfig{Arms: k, Epsilon: eps, IMED: true, NoNoise: nn, Noise: noise.NoiseSimulated}, rng)
+		return NewDPKL(DPKLConfig{Arms: k, Epsilon: eps, IMED: true, NoNoise: nn, Noise: noise.Simulated}, rng)
 	}},
 	{"Lazy-DP-TS", func(k int, eps float64, nn bool, rng *rand.Rand) (bandit.Policy, error) {
-		return NewLazyDPTS(LazyDPTSConfig{Arms: k, Epsilon: eps, NoNoise: nn, Noise: noise.NoiseSimulated}, rng)
+		return NewLazyDPTS(LazyDPTSConfig{Arms: k, Epsilon: eps, NoNoise: nn, Noise: noise.Simulated}, rng)
 	}},
 }
 
@@ -70,10 +70,10 @@ func TestPrivMABRejectsBadConfig(t *testing.T) {
 		err  error
 		want string
 	}{
-		{second(NewDPSE(DPSEConfig{Arms: 2, Horizon: 1, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))), "horizon is 1"},
-		{second(NewDPSE(DPSEConfig{Arms: 2, Horizon: 10, Epsilon: 1, Beta: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))), "beta is 1"},
-		{second(NewAdaP(AdaPConfig{Arms: 2, Epsilon: 1, Alpha: -3, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))), "alpha is -3"},
-		{second(NewDPKL(DPKLConfig{Arms: 2, Epsilon: 1, Alpha: math.Inf(1), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))), "alpha is +Inf"},
+		{second(NewDPSE(DPSEConfig{Arms: 2, Horizon: 1, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))), "horizon is 1"},
+		{second(NewDPSE(DPSEConfig{Arms: 2, Horizon: 10, Epsilon: 1, Beta: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))), "beta is 1"},
+		{second(NewAdaP(AdaPConfig{Arms: 2, Epsilon: 1, Alpha: -3, Noise: noise.Simulated}, bandit.Stream(1, 1))), "alpha is -3"},
+		{second(NewDPKL(DPKLConfig{Arms: 2, Epsilon: 1, Alpha: math.Inf(1), Noise: noise.Simulated}, bandit.Stream(1, 1))), "alpha is +Inf"},
 	} {
 		if tc.err == nil || !strings.Contains(tc.err.Error(), tc.want) {
 			t.Errorf("error %v, want %q", tc.err, tc.want)
@@ -138,13 +138,13 @@ func TestPrivMABRejectsBadRewardsAndOrder(t *testing.T) {
 		var c bandit.Policy
 		switch alg.name {
 		case "DP-SE":
-			c, _ = NewDPSE(DPSEConfig{Arms: 3, Horizon: 100, Epsilon: 1, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			c, _ = NewDPSE(DPSEConfig{Arms: 3, Horizon: 100, Epsilon: 1, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		case "AdaP-UCB", "AdaP-KLUCB":
-			c, _ = NewAdaP(AdaPConfig{Arms: 3, Epsilon: 1, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			c, _ = NewAdaP(AdaPConfig{Arms: 3, Epsilon: 1, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		case "DP-KLUCB", "DP-IMED":
-			c, _ = NewDPKL(DPKLConfig{Arms: 3, Epsilon: 1, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			c, _ = NewDPKL(DPKLConfig{Arms: 3, Epsilon: 1, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		default:
-			c, _ = NewLazyDPTS(LazyDPTSConfig{Arms: 3, Epsilon: 1, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			c, _ = NewLazyDPTS(LazyDPTSConfig{Arms: 3, Epsilon: 1, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		}
 		a = c.Choose(r)
 		c.Update(r, a, 7)
@@ -251,11 +251,11 @@ func TestPrivMABNoiseLaw(t *testing.T) {
 // at the returned index, computed here by the definition), IMED, Gaussian TS.
 func TestPrivMABNoNoiseIndices(t *testing.T) {
 	means := []float64{0.9, 0.6, 0.3}
-	ada, _ := NewAdaP(AdaPConfig{Arms: 3, Epsilon: 1, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(4, 1))
-	adaKL, _ := NewAdaP(AdaPConfig{Arms: 3, Epsilon: 1, KL: true, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(4, 1))
-	kl, _ := NewDPKL(DPKLConfig{Arms: 3, Epsilon: 1, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(4, 1))
-	imed, _ := NewDPKL(DPKLConfig{Arms: 3, Epsilon: 1, IMED: true, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(4, 1))
-	ts, _ := NewLazyDPTS(LazyDPTSConfig{Arms: 3, Epsilon: 1, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(4, 1))
+	ada, _ := NewAdaP(AdaPConfig{Arms: 3, Epsilon: 1, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(4, 1))
+	adaKL, _ := NewAdaP(AdaPConfig{Arms: 3, Epsilon: 1, KL: true, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(4, 1))
+	kl, _ := NewDPKL(DPKLConfig{Arms: 3, Epsilon: 1, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(4, 1))
+	imed, _ := NewDPKL(DPKLConfig{Arms: 3, Epsilon: 1, IMED: true, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(4, 1))
+	ts, _ := NewLazyDPTS(LazyDPTSConfig{Arms: 3, Epsilon: 1, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(4, 1))
 	for _, p := range []bandit.Policy{ada, adaKL, kl, imed, ts} {
 		runPolicy(p, means, 5000, bandit.Stream(4, 2))
 	}
@@ -294,7 +294,7 @@ func TestPrivMABNoNoiseIndices(t *testing.T) {
 // noise the first epoch's gap 1 exceeds 2h_1 < 1, so after k·R_1 rounds only
 // arm 0 is left and is played forever.
 func TestDPSENoNoiseDeterministic(t *testing.T) {
-	p, _ := NewDPSE(DPSEConfig{Arms: 4, Horizon: 1000, Epsilon: 1, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(5, 1))
+	p, _ := NewDPSE(DPSEConfig{Arms: 4, Horizon: 1000, Epsilon: 1, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(5, 1))
 	_, r1 := p.Epoch()
 	// R_1 = ⌈32 ln(8·4·1·1000)/(1/4)⌉ = ⌈128 ln 32000⌉.
 	if want := int(math.Ceil(128 * math.Log(32000))); r1 != want {
@@ -320,7 +320,7 @@ func TestDPSENoNoiseDeterministic(t *testing.T) {
 		t.Errorf("active %v, want [0]", act)
 	}
 	// With noise R_1 also has the ε-term: 8 ln(4·4·1000)/(ε/2) at ε = 0.01.
-	q, _ := NewDPSE(DPSEConfig{Arms: 4, Horizon: 1000, Epsilon: 0.01, Noise: noise.NoiseSimulated}, bandit.Stream(5, 1))
+	q, _ := NewDPSE(DPSEConfig{Arms: 4, Horizon: 1000, Epsilon: 0.01, Noise: noise.Simulated}, bandit.Stream(5, 1))
 	if _, r := q.Epoch(); r != int(math.Ceil(1600*math.Log(16000))) {
 		t.Errorf("R_1 at ε = 0.01 is %d, want ⌈1600 ln 16000⌉", r)
 	}
@@ -365,7 +365,7 @@ func TestPrivMABRegretOrder(t *testing.T) {
 	}
 	means := []float64{0.9, 0.4, 0.4, 0.4, 0.4}
 	const n = 200000
-	dp, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 5, Horizon: n, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(6, 1))
+	dp, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 5, Horizon: n, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(6, 1))
 	dpReg := runPolicy(dp, means, n, bandit.Stream(6, 2))
 	for _, alg := range privMAB {
 		var s float64

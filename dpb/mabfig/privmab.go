@@ -30,19 +30,19 @@ var Algorithms = []string{"DP-UCB", "DP-SE", "AdaP-UCB", "AdaP-KLUCB", "DP-KLUCB
 func NewPolicy(name string, k, T int, eps float64, rng *rand.Rand) (bandit.Policy, error) {
 	switch name {
 	case "DP-UCB":
-		return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+		return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
 	case "DP-SE":
-		return mab.NewDPSE(mab.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+		return mab.NewDPSE(mab.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
 	case "AdaP-UCB":
-		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, Noise: noise.Simulated}, rng)
 	case "AdaP-KLUCB":
-		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, KL: true, Noise: noise.NoiseSimulated}, rng)
+		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, KL: true, Noise: noise.Simulated}, rng)
 	case "DP-KLUCB":
-		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, Noise: noise.Simulated}, rng)
 	case "DP-IMED":
-		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, IMED: true, Noise: noise.NoiseSimulated}, rng)
+		return mab.NewDPKL(mab.DPKLConfig{Arms: k, Epsilon: eps, IMED: true, Noise: noise.Simulated}, rng)
 	case "Lazy-DP-TS":
-		return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: k, Epsilon: eps, Noise: noise.NoiseSimulated}, rng)
+		return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: k, Epsilon: eps, Noise: noise.Simulated}, rng)
 	}
 	return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", name, Algorithms)
 }

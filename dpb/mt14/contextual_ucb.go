@@ -65,13 +65,13 @@ type ContextualUCBConfig struct {
 	// Mode is the trees' release mode. Defaults (counter.ModeDefault) to
 	// Plain, the binary mechanism MT14 cites.
 	Mode counter.ReleaseMode
-	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
-	// NoiseSecure: exact discrete Laplace on a grid from crypto/rand, no
-	// seed, not reproducible (see [noise.NoiseMode]). NoiseSimulated, the
+	// Noise selects the sampler. Unset (noise.Default) it is
+	// noise.Secure: exact discrete Laplace on a grid from crypto/rand, no
+	// seed, not reproducible (see [noise.Mode]). noise.Simulated, the
 	// seeded floating-point noise every experiment runs, reproducible and
 	// not a release-grade guarantee, must be named. Config and Privacy
 	// report the resolved mode.
-	Noise noise.NoiseMode
+	Noise noise.Mode
 	// Clip clips context entries and rewards into [0, 1] instead of
 	// panicking on them. Defaults to false.
 	Clip bool
@@ -154,7 +154,7 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 	if err := param.CheckNonNegative("alpha", cfg.Alpha); err != nil {
 		return nil, err
 	}
-	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	cfg.Noise = cfg.Noise.Resolve()

@@ -23,7 +23,7 @@ func fillContexts(r *bandit.Round, rng interface{ Float64() float64 }) {
 func TestContextualZeroNoiseExact(t *testing.T) {
 	const d, k, T = 3, 4, 200
 	for _, disjoint := range []bool{false, true} {
-		p, err := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Disjoint: disjoint, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Disjoint: disjoint, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestContextualChoice(t *testing.T) {
 	rng := bandit.Stream(5, 0)
 	for _, mech := range []ContextMechanism{ContextNonPrivate, ContextEntryTrees, ContextSS18Tree} {
 		for _, eps := range []float64{1e3, 0.05} {
-			p, err := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: 64, Mechanism: mech, Epsilon: eps, Alpha: 0.7, Noise: noise.NoiseSimulated}, bandit.Stream(6, uint64(mech)))
+			p, err := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: 64, Mechanism: mech, Epsilon: eps, Alpha: 0.7, Noise: noise.Simulated}, bandit.Stream(6, uint64(mech)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func TestContextualLaplaceScale(t *testing.T) {
 		r := &bandit.Round{K: 1, Dim: d, Actions: z, T: 1}
 		A, b := make([]float64, d*d), make([]float64, d)
 		for i := 0; i < N; i++ {
-			p, err := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: 1, Horizon: T, Mechanism: tc.mech, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(7, uint64(i)))
+			p, err := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: 1, Horizon: T, Mechanism: tc.mech, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(7, uint64(i)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -210,7 +210,7 @@ func TestContextualLaplaceScale(t *testing.T) {
 }
 
 func TestContextualBounds(t *testing.T) {
-	p, _ := NewContextualUCB(ContextualUCBConfig{Dim: 2, Arms: 2, Horizon: 10, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, _ := NewContextualUCB(ContextualUCBConfig{Dim: 2, Arms: 2, Horizon: 10, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	r := &bandit.Round{K: 2, Dim: 2, Actions: []float64{0.5, 1.2, 0, 0}, T: 1}
 	func() {
 		defer func() {
@@ -220,7 +220,7 @@ func TestContextualBounds(t *testing.T) {
 		}()
 		p.Update(r, 0, 0.5)
 	}()
-	q, _ := NewContextualUCB(ContextualUCBConfig{Dim: 2, Arms: 2, Horizon: 10, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	q, _ := NewContextualUCB(ContextualUCBConfig{Dim: 2, Arms: 2, Horizon: 10, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	q.Update(r, 0, 3)
 	A, b := make([]float64, 4), make([]float64, 2)
 	q.ModelTo(0, A, b)
@@ -231,13 +231,13 @@ func TestContextualBounds(t *testing.T) {
 		cfg  ContextualUCBConfig
 		want string
 	}{
-		{ContextualUCBConfig{Dim: 0, Arms: 1, Horizon: 1, Noise: noise.NoiseSimulated}, "dim is 0"},
-		{ContextualUCBConfig{Dim: 2, Arms: 0, Horizon: 1, Noise: noise.NoiseSimulated}, "arms is 0"},
-		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 0, Noise: noise.NoiseSimulated}, "horizon is 0"},
-		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Mechanism: ContextEntryTrees, Noise: noise.NoiseSimulated}, "epsilon is 0"},
-		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Mechanism: ContextSS18Tree, Epsilon: math.Inf(1), Noise: noise.NoiseSimulated}, "epsilon is +Inf"},
-		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Alpha: -1, Noise: noise.NoiseSimulated}, "alpha is -1"},
-		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Mechanism: 9, Noise: noise.NoiseSimulated}, "unknown context mechanism"},
+		{ContextualUCBConfig{Dim: 0, Arms: 1, Horizon: 1, Noise: noise.Simulated}, "dim is 0"},
+		{ContextualUCBConfig{Dim: 2, Arms: 0, Horizon: 1, Noise: noise.Simulated}, "arms is 0"},
+		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 0, Noise: noise.Simulated}, "horizon is 0"},
+		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Mechanism: ContextEntryTrees, Noise: noise.Simulated}, "epsilon is 0"},
+		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Mechanism: ContextSS18Tree, Epsilon: math.Inf(1), Noise: noise.Simulated}, "epsilon is +Inf"},
+		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Alpha: -1, Noise: noise.Simulated}, "alpha is -1"},
+		{ContextualUCBConfig{Dim: 2, Arms: 1, Horizon: 1, Mechanism: 9, Noise: noise.Simulated}, "unknown context mechanism"},
 	} {
 		if _, err := NewContextualUCB(tc.cfg, bandit.Stream(1, 1)); err == nil || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%+v: error %v, want %q", tc.cfg, err, tc.want)
@@ -249,7 +249,7 @@ func BenchmarkContextualUCBRound(b *testing.B) {
 	for _, mech := range []ContextMechanism{ContextNonPrivate, ContextEntryTrees, ContextSS18Tree} {
 		b.Run(mech.String(), func(b *testing.B) {
 			const d, k = 6, 20
-			p, _ := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: 1 << 30, Mechanism: mech, Epsilon: 2.7, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			p, _ := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: 1 << 30, Mechanism: mech, Epsilon: 2.7, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			r := &bandit.Round{K: k, Dim: d, Actions: make([]float64, k*d)}
 			fillContexts(r, bandit.Stream(2, 2))
 			b.ReportAllocs()

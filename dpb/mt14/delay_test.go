@@ -40,11 +40,11 @@ func TestDelayedExact(t *testing.T) {
 	makers := map[string]func(rng *rand.Rand) bandit.Policy{
 		"ucb1": func(*rand.Rand) bandit.Policy { p, _ := NewUCB1(UCB1Config{Arms: k}); return p },
 		"dpucb": func(rng *rand.Rand) bandit.Policy {
-			p, _ := NewDPUCB(DPUCBConfig{Arms: k, Horizon: T, Epsilon: 50, RelaxationScale: 1e-3, Noise: noise.NoiseSimulated}, rng)
+			p, _ := NewDPUCB(DPUCBConfig{Arms: k, Horizon: T, Epsilon: 50, RelaxationScale: 1e-3, Noise: noise.Simulated}, rng)
 			return p
 		},
 		"contextual": func(rng *rand.Rand) bandit.Policy {
-			p, _ := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Mechanism: ContextEntryTrees, Epsilon: 50, Noise: noise.NoiseSimulated}, rng)
+			p, _ := NewContextualUCB(ContextualUCBConfig{Dim: d, Arms: k, Horizon: T, Mechanism: ContextEntryTrees, Epsilon: 50, Noise: noise.Simulated}, rng)
 			return p
 		},
 	}

@@ -38,21 +38,21 @@ type DPUCBConfig struct {
 	// NoNoise replaces the Laplace node noise by zero (exactness tests and the
 	// "Γ without noise" ablation); the result is not private.
 	NoNoise bool
-	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
-	// NoiseSecure: exact discrete Laplace on a grid from crypto/rand, no
-	// seed, not reproducible (see [noise.NoiseMode]). NoiseSimulated, the
+	// Noise selects the sampler. Unset (noise.Default) it is
+	// noise.Secure: exact discrete Laplace on a grid from crypto/rand, no
+	// seed, not reproducible (see [noise.Mode]). noise.Simulated, the
 	// seeded floating-point noise every experiment runs, reproducible and
 	// not a release-grade guarantee, must be named. Config and Privacy
 	// report the resolved mode.
 	// A Counter without a secure sampler (square root, BLT) refuses an
-	// unset Noise with an error that says to name NoiseSimulated.
-	Noise noise.NoiseMode
+	// unset Noise with an error that says to name noise.Simulated.
+	Noise noise.Mode
 	// Counter is each arm's continual counter. Defaults to CounterTree (the
 	// binary mechanism in release mode Mode, as MT14); CounterHonaker,
 	// CounterSmooth and CounterKary (the k-ary tree at the arity
 	// [counter.KaryArity] picks for T) are pure-DP alternatives whose
 	// node scale is b = Cost().L1/ε₀ (see [DPUCB]); Mode must then be Plain.
-	Counter counter.CounterKind
+	Counter counter.Kind
 }
 
 // DPUCB is differentially private UCB sampling, MT14 Algorithm 1.
@@ -130,7 +130,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 		return nil, err
 	}
-	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	requested := cfg.Noise
@@ -163,14 +163,14 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	eps0 := cfg.Epsilon / float64(cfg.Arms)
 	kind := cfg.Counter
 	switch {
-	case kind == counter.CounterTree && cfg.Mode == counter.Padded:
-		kind = counter.CounterTreePadded
-	case kind != counter.CounterTree && cfg.Mode != counter.Plain:
+	case kind == counter.Tree && cfg.Mode == counter.Padded:
+		kind = counter.TreePadded
+	case kind != counter.Tree && cfg.Mode != counter.Plain:
 		return nil, fmt.Errorf("dpb: release mode %v applies to the binary tree only, counter is %v", cfg.Mode, kind)
 	}
 	if !cfg.NoNoise {
 		p.scale = TreeCounterScale(cfg.Horizon, 1, eps0)
-		if kind != counter.CounterTree && kind != counter.CounterTreePadded {
+		if kind != counter.Tree && kind != counter.TreePadded {
 			probe, err := counter.NewCounter(kind, 1, cfg.Horizon, noise.ZeroNoise{N: 1})
 			if err != nil {
 				return nil, err

@@ -51,12 +51,12 @@ func TestDPUCBConfigErrors(t *testing.T) {
 		cfg  DPUCBConfig
 		want string
 	}{
-		{"arms", DPUCBConfig{Arms: 0, Horizon: 10, Epsilon: 1, Noise: noise.NoiseSimulated}, "arms is 0"},
-		{"horizon", DPUCBConfig{Arms: 2, Horizon: 1, Epsilon: 1, Noise: noise.NoiseSimulated}, "horizon is 1"},
-		{"eps", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: -1, Noise: noise.NoiseSimulated}, "epsilon is -1"},
-		{"epsNaN", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: math.NaN(), Noise: noise.NoiseSimulated}, "epsilon is NaN"},
-		{"gamma", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, Gamma: 2, Noise: noise.NoiseSimulated}, "gamma is 2"},
-		{"scale", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, RelaxationScale: -1, Noise: noise.NoiseSimulated}, "relaxation scale is -1"},
+		{"arms", DPUCBConfig{Arms: 0, Horizon: 10, Epsilon: 1, Noise: noise.Simulated}, "arms is 0"},
+		{"horizon", DPUCBConfig{Arms: 2, Horizon: 1, Epsilon: 1, Noise: noise.Simulated}, "horizon is 1"},
+		{"eps", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: -1, Noise: noise.Simulated}, "epsilon is -1"},
+		{"epsNaN", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: math.NaN(), Noise: noise.Simulated}, "epsilon is NaN"},
+		{"gamma", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, Gamma: 2, Noise: noise.Simulated}, "gamma is 2"},
+		{"scale", DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, RelaxationScale: -1, Noise: noise.Simulated}, "relaxation scale is -1"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			_, err := NewDPUCB(tc.cfg, bandit.Stream(1, 1))
@@ -74,7 +74,7 @@ func TestDPUCBConfigErrors(t *testing.T) {
 // per-arm sums, and the choices follow the printed index exactly.
 func TestDPUCBZeroNoiseExact(t *testing.T) {
 	const k, T = 4, 500
-	p, err := NewDPUCB(DPUCBConfig{Arms: k, Horizon: T, Epsilon: 1, NoNoise: true, RelaxationScale: 1e-3, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := NewDPUCB(DPUCBConfig{Arms: k, Horizon: T, Epsilon: 1, NoNoise: true, RelaxationScale: 1e-3, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,7 +128,7 @@ func TestDPUCBLaplaceScale(t *testing.T) {
 	var s float64
 	r := &bandit.Round{K: k, T: 1}
 	for i := 0; i < N; i++ {
-		p, err := NewDPUCB(DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(3, uint64(i)))
+		p, err := NewDPUCB(DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(3, uint64(i)))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -146,7 +146,7 @@ func TestDPUCBLaplaceScale(t *testing.T) {
 }
 
 func TestRewardBounds(t *testing.T) {
-	p, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	r := &bandit.Round{K: 2, T: 1}
 	for _, y := range []float64{-0.1, 1.5, math.NaN(), math.Inf(1)} {
 		func() {
@@ -158,7 +158,7 @@ func TestRewardBounds(t *testing.T) {
 			p.Update(r, 0, y)
 		}()
 	}
-	c, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, NoNoise: true, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	c, _ := NewDPUCB(DPUCBConfig{Arms: 2, Horizon: 10, Epsilon: 1, NoNoise: true, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	c.Update(r, 0, 1.5)
 	c.Update(r, 1, -2)
 	if c.PrivateTotals()[0] != 1 || c.PrivateTotals()[1] != 0 {
@@ -194,7 +194,7 @@ func TestUCB1Learns(t *testing.T) {
 }
 
 func TestMT14Allocs(t *testing.T) {
-	p, _ := NewDPUCB(DPUCBConfig{Arms: 5, Horizon: 1 << 12, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, _ := NewDPUCB(DPUCBConfig{Arms: 5, Horizon: 1 << 12, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	r := &bandit.Round{K: 5}
 	i := 0
 	if a := testing.AllocsPerRun(1000, func() {
@@ -204,7 +204,7 @@ func TestMT14Allocs(t *testing.T) {
 	}); a != 0 {
 		t.Errorf("DPUCB round allocates %v times", a)
 	}
-	c, _ := NewContextualUCB(ContextualUCBConfig{Dim: 6, Arms: 5, Horizon: 1 << 12, Mechanism: ContextEntryTrees, Epsilon: 2.7, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	c, _ := NewContextualUCB(ContextualUCBConfig{Dim: 6, Arms: 5, Horizon: 1 << 12, Mechanism: ContextEntryTrees, Epsilon: 2.7, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	rc := &bandit.Round{K: 5, Dim: 6, Actions: make([]float64, 30)}
 	for j := range rc.Actions {
 		rc.Actions[j] = float64(j%7) / 7
@@ -220,7 +220,7 @@ func TestMT14Allocs(t *testing.T) {
 func BenchmarkDPUCBRound(b *testing.B) {
 	for _, k := range []int{5, 10} {
 		b.Run(fmt.Sprintf("k=%d", k), func(b *testing.B) {
-			p, _ := NewDPUCB(DPUCBConfig{Arms: k, Horizon: 1 << 30, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			p, _ := NewDPUCB(DPUCBConfig{Arms: k, Horizon: 1 << 30, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			r := &bandit.Round{K: k}
 			b.ReportAllocs()
 			for b.Loop() {
@@ -238,18 +238,18 @@ func BenchmarkDPUCBRound(b *testing.B) {
 // NoRelaxation); without noise every counter releases the exact totals.
 func TestDPUCBCounters(t *testing.T) {
 	const arms, T, eps = 3, 1000, 1.0
-	tree, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	tree, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	h, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.CounterHonaker, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	h, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.Honaker, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if h.NodeScale() != tree.NodeScale() || h.Tree(0) != nil || h.Counter(0) == nil {
 		t.Errorf("honaker: scale %v (tree %v)", h.NodeScale(), tree.NodeScale())
 	}
-	sm, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.CounterSmooth, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	sm, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.Smooth, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -260,27 +260,27 @@ func TestDPUCBCounters(t *testing.T) {
 	// The k-ary tree: h = KaryLevels(T, KaryArity(T)) nodes per record, scale
 	// h·k/ε; MT14's Γ still covers it here and at MT14 Fig. 1's T = 10⁶.
 	for _, horizon := range []int{T, 1_000_000} {
-		ky, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Counter: counter.CounterKary, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		ky, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Counter: counter.Kary, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatalf("k-ary at T=%d: %v", horizon, err)
 		}
-		ref, _ := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		ref, _ := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		want := float64(counter.KaryLevels(horizon, counter.KaryArity(horizon))) * arms / eps
 		if math.Abs(ky.NodeScale()-want) > 1e-12 || !(want < ref.NodeScale()) || ky.Counter(0).(*counter.KaryTree).Arity() != counter.KaryArity(horizon) {
 			t.Errorf("k-ary at T=%d: scale %v, want %v below the tree's %v", horizon, ky.NodeScale(), want, ref.NodeScale())
 		}
 	}
-	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.CounterBLT, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1)); err == nil {
+	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.BLT, Noise: noise.Simulated}, bandit.Stream(1, 1)); err == nil {
 		t.Error("BLT accepted with MT14's Γ")
 	}
-	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.CounterBLT, NoRelaxation: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1)); err != nil {
+	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.BLT, NoRelaxation: true, Noise: noise.Simulated}, bandit.Stream(1, 1)); err != nil {
 		t.Errorf("BLT without Γ: %v", err)
 	}
-	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.CounterHonaker, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1)); err == nil {
+	if _, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: counter.Honaker, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1)); err == nil {
 		t.Error("a release mode accepted for the Honaker counter")
 	}
-	for _, kind := range []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth, counter.CounterSqrt, counter.CounterBLT, counter.CounterKary} {
-		p, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: kind, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	for _, kind := range []counter.Kind{counter.Honaker, counter.Smooth, counter.Sqrt, counter.BLT, counter.Kary} {
+		p, err := NewDPUCB(DPUCBConfig{Arms: arms, Horizon: T, Epsilon: eps, Counter: kind, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -14,7 +14,7 @@ import (
 // 0.4 every round: with ε = 100 the exploration forced by Γ ends within the
 // horizon and the better arm gets most pulls.
 func ExampleDPUCB() {
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 20000, Epsilon: 100, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 20000, Epsilon: 100, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		panic(err)
 	}
@@ -56,7 +56,7 @@ func ExampleReplay() {
 	if err != nil {
 		panic(err)
 	}
-	p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: 2, Arms: 2, Horizon: lg.Len(), Disjoint: true, Alpha: 0.1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: 2, Arms: 2, Horizon: lg.Len(), Disjoint: true, Alpha: 0.1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		panic(err)
 	}

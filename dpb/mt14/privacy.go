@@ -19,7 +19,7 @@ func (p *DPUCB) Privacy() bandit.Privacy {
 	sampler := ""
 	if p.cfg.Noise.Secure() {
 		sampler = "; secure sampler: exact discrete Laplace on a grid from crypto/rand"
-		if p.cfg.Noise == noise.NoiseSecureSeeded {
+		if p.cfg.Noise == noise.SecureSeeded {
 			sampler = "; secure sampler: exact discrete Laplace on a grid, bits from the seeded stream (reproducible, not for releases)"
 		}
 	}

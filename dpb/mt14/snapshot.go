@@ -12,7 +12,7 @@ func (p *DPUCB) AppendState(e *snap.Enc) {
 	e.Ints(p.n)
 	e.F64s(p.r)
 	for _, t := range p.trees {
-		cs := t.(counter.CounterState)
+		cs := t.(counter.State)
 		cs.AppendState(e)
 		noise.AppendNoiseState(e, cs.NodeNoise()) // secure samplers' buffered bits; nothing for Laplace
 	}
@@ -22,7 +22,7 @@ func (p *DPUCB) ReadState(d *snap.Dec) {
 	d.IntsTo("pull counts", p.n)
 	d.F64sTo("private totals", p.r)
 	for a, t := range p.trees {
-		cs := t.(counter.CounterState)
+		cs := t.(counter.State)
 		cs.ReadState(d)
 		noise.ReadNoiseState(d, cs.NodeNoise())
 		if d.Err != nil {

@@ -161,7 +161,7 @@ func RunFig2BTS(cfg Fig2BTSConfig) (*Fig2BTSResult, error) {
 	newPol := func(s int, l ope.Log, id uint64) (*mt14.ContextualUCB, error) {
 		return mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 			Dim: d, Arms: k, Horizon: l.Len(), Mechanism: mechs[s], Epsilon: rows[s].Epsilon, Alpha: cfg.Alpha,
-			Noise: noise.NoiseSimulated,
+			Noise: noise.Simulated,
 		}, bandit.Stream(cfg.Seed, id))
 	}
 	// A job records: replay (value, lo, hi, matched), rejection (value, lo,

@@ -50,7 +50,7 @@ type Fig1Config struct {
 	// Counters adds, after the series above, DP-UCB on each of these
 	// per-arm counters (DPUCBConfig.Counter) at every ε of
 	// Epsilons, and with Γ = 0 at every ε of NoRelaxation. Defaults to none.
-	Counters []counter.CounterKind `json:"counters,omitempty"`
+	Counters []counter.Kind `json:"counters,omitempty"`
 	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
 	harness.RunOptions
 }
@@ -113,23 +113,23 @@ func RunFig1(cfg Fig1Config) (*harness.Curves, error) {
 	}}}
 	for _, eps := range cfg.Epsilons {
 		pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Noise: noise.NoiseSimulated}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Noise: noise.Simulated}, rng)
 		}})
 	}
 	for _, eps := range cfg.NoRelaxation {
 		pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0 (ablation)", eps), New: func(rng *rand.Rand) (bandit.Policy, error) {
-			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Noise: noise.NoiseSimulated}, rng)
+			return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Noise: noise.Simulated}, rng)
 		}})
 	}
 	for _, kind := range cfg.Counters {
 		for _, eps := range cfg.Epsilons {
 			pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind, Noise: noise.NoiseSimulated}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, Gamma: cfg.Gamma, RelaxationScale: cfg.RelaxationScale, Counter: kind, Noise: noise.Simulated}, rng)
 			}})
 		}
 		for _, eps := range cfg.NoRelaxation {
 			pols = append(pols, harness.PolicyFactory{Name: fmt.Sprintf("DP-UCB ε=%g, Γ=0, %v", eps, kind), New: func(rng *rand.Rand) (bandit.Policy, error) {
-				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind, Noise: noise.NoiseSimulated}, rng)
+				return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: cfg.Arms, Horizon: cfg.Horizon, Epsilon: eps, NoRelaxation: true, Counter: kind, Noise: noise.Simulated}, rng)
 			}})
 		}
 	}
@@ -299,7 +299,7 @@ func RunFig2(cfg Fig2Config) (*Fig2Result, error) {
 			inner, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{
 				Dim: lg.Dim(), Arms: lg.Arms(), Horizon: lg.Len(), Mechanism: row.Mechanism,
 				Epsilon: row.Epsilon, Alpha: cfg.Alpha, Disjoint: cfg.Disjoint,
-				Noise: noise.NoiseSimulated,
+				Noise: noise.Simulated,
 			}, bandit.Stream(cfg.Seed, bandit.StreamID(job.Rep, 1+job.Series)))
 			if err != nil {
 				return err

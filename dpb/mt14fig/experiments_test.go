@@ -121,7 +121,7 @@ func TestMT14Fig1Counters(t *testing.T) {
 		t.Fatal(err)
 	}
 	withC := base
-	withC.Counters = []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth}
+	withC.Counters = []counter.Kind{counter.Honaker, counter.Smooth}
 	b, err := RunFig1(withC)
 	if err != nil {
 		t.Fatal(err)

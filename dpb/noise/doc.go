@@ -7,7 +7,7 @@
 //   - [WishartNoise], SS18 §4.1's Wishart matrices by the Bartlett
 //     decomposition,
 //   - [SecureNoise], exact discrete Laplace and discrete Gaussian draws from
-//     crypto/rand on a grid ([NoiseMode] NoiseSecure), for releases that must
+//     crypto/rand on a grid ([Mode] Secure), for releases that must
 //     stay private in floating point.
 //
 // The fast generator [FastRand] (a ziggurat normal sampler seeded from a

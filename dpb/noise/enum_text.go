@@ -4,12 +4,12 @@ import "fmt"
 
 // JSON and other text hold these enums by name ("blt", not 5).
 
-// MarshalText returns the name of m (NoiseMode.String).
-func (m NoiseMode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
+// MarshalText returns the name of m (Mode.String).
+func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // UnmarshalText reads a name MarshalText wrote.
-func (m *NoiseMode) UnmarshalText(b []byte) error {
-	all := []NoiseMode{NoiseDefault, NoiseSimulated, NoiseSecure, NoiseSecureSeeded}
+func (m *Mode) UnmarshalText(b []byte) error {
+	all := []Mode{Default, Simulated, Secure, SecureSeeded}
 	for _, v := range all {
 		if v.String() == string(b) {
 			*m = v

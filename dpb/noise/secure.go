@@ -15,19 +15,19 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 )
 
-// NoiseMode selects how a mechanism samples its noise.
+// Mode selects how a mechanism samples its noise.
 //
-// The zero value, NoiseDefault, is secure noise: every constructor that
-// takes a NoiseMode (the own-stream policies of dpb/ss18, dpb/mt14,
+// The zero value, Default, is secure noise: every constructor that
+// takes a Mode (the own-stream policies of dpb/ss18, dpb/mt14,
 // dpb/as17, dpb/mab and dpb/anytime, and the root dpb package) resolves an
-// unset mode to NoiseSecure ([NoiseMode.Resolve]), and what a policy reports
-// (Privacy, Config, its snapshots) is the resolved mode, never NoiseDefault.
+// unset mode to Secure ([Mode.Resolve]), and what a policy reports
+// (Privacy, Config, its snapshots) is the resolved mode, never Default.
 // A mechanism with no secure sampler (the Wishart noise; the square-root and
 // BLT counters) refuses an unset mode with an error ([ExplainDefault]) that
-// says to set NoiseSimulated explicitly, whose releases are not
+// says to set Simulated explicitly, whose releases are not
 // release-grade: an unset mode never falls back to floating-point noise.
 //
-// NoiseSimulated is the fast seeded simulation every experiment, check,
+// Simulated is the fast seeded simulation every experiment, check,
 // audit and benchmark asks for by name: floating-point Laplace and Gaussian
 // draws from the *rand.Rand passed in, reproducible bit for bit from one
 // seed. Its outputs are fine for measuring regret but must not be released
@@ -38,7 +38,7 @@ import (
 // 2012); dpb/audit's fp-attack rows measure an empirical ε far above the
 // claim.
 //
-// NoiseSecure draws exact discrete noise on an integer grid with randomness
+// Secure draws exact discrete noise on an integer grid with randomness
 // from crypto/rand ([NewSecureLaplaceNoise], [NewSecureSymGaussianNoise]):
 // the data are rounded to the grid, so every release is exactly
 // grid·(integer sum + integer noise) and its law is exactly the discrete
@@ -50,80 +50,80 @@ import (
 // restored copies fed different data would measure the rounds of their
 // open tree nodes twice. Wishart noise has no secure sampler.
 //
-// NoiseSecureSeeded is NoiseSecure's sampler, the same exact discrete law on
+// SecureSeeded is Secure's sampler, the same exact discrete law on
 // the same grid, fed with bits from the *rand.Rand passed in instead of
 // crypto/rand ([SecureNoise.SetEntropy]): what an audit, a test or a
 // notebook whose outputs are committed runs, reproducible from its seed. Its
 // releases are as predictable as the seed: a service releasing data uses
-// NoiseSecure.
-type NoiseMode int
+// Secure.
+type Mode int
 
 const (
-	// NoiseDefault is the zero NoiseMode: unset, resolved to NoiseSecure
+	// Default is the zero Mode: unset, resolved to Secure
 	// by the constructors (an error on a mechanism without a secure
 	// sampler).
-	NoiseDefault NoiseMode = iota
-	// NoiseSimulated is seeded floating-point noise, reproducible and not
+	Default Mode = iota
+	// Simulated is seeded floating-point noise, reproducible and not
 	// release-grade; it must be named.
-	NoiseSimulated
-	// NoiseSecure is exact discrete noise from crypto/rand on a grid.
-	NoiseSecure
-	// NoiseSecureSeeded is NoiseSecure's exact discrete noise with bits
+	Simulated
+	// Secure is exact discrete noise from crypto/rand on a grid.
+	Secure
+	// SecureSeeded is Secure's exact discrete noise with bits
 	// from the seeded *rand.Rand passed in (reproducible; not for releases).
-	NoiseSecureSeeded
+	SecureSeeded
 )
 
-// Resolve returns the mode a constructor runs for m: NoiseSecure for the
-// unset NoiseDefault, m itself otherwise.
-func (m NoiseMode) Resolve() NoiseMode {
-	if m == NoiseDefault {
-		return NoiseSecure
+// Resolve returns the mode a constructor runs for m: Secure for the
+// unset Default, m itself otherwise.
+func (m Mode) Resolve() Mode {
+	if m == Default {
+		return Secure
 	}
 	return m
 }
 
 // Secure reports whether m samples exact discrete noise on a grid
-// (NoiseSecure or NoiseSecureSeeded). It is false for the unresolved
-// NoiseDefault: resolve first.
-func (m NoiseMode) Secure() bool { return m == NoiseSecure || m == NoiseSecureSeeded }
+// (Secure or SecureSeeded). It is false for the unresolved
+// Default: resolve first.
+func (m Mode) Secure() bool { return m == Secure || m == SecureSeeded }
 
-func (m NoiseMode) String() string {
+func (m Mode) String() string {
 	switch m {
-	case NoiseDefault:
+	case Default:
 		return "default"
-	case NoiseSimulated:
+	case Simulated:
 		return "simulated"
-	case NoiseSecure:
+	case Secure:
 		return "secure"
-	case NoiseSecureSeeded:
+	case SecureSeeded:
 		return "secure-seeded"
 	}
-	return fmt.Sprintf("NoiseMode(%d)", int(m))
+	return fmt.Sprintf("Mode(%d)", int(m))
 }
 
 // SnapshotCode returns the number a policy snapshot records for m: the
-// resolved mode ([NoiseMode.Resolve]) numbered as snapshot format 3 has
+// resolved mode ([Mode.Resolve]) numbered as snapshot format 3 has
 // always numbered it (simulated 0, secure 1, secure-seeded 2), so that a
 // snapshot of a simulated policy restores into one configured with
-// NoiseSimulated, and one of a secure policy into one with NoiseSecure or
+// Simulated, and one of a secure policy into one with Secure or
 // the mode unset.
-func (m NoiseMode) SnapshotCode() int {
+func (m Mode) SnapshotCode() int {
 	switch m.Resolve() {
-	case NoiseSimulated:
+	case Simulated:
 		return 0
-	case NoiseSecure:
+	case Secure:
 		return 1
-	case NoiseSecureSeeded:
+	case SecureSeeded:
 		return 2
 	}
 	return int(m) + 100 // an unknown mode, refused by the constructors
 }
 
-// CheckNoiseMode returns an error for a NoiseMode that is none of the
+// CheckMode returns an error for a Mode that is none of the
 // named ones.
-func CheckNoiseMode(m NoiseMode) error {
-	if m != NoiseDefault && m != NoiseSimulated && !m.Secure() {
-		return fmt.Errorf("dpb: unknown noise mode %d (NoiseDefault = 0, resolved to NoiseSecure; NoiseSimulated = 1, NoiseSecure = 2, NoiseSecureSeeded = 3)", int(m))
+func CheckMode(m Mode) error {
+	if m != Default && m != Simulated && !m.Secure() {
+		return fmt.Errorf("dpb: unknown noise mode %d (noise.Default = 0, resolved to noise.Secure; noise.Simulated = 1, noise.Secure = 2, noise.SecureSeeded = 3)", int(m))
 	}
 	return nil
 }
@@ -143,23 +143,23 @@ func (e noSecureError) Unwrap() error { return ErrNoSecure }
 func NoSecure(msg string) error { return noSecureError{msg} }
 
 // ExplainDefault returns err, or, when the caller left the mode unset
-// (requested is NoiseDefault) and err is a mechanism's refusal of secure
+// (requested is Default) and err is a mechanism's refusal of secure
 // noise ([ErrNoSecure]), an error that says so and what to do: name
-// NoiseSimulated, knowing that it is not a release-grade guarantee. The
+// Simulated, knowing that it is not a release-grade guarantee. The
 // constructors call it on their errors, so that an unset Noise is never
 // silently simulated.
-func ExplainDefault(requested NoiseMode, err error) error {
-	if err == nil || requested != NoiseDefault || !errors.Is(err, ErrNoSecure) {
+func ExplainDefault(requested Mode, err error) error {
+	if err == nil || requested != Default || !errors.Is(err, ErrNoSecure) {
 		return err
 	}
-	return fmt.Errorf("dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to NoiseSimulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
+	return fmt.Errorf("dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to noise.Simulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
 }
 
 // NewLaplaceNoiseMode returns Lap(scale) node noise of the given mode: the
-// seeded [LaplaceNoise] for NoiseSimulated, or [NewSecureLaplaceNoise] for ℓ1
-// sensitivity sens (with its bits from rng for NoiseSecureSeeded; from
-// crypto/rand for NoiseSecure and the unset NoiseDefault).
-func NewLaplaceNoiseMode(mode NoiseMode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
+// seeded [LaplaceNoise] for Simulated, or [NewSecureLaplaceNoise] for ℓ1
+// sensitivity sens (with its bits from rng for SecureSeeded; from
+// crypto/rand for Secure and the unset Default).
+func NewLaplaceNoiseMode(mode Mode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
 	if mode = mode.Resolve(); mode.Secure() {
 		s, err := NewSecureLaplaceNoise(dim, scale, sens)
 		if err == nil {
@@ -342,23 +342,23 @@ func NewSecureSymGaussianNoiseSlack(n int, sigma, sens, slack float64) (*SecureN
 // whatever their source, so r decides only whether the draws can be
 // predicted. r must return uniform bytes; a read error panics. For audits,
 // tests and notebooks that must reproduce their outputs from a seed (see
-// [NoiseSecureSeeded]); never for a release an adversary sees.
+// [SecureSeeded]); never for a release an adversary sees.
 func (s *SecureNoise) SetEntropy(r io.Reader) {
 	s.src.entropy = r
 	s.src.i = len(s.src.buf) // drop bits buffered from the old source
 	s.src.pool, s.src.nbits = 0, 0
 }
 
-// SeedFrom sets s's entropy to rng when mode is NoiseSecureSeeded (a no-op
-// for NoiseSecure): how the mechanisms' constructors honour that mode.
-func (s *SecureNoise) SeedFrom(mode NoiseMode, rng *rand.Rand) {
-	if mode == NoiseSecureSeeded {
+// SeedFrom sets s's entropy to rng when mode is SecureSeeded (a no-op
+// for Secure): how the mechanisms' constructors honour that mode.
+func (s *SecureNoise) SeedFrom(mode Mode, rng *rand.Rand) {
+	if mode == SecureSeeded {
 		s.SetEntropy(RandReader{rng})
 	}
 }
 
 // RandReader reads uniform bytes from a *rand.Rand (eight little-endian
-// bytes per Uint64): the entropy of [NoiseSecureSeeded].
+// bytes per Uint64): the entropy of [SecureSeeded].
 type RandReader struct{ R *rand.Rand }
 
 // Read fills p and never fails.
@@ -379,22 +379,22 @@ func (r RandReader) Read(p []byte) (int, error) {
 // Dim returns the dimension.
 func (s *SecureNoise) Dim() int { return len(s.sigma) }
 
-// Mode returns NoiseSecure when s draws from crypto/rand, NoiseSecureSeeded
+// Mode returns Secure when s draws from crypto/rand, SecureSeeded
 // when its entropy was set ([SecureNoise.SetEntropy]).
-func (s *SecureNoise) Mode() NoiseMode {
+func (s *SecureNoise) Mode() Mode {
 	if s.src.entropy != nil {
-		return NoiseSecureSeeded
+		return SecureSeeded
 	}
-	return NoiseSecure
+	return Secure
 }
 
 // ModeOf returns the mode of node noise n: its [SecureNoise.Mode], or
-// NoiseSimulated for every other noise.
-func ModeOf(n Noise) NoiseMode {
+// Simulated for every other noise.
+func ModeOf(n Noise) Mode {
 	if s, ok := n.(*SecureNoise); ok {
 		return s.Mode()
 	}
-	return NoiseSimulated
+	return Simulated
 }
 
 // Grid returns the grid spacing g.

@@ -6,12 +6,12 @@ import (
 	"testing"
 )
 
-// The secure samplers fed from a seeded stream (NoiseSecureSeeded) repeat
+// The secure samplers fed from a seeded stream (SecureSeeded) repeat
 // their draws for one seed and differ for another; fed the same bytes as a
 // reader they give the same draws whatever hands them over (the sampler sees
 // only bytes), and the library default stays crypto/rand.
 func TestSecureSeededEntropy(t *testing.T) {
-	draw := func(mode NoiseMode, seed uint64) []float64 {
+	draw := func(mode Mode, seed uint64) []float64 {
 		nz, err := NewLaplaceNoiseMode(mode, 3, 2.5, 1, rand.New(rand.NewChaCha8([32]byte{byte(seed)})))
 		if err != nil {
 			t.Fatal(err)
@@ -24,15 +24,15 @@ func TestSecureSeededEntropy(t *testing.T) {
 		}
 		return out
 	}
-	a, b, c := draw(NoiseSecureSeeded, 1), draw(NoiseSecureSeeded, 1), draw(NoiseSecureSeeded, 2)
+	a, b, c := draw(SecureSeeded, 1), draw(SecureSeeded, 1), draw(SecureSeeded, 2)
 	if !equal(a, b) {
-		t.Error("NoiseSecureSeeded: one seed, two sequences")
+		t.Error("SecureSeeded: one seed, two sequences")
 	}
 	if equal(a, c) {
-		t.Error("NoiseSecureSeeded: two seeds, one sequence")
+		t.Error("SecureSeeded: two seeds, one sequence")
 	}
-	if equal(draw(NoiseSecure, 1), draw(NoiseSecure, 1)) {
-		t.Error("NoiseSecure repeated its draws: it should read crypto/rand, not the seed")
+	if equal(draw(Secure, 1), draw(Secure, 1)) {
+		t.Error("Secure repeated its draws: it should read crypto/rand, not the seed")
 	}
 	// The same bytes from a plain reader give the same Gaussian draws.
 	bs := make([]byte, 1<<16)
@@ -54,8 +54,8 @@ func TestSecureSeededEntropy(t *testing.T) {
 			t.Fatalf("draw %d: %d from the bytes, %d from the stream", i, k1[i], k2[i])
 		}
 	}
-	if NoiseSecureSeeded.String() != "secure-seeded" || !NoiseSecureSeeded.Secure() || NoiseSimulated.Secure() {
-		t.Error("NoiseSecureSeeded's name or Secure()")
+	if SecureSeeded.String() != "secure-seeded" || !SecureSeeded.Secure() || Simulated.Secure() {
+		t.Error("SecureSeeded's name or Secure()")
 	}
 }
 

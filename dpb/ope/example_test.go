@@ -73,7 +73,7 @@ func Example() {
 		pol, err := ss18.NewPolicy(ss18.PolicyConfig{
 			Alg:     alg,
 			Setting: ss18.Setting{D: log.Dim(), N: log.Len(), Epsilon: 1, Delta: 1e-5, Lt2: 2},
-			Noise:   noise.NoiseSimulated,
+			Noise:   noise.Simulated,
 		}, bandit.Stream(1, 1))
 		if err != nil {
 			fmt.Println(err)

@@ -27,7 +27,7 @@ func frozenLog(n, bad int) *rowLog {
 }
 
 func frozenPolicy(t *testing.T) *ss18.LinUCB {
-	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 2, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2}, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 2, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func BeyondAS17Tiles(res *as17fig.BeyondResult) ([][]*plot.Plot, error) {
 	for _, p := range res.Panels {
 		refs := p.BoundCurves()
 		for v, va := range res.Variants {
-			if va.Gaussian && (va.Counter == counter.CounterTree || va.Counter == counter.CounterHonaker) {
+			if va.Gaussian && (va.Counter == counter.Tree || va.Counter == counter.Honaker) {
 				nan := make([]float64, len(refs.X))
 				for i := range nan {
 					nan[i] = math.NaN()

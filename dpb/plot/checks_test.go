@@ -11,7 +11,7 @@ import (
 // TestRoundRatios is the smoke test of the regularizer notebook's figure
 // path: a tiny tree check, its per-round curves, the plot, SVG.
 func TestRoundRatios(t *testing.T) {
-	_, rounds, err := check.CheckTreeRegularizers(check.TreeCheckConfig{
+	_, rounds, err := check.TreeRegularizers(check.TreeConfig{
 		Setting: ss18.Setting{D: 2, N: 16, Epsilon: 1, Delta: 0.1, Lt2: 2}, Reps: 2, Seed: 1})
 	if err != nil {
 		t.Fatal(err)

@@ -53,20 +53,20 @@ import (
 // A single V = max_t V_t keeps the bounds constant over rounds, as LinUCB's β_t
 // needs.
 type GaussianCounterCal struct {
-	Kind    counter.CounterKind `json:"counter"`
-	Cost    counter.CounterCost `json:"cost"`
-	MaxVar  float64             `json:"max_var"`
-	Mu      float64             `json:"mu"` // the GDP parameter μ(ε, δ) the calibration targets
-	Sigma   float64             `json:"sigma"`
-	Upsilon float64             `json:"upsilon"`
-	Bounds  RegBounds           `json:"bounds"`
+	Kind    counter.Kind `json:"counter"`
+	Cost    counter.Cost `json:"cost"`
+	MaxVar  float64      `json:"max_var"`
+	Mu      float64      `json:"mu"` // the GDP parameter μ(ε, δ) the calibration targets
+	Sigma   float64      `json:"sigma"`
+	Upsilon float64      `json:"upsilon"`
+	Bounds  RegBounds    `json:"bounds"`
 	// Sharp marks the bounds of [GaussianCounterCalibrationSharp].
 	Sharp bool `json:"sharp,omitempty"`
 }
 
 // GaussianCounterCalibration returns the calibration of the Gaussian
 // regularizer on the counter kind for the setting (see [GaussianCounterCal]).
-func GaussianCounterCalibration(s Setting, kind counter.CounterKind) (GaussianCounterCal, error) {
+func GaussianCounterCalibration(s Setting, kind counter.Kind) (GaussianCounterCal, error) {
 	if err := s.Validate(); err != nil {
 		return GaussianCounterCal{}, err
 	}
@@ -99,13 +99,13 @@ func (c GaussianCounterCal) Epsilon(s Setting) float64 {
 // Proposition 11 bounds derived from the counter's variance (see
 // [GaussianCounterCal]). Like the tree regularizers it starts with one
 // data-independent zero item and has horizon n.
-func NewGaussianCounterReg(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterReg(s, kind, noise.NoiseSimulated, rng)
+func NewGaussianCounterReg(s Setting, kind counter.Kind, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianCounterReg(s, kind, noise.Simulated, rng)
 }
 
 // newGaussianCounterReg is [NewGaussianCounterReg] on noise of the given
 // mode (see newGaussianCounterRegCal).
-func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
+func newGaussianCounterReg(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -127,12 +127,12 @@ func newGaussianCounterReg(s Setting, kind counter.CounterKind, mode noise.Noise
 // (|v_i v_j| ≤ ‖v‖² ≤ L̃², up to LinUCB's relative tolerance boundSlack;
 // clipped to it, which changes no record within the bound), and the noise
 // pays the slack of their measurement error (counter.ToeplitzSlack).
-func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
+func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	kind := cal.Kind
 	if !(cal.Bounds.RhoMin > 0) || math.IsInf(cal.Bounds.Gamma, 0) {
 		return nil, fmt.Errorf("dpb: gaussian counter bounds %+v unusable", cal.Bounds)
 	}
-	if err := noise.CheckNoiseMode(mode); err != nil {
+	if err := noise.CheckMode(mode); err != nil {
 		return nil, err
 	}
 	var nz noise.Noise
@@ -141,7 +141,7 @@ func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.Nois
 	var bound counter.DataBound
 	if mode.Secure() {
 		var slack float64
-		if kind == counter.CounterSqrt || kind == counter.CounterBLT {
+		if kind == counter.Sqrt || kind == counter.BLT {
 			bound = counter.DataBound{Entry: s.Lt2 * (1 + boundSlack), Clip: true}
 			// The grid of the noise below: its smallest σ is the off-diagonal σ.
 			if slack, err = counter.ToeplitzSlack(kind, simd.PackedLen(n1), s.N, bound, noise.SecureGrid(cal.Sigma)); err != nil {
@@ -226,7 +226,7 @@ func (s Setting) WishartKTight() (int, error) {
 // shift is a data-independent constant, so any ρ keeps privacy and the
 // proposition; ρ is the minimiser of β̄_n (Proposition 4's closed form at
 // round n, [BetaBar]) with σ = S = L = 1, SS18 Fig. 4's LinUCB constants.
-func GaussianCounterCalibrationSharp(s Setting, kind counter.CounterKind) (GaussianCounterCal, error) {
+func GaussianCounterCalibrationSharp(s Setting, kind counter.Kind) (GaussianCounterCal, error) {
 	c, err := GaussianCounterCalibration(s, kind)
 	if err != nil {
 		return GaussianCounterCal{}, err
@@ -249,11 +249,11 @@ func GaussianCounterCalibrationSharp(s Setting, kind counter.CounterKind) (Gauss
 // NewGaussianCounterRegSharp is [NewGaussianCounterReg] with the bounds and
 // shift of [GaussianCounterCalibrationSharp]: the same σ and counter, so the
 // same (ε, δ).
-func NewGaussianCounterRegSharp(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterRegSharp(s, kind, noise.NoiseSimulated, rng)
+func NewGaussianCounterRegSharp(s Setting, kind counter.Kind, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianCounterRegSharp(s, kind, noise.Simulated, rng)
 }
 
-func newGaussianCounterRegSharp(s Setting, kind counter.CounterKind, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
+func newGaussianCounterRegSharp(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}

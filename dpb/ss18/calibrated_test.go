@@ -16,7 +16,7 @@ import (
 func TestGaussianCounterCalibration(t *testing.T) {
 	s := Setting{D: 5, N: 5000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	printed := s.GaussianSigma()
-	for _, kind := range counter.CounterKinds {
+	for _, kind := range counter.Kinds {
 		c, err := GaussianCounterCalibration(s, kind)
 		if err != nil {
 			t.Fatal(err)
@@ -42,13 +42,13 @@ func TestGaussianCounterCalibration(t *testing.T) {
 	}
 	// On the padded tree the calibration is the printed formula's structure
 	// with the sharp Υ at α/(4n): Υ = σ√(2m)(2√d + √(2 ln(4n/α))), α = 1/n.
-	c, _ := GaussianCounterCalibration(s, counter.CounterTreePadded)
+	c, _ := GaussianCounterCalibration(s, counter.TreePadded)
 	m := float64(s.Levels())
 	want := c.Sigma * math.Sqrt(2*m) * (2*math.Sqrt(5) + math.Sqrt(2*math.Log(4*float64(s.N)*float64(s.N))))
 	if !(math.Abs(c.Upsilon-want) <= 1e-9*want) {
 		t.Errorf("padded Υ = %v, want %v", c.Upsilon, want)
 	}
-	if _, err := GaussianCounterCalibration(Setting{D: 5, N: 10, Epsilon: -1, Delta: 0.1, Lt2: 2}, counter.CounterBLT); err == nil {
+	if _, err := GaussianCounterCalibration(Setting{D: 5, N: 10, Epsilon: -1, Delta: 0.1, Lt2: 2}, counter.BLT); err == nil {
 		t.Error("negative ε accepted")
 	}
 }
@@ -75,7 +75,7 @@ func TestNewSS18Variants(t *testing.T) {
 			t.Errorf("ParseSS18Alg(%q) = %v, %v", name, b, err)
 		}
 		for _, mode := range []counter.ReleaseMode{counter.Plain, counter.Padded} {
-			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: mode, Noise: noise.NoiseSimulated}, bandit.Stream(1, 2))
+			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: mode, Noise: noise.Simulated}, bandit.Stream(1, 2))
 			if err != nil {
 				t.Fatalf("%v: %v", a, err)
 			}
@@ -93,7 +93,7 @@ func TestNewSS18Variants(t *testing.T) {
 			}
 		}
 	}
-	if _, err := NewPolicy(PolicyConfig{Alg: GaussianBLT, Setting: s, Shift: ShiftGiven, ShiftValue: 3, Noise: noise.NoiseSimulated}, bandit.Stream(1, 2)); err == nil {
+	if _, err := NewPolicy(PolicyConfig{Alg: GaussianBLT, Setting: s, Shift: ShiftGiven, ShiftValue: 3, Noise: noise.Simulated}, bandit.Stream(1, 2)); err == nil {
 		t.Error("a given shift accepted for a counter variant")
 	}
 }
@@ -101,11 +101,11 @@ func TestNewSS18Variants(t *testing.T) {
 func TestGaussianCounterCalibrationSharp(t *testing.T) {
 	for _, n := range []int{1000, 100000} {
 		s := Setting{D: 5, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}
-		c0, err := GaussianCounterCalibration(s, counter.CounterBLT)
+		c0, err := GaussianCounterCalibration(s, counter.BLT)
 		if err != nil {
 			t.Fatal(err)
 		}
-		c, err := GaussianCounterCalibrationSharp(s, counter.CounterBLT)
+		c, err := GaussianCounterCalibrationSharp(s, counter.BLT)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,10 +19,10 @@ import (
 func BenchmarkCounterStep(b *testing.B) {
 	const n1 = 6
 	dim := simd.PackedLen(n1)
-	for _, kind := range counter.CounterKinds {
+	for _, kind := range counter.Kinds {
 		b.Run(kind.String(), func(b *testing.B) {
 			horizon := 1 << 20
-			if kind == counter.CounterSqrt {
+			if kind == counter.Sqrt {
 				horizon = 1 << 13
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
@@ -64,8 +64,8 @@ func benchCounterStep(b *testing.B, newC func() (counter.Counter, error)) {
 // capped at MaxSqrtHorizon (the BLT stands in for it).
 func BenchmarkLinUCBCounterStep(b *testing.B) {
 	s := Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	for _, kind := range counter.CounterKinds {
-		if kind == counter.CounterSqrt {
+	for _, kind := range counter.Kinds {
+		if kind == counter.Sqrt {
 			continue
 		}
 		b.Run(fmt.Sprintf("counter=%v/d=5/K=25", kind), func(b *testing.B) {
@@ -84,7 +84,7 @@ func TestCounterRegularizerNoAllocs(t *testing.T) {
 	s := Setting{D: 5, N: 4096, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	x := []float64{0.1, 0.2, 0.3, 0.4, 0.5}
 	v, u := make([]float64, 25), make([]float64, 5)
-	for _, kind := range counter.CounterKinds {
+	for _, kind := range counter.Kinds {
 		reg, err := NewGaussianCounterReg(s, kind, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)

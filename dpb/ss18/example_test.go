@@ -22,7 +22,7 @@ func ExampleNewPolicy() {
 			Alg:     alg,
 			Setting: ss18.Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2},
 			Mode:    counter.Padded,
-			Noise:   noise.NoiseSimulated,
+			Noise:   noise.Simulated,
 		}, bandit.Stream(1, bandit.StreamID(0, 1)))
 		if err != nil {
 			fmt.Println(err)
@@ -47,7 +47,7 @@ func ExampleChooseLockstep() {
 	s := ss18.Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	var pols []bandit.Policy
 	for i, alg := range ss18.Algs {
-		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: s, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, bandit.StreamID(0, 1+i)))
+		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, bandit.StreamID(0, 1+i)))
 		if err != nil {
 			fmt.Println(err)
 			return

@@ -65,14 +65,14 @@ func BenchmarkLinUCBPrivateStep(b *testing.B) {
 	for _, sz := range testutil.BenchSizes {
 		s := Setting{D: sz.D, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 		b.Run(fmt.Sprintf("alg=Gaussian/d=%d/K=%d", sz.D, sz.K), func(b *testing.B) {
-			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}
 			benchStep(b, reg, sz.D, sz.K)
 		})
 		b.Run(fmt.Sprintf("alg=Wishart/d=%d/K=%d", sz.D, sz.K), func(b *testing.B) {
-			reg, err := NewWishartTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			reg, err := NewWishartTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -88,7 +88,7 @@ func BenchmarkLinUCBRound(b *testing.B) {
 		for _, alg := range []Alg{NonPrivate, Gaussian, Wishart} {
 			b.Run(fmt.Sprintf("alg=%v/d=%d/K=%d", alg, sz.D, sz.K), func(b *testing.B) {
 				// The paper's horizon (m = 27 tree levels), padded tree.
-				benchWholeRound(b, PolicyConfig{Alg: alg, Setting: Setting{D: sz.D, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: noise.NoiseSimulated}, sz.K)
+				benchWholeRound(b, PolicyConfig{Alg: alg, Setting: Setting{D: sz.D, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: noise.Simulated}, sz.K)
 			})
 		}
 	}
@@ -133,7 +133,7 @@ func BenchmarkLinUCBCounterRound(b *testing.B) {
 	const d, k, n = 5, 25, 1 << 22
 	for _, alg := range []Alg{GaussianBLT, GaussianBLTSharp, GaussianBLTRound} {
 		b.Run(fmt.Sprintf("alg=%v/d=%d/K=%d", alg, d, k), func(b *testing.B) {
-			benchWholeRound(b, PolicyConfig{Alg: alg, Setting: Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.NoiseSimulated}, k)
+			benchWholeRound(b, PolicyConfig{Alg: alg, Setting: Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, k)
 		})
 	}
 }

@@ -38,13 +38,13 @@ func prepareLockstepSameBits(t *testing.T, d, n int) int {
 	mk := func() []bandit.Policy {
 		var ps []bandit.Policy
 		for i, a := range []Alg{NonPrivate, Gaussian, Wishart, WishartUnshifted, Wishart} {
-			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: counter.Plain, Noise: noise.NoiseSimulated}, bandit.Stream(9, uint64(i)))
+			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: counter.Plain, Noise: noise.Simulated}, bandit.Stream(9, uint64(i)))
 			if err != nil {
 				t.Fatal(err)
 			}
 			ps = append(ps, p)
 		}
-		other, err := NewPolicy(PolicyConfig{Alg: NonPrivate, Setting: Setting{D: 3, N: n, Lt2: 2}, Noise: noise.NoiseSimulated}, bandit.Stream(9, 99))
+		other, err := NewPolicy(PolicyConfig{Alg: NonPrivate, Setting: Setting{D: 3, N: n, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(9, 99))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func chooseLockstepSameBits(t *testing.T, d, k int) {
 	mk := func() []bandit.Policy {
 		var ps []bandit.Policy
 		for i, a := range []Alg{NonPrivate, Gaussian, Wishart, WishartUnshifted, Gaussian, Wishart} {
-			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(11, uint64(i)))
+			p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(11, uint64(i)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -236,7 +236,7 @@ func BenchmarkChooseLockstep(b *testing.B) {
 			s := Setting{D: 5, N: 1000000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 			var pols []bandit.Policy
 			for i, a := range Algs {
-				p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, uint64(1+i)))
+				p, err := NewPolicy(PolicyConfig{Alg: a, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, uint64(1+i)))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -206,7 +206,7 @@ func TestLinUCBDataBound(t *testing.T) {
 func TestPrivatePolicyDataBound(t *testing.T) {
 	s := Setting{D: 2, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	for _, alg := range []Alg{Gaussian, Wishart} {
-		p, err := NewPolicy(PolicyConfig{Alg: alg, Setting: s, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := NewPolicy(PolicyConfig{Alg: alg, Setting: s, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -217,7 +217,7 @@ func TestPrivatePolicyDataBound(t *testing.T) {
 		if got := reg.Tree().Rounds(); got != 1 { // only the zero item
 			t.Errorf("%v: rejected data reached the tree (%d items)", alg, got)
 		}
-		pc, _ := NewPolicy(PolicyConfig{Alg: alg, Setting: s, Clip: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		pc, _ := NewPolicy(PolicyConfig{Alg: alg, Setting: s, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err := pc.Observe([]float64{1, 1}, 0.5); err != nil {
 			t.Errorf("%v with Clip: %v", alg, err)
 		}
@@ -228,7 +228,7 @@ func TestPrivatePolicyDataBound(t *testing.T) {
 			t.Errorf("%v: clipped ‖x‖²+y² = %v, want 2", alg, tr)
 		}
 	}
-	if _, err := NewPolicy(PolicyConfig{Alg: Gaussian, Setting: Setting{D: 2, N: 10, Epsilon: 1, Delta: 0.1, Lt2: math.Inf(1)}, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1)); err == nil {
+	if _, err := NewPolicy(PolicyConfig{Alg: Gaussian, Setting: Setting{D: 2, N: 10, Epsilon: 1, Delta: 0.1, Lt2: math.Inf(1)}, Noise: noise.Simulated}, bandit.Stream(1, 1)); err == nil {
 		t.Error("L̃² = +Inf accepted")
 	}
 }

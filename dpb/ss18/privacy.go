@@ -41,8 +41,8 @@ func (r *Ridge) Privacy() bandit.Privacy { return bandit.NonPrivate(r.String()) 
 //     reported with that accounting.
 func (r *TreeRegularizer) Privacy() bandit.Privacy {
 	p := r.privacy()
-	mode := noise.NoiseSimulated
-	if cs, ok := r.ctr.(counter.CounterState); ok {
+	mode := noise.Simulated
+	if cs, ok := r.ctr.(counter.State); ok {
 		mode = noise.ModeOf(cs.NodeNoise())
 	}
 	p.Noise = mode.String()

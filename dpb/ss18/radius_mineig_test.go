@@ -23,13 +23,13 @@ func TestRadiusMinEig(t *testing.T) {
 			t.Fatal(err)
 		}
 		set := Setting{D: d, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}
-		pol, err := NewPolicy(PolicyConfig{Alg: alg, Setting: set, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		pol, err := NewPolicy(PolicyConfig{Alg: alg, Setting: set, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var twin *LinUCB
 		if me, ok := map[Alg]Alg{GaussianBLTRound: GaussianBLTRoundMinEig, WishartTight: WishartTightMinEig}[alg]; ok {
-			if twin, err = NewPolicy(PolicyConfig{Alg: me, Setting: set, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1)); err != nil {
+			if twin, err = NewPolicy(PolicyConfig{Alg: me, Setting: set, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1)); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -79,7 +79,7 @@ func TestRadiusMinEig(t *testing.T) {
 
 func TestRadiusMinEigAllocs(t *testing.T) {
 	e, _ := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, bandit.Stream(2, 0))
-	pol, err := NewPolicy(PolicyConfig{Alg: GaussianBLTRoundMinEig, Setting: Setting{D: 5, N: 10000, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(2, 1))
+	pol, err := NewPolicy(PolicyConfig{Alg: GaussianBLTRoundMinEig, Setting: Setting{D: 5, N: 10000, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(2, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -58,14 +58,14 @@ type TreeRegConfig struct {
 	// Upsilon is Υ, the bound on the Gaussian noise's operator norm used by
 	// the shift 2Υ and the bounds. Defaults to Setting.Upsilon() (as printed).
 	Upsilon float64
-	// Noise selects the sampler. Unset (noise.NoiseDefault) it is
-	// NoiseSecure: the Gaussian tree's exact discrete Gaussian entries on a
-	// grid from crypto/rand (see [noise.NoiseMode] and
-	// [noise.NewSecureSymGaussianNoise]). NoiseSimulated (seeded
+	// Noise selects the sampler. Unset (noise.Default) it is
+	// noise.Secure: the Gaussian tree's exact discrete Gaussian entries on a
+	// grid from crypto/rand (see [noise.Mode] and
+	// [noise.NewSecureSymGaussianNoise]). noise.Simulated (seeded
 	// floating-point noise, reproducible, not release-grade) must be named.
-	// There is no secure Wishart sampler: NewWishartTree rejects NoiseSecure,
-	// and an unset Noise with an error that says to name NoiseSimulated.
-	Noise noise.NoiseMode
+	// There is no secure Wishart sampler: NewWishartTree rejects noise.Secure,
+	// and an unset Noise with an error that says to name noise.Simulated.
+	Noise noise.Mode
 }
 
 // TreeRegularizer is a private changing regularizer of SS18 Section 4: the
@@ -114,11 +114,11 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	if mode := cfg.Noise.Resolve(); mode.Secure() {
-		return nil, noise.ExplainDefault(cfg.Noise, noise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (NoiseSecure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
+		return nil, noise.ExplainDefault(cfg.Noise, noise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (noise.Secure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
 	}
 	k := cfg.K
 	if k == 0 {
@@ -166,7 +166,7 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	cfg.Noise = cfg.Noise.Resolve()

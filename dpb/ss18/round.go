@@ -38,8 +38,8 @@ func gridUp(t, n int) int {
 // nondecreasingVariance lists the counters whose VarianceAt(t) never
 // decreases in t: the padded tree (constant), the square root (a sum of
 // squares over j < t) and the BLT (V(t) − V(t−1) = (Σ_i ω_i λ_i^{t−1})² ≥ 0).
-func nondecreasingVariance(kind counter.CounterKind) bool {
-	return kind == counter.CounterTreePadded || kind == counter.CounterSqrt || kind == counter.CounterBLT
+func nondecreasingVariance(kind counter.Kind) bool {
+	return kind == counter.TreePadded || kind == counter.Sqrt || kind == counter.BLT
 }
 
 // at returns the bounds of the release after the counter's t-th item
@@ -103,11 +103,11 @@ func harmonic(n int) float64 {
 // bounds of that round: SS18's regret accrues early (the curves of Fig. 4's
 // setting are flat after ~10⁵ of 10⁶ rounds), so the radius of early rounds
 // is the one to make small.
-func NewGaussianCounterRegRound(s Setting, kind counter.CounterKind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterRegRound(s, kind, noise.NoiseSimulated, rng)
+func NewGaussianCounterRegRound(s Setting, kind counter.Kind, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianCounterRegRound(s, kind, noise.Simulated, rng)
 }
 
-func newGaussianCounterRegRound(s Setting, kind counter.CounterKind, mode noise.NoiseMode, rng *rand.Rand) (*TreeRegularizer, error) {
+func newGaussianCounterRegRound(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}

@@ -18,11 +18,11 @@ import (
 func TestGaussianCounterRegRound(t *testing.T) {
 	const n = 300
 	s := Setting{D: 3, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	cal, err := GaussianCounterCalibration(s, counter.CounterBLT)
+	cal, err := GaussianCounterCalibration(s, counter.BLT)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewGaussianCounterRegRound(s, counter.CounterBLT, bandit.Stream(1, 1))
+	r, err := NewGaussianCounterRegRound(s, counter.BLT, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestGaussianCounterRegRound(t *testing.T) {
 		}
 	}
 	// LinUCB reads the current bounds each round.
-	p, err := NewPolicy(PolicyConfig{Alg: GaussianBLTRound, Setting: s, Noise: noise.NoiseSimulated}, bandit.Stream(1, 2))
+	p, err := NewPolicy(PolicyConfig{Alg: GaussianBLTRound, Setting: s, Noise: noise.Simulated}, bandit.Stream(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -99,13 +99,13 @@ func TestGaussianCounterRegRound(t *testing.T) {
 		}
 		p.Update(rd, arm, env.Reward(rd, arm))
 	}
-	for _, kind := range []counter.CounterKind{counter.CounterTree, counter.CounterHonaker, counter.CounterSmooth} {
+	for _, kind := range []counter.Kind{counter.Tree, counter.Honaker, counter.Smooth} {
 		if _, err := NewGaussianCounterRegRound(s, kind, bandit.Stream(1, 1)); err == nil {
 			t.Errorf("%v (variance not monotone) accepted", kind)
 		}
 	}
 	// The constant-bound regularizers do not change.
-	g, _ := NewGaussianCounterReg(s, counter.CounterBLT, bandit.Stream(1, 1))
+	g, _ := NewGaussianCounterReg(s, counter.BLT, bandit.Stream(1, 1))
 	if g.BoundsChange() || g.RoundBounds(7) != g.Bounds() {
 		t.Error("the exact-calibration regularizer reports changing bounds")
 	}

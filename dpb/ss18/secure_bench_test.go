@@ -15,11 +15,11 @@ import (
 // BenchmarkSecureVsSimulated is the cost of the secure mode: the (5, 25)
 // Gaussian LinUCB step (SS18 Fig. 4's size, padded tree, n = 5·10⁷), the same
 // round with the Appendix D decision set drawn, and the DP-UCB step (k = 5),
-// with the default seeded sampler and with NoiseSecure
+// with the default seeded sampler and with noise.Secure
 // (exact discrete noise from crypto/rand). Neither allocates (the secure
 // samplers' big-integer paths are for draws beyond 2⁶⁴ grid steps only).
 func BenchmarkSecureVsSimulated(b *testing.B) {
-	for _, mode := range []noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecure} {
+	for _, mode := range []noise.Mode{noise.Simulated, noise.Secure} {
 		b.Run(fmt.Sprintf("alg=Gaussian/d=5/K=25/noise=%v", mode), func(b *testing.B) {
 			s := Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: mode}, bandit.Stream(1, 1))

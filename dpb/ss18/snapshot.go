@@ -16,7 +16,7 @@ func appendRegState(e *snap.Enc, r Regularizer) error {
 		e.F64s(r.u)
 	case *TreeRegularizer:
 		e.Int(r.adds)
-		c := r.ctr.(counter.CounterState)
+		c := r.ctr.(counter.State)
 		c.AppendState(e)
 		noise.AppendNoiseState(e, c.NodeNoise())
 	default:
@@ -37,7 +37,7 @@ func readRegState(d *snap.Dec, r Regularizer) {
 			return
 		}
 		r.adds = adds
-		c := r.ctr.(counter.CounterState)
+		c := r.ctr.(counter.State)
 		c.ReadState(d)
 		noise.ReadNoiseState(d, c.NodeNoise())
 		// The counter is at the regularizer's additions, or one round

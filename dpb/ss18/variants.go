@@ -90,22 +90,22 @@ var BeyondAlgs = []Alg{NonPrivate, Gaussian, GaussianExact, GaussianHonaker,
 // GaussianCounter returns the counter an exactly calibrated Gaussian variant
 // runs on (mode picks the tree for GaussianExact), and false for the
 // other variants.
-func (a Alg) GaussianCounter(mode counter.ReleaseMode) (counter.CounterKind, bool) {
+func (a Alg) GaussianCounter(mode counter.ReleaseMode) (counter.Kind, bool) {
 	a, _ = a.MinEigBase()
 	switch a {
 	case GaussianExact:
 		if mode == counter.Plain {
-			return counter.CounterTree, true
+			return counter.Tree, true
 		}
-		return counter.CounterTreePadded, true
+		return counter.TreePadded, true
 	case GaussianHonaker:
-		return counter.CounterHonaker, true
+		return counter.Honaker, true
 	case GaussianSmooth:
-		return counter.CounterSmooth, true
+		return counter.Smooth, true
 	case GaussianSqrt:
-		return counter.CounterSqrt, true
+		return counter.Sqrt, true
 	case GaussianBLT, GaussianBLTSharp, GaussianBLTRound:
-		return counter.CounterBLT, true
+		return counter.BLT, true
 	}
 	return 0, false
 }
@@ -200,17 +200,17 @@ type PolicyConfig struct {
 	// named.
 	Mode counter.ReleaseMode
 	// Noise selects the sampler of the private variants (see [TreeRegConfig]).
-	// Unset (noise.NoiseDefault) it is NoiseSecure, exact discrete noise from
+	// Unset (noise.Default) it is noise.Secure, exact discrete noise from
 	// crypto/rand, which runs every Gaussian variant: Gaussian, GaussianExact,
 	// GaussianHonaker and GaussianSmooth through the grid wrapper of
 	// dpb/counter, GaussianSqrt, GaussianBLT, GaussianBLTSharp and
 	// GaussianBLTRound (and their MinEig forms) through the Toeplitz
 	// counters' secure measurements (data bound L̃² per entry). The Wishart
-	// variants refuse NoiseSecure with an error that says why, and an unset
-	// Noise with an error that says to name NoiseSimulated (seeded
+	// variants refuse noise.Secure with an error that says why, and an unset
+	// Noise with an error that says to name noise.Simulated (seeded
 	// floating-point noise, not a release-grade guarantee). The policy's
 	// Privacy reports the resolved mode.
-	Noise noise.NoiseMode
+	Noise noise.Mode
 	// Lambda is the ridge λ of NonPrivate. Defaults to 1.
 	Lambda float64
 	// Shift and ShiftValue override the variant's shift (ShiftGiven), for the
@@ -240,7 +240,7 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 	if cfg.Mode == counter.ModeDefault {
 		cfg.Mode = counter.Padded
 	}
-	if err := noise.CheckNoiseMode(cfg.Noise); err != nil {
+	if err := noise.CheckMode(cfg.Noise); err != nil {
 		return nil, err
 	}
 	requested := cfg.Noise

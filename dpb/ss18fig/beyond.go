@@ -19,24 +19,24 @@ import (
 // exactly to (ε, δ) (σ = √Cost.L2Sq/μ(ε, δ), [accounting.GaussianSigma]),
 // the largest and the mean per-round noise standard deviation σ√V_t.
 type CounterNoiseResult struct {
-	Epsilon  float64                    `json:"epsilon"`
-	Delta    float64                    `json:"delta"`
-	Mu       float64                    `json:"mu"`
-	Profiles [][]counter.CounterProfile `json:"profiles"` // [kind][n]
-	MaxStd   *harness.Curves            `json:"max_std"`  // X = n, one series per counter
-	MeanStd  *harness.Curves            `json:"mean_std"` // X = n
-	Kinds    []counter.CounterKind      `json:"-"`
-	Ratio    map[string][][2]float64    `json:"ratio_to_tree"` // kind → per n: (max, mean) variance / plain tree's
+	Epsilon  float64                 `json:"epsilon"`
+	Delta    float64                 `json:"delta"`
+	Mu       float64                 `json:"mu"`
+	Profiles [][]counter.Profile     `json:"profiles"` // [kind][n]
+	MaxStd   *harness.Curves         `json:"max_std"`  // X = n, one series per counter
+	MeanStd  *harness.Curves         `json:"mean_std"` // X = n
+	Kinds    []counter.Kind          `json:"-"`
+	Ratio    map[string][][2]float64 `json:"ratio_to_tree"` // kind → per n: (max, mean) variance / plain tree's
 }
 
 // CounterNoise computes [CounterNoiseResult] exactly (no sampling) for
-// every counter of [counter.CounterKinds] at each horizon in ns.
+// every counter of [counter.Kinds] at each horizon in ns.
 func CounterNoise(eps, delta float64, ns []int) (*CounterNoiseResult, error) {
 	if _, err := accounting.GaussianSigma(eps, delta, 1); err != nil {
 		return nil, err
 	}
 	mu := accounting.GDPMu(eps, delta)
-	kinds := counter.CounterKinds
+	kinds := counter.Kinds
 	r := &CounterNoiseResult{Epsilon: eps, Delta: delta, Mu: mu, Kinds: kinds, Ratio: map[string][][2]float64{}}
 	names := make([]string, len(kinds))
 	for i, k := range kinds {
@@ -49,10 +49,10 @@ func CounterNoise(eps, delta float64, ns []int) (*CounterNoiseResult, error) {
 	r.MaxStd = &harness.Curves{Names: names, X: x}
 	r.MeanStd = &harness.Curves{Names: names, X: x}
 	for _, k := range kinds {
-		row := make([]counter.CounterProfile, len(ns))
+		row := make([]counter.Profile, len(ns))
 		mx, mn := make([]float64, len(ns)), make([]float64, len(ns))
 		for j, n := range ns {
-			p, err := counter.ProfileCounter(k, n)
+			p, err := counter.ProfileOf(k, n)
 			if err != nil {
 				return nil, fmt.Errorf("%v at n=%d: %w", k, n, err)
 			}
@@ -66,7 +66,7 @@ func CounterNoise(eps, delta float64, ns []int) (*CounterNoiseResult, error) {
 		r.MaxStd.StdErr = append(r.MaxStd.StdErr, make([]float64, len(ns)))
 		r.MeanStd.StdErr = append(r.MeanStd.StdErr, make([]float64, len(ns)))
 	}
-	base := r.Profiles[0] // CounterKinds[0] is the plain tree
+	base := r.Profiles[0] // counter.Kinds[0] is the plain tree
 	for i, k := range kinds {
 		rs := make([][2]float64, len(ns))
 		for j := range ns {
@@ -116,7 +116,7 @@ func RegretRatios(res *Exp2Result) ([]RegretRatio, error) {
 // noise of dimension reps (each coordinate an independent replicate), and
 // Empirical[t−1] is the mean square of the release's noise at round t.
 type CounterSimulation struct {
-	Kind      counter.CounterKind `json:"kind"`
+	Kind      counter.Kind `json:"kind"`
 	N, Reps   int
 	Reported  []float64 `json:"reported"`
 	Empirical []float64 `json:"empirical"`
@@ -129,7 +129,7 @@ type CounterSimulation struct {
 
 // SimulateCounter runs [CounterSimulation] for a counter kind with the
 // seed's stream.
-func SimulateCounter(kind counter.CounterKind, n, reps int, seed uint64) (*CounterSimulation, error) {
+func SimulateCounter(kind counter.Kind, n, reps int, seed uint64) (*CounterSimulation, error) {
 	nz, err := noise.NewGaussianNoise(reps, 1, bandit.Stream(seed, uint64(kind)))
 	if err != nil {
 		return nil, err

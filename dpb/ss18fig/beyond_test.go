@@ -14,7 +14,7 @@ func TestCounterNoise(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(r.MaxStd.Names) != len(counter.CounterKinds) || len(r.MaxStd.X) != 2 {
+	if len(r.MaxStd.Names) != len(counter.Kinds) || len(r.MaxStd.X) != 2 {
 		t.Fatalf("curves %+v", r.MaxStd)
 	}
 	for i, k := range r.Kinds {
@@ -40,7 +40,7 @@ func TestCounterNoise(t *testing.T) {
 // within 6 standard errors of the reported one at every round (per round
 // false-failure probability ≈ 2·10⁻⁹, 6 counters × 128 rounds: < 2·10⁻⁶).
 func TestSimulateCounter(t *testing.T) {
-	for _, k := range counter.CounterKinds {
+	for _, k := range counter.Kinds {
 		s, err := SimulateCounter(k, 128, 4000, 3)
 		if err != nil {
 			t.Fatal(err)

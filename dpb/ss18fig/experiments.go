@@ -361,7 +361,7 @@ func Experiment2(cfg Exp2Config) (*Exp2Result, error) {
 	specs := make([]ss18.PolicyConfig, len(cfg.Algs))
 	names := make([]string, len(cfg.Algs))
 	for i, a := range cfg.Algs {
-		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: noise.NoiseSimulated}
+		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: noise.Simulated}
 		names[i] = a.String()
 	}
 	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp2")
@@ -545,7 +545,7 @@ func Experiment3(cfg Exp3Config) (*Exp3Result, error) {
 			if alg == ss18.Gaussian {
 				c = ups + rho
 			}
-			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c, Noise: noise.NoiseSimulated})
+			specs = append(specs, ss18.PolicyConfig{Alg: alg, Setting: s, Mode: e2.mode(), Shift: ss18.ShiftGiven, ShiftValue: c, Noise: noise.Simulated})
 		}
 	}
 	rec := []int{cfg.Horizon}

@@ -187,7 +187,7 @@ func BenchmarkSS18Exp2RoundSet(b *testing.B) {
 			}
 			var pols []bandit.Policy
 			for i, a := range ss18.Algs {
-				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, uint64(1+i)))
+				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, uint64(1+i)))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -53,7 +53,7 @@ type SecureRegretConfig struct {
 	// uses StreamID(rep, 0) in both modes (the same θ*, decision sets and
 	// rewards), and variant a's policy StreamID(rep, 1+int(a)) in both
 	// modes: the simulated policy draws its noise from it, the secure one
-	// (NoiseSecureSeeded) the bits of its exact discrete sampler.
+	// (noise.SecureSeeded) the bits of its exact discrete sampler.
 	Seed uint64 `json:"seed"`
 	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
 	harness.RunOptions
@@ -61,7 +61,7 @@ type SecureRegretConfig struct {
 
 // SecureRegretModes are the two modes of every pair, in the order of the
 // job values: the simulated run, then the secure one fed a seeded stream.
-var SecureRegretModes = [2]noise.NoiseMode{noise.NoiseSimulated, noise.NoiseSecureSeeded}
+var SecureRegretModes = [2]noise.Mode{noise.Simulated, noise.SecureSeeded}
 
 // secureRegretChunk is how many rounds one mode of a pair runs before the
 // other takes its turn: the two CPU clocks then see the same host load,
@@ -171,14 +171,14 @@ type SecureRegretCPU struct {
 type SecureRegretResult struct {
 	Config SecureRegretConfig `json:"config"`
 	// Modes names the two noise modes of each pair (simulated, then secure).
-	Modes [2]noise.NoiseMode `json:"modes"`
-	Rows  []SecureRegretRow  `json:"rows"`
+	Modes [2]noise.Mode     `json:"modes"`
+	Rows  []SecureRegretRow `json:"rows"`
 }
 
 // SecureRegret runs every variant of cfg.Algs of SS18 Algorithm 1 twice per
 // repetition on the Appendix D environment (Rademacher rewards): once on
 // simulated floating-point noise and once on the exact discrete sampler of
-// its secure mode fed a seeded stream (NoiseSecureSeeded), on environments
+// its secure mode fed a seeded stream (noise.SecureSeeded), on environments
 // drawn from the same stream (paired runs). One job is one (repetition, gap,
 // variant) running both modes in alternating chunks of rounds on the same
 // OS thread, recording each one's final regret and thread CPU time; the
@@ -200,7 +200,7 @@ func SecureRegret(cfg SecureRegretConfig) (*SecureRegretResult, error) {
 		Eps     float64
 		Delta   float64
 		Algs    []ss18.Alg
-		Modes   [2]noise.NoiseMode
+		Modes   [2]noise.Mode
 		Horizon int
 		Plain   bool
 		Seed    uint64
@@ -237,7 +237,7 @@ func SecureRegret(cfg SecureRegretConfig) (*SecureRegretResult, error) {
 // same stream. envShift ≠ 0 moves the secure
 // run's environment to repetition rep+envShift's stream (unpaired runs:
 // the tests' negative control).
-func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]noise.NoiseMode) ([2]bandit.Environment, [2]*ss18.LinUCB, error) {
+func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]noise.Mode) ([2]bandit.Environment, [2]*ss18.LinUCB, error) {
 	var envs [2]bandit.Environment
 	var pols [2]*ss18.LinUCB
 	s := mixSeed(cfg.Seed, g)

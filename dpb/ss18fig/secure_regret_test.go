@@ -153,7 +153,7 @@ func TestSecureRegretModes(t *testing.T) {
 		}
 		// Negative control: the secure slot on simulated noise.
 		sim := SecureRegretModes[0]
-		envs, pols, err = secureRegretPair(cfg, 1, a, 0, 0, [2]noise.NoiseMode{sim, sim})
+		envs, pols, err = secureRegretPair(cfg, 1, a, 0, 0, [2]noise.Mode{sim, sim})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -74,7 +74,7 @@ func Time(cfg TimingConfig) (Timing, error) {
 		Alg:     cfg.Alg,
 		Setting: ss18.Setting{D: cfg.D, N: cfg.Rounds + 64 + cfg.PairedChunks*chunk, Epsilon: 1, Delta: 0.1, Lt2: 2},
 		Mode:    mode,
-		Noise:   noise.NoiseSimulated,
+		Noise:   noise.Simulated,
 	}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 1)))
 	if err != nil {
 		return Timing{}, err
@@ -139,7 +139,7 @@ func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
 	pols := make([]bandit.Policy, len(ss18.Algs))
 	lins := make([]*ss18.LinUCB, len(pols))
 	for i, a := range ss18.Algs {
-		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: ec.Setting(), Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 1+i)))
+		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: ec.Setting(), Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 1+i)))
 		if err != nil {
 			return LockstepTiming{}, err
 		}

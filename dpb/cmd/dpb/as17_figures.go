@@ -139,7 +139,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err := writeCSV(base+".csv", "T", res.T, false); err != nil {
 		return err
 	}
-	if err := writeMeta(base, harness.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Noise: noiseNames(noise.NoiseSimulated), Config: res}); err != nil {
+	if err := writeMeta(base, harness.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Noise: noiseNames(noise.Simulated), Config: res}); err != nil {
 		return err
 	}
 	fmt.Print(res.Markdown())

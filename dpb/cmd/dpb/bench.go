@@ -135,7 +135,7 @@ const benchPairedChunks = 30
 func newBenchReport(a ss18.Alg, d, k int, env bool, res harness.LoopTiming, w harness.RoundWork, p perf.Peak) benchReport {
 	r := benchReport{
 		LoopTiming: res, Alg: a.String(), D: d, K: k, Env: env,
-		CPU: p.CPU, Kernel: simd.Kernel(), Noise: noise.NoiseSimulated.String(), StreamVersion: snap.StreamVersion,
+		CPU: p.CPU, Kernel: simd.Kernel(), Noise: noise.Simulated.String(), StreamVersion: snap.StreamVersion,
 		RoundWork: w, FMAPeakGFlops: p.FMAGFlops(), NormalNs: p.NormalNs,
 	}
 	r.FlopBoundUs, r.NormalBoundUs, r.BoundUs = w.FlopMicros(p), w.NormalMicros(p), w.BoundMicros(p)

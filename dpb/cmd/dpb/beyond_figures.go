@@ -173,7 +173,7 @@ func runBeyondSS18(name, out string, args []string) error {
 		fmt.Fprintf(os.Stderr, "  Δ=%-4g %-16s regret %9.0f ± %-7.0f ratio %7.2f ± %.2f\n", r.Gap, r.Alg, r.Regret, r.SE, r.Ratio, r.RatioSE)
 	}
 	fmt.Fprintf(os.Stderr, "%s: n = %d, %d runs × %d gaps × %d variants, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"experiment": cfg, "wall_seconds": wall, "ratios": ratios, "gaussian_calibrations": cals,
 		"wishart_k_printed": st.WishartK(), "wishart_k_tight": kt, "gaussian_sigma_printed": st.GaussianSigma(),
 		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": snap.StreamVersion,
@@ -215,7 +215,7 @@ func runBeyondMT14(name, out string, args []string) error {
 		return err
 	}
 	cfg := mt14fig.Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()},
-		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.CounterKind{counter.CounterHonaker, counter.CounterSmooth, counter.CounterKary}}
+		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary}}
 	if c.short {
 		cfg.Horizon, cfg.Reps = 20_000, 4
 	}
@@ -256,7 +256,7 @@ func runBeyondMT14(name, out string, args []string) error {
 	}
 	cfg.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, wall)
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": snap.StreamVersion}})
 }
 
@@ -371,7 +371,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	}
 	fmt.Print(res.Markdown())
 	fmt.Fprintf(os.Stderr, "%s: T ≤ %d, %d runs × %d sets × %d variants, wall %.1fs\n", name, *n, cfg.Reps, len(cfg.Sets), len(res.Variants), wall)
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: *n, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: *n, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"experiment": res, "wall_seconds": wall, "stream_version": snap.StreamVersion,
 		"delta_rule": deltaRule(cfg.Delta), "laplace": "AS17 TreeBasedAgg (padded), λ = 2‖𝒴‖₁m/ε (dpb.FTRLLambda, the privacy-correct scale)",
 	}})

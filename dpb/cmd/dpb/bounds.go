@@ -113,8 +113,8 @@ func runBounds(w io.Writer, args []string) error {
 		return err
 	}
 	out.Calibrated.WishartK = kt
-	for _, kind := range counter.CounterKinds {
-		if kind == counter.CounterSqrt && s.N > counter.MaxSqrtHorizon {
+	for _, kind := range counter.Kinds {
+		if kind == counter.Sqrt && s.N > counter.MaxSqrtHorizon {
 			continue // the BLT stands in for it
 		}
 		cal, err := ss18.GaussianCounterCalibration(s, kind)

@@ -25,13 +25,13 @@ var checkPapers = []string{"ss18", "mt14", "as17"}
 // wiring (flags into configs, shards, output formats, exit status) in
 // milliseconds; dpb/check's own tests run the checks themselves.
 var (
-	checkSS18       = check.CheckSS18
-	checkSS18Trees  = check.CheckSS18Trees
-	checkSS18Scaled = check.CheckSS18Scaled
-	checkSS18Prop4  = check.CheckSS18Prop4
-	checkMinEig     = check.CheckMinEigCoverage
-	checkMT14       = check.CheckMT14
-	checkAS17       = check.CheckAS17
+	checkSS18       = check.SS18
+	checkSS18Trees  = check.SS18Trees
+	checkSS18Scaled = check.SS18Scaled
+	checkSS18Prop4  = check.SS18Prop4
+	checkMinEig     = check.MinEigCoverage
+	checkMT14       = check.MT14
+	checkAS17       = check.AS17
 )
 
 func runCheck(w io.Writer, args []string) error {
@@ -123,7 +123,7 @@ func runCheck(w io.Writer, args []string) error {
 				configs[p] = withWorkers(mc, mc.Workers)
 				break
 			}
-			cfg := check.SS18CheckConfig{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers, Plan: plan.Plan}, PolicyN: *policyN}
+			cfg := check.SS18Config{Seed: *seed, Short: *short, D: *d, N: *n, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers, Plan: plan.Plan}, PolicyN: *policyN}
 			if plan.Shard.N > 0 {
 				// A shard runs its part of the tree checks (the part that grows
 				// with n) into the store; -merge runs the rest and prints verdicts.
@@ -146,12 +146,12 @@ func runCheck(w io.Writer, args []string) error {
 				return err
 			}
 		case "mt14":
-			cfg := check.MT14CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers}}
+			cfg := check.MT14Config{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers}}
 			c := cfg.WithDefaults()
 			configs[p] = withWorkers(c, c.Workers)
 			vs, err = checkMT14(cfg)
 		case "as17":
-			cfg := check.AS17CheckConfig{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers}}
+			cfg := check.AS17Config{Seed: *seed, Short: *short, Reps: *reps, Trials: *trials, RunOptions: harness.RunOptions{Workers: *workers}}
 			c := cfg.WithDefaults()
 			configs[p] = withWorkers(c, c.Workers)
 			vs, err = checkAS17(cfg)
@@ -190,7 +190,7 @@ func runCheck(w io.Writer, args []string) error {
 		}
 	}
 	if f := all.Failed(); len(f) > 0 {
-		return fmt.Errorf("%d checks failed (%s)", len(f), check.CheckFailedMarker)
+		return fmt.Errorf("%d checks failed (%s)", len(f), check.FailedMarker)
 	}
 	return nil
 }

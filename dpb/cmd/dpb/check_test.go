@@ -31,12 +31,12 @@ func useFakeChecks(t *testing.T) *fakeChecks {
 	f := &fakeChecks{cfgs: map[string]any{}}
 	saved := []any{checkSS18, checkSS18Trees, checkSS18Scaled, checkSS18Prop4, checkMT14, checkAS17, checkMinEig}
 	t.Cleanup(func() {
-		checkSS18 = saved[0].(func(check.SS18CheckConfig) (check.Verdicts, error))
-		checkSS18Trees = saved[1].(func(check.SS18CheckConfig) (check.Verdicts, error))
-		checkSS18Scaled = saved[2].(func(check.SS18CheckConfig) (check.Verdicts, error))
-		checkSS18Prop4 = saved[3].(func(check.SS18CheckConfig) (check.Verdicts, error))
-		checkMT14 = saved[4].(func(check.MT14CheckConfig) (check.Verdicts, error))
-		checkAS17 = saved[5].(func(check.AS17CheckConfig) (check.Verdicts, error))
+		checkSS18 = saved[0].(func(check.SS18Config) (check.Verdicts, error))
+		checkSS18Trees = saved[1].(func(check.SS18Config) (check.Verdicts, error))
+		checkSS18Scaled = saved[2].(func(check.SS18Config) (check.Verdicts, error))
+		checkSS18Prop4 = saved[3].(func(check.SS18Config) (check.Verdicts, error))
+		checkMT14 = saved[4].(func(check.MT14Config) (check.Verdicts, error))
+		checkAS17 = saved[5].(func(check.AS17Config) (check.Verdicts, error))
 		checkMinEig = saved[6].(func(check.MinEigCoverageConfig) (check.Verdicts, error))
 	})
 	verdicts := func(name string) check.Verdicts {
@@ -48,20 +48,20 @@ func useFakeChecks(t *testing.T) *fakeChecks {
 		}
 		return vs
 	}
-	ss18 := func(name string) func(check.SS18CheckConfig) (check.Verdicts, error) {
-		return func(c check.SS18CheckConfig) (check.Verdicts, error) {
+	ss18 := func(name string) func(check.SS18Config) (check.Verdicts, error) {
+		return func(c check.SS18Config) (check.Verdicts, error) {
 			f.calls = append(f.calls, name)
 			f.cfgs[name] = c
 			return verdicts(name), nil
 		}
 	}
 	checkSS18, checkSS18Trees, checkSS18Scaled, checkSS18Prop4 = ss18("ss18"), ss18("ss18-trees"), ss18("ss18-scaled"), ss18("ss18-prop4")
-	checkMT14 = func(c check.MT14CheckConfig) (check.Verdicts, error) {
+	checkMT14 = func(c check.MT14Config) (check.Verdicts, error) {
 		f.calls = append(f.calls, "mt14")
 		f.cfgs["mt14"] = c
 		return verdicts("mt14"), nil
 	}
-	checkAS17 = func(c check.AS17CheckConfig) (check.Verdicts, error) {
+	checkAS17 = func(c check.AS17Config) (check.Verdicts, error) {
 		f.calls = append(f.calls, "as17")
 		f.cfgs["as17"] = c
 		return verdicts("as17"), nil
@@ -130,8 +130,8 @@ func TestCheckSS18Command(t *testing.T) {
 	if err := runCheck(&b, args); err != nil {
 		t.Fatalf("dpb check %v: %v\n%s", args, err, b.String())
 	}
-	want := check.SS18CheckConfig{Seed: 9, Short: true, D: 4, N: 300, Reps: 5, Trials: 700, RunOptions: harness.RunOptions{Workers: 1}, PolicyN: 150}
-	got := f.cfgs["ss18"].(check.SS18CheckConfig)
+	want := check.SS18Config{Seed: 9, Short: true, D: 4, N: 300, Reps: 5, Trials: 700, RunOptions: harness.RunOptions{Workers: 1}, PolicyN: 150}
+	got := f.cfgs["ss18"].(check.SS18Config)
 	got.Plan = nil
 	if got != want || strings.Join(f.calls, ",") != "ss18" {
 		t.Errorf("calls %v with config %+v, want ss18 with %+v", f.calls, got, want)
@@ -165,8 +165,8 @@ func TestCheckSS18Command(t *testing.T) {
 		t.Errorf("-n above the dense limit without -trees: err = %v", err)
 	}
 	f.fail = "ss18"
-	if err := runCheck(io.Discard, []string{"ss18", "-short"}); err == nil || !strings.Contains(err.Error(), check.CheckFailedMarker) {
-		t.Errorf("an unexpected failure: err = %v, want %s", err, check.CheckFailedMarker)
+	if err := runCheck(io.Discard, []string{"ss18", "-short"}); err == nil || !strings.Contains(err.Error(), check.FailedMarker) {
+		t.Errorf("an unexpected failure: err = %v, want %s", err, check.FailedMarker)
 	}
 }
 
@@ -182,10 +182,10 @@ func TestCheckAllCommand(t *testing.T) {
 	if strings.Join(f.calls, ",") != "ss18,mt14,as17" {
 		t.Errorf("calls %v", f.calls)
 	}
-	if c := f.cfgs["mt14"].(check.MT14CheckConfig); !reflect.DeepEqual(c, check.MT14CheckConfig{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
+	if c := f.cfgs["mt14"].(check.MT14Config); !reflect.DeepEqual(c, check.MT14Config{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
 		t.Errorf("mt14 config %+v", c)
 	}
-	if c := f.cfgs["as17"].(check.AS17CheckConfig); !reflect.DeepEqual(c, check.AS17CheckConfig{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
+	if c := f.cfgs["as17"].(check.AS17Config); !reflect.DeepEqual(c, check.AS17Config{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
 		t.Errorf("as17 config %+v", c)
 	}
 	for _, s := range []string{"== ss18", "== mt14", "== as17", "as17-printed"} {
@@ -224,7 +224,7 @@ func TestCheckShardRouting(t *testing.T) {
 	if strings.Join(f.calls, ",") != "ss18-scaled,ss18-prop4" || b.Len() != 0 {
 		t.Errorf("a shard called %v and printed %q", f.calls, b.String())
 	}
-	if p := f.cfgs["ss18-prop4"].(check.SS18CheckConfig).Plan; p == nil || p.Store == nil || p.Shard.I != 1 || p.Shard.N != 3 {
+	if p := f.cfgs["ss18-prop4"].(check.SS18Config).Plan; p == nil || p.Store == nil || p.Shard.I != 1 || p.Shard.N != 3 {
 		t.Errorf("the shard's plan %+v", p)
 	}
 	f.calls = nil
@@ -235,7 +235,7 @@ func TestCheckShardRouting(t *testing.T) {
 	if err := runCheck(&b, []string{"ss18", "-store", S, "-merge"}); err != nil {
 		t.Fatal(err)
 	}
-	if p := f.cfgs["ss18"].(check.SS18CheckConfig).Plan; strings.Join(f.calls, ",") != "ss18" || p == nil || !p.Merge {
+	if p := f.cfgs["ss18"].(check.SS18Config).Plan; strings.Join(f.calls, ",") != "ss18" || p == nil || !p.Merge {
 		t.Errorf("-merge: calls %v, plan %+v", f.calls, p)
 	}
 	if !strings.Contains(b.String(), "ss18-ok") {
@@ -246,7 +246,7 @@ func TestCheckShardRouting(t *testing.T) {
 			t.Errorf("%v accepted", args)
 		}
 	}
-	checkSS18 = func(check.SS18CheckConfig) (check.Verdicts, error) { return nil, errors.New("boom") }
+	checkSS18 = func(check.SS18Config) (check.Verdicts, error) { return nil, errors.New("boom") }
 	if err := runCheck(io.Discard, []string{"ss18"}); err == nil || !strings.Contains(err.Error(), "boom") {
 		t.Errorf("a check's error: err = %v", err)
 	}

@@ -91,7 +91,7 @@ func writeCurvesCSV(path, xName string, parts []*harness.Curves, prefixes []stri
 
 // noiseNames returns the names of the noise modes, each once, in order, for
 // harness.Meta.Noise.
-func noiseNames(modes ...noise.NoiseMode) []string {
+func noiseNames(modes ...noise.Mode) []string {
 	var out []string
 	for _, m := range modes {
 		if n := m.String(); !slices.Contains(out, n) {

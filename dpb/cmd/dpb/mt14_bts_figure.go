@@ -120,6 +120,6 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "%s: %d runs in %v\n%s", name, reps, took.Round(time.Millisecond), res.Markdown())
 	cfg.Logged, cfg.Uniform, cfg.Progress = nil, nil, nil
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(noise.NoiseSimulated),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(noise.Simulated),
 		Config: map[string]any{"fig2_bts": cfg, "data": btsPath, "uniform_data": uniPath, "result": res, "seconds": took.Seconds()}})
 }

@@ -141,7 +141,7 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		return err
 	}
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated),
 		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
 }
 
@@ -283,7 +283,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 		fmt.Fprintf(os.Stderr, "  τ=%-5d %-24s norm CTR %.3f ± %.3f  (rep 0: %v)\n", r.Delay, r.Name, r.NormCTR, r.NormSE, r.First)
 	}
 	cfg.NewLog, cfg.Progress = nil, nil
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(noise.NoiseSimulated),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: reps, Horizon: res.Events, Noise: noiseNames(noise.Simulated),
 		Config: map[string]any{"fig2": cfg, "data": path, "dim": res.Dim, "arms": res.Arms, "random": res.Random, "rows": res.Rows, "seconds": took.Seconds()}})
 }
 

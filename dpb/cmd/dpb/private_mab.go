@@ -96,6 +96,6 @@ func privateMAB(name, out string, k int, args []string) error {
 	}
 	res.Config.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, res.Config.Horizon, res.Config.Reps, took.Round(time.Millisecond))
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(noise.NoiseSimulated),
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(noise.Simulated),
 		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": snap.StreamVersion, "seconds": took.Seconds()}})
 }

@@ -88,7 +88,7 @@ func TestCheckProgress(t *testing.T) {
 		useFakeChecks(t)
 		buf := captureProgress(t)
 		var during string
-		checkSS18 = func(c check.SS18CheckConfig) (check.Verdicts, error) {
+		checkSS18 = func(c check.SS18Config) (check.Verdicts, error) {
 			_, err := harness.RunTrials(harness.TrialConfig{Reps: 1, Series: 1, Points: 1, RunOptions: harness.RunOptions{Workers: 1, Plan: c.Plan}, Label: "stub-list", Rounds: 10},
 				func(job harness.Job, out []float64) error {
 					job.Advance(5)

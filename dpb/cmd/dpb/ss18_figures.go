@@ -298,7 +298,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	k := st.WishartK()
 	unsh, sh := st.WishartBounds(k)
 	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"rewards":      "rademacher (L̃² = 2), α = 1/n",
@@ -356,7 +356,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if err := writeCurvesCSV(base+".csv", "rho_min", res.Curves, res.Mechanisms); err != nil {
 		return err
 	}
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.NoiseSimulated), Config: map[string]any{
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"experiment": cfg, "rho_min": res.RhoMin, "paper_rho_min": res.PaperRhoMin, "unshifted_rho_min": res.UnshiftedRhoMin,
 		"wall_seconds": wall, "release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"shift": "Wishart: c = ρ_min(unshifted) − ρ_min; Gaussian: c = Υ + ρ_min",

@@ -62,7 +62,7 @@ func TestLinUCBShortActionsPanicsClearly(t *testing.T) {
 // delay tests rebuild states that way); observations beyond an arm tree's
 // horizon panic with the horizon message instead of overwriting anything.
 func TestDPUCBUpdateWithoutChoose(t *testing.T) {
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 4, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 4, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

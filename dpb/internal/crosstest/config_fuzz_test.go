@@ -48,7 +48,7 @@ func FuzzNewDPUCB(f *testing.F) {
 		if arms > 16 || horizon > 1<<12 {
 			return
 		}
-		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Gamma: gamma, RelaxationScale: scale, Clip: clip, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: arms, Horizon: horizon, Epsilon: eps, Gamma: gamma, RelaxationScale: scale, Clip: clip, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			return
 		}

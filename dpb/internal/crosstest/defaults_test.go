@@ -40,7 +40,7 @@ func TestModeDefaultsToWhatTheBoundsNeed(t *testing.T) {
 		for _, c := range []struct {
 			set, want counter.ReleaseMode
 		}{{counter.ModeDefault, counter.Padded}, {counter.Plain, counter.Plain}, {counter.Padded, counter.Padded}} {
-			p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: svcSetting, Mode: c.set, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+			p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: svcSetting, Mode: c.set, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -52,11 +52,11 @@ func TestModeDefaultsToWhatTheBoundsNeed(t *testing.T) {
 	if _, err := counter.NewTreeSum(1, 8, noise.ZeroNoise{N: 1}, counter.ModeDefault); err == nil {
 		t.Errorf("NewTreeSum took the unset mode")
 	}
-	a, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	a, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	b, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1, Mode: counter.Plain, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	b, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1, Mode: counter.Plain, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

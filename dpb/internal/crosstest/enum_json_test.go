@@ -24,13 +24,13 @@ func TestConfigJSONEnumNames(t *testing.T) {
 		v    any
 		want []string
 	}{
-		{mt14fig.Fig1Config{Arms: 2, Counters: []counter.CounterKind{counter.CounterBLT, counter.CounterHonaker}},
+		{mt14fig.Fig1Config{Arms: 2, Counters: []counter.Kind{counter.BLT, counter.Honaker}},
 			[]string{`"counters":["blt","honaker"]`}},
 		{mt14fig.Fig2Config{Mechanisms: []mt14.ContextMechanism{mt14.ContextEntryTrees, mt14.ContextSS18Tree}},
 			[]string{`"Mechanisms":["entry-trees","ss18-tree"]`}},
 		{as17fig.BeyondConfig{}.WithDefaults(), []string{`["simplex","ball","cube"]`}},
 		{as17.LossConfig{Set: as17.Cube, Kind: as17.Switching}, []string{`"cube"`, `"switching"`}},
-		{ss18.PolicyConfig{Alg: ss18.GaussianBLT, Mode: mode, Noise: noise.NoiseSecure}, []string{`"Mode":"padded"`, `"Noise":"secure"`}},
+		{ss18.PolicyConfig{Alg: ss18.GaussianBLT, Mode: mode, Noise: noise.Secure}, []string{`"Mode":"padded"`, `"Noise":"secure"`}},
 		{struct {
 			S ss18.ShiftMode
 			R ss18.RadiusForm
@@ -53,16 +53,16 @@ func TestConfigJSONEnumNames(t *testing.T) {
 			B as17fig.BeyondConfig
 			C ss18.PolicyConfig
 			D mt14fig.Fig2Config
-		}{mt14fig.Fig1Config{Counters: []counter.CounterKind{counter.CounterKary}}, as17fig.BeyondConfig{}.WithDefaults(), ss18.PolicyConfig{Mode: mode, Noise: noise.NoiseSimulated}, mt14fig.Fig2Config{Mechanisms: []mt14.ContextMechanism{mt14.ContextSS18Tree}}})
+		}{mt14fig.Fig1Config{Counters: []counter.Kind{counter.Kary}}, as17fig.BeyondConfig{}.WithDefaults(), ss18.PolicyConfig{Mode: mode, Noise: noise.Simulated}, mt14fig.Fig2Config{Mechanisms: []mt14.ContextMechanism{mt14.ContextSS18Tree}}})
 		if m := regexp.MustCompile(`"` + name + `":\[?[0-9]`).Find(b); m != nil {
 			t.Errorf("an integer enum: %s in %s", m, b)
 		}
 	}
 	var back struct {
-		K []counter.CounterKind
+		K []counter.Kind
 		S as17.DecisionSet
 	}
-	if err := json.Unmarshal([]byte(`{"K":["blt","kary"],"S":"ball"}`), &back); err != nil || len(back.K) != 2 || back.K[1] != counter.CounterKary || back.S != as17.Ball {
+	if err := json.Unmarshal([]byte(`{"K":["blt","kary"],"S":"ball"}`), &back); err != nil || len(back.K) != 2 || back.K[1] != counter.Kary || back.S != as17.Ball {
 		t.Errorf("read back %+v, %v", back, err)
 	}
 	if err := json.Unmarshal([]byte(`{"K":[5]}`), &back); err == nil {

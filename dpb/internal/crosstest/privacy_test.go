@@ -19,7 +19,7 @@ import (
 func TestPrivacyReports(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 1000, Epsilon: 0.5, Delta: 0.01, Lt2: 2}
 	for _, alg := range ss18.Algs {
-		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -38,22 +38,22 @@ func TestPrivacyReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: set, K: kt - 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	w, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: set, K: kt - 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if pr := w.Privacy(); !math.IsInf(pr.Epsilon, 1) {
 		t.Errorf("Wishart with k below the tight calibration: %v", pr)
 	}
-	w, _ = ss18.NewWishartTree(ss18.TreeRegConfig{Setting: set, K: kt, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	w, _ = ss18.NewWishartTree(ss18.TreeRegConfig{Setting: set, K: kt, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if pr := w.Privacy(); pr.Epsilon != set.Epsilon || !strings.Contains(pr.Accounting, "optimal composition") {
 		t.Errorf("Wishart with the tight k: %v", pr)
 	}
-	u, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	u, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if pr := u.Privacy(); !pr.Private || pr.Epsilon != 2 || pr.Delta != 0 {
 		t.Errorf("DP-UCB: %v", pr)
 	}
-	z, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, NoNoise: true, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	z, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, NoNoise: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if z.Privacy().Private {
 		t.Errorf("DP-UCB without noise reported private")
 	}
@@ -61,7 +61,7 @@ func TestPrivacyReports(t *testing.T) {
 
 func TestContextualUCBPrivacy(t *testing.T) {
 	for _, m := range []mt14.ContextMechanism{mt14.ContextNonPrivate, mt14.ContextEntryTrees, mt14.ContextSS18Tree} {
-		p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: 3, Arms: 2, Horizon: 100, Mechanism: m, Epsilon: 0.7, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: 3, Arms: 2, Horizon: 100, Mechanism: m, Epsilon: 0.7, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -78,7 +78,7 @@ func TestContextualUCBPrivacy(t *testing.T) {
 func TestPrivacyEveryVariant(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 1000, Epsilon: 0.5, Delta: 0.01, Lt2: 2}
 	for a := ss18.NonPrivate; a <= ss18.WishartTight; a++ {
-		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: set, Mode: counter.Padded, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: a, Setting: set, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatalf("%v: %v", a, err)
 		}
@@ -93,8 +93,8 @@ func TestPrivacyEveryVariant(t *testing.T) {
 			t.Errorf("%v: %v", a, pr)
 		}
 	}
-	for _, k := range []counter.CounterKind{counter.CounterTree, counter.CounterHonaker, counter.CounterSmooth} {
-		u, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 1000, Epsilon: 2, Counter: k, NoRelaxation: k != counter.CounterTree, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	for _, k := range []counter.Kind{counter.Tree, counter.Honaker, counter.Smooth} {
+		u, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 1000, Epsilon: 2, Counter: k, NoRelaxation: k != counter.Tree, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatalf("%v: %v", k, err)
 		}
@@ -108,7 +108,7 @@ func TestPrivacyEveryVariant(t *testing.T) {
 // gives the configured ε and the printed λ more; DP-FTPL's σ is accounted by
 // zCDP at its δ; Algorithm 4 with the printed λ = B/ε gives 2ε.
 func TestPrivacyAS17(t *testing.T) {
-	f, err := as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	f, err := as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,11 +116,11 @@ func TestPrivacyAS17(t *testing.T) {
 		t.Errorf("DP-FTRL, default λ: %v", pr)
 	}
 	printed := as17.FTRLLambdaPrinted(as17.Simplex, 4, 1024, 1)
-	f, _ = as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Lambda: printed, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	f, _ = as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Lambda: printed, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if pr := f.Privacy(); !(pr.Epsilon > 1) || !strings.Contains(pr.Accounting, "above the configured") {
 		t.Errorf("DP-FTRL, printed λ: %v", pr)
 	}
-	p, err := as17.NewFTPL(as17.FTPLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Delta: 0.01, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := as17.NewFTPL(as17.FTPLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Delta: 0.01, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -134,8 +134,8 @@ func TestPrivacyAS17(t *testing.T) {
 	if pr := b.(*as17.PrivateBandit).Privacy(); math.Abs(pr.Epsilon-1) > 1e-12 {
 		t.Errorf("private EXP2 with λ = 1/ε, ε = 0.5: %v (want 2B/λ = 1)", pr)
 	}
-	for _, k := range []counter.CounterKind{counter.CounterTree, counter.CounterHonaker, counter.CounterSmooth} {
-		g, err := as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Delta: 1e-3, Counter: k, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	for _, k := range []counter.Kind{counter.Tree, counter.Honaker, counter.Smooth} {
+		g, err := as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: 1, Delta: 1e-3, Counter: k, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -143,14 +143,14 @@ func TestPrivacyAS17(t *testing.T) {
 			t.Errorf("DP-FTRL (ε, δ) on %v: %v (σ calibrated exactly: want ε ≈ 1)", k, pr)
 		}
 	}
-	nf, _ := as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: math.Inf(1), Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	nf, _ := as17.NewFTRL(as17.FTRLConfig{Dim: 4, Horizon: 1024, Epsilon: math.Inf(1), Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if nf.Privacy().Private {
 		t.Error("non-private FTRL reported private")
 	}
 }
 
 func TestDelayedPrivacy(t *testing.T) {
-	u, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	u, _ := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 100, Epsilon: 2, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	d, err := mt14.Delayed(u, 10)
 	if err != nil {
 		t.Fatal(err)

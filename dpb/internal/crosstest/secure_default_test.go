@@ -27,69 +27,69 @@ import (
 // mechanism) in the given noise mode and returns the guarantee it reports.
 // Every such constructor of the own-stream packages must be listed here
 // (TestEveryNoiseConstructorIsListed).
-var ownStream = map[string]func(m noise.NoiseMode) (bandit.Privacy, error){
-	"ss18.NewPolicy": func(m noise.NoiseMode) (bandit.Privacy, error) {
+var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
+	"ss18.NewPolicy": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"ss18.NewGaussianTree": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"ss18.NewGaussianTree": func(m noise.Mode) (bandit.Privacy, error) {
 		r, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(r, err)
 	},
 	"ss18.NewWishartTree": nil, // no secure sampler: TestUnsetNoiseWithoutSecureSamplerIsAnError
-	"mt14.NewDPUCB": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"mt14.NewDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"mt14.NewContextualUCB": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"mt14.NewContextualUCB": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mt14.NewContextualUCB(mt14.ContextualUCBConfig{Dim: 2, Arms: 3, Horizon: 64, Epsilon: 1, Mechanism: mt14.ContextEntryTrees, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"as17.NewFTRL": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"as17.NewFTRL": func(m noise.Mode) (bandit.Privacy, error) {
 		f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: 4, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(f, err)
 	},
-	"as17.NewFTPL": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"as17.NewFTPL": func(m noise.Mode) (bandit.Privacy, error) {
 		f, err := as17.NewFTPL(as17.FTPLConfig{Set: as17.Ball, Dim: 4, Horizon: 64, Epsilon: 1, Delta: 1e-3, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(f, err)
 	},
-	"mab.NewDPSE": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"mab.NewDPSE": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mab.NewDPSE(mab.DPSEConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"mab.NewAdaP": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"mab.NewAdaP": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mab.NewAdaP(mab.AdaPConfig{Arms: 3, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"mab.NewDPKL": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"mab.NewDPKL": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mab.NewDPKL(mab.DPKLConfig{Arms: 3, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"mab.NewLazyDPTS": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"mab.NewLazyDPTS": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: 3, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"anytime.NewSS18": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"anytime.NewSS18": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
 		return privacyOf(p, err)
 	},
-	"anytime.NewDPUCB": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"anytime.NewDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.StreamSource(1, 1))
 		return privacyOf(p, err)
 	},
-	"dpb.NewSS18Policy": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"dpb.NewSS18Policy": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := dpb.NewSS18Policy(dpb.SS18Config{Alg: dpb.SS18Gaussian, Setting: svcSetting, Noise: m}, dpb.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"dpb.NewDPUCB": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"dpb.NewDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := dpb.NewDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, dpb.Stream(1, 1))
 		return privacyOf(p, err)
 	},
-	"dpb.NewAnytimeSS18": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"dpb.NewAnytimeSS18": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := dpb.NewAnytimeSS18(dpb.SS18Config{Alg: dpb.SS18Gaussian, Setting: svcSetting, Noise: m}, dpb.StreamSource(1, 1))
 		return privacyOf(p, err)
 	},
-	"dpb.NewAnytimeDPUCB": func(m noise.NoiseMode) (bandit.Privacy, error) {
+	"dpb.NewAnytimeDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, dpb.StreamSource(1, 1))
 		return privacyOf(p, err)
 	},
@@ -105,7 +105,7 @@ func privacyOf[P interface{ Privacy() bandit.Privacy }](p P, err error) (bandit.
 // releaseGradeSecure returns nil when pr is the report of a private
 // mechanism on secure noise from crypto/rand, else what it is instead.
 func releaseGradeSecure(pr bandit.Privacy) error {
-	if !pr.Private || pr.Noise != noise.NoiseSecure.String() || !pr.ReleaseGrade() ||
+	if !pr.Private || pr.Noise != noise.Secure.String() || !pr.ReleaseGrade() ||
 		strings.Contains(pr.String(), "not a release-grade") {
 		return fmt.Errorf("private %v, noise %q, release-grade %v: %s", pr.Private, pr.Noise, pr.ReleaseGrade(), pr)
 	}
@@ -114,18 +114,18 @@ func releaseGradeSecure(pr bandit.Privacy) error {
 
 // The zero config builds a secure policy: every constructor that takes a
 // Noise, left unset, reports a private, release-grade guarantee on secure
-// noise (the resolved mode, not "default"). NoiseSimulated named still
+// noise (the resolved mode, not "default"). noise.Simulated named still
 // gives the seeded simulation. The negative controls are the checks a
 // constructor that forgets to resolve the unset mode fails: it either
 // builds the simulated sampler (what the zero mode meant before: the
-// NoiseSimulated row shows that report is refused) or reports the
+// noise.Simulated row shows that report is refused) or reports the
 // unresolved mode (a report naming "default", refused too).
 func TestUnsetNoiseIsSecure(t *testing.T) {
 	for name, build := range ownStream {
 		if build == nil {
 			continue
 		}
-		pr, err := build(noise.NoiseDefault)
+		pr, err := build(noise.Default)
 		if err != nil {
 			t.Errorf("%s with Noise unset: %v", name, err)
 			continue
@@ -134,17 +134,17 @@ func TestUnsetNoiseIsSecure(t *testing.T) {
 			t.Errorf("%s with Noise unset: %v", name, err)
 		}
 		// Control: the simulated sampler, named, is built and refused.
-		sim, err := build(noise.NoiseSimulated)
+		sim, err := build(noise.Simulated)
 		if err != nil {
-			t.Errorf("%s with NoiseSimulated: %v", name, err)
+			t.Errorf("%s with noise.Simulated: %v", name, err)
 			continue
 		}
 		if sim.Noise != "simulated" || releaseGradeSecure(sim) == nil {
-			t.Errorf("%s with NoiseSimulated: report %q passes as secure", name, sim)
+			t.Errorf("%s with noise.Simulated: report %q passes as secure", name, sim)
 		}
 		// Control: an unresolved mode in a report is refused.
 		unresolved := pr
-		unresolved.Noise = noise.NoiseDefault.String()
+		unresolved.Noise = noise.Default.String()
 		if releaseGradeSecure(unresolved) == nil {
 			t.Errorf("%s: a report of the unresolved mode passes as secure", name)
 		}
@@ -154,20 +154,20 @@ func TestUnsetNoiseIsSecure(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := p.Config().Noise; got != noise.NoiseSecure {
+	if got := p.Config().Noise; got != noise.Secure {
 		t.Errorf("DP-UCB's Config().Noise = %v, want secure", got)
 	}
 	a, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting}, bandit.StreamSource(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := a.EpochConfig(0).Noise; got != noise.NoiseSecure {
+	if got := a.EpochConfig(0).Noise; got != noise.Secure {
 		t.Errorf("anytime SS18's epoch config has Noise %v, want secure", got)
 	}
 }
 
 // Every exported constructor New…(cfg T, …) of the own-stream packages whose
-// config T has a field Noise of type NoiseMode is in ownStream, so that a
+// config T has a field Noise of type noise.Mode is in ownStream, so that a
 // constructor added without resolving the unset mode is tested by
 // TestUnsetNoiseIsSecure. Its control: the scan finds the constructors
 // already listed (a scan that found nothing would pass vacuously).
@@ -195,7 +195,7 @@ func TestEveryNoiseConstructorIsListed(t *testing.T) {
 		if pkg == "." {
 			name = "dpb"
 		}
-		withNoise := map[string]bool{} // config types with a Noise NoiseMode field, or aliases of one
+		withNoise := map[string]bool{} // config types with a Noise noise.Mode field, or aliases of one
 		aliases := map[string]string{}
 		for _, f := range files {
 			for _, d := range f.Decls {
@@ -207,7 +207,7 @@ func TestEveryNoiseConstructorIsListed(t *testing.T) {
 					ts := s.(*ast.TypeSpec)
 					if st, ok := ts.Type.(*ast.StructType); ok {
 						for _, fl := range st.Fields.List {
-							if sel, ok := fl.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "NoiseMode" && len(fl.Names) == 1 && fl.Names[0].Name == "Noise" {
+							if sel, ok := fl.Type.(*ast.SelectorExpr); ok && sel.Sel.Name == "Mode" && len(fl.Names) == 1 && fl.Names[0].Name == "Noise" {
 								withNoise[ts.Name.Name] = true
 							}
 						}
@@ -261,30 +261,30 @@ func TestEveryNoiseConstructorIsListed(t *testing.T) {
 
 // A mechanism without a secure sampler never falls back to simulated noise
 // when Noise is unset: it returns an error (wrapping noise.ErrNoSecure) that
-// says to name NoiseSimulated and that it is not release-grade; named, the
+// says to name noise.Simulated and that it is not release-grade; named, the
 // same configuration builds.
 func TestUnsetNoiseWithoutSecureSamplerIsAnError(t *testing.T) {
 	cases := []struct {
 		name  string
-		build func(m noise.NoiseMode) error
+		build func(m noise.Mode) error
 	}{
-		{"ss18.NewPolicy Wishart", func(m noise.NoiseMode) error {
+		{"ss18.NewPolicy Wishart", func(m noise.Mode) error {
 			_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}},
-		{"ss18.NewPolicy WishartTight", func(m noise.NoiseMode) error {
+		{"ss18.NewPolicy WishartTight", func(m noise.Mode) error {
 			_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.WishartTight, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}},
-		{"ss18.NewWishartTree", func(m noise.NoiseMode) error {
+		{"ss18.NewWishartTree", func(m noise.Mode) error {
 			_, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}},
-		{"anytime.NewSS18 Wishart", func(m noise.NoiseMode) error {
+		{"anytime.NewSS18 Wishart", func(m noise.Mode) error {
 			_, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
 			return err
 		}},
-		{"dpb.NewSS18Policy Wishart", func(m noise.NoiseMode) error {
+		{"dpb.NewSS18Policy Wishart", func(m noise.Mode) error {
 			_, err := dpb.NewSS18Policy(dpb.SS18Config{Alg: dpb.SS18Wishart, Setting: svcSetting, Noise: m}, dpb.Stream(1, 1))
 			return err
 		}},
@@ -294,60 +294,60 @@ func TestUnsetNoiseWithoutSecureSamplerIsAnError(t *testing.T) {
 	for _, alg := range []ss18.Alg{ss18.GaussianSqrt, ss18.GaussianBLT} {
 		cases = append(cases, struct {
 			name  string
-			build func(m noise.NoiseMode) error
-		}{"ss18.NewPolicy " + alg.String(), func(m noise.NoiseMode) error {
+			build func(m noise.Mode) error
+		}{"ss18.NewPolicy " + alg.String(), func(m noise.Mode) error {
 			_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}})
 	}
-	for _, kind := range []counter.CounterKind{counter.CounterSqrt, counter.CounterBLT} {
+	for _, kind := range []counter.Kind{counter.Sqrt, counter.BLT} {
 		cases = append(cases, struct {
 			name  string
-			build func(m noise.NoiseMode) error
-		}{"as17.NewFTRL " + kind.String(), func(m noise.NoiseMode) error {
+			build func(m noise.Mode) error
+		}{"as17.NewFTRL " + kind.String(), func(m noise.Mode) error {
 			_, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: 3, Horizon: 64, Epsilon: 1, Delta: 1e-3, Counter: kind, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}})
 	}
 	for _, c := range cases {
-		if err := c.build(noise.NoiseSimulated); err != nil {
-			t.Errorf("%s with NoiseSimulated: %v", c.name, err)
+		if err := c.build(noise.Simulated); err != nil {
+			t.Errorf("%s with noise.Simulated: %v", c.name, err)
 			continue
 		}
-		secureErr := c.build(noise.NoiseSecure)
-		err := c.build(noise.NoiseDefault)
+		secureErr := c.build(noise.Secure)
+		err := c.build(noise.Default)
 		if secureErr == nil {
 			if err != nil {
-				t.Errorf("%s: NoiseSecure builds, the unset mode does not: %v", c.name, err)
+				t.Errorf("%s: noise.Secure builds, the unset mode does not: %v", c.name, err)
 			}
 			continue // a secure sampler exists: the unset mode resolves to it
 		}
 		if err == nil {
-			t.Errorf("%s with Noise unset built a policy on a mechanism that refuses NoiseSecure (%v)", c.name, secureErr)
+			t.Errorf("%s with Noise unset built a policy on a mechanism that refuses noise.Secure (%v)", c.name, secureErr)
 			continue
 		}
 		if !errors.Is(err, noise.ErrNoSecure) {
 			t.Errorf("%s: error %q does not wrap noise.ErrNoSecure", c.name, err)
 		}
-		for _, want := range []string{"unset", "NoiseSimulated", "not a release-grade"} {
+		for _, want := range []string{"unset", "noise.Simulated", "not a release-grade"} {
 			if !strings.Contains(err.Error(), want) {
 				t.Errorf("%s: error %q does not say %q", c.name, err, want)
 			}
 		}
-		// Control: the explicit NoiseSecure refusal is not dressed as an
+		// Control: the explicit noise.Secure refusal is not dressed as an
 		// unset-mode error (the wording above is the unset mode's).
 		if strings.Contains(secureErr.Error(), "unset") {
-			t.Errorf("%s: NoiseSecure's error talks of an unset mode: %v", c.name, secureErr)
+			t.Errorf("%s: noise.Secure's error talks of an unset mode: %v", c.name, secureErr)
 		}
 	}
 }
 
 // Snapshots record the resolved mode, numbered as snapshot format 3 always
-// numbered it: a policy built with Noise unset and one built with NoiseSecure
-// restore each other's snapshots, and NoiseSimulated keeps number 0 (what a
+// numbered it: a policy built with Noise unset and one built with noise.Secure
+// restore each other's snapshots, and noise.Simulated keeps number 0 (what a
 // simulated policy's snapshot written before the unset mode existed holds).
 func TestSnapshotNoiseCodes(t *testing.T) {
-	for m, want := range map[noise.NoiseMode]int{noise.NoiseSimulated: 0, noise.NoiseSecure: 1, noise.NoiseSecureSeeded: 2, noise.NoiseDefault: 1} {
+	for m, want := range map[noise.Mode]int{noise.Simulated: 0, noise.Secure: 1, noise.SecureSeeded: 2, noise.Default: 1} {
 		if got := m.SnapshotCode(); got != want {
 			t.Errorf("%v.SnapshotCode() = %d, want %d", m, got, want)
 		}
@@ -366,7 +366,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, m := range []noise.NoiseMode{noise.NoiseSecure, noise.NoiseDefault} {
+	for _, m := range []noise.Mode{noise.Secure, noise.Default} {
 		c := cfg
 		c.Noise = m
 		b, err := anytime.NewDPUCB(c, bandit.StreamSource(2, 2))
@@ -380,7 +380,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 	// Control: the same snapshot into a simulated policy is refused (another
 	// configuration), so the restores above compared the noise mode.
 	c := cfg
-	c.Noise = noise.NoiseSimulated
+	c.Noise = noise.Simulated
 	b, err := anytime.NewDPUCB(c, bandit.StreamSource(2, 2))
 	if err != nil {
 		t.Fatal(err)
@@ -390,10 +390,11 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 	}
 }
 
-// noiseConfigs are the config types whose zero Noise is secure noise.
+// noiseConfigs are the config types whose zero Noise is secure noise, by
+// package and name (check.SS18Config, a check suite's, is not dpb.SS18Config).
 var noiseConfigs = []string{
-	"PolicyConfig", "SS18Config", "TreeRegConfig", "DPUCBConfig", "ContextualUCBConfig",
-	"FTRLConfig", "FTPLConfig", "DPSEConfig", "AdaPConfig", "DPKLConfig", "LazyDPTSConfig",
+	"ss18.PolicyConfig", "dpb.SS18Config", "ss18.TreeRegConfig", "mt14.DPUCBConfig", "dpb.DPUCBConfig", "mt14.ContextualUCBConfig",
+	"as17.FTRLConfig", "as17.FTPLConfig", "mab.DPSEConfig", "mab.AdaPConfig", "mab.DPKLConfig", "mab.LazyDPTSConfig",
 }
 
 // unsetNoiseLiterals returns the positions of the composite literals of the
@@ -418,10 +419,12 @@ func unsetNoiseLiterals(t *testing.T, dir string, tests bool) []string {
 			}
 			var name string
 			switch x := lit.Type.(type) {
-			case *ast.Ident:
-				name = x.Name
+			case *ast.Ident: // a type of the file's own package
+				name = strings.TrimSuffix(f.Name.Name, "_test") + "." + x.Name
 			case *ast.SelectorExpr:
-				name = x.Sel.Name
+				if pkg, ok := x.X.(*ast.Ident); ok {
+					name = pkg.Name + "." + x.Sel.Name
+				}
 			}
 			if !slices.Contains(noiseConfigs, name) {
 				return true
@@ -445,14 +448,14 @@ func unsetNoiseLiterals(t *testing.T, dir string, tests bool) []string {
 }
 
 // The experiments, checks, audits and the command line keep their bits: a
-// config they build names its noise (NoiseSimulated, or a secure mode),
+// config they build names its noise (noise.Simulated, or a secure mode),
 // never leaving it to the zero value, which is crypto/rand noise and would
 // make a run irreproducible. The control: the own-stream example's
 // configs, which leave Noise unset on purpose, are found by the same scan.
 func TestExperimentsNameTheirNoise(t *testing.T) {
 	for _, dir := range []string{"harness", "ss18fig", "mt14fig", "as17fig", "mabfig", "check", "audit", "cmd", "nb", "plot"} {
 		for _, pos := range unsetNoiseLiterals(t, filepath.Join("..", "..", dir), false) {
-			t.Errorf("%s: a config with Noise unset (secure noise from crypto/rand, not reproducible): name NoiseSimulated", pos)
+			t.Errorf("%s: a config with Noise unset (secure noise from crypto/rand, not reproducible): name noise.Simulated", pos)
 		}
 	}
 	if got := unsetNoiseLiterals(t, filepath.Join("..", "..", "own_stream_example_test.go"), true); len(got) < 2 {

@@ -58,12 +58,12 @@ func TestSecureTreeReleasesOnGrid(t *testing.T) {
 	}
 }
 
-// TestSecurePolicies runs each policy with NoiseSecure: DP-UCB's released
+// TestSecurePolicies runs each policy with noise.Secure: DP-UCB's released
 // totals lie on its grid, DP-FTRL and the Gaussian tree run, the Wishart
 // tree is rejected, and an unknown mode is an error.
 func TestSecurePolicies(t *testing.T) {
 	rng := bandit.Stream(1, 1)
-	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 64, Epsilon: 1, Noise: noise.NoiseSecure}, rng)
+	p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 64, Epsilon: 1, Noise: noise.Secure}, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,14 +79,14 @@ func TestSecurePolicies(t *testing.T) {
 			t.Errorf("arm %d: private total %v not on the grid %g", a, v, g)
 		}
 	}
-	f, err := as17.NewFTRL(as17.FTRLConfig{Dim: 3, Horizon: 16, Epsilon: 1, Noise: noise.NoiseSecure}, rng)
+	f, err := as17.NewFTRL(as17.FTRLConfig{Dim: 3, Horizon: 16, Epsilon: 1, Noise: noise.Secure}, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := f.Observe([]float64{0.2, 0.5, 1}); err != nil {
 		t.Fatal(err)
 	}
-	fp, err := as17.NewFTPL(as17.FTPLConfig{Dim: 3, Horizon: 16, Epsilon: 1, Delta: 0.1, Noise: noise.NoiseSecure}, rng)
+	fp, err := as17.NewFTPL(as17.FTPLConfig{Dim: 3, Horizon: 16, Epsilon: 1, Delta: 0.1, Noise: noise.Secure}, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,13 +94,13 @@ func TestSecurePolicies(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := ss18.Setting{D: 2, N: 16, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	if _, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.NoiseSecure}, rng); err != nil {
+	if _, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.Secure}, rng); err != nil {
 		t.Errorf("secure Gaussian tree: %v", err)
 	}
-	if _, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: s, Noise: noise.NoiseSecure}, rng); err == nil {
+	if _, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: s, Noise: noise.Secure}, rng); err == nil {
 		t.Error("secure Wishart tree accepted (there is no secure Wishart sampler)")
 	}
-	if _, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 64, Epsilon: 1, Noise: noise.NoiseMode(7)}, rng); err == nil {
+	if _, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 64, Epsilon: 1, Noise: noise.Mode(7)}, rng); err == nil {
 		t.Error("unknown noise mode accepted")
 	}
 }
@@ -116,9 +116,9 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, k := range counter.CounterKinds {
+	for _, k := range counter.Kinds {
 		_, err := counter.NewCounter(k, 1, 16, nz)
-		toeplitz := k == counter.CounterSqrt || k == counter.CounterBLT
+		toeplitz := k == counter.Sqrt || k == counter.BLT
 		if !toeplitz && err != nil {
 			t.Errorf("%v counter rejected secure noise: %v", k, err)
 		}
@@ -126,7 +126,7 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 			t.Errorf("%v counter accepted secure noise", k)
 		}
 	}
-	p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.NoiseSecure}, rand.NewChaCha8([32]byte{}))
+	p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 		t.Error("a secure AnytimeDPUCB restored an empty snapshot")
 	}
 	s := ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	q, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.NoiseSecure}, rand.NewChaCha8([32]byte{}))
+	q, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
 	if err != nil {
 		t.Fatal(err)
 	}

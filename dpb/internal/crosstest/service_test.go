@@ -38,11 +38,11 @@ func unitRound(d, k int, seed uint64) *bandit.Round {
 // scored the NaN and played an action.)
 func TestNonFiniteFeatureIsAnError(t *testing.T) {
 	for _, bad := range []float64{math.NaN(), math.Inf(1), math.Inf(-1)} {
-		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.NoiseSimulated}, bandit.StreamSource(1, 1))
+		a, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -65,7 +65,7 @@ func TestNonFiniteFeatureIsAnError(t *testing.T) {
 	}
 	// Finite features whose scores overflow (the refusal looks at the scores
 	// first) are played, not refused.
-	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestNonFiniteFeatureIsAnError(t *testing.T) {
 // sticky Err). (Before, there was only the sticky path.)
 func TestUpdateErrSkipsAndKeepsLearning(t *testing.T) {
 	mk := func() *ss18.LinUCB {
-		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.NoiseSimulated}, bandit.Stream(3, 1))
+		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.Simulated}, bandit.Stream(3, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -132,7 +132,7 @@ func TestUpdateErrSkipsAndKeepsLearning(t *testing.T) {
 	}
 
 	// DP-UCB: a reward outside [0, 1] is skipped (entered as 0), not a panic.
-	d, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	d, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestUpdateErrSkipsAndKeepsLearning(t *testing.T) {
 // `DPB_RACE_UNLOCKED=1 go test -race -run TestLockedPolicyRace ./dpb/internal/crosstest`
 // fails with "race detected" (two concurrent Chooses already race).
 func TestLockedPolicyRace(t *testing.T) {
-	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 3, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2}, Noise: noise.NoiseSimulated}, bandit.Stream(1, 1))
+	p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 3, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
