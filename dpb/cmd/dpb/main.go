@@ -2,10 +2,15 @@
 // package dpb from the command line.
 //
 //	dpb reproduce NAME [flags]   regenerate a paper figure (into out/figures; -out figures for the committed ones)
-//	dpb bounds [flags]           print SS18's constants for a setting
-//	dpb bench [flags]            time the bandit loop on one core
+//	dpb slurm NAME [flags]       print an sbatch script: the figure's shards as a job array, then the merge
+//	dpb store [-clean] DIR       list a job store's done and missing jobs, verifying every file's SHA-256
+//	dpb verify FIGURE.json ...   check that every file a figure JSON lists is beside it with the SHA-256 it records
 //	dpb check PAPER [flags]      run the proof checks and print verdicts
+//	dpb audit [NAME...] [flags]  audit every mechanism's privacy empirically and print the table
+//	dpb bounds [flags]           print SS18's constants and bounds for a setting
+//	dpb bench [flags]            time the bandit loop on one core
 //	dpb data fetch [obd|uci|all] download the public data (checksums pinned)
+//	dpb data dir                 print the data directory the commands and notebooks read
 //	dpb version                  the version, and the commit of a stamped build (also -version)
 //
 //	dpb help [COMMAND]           the commands, or one command's flags
