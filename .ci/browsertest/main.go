@@ -17,14 +17,14 @@
 //     chart has no series or no drawn line.
 //
 // It saves the executed notebook and a full-page PNG of each under -out.
-// With -controls it then runs the negative controls, each of which must fail:
-// notebooks given with -control (a broken image, an erroring cell) and, with
-// -wrong, a notebook whose exercise answers are replaced by the wrong answers
-// stored in the answer cells' metadata ("dpb": {"wrong_answer": "..."}).
+// It then runs the negative controls, each of which must fail: the notebooks
+// given with -control (a broken image, an erroring cell) and, with -wrong, a
+// notebook whose exercise answers are replaced by the wrong answers stored
+// in the answer cells' metadata ("dpb": {"wrong_answer": "..."}).
 //
 // Usage (see .ci/browser):
 //
-//	browsertest -repo DIR -out DIR [-controls] [-control NB ...] [-wrong NB] NOTEBOOK...
+//	browsertest -repo DIR -out DIR [-control NB ...] [-wrong NB ...] NOTEBOOK...
 package main
 
 import (

@@ -219,7 +219,7 @@ func BenchmarkScoreKernel(b *testing.B) {
 // over the time its useful flops take at that peak (min-x-bound the
 // smallest): both figures of a ratio come from the same moment of a shared
 // host whose load moves in phases. Run it with -benchtime 15x (docs/performance.md, "What
-// bounds the (64, 4096) step").
+// bounds each figure").
 func BenchmarkScoreKernelVsPeak(b *testing.B) {
 	for _, k := range []int{4096, 512} {
 		b.Run(fmt.Sprintf("d=64/K=%d", k), func(b *testing.B) {
