@@ -62,7 +62,7 @@ func (ep *epochs) ReadState(d *snap.Dec) {
 		return
 	}
 	if e < 0 || ep.n0<<e > maxEpochHorizon || start != ep.n0*((1<<e)-1) || done < start || done > start+ep.n0<<e {
-		d.Fail(fmt.Errorf("dpb: snapshot epoch %d (rounds %d, %d) inconsistent with the initial horizon %d", e, start, done, ep.n0))
+		d.Fail(fmt.Errorf("anytime: snapshot epoch %d (rounds %d, %d) inconsistent with the initial horizon %d", e, start, done, ep.n0))
 		return
 	}
 	ep.e, ep.start, ep.done = e, start, done
@@ -179,7 +179,7 @@ func (p *SS18) advance() {
 	}
 	if err := p.start(); err != nil {
 		p.ep.back()
-		p.err = fmt.Errorf("dpb: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
+		p.err = fmt.Errorf("anytime: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
 	}
 }
 
@@ -313,7 +313,7 @@ func (p *SS18) UnmarshalBinary(data []byte) error {
 		return err
 	}
 	if p.cur.Rounds() != p.ep.done-p.ep.start {
-		return fmt.Errorf("dpb: snapshot's LinUCB has %d rounds, its epoch %d", p.cur.Rounds(), p.ep.done-p.ep.start)
+		return fmt.Errorf("anytime: snapshot's LinUCB has %d rounds, its epoch %d", p.cur.Rounds(), p.ep.done-p.ep.start)
 	}
 	p.err = p.cur.Err()
 	return nil
@@ -350,7 +350,7 @@ func NewDPUCB(cfg mt14.DPUCBConfig, src *rand.ChaCha8) (*DPUCB, error) {
 		panic(param.NilRand)
 	}
 	if cfg.Horizon < 2 {
-		return nil, fmt.Errorf("dpb: initial horizon is %d, must be >= 2", cfg.Horizon)
+		return nil, fmt.Errorf("anytime: initial horizon is %d, must be >= 2", cfg.Horizon)
 	}
 	gamma := cfg.Gamma
 	if gamma == 0 {
@@ -389,7 +389,7 @@ func (p *DPUCB) advance(r *bandit.Round) *bandit.Round {
 	if p.err == nil && p.ep.next() {
 		if err := p.start(); err != nil {
 			p.ep.back()
-			p.err = fmt.Errorf("dpb: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
+			p.err = fmt.Errorf("anytime: epoch %d (horizon %d) cannot start: %w", p.ep.e+1, p.ep.horizon(p.ep.e+1), err)
 		}
 	}
 	p.local = *r
@@ -414,7 +414,7 @@ func (p *DPUCB) Update(r *bandit.Round, arm int, reward float64) {
 // round's K is not the number of arms.
 func (p *DPUCB) ChooseErr(r *bandit.Round) (int, error) {
 	if r == nil || r.K != p.cfg.Arms {
-		return -1, fmt.Errorf("dpb: round's K is not DP-UCB's %d arms", p.cfg.Arms)
+		return -1, fmt.Errorf("anytime: round's K is not DP-UCB's %d arms", p.cfg.Arms)
 	}
 	return p.Choose(r), nil
 }
@@ -424,12 +424,12 @@ func (p *DPUCB) ChooseErr(r *bandit.Round) (int, error) {
 // unchanged), counted in Skipped and returned, and learning goes on.
 func (p *DPUCB) UpdateErr(r *bandit.Round, arm int, reward float64) error {
 	if arm < 0 || arm >= p.cfg.Arms {
-		return fmt.Errorf("dpb: arm %d outside DP-UCB's %d arms", arm, p.cfg.Arms)
+		return fmt.Errorf("anytime: arm %d outside DP-UCB's %d arms", arm, p.cfg.Arms)
 	}
 	if !(reward >= 0 && reward <= 1) && (!p.cfg.Clip || math.IsNaN(reward)) {
 		p.skip++
 		p.Update(r, arm, 0)
-		return fmt.Errorf("dpb: round %d skipped: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", r.T, reward)
+		return fmt.Errorf("anytime: round %d skipped: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", r.T, reward)
 	}
 	p.Update(r, arm, reward)
 	return nil
@@ -514,7 +514,7 @@ func anytimeRestore(data []byte, tag string, cfg func(*snap.Enc), ep *epochs) (*
 		d.U64()
 	}
 	if d.Err == nil && string(got[:len(want.B)]) != string(want.B) {
-		return nil, nil, fmt.Errorf("dpb: snapshot of an %s with another configuration", strings.TrimPrefix(tag, "dpb."))
+		return nil, nil, fmt.Errorf("anytime: snapshot of an %s with another configuration", strings.TrimPrefix(tag, "dpb."))
 	}
 	ep.ReadState(d)
 	src := d.Bytes()

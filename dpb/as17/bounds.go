@@ -45,7 +45,7 @@ func FTRLDR(set DecisionSet, n int) float64 {
 	case Cube:
 		return float64(n)
 	}
-	panic("dpb: unknown decision set")
+	panic("as17: unknown decision set")
 }
 
 // FTRLG2 returns G² = max_{x∈𝒳, l∈𝒴} (‖l‖*_{∇²R(x)})², the squared local dual
@@ -99,7 +99,7 @@ func Corollary32Bound(set DecisionSet, n, horizon int, eps float64) float64 {
 	case Cube:
 		return math.Sqrt(nn*t) + nn*l2/eps
 	}
-	panic("dpb: unknown decision set")
+	panic("as17: unknown decision set")
 }
 
 // DLap estimates D_Lap = E[max_𝒳 ⟨Z, x⟩ − min_𝒳 ⟨Z, x⟩] of Theorem 3.1 by
@@ -110,7 +110,7 @@ func DLap(set DecisionSet, n, m int, lambda float64, samples int, rng *rand.Rand
 		panic(param.NilRand)
 	}
 	if samples < 2 || m < 1 || n < 1 {
-		panic("dpb: DLap needs samples >= 2, m >= 1, n >= 1")
+		panic("as17: DLap needs samples >= 2, m >= 1, n >= 1")
 	}
 	z := make([]float64, n)
 	var s, ss float64
@@ -213,7 +213,7 @@ func SCRiBLENu(set DecisionSet, n int) float64 {
 	case Cube:
 		return 2 * float64(n)
 	}
-	panic("dpb: SCRiBLE supports the ball and the cube")
+	panic("as17: SCRiBLE supports the ball and the cube")
 }
 
 // SCRiBLELambda is λ = ‖𝒴‖₁/ε of Theorem 4.5 (Lemma 4.2 with B = ‖𝒴‖₁).

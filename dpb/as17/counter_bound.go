@@ -18,7 +18,7 @@ import (
 //	cube     E[2‖G‖₁] = 2n√(2/π)
 func GaussianWidth(set DecisionSet, n int) float64 {
 	if n < 1 {
-		panic("dpb: GaussianWidth needs n >= 1")
+		panic("as17: GaussianWidth needs n >= 1")
 	}
 	nn := float64(n)
 	switch set {
@@ -50,7 +50,7 @@ func GaussianWidth(set DecisionSet, n int) float64 {
 	case Cube:
 		return 2 * nn * math.Sqrt(2/math.Pi)
 	}
-	panic("dpb: unknown decision set")
+	panic("as17: unknown decision set")
 }
 
 // FTRLNoiseLipschitz returns c with |⟨l, x(L+z) − x(L)⟩| ≤ c·η·W(z) for
@@ -70,7 +70,7 @@ func FTRLNoiseLipschitz(set DecisionSet) float64 {
 	case Ball, Cube:
 		return 0.25
 	}
-	panic("dpb: unknown decision set")
+	panic("as17: unknown decision set")
 }
 
 // FTRLCounterBound is the regret bound of DP-FTRL's (ε, δ) variant on a
@@ -153,7 +153,7 @@ func NewFTRLCounterBound(set DecisionSet, n, horizon int, eta, sigma float64, ki
 		return b, err
 	}
 	if !(eta > 0) || math.IsInf(eta, 1) || !(sigma >= 0) || math.IsInf(sigma, 1) {
-		return b, fmt.Errorf("dpb: eta %v and sigma %v: want eta > 0 and sigma >= 0, finite", eta, sigma)
+		return b, fmt.Errorf("as17: eta %v and sigma %v: want eta > 0 and sigma >= 0, finite", eta, sigma)
 	}
 	c, err := counter.NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
 	if err != nil {

@@ -16,7 +16,7 @@ func (s *DecisionSet) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown decision set %q (want one of %v)", b, all)
+	return fmt.Errorf("as17: unknown decision set %q (want one of %v)", b, all)
 }
 
 // MarshalText returns the name of k (LossKind.String).
@@ -31,5 +31,5 @@ func (k *LossKind) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown loss kind %q (want one of %v)", b, all)
+	return fmt.Errorf("as17: unknown loss kind %q (want one of %v)", b, all)
 }

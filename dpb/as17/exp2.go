@@ -76,10 +76,10 @@ func NewExp2(cfg Exp2Config, rng *rand.Rand) (*Exp2, error) {
 		panic(param.NilRand)
 	}
 	if cfg.Arms < 2 {
-		return nil, fmt.Errorf("dpb: arms is %d, must be >= 2", cfg.Arms)
+		return nil, fmt.Errorf("as17: arms is %d, must be >= 2", cfg.Arms)
 	}
 	if cfg.Horizon < 2 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
+		return nil, fmt.Errorf("as17: horizon is %d, must be >= 2", cfg.Horizon)
 	}
 	if !math.IsInf(cfg.Epsilon, 1) {
 		if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
@@ -100,7 +100,7 @@ func NewExp2(cfg Exp2Config, rng *rand.Rand) (*Exp2, error) {
 		return nil, err
 	}
 	if math.IsNaN(cfg.Gamma) || cfg.Gamma <= 0 || cfg.Gamma > 1 {
-		return nil, fmt.Errorf("dpb: gamma is %v, must be in (0, 1]", cfg.Gamma)
+		return nil, fmt.Errorf("as17: gamma is %v, must be in (0, 1]", cfg.Gamma)
 	}
 	e := &Exp2{cfg: cfg, rng: rng, logw: make([]float64, cfg.Arms), p: make([]float64, cfg.Arms), arm: -1}
 	e.probs()
@@ -154,7 +154,7 @@ func (e *Exp2) Play(dst []float64) []float64 {
 // Feedback applies the exponential-weights update with l̃_t = ℓ/p_t(i_t).
 func (e *Exp2) Feedback(loss float64) error {
 	if e.arm < 0 {
-		panic("dpb: Feedback without Play")
+		panic("as17: Feedback without Play")
 	}
 	if err := param.CheckFinite("loss", loss); err != nil {
 		return err
@@ -206,7 +206,7 @@ func NewPrivateBandit(inner BanditLearner, cfg PrivateBanditConfig, rng *rand.Ra
 		panic(param.NilRand)
 	}
 	if inner == nil {
-		return nil, fmt.Errorf("dpb: nil inner learner")
+		return nil, fmt.Errorf("as17: nil inner learner")
 	}
 	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return nil, err
@@ -238,14 +238,14 @@ func (pb *PrivateBandit) Play(dst []float64) []float64 {
 // Feedback validates ℓ = ⟨l_t, x̃_t⟩ against B‖x̃_t‖∞ and forwards ℓ + ⟨Z_t, x̃_t⟩.
 func (pb *PrivateBandit) Feedback(loss float64) error {
 	if pb.xinf < 0 {
-		panic("dpb: Feedback without Play")
+		panic("as17: Feedback without Play")
 	}
 	if err := param.CheckFinite("loss", loss); err != nil {
 		return err
 	}
 	if b := pb.cfg.Bound * pb.xinf; math.Abs(loss) > b*(1+lossSlack) {
 		if !pb.cfg.Clip {
-			return fmt.Errorf("dpb: loss is %v, must be within ±%v = B‖x̃‖∞ (the bound the noise is calibrated for; set Clip to clip)", loss, b)
+			return fmt.Errorf("as17: loss is %v, must be within ±%v = B‖x̃‖∞ (the bound the noise is calibrated for; set Clip to clip)", loss, b)
 		}
 		loss = math.Copysign(b, loss)
 	}

@@ -65,7 +65,7 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 		return nil, err
 	}
 	if cfg.Horizon < 3 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 3 for FTPL", cfg.Horizon)
+		return nil, fmt.Errorf("as17: horizon is %d, must be >= 3 for FTPL", cfg.Horizon)
 	}
 	if !math.IsInf(cfg.Epsilon, 1) {
 		if err := param.CheckDelta(cfg.Delta); err != nil {

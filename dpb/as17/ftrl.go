@@ -188,7 +188,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 		}
 		nz = lap
 	} else if cfg.Lambda != 0 {
-		return nil, fmt.Errorf("dpb: lambda is %v with epsilon = +Inf, must be 0 (non-private)", cfg.Lambda)
+		return nil, fmt.Errorf("as17: lambda is %v with epsilon = +Inf, must be 0 (non-private)", cfg.Lambda)
 	}
 	mode := counter.Padded
 	if cfg.Plain {
@@ -205,16 +205,16 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 
 func checkOLO(set DecisionSet, dim, horizon int, eps float64) error {
 	if !set.valid() {
-		return fmt.Errorf("dpb: unknown decision set %d", int(set))
+		return fmt.Errorf("as17: unknown decision set %d", int(set))
 	}
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return err
 	}
 	if set == Simplex && dim < 2 {
-		return fmt.Errorf("dpb: dimension is %d, must be >= 2 for the simplex", dim)
+		return fmt.Errorf("as17: dimension is %d, must be >= 2 for the simplex", dim)
 	}
 	if horizon < 2 {
-		return fmt.Errorf("dpb: horizon is %d, must be >= 2", horizon)
+		return fmt.Errorf("as17: horizon is %d, must be >= 2", horizon)
 	}
 	if math.IsInf(eps, 1) {
 		return nil
@@ -286,6 +286,6 @@ func FTRLArgminTo(set DecisionSet, dst, L []float64, eta float64) {
 			dst[i] = math.Max(-1, math.Min(1, -eta*v/2))
 		}
 	default:
-		panic("dpb: unknown decision set")
+		panic("as17: unknown decision set")
 	}
 }

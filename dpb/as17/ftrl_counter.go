@@ -35,7 +35,7 @@ func FTRLGaussianSigma(set DecisionSet, dim, horizon int, eps, delta float64, ki
 		return 0, err
 	}
 	if math.IsInf(eps, 1) {
-		return 0, fmt.Errorf("dpb: epsilon is +Inf: the (ε, δ) variant of DP-FTRL needs a finite ε")
+		return 0, fmt.Errorf("as17: epsilon is +Inf: the (ε, δ) variant of DP-FTRL needs a finite ε")
 	}
 	if err := param.CheckDelta(delta); err != nil {
 		return 0, err
@@ -50,13 +50,13 @@ func FTRLGaussianSigma(set DecisionSet, dim, horizon int, eps, delta float64, ki
 // newFTRLCounter builds the (ε, δ) variant of [NewFTRL] (cfg.Eta is set).
 func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	if cfg.Delta == 0 {
-		return nil, fmt.Errorf("dpb: Counter or Sigma set without Delta: the counter variant of DP-FTRL is (ε, δ)-DP and needs delta in (0, 1)")
+		return nil, fmt.Errorf("as17: Counter or Sigma set without Delta: the counter variant of DP-FTRL is (ε, δ)-DP and needs delta in (0, 1)")
 	}
 	switch {
 	case cfg.Lambda != 0:
-		return nil, fmt.Errorf("dpb: lambda is %v with delta %v: the (ε, δ) variant has Gaussian node noise (set Sigma, or leave it to FTRLGaussianSigma)", cfg.Lambda, cfg.Delta)
+		return nil, fmt.Errorf("as17: lambda is %v with delta %v: the (ε, δ) variant has Gaussian node noise (set Sigma, or leave it to FTRLGaussianSigma)", cfg.Lambda, cfg.Delta)
 	case cfg.Plain:
-		return nil, fmt.Errorf("dpb: Plain is set with delta %v: the (ε, δ) variant picks its counter by Counter (CounterTree is the plain tree)", cfg.Delta)
+		return nil, fmt.Errorf("as17: Plain is set with delta %v: the (ε, δ) variant picks its counter by Counter (CounterTree is the plain tree)", cfg.Delta)
 	}
 	sigma, err := FTRLGaussianSigma(cfg.Set, cfg.Dim, cfg.Horizon, cfg.Epsilon, cfg.Delta, cfg.Counter)
 	if err != nil {
@@ -69,7 +69,7 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 		return nil, err
 	}
 	if !(cfg.Sigma >= sigma) {
-		return nil, fmt.Errorf("dpb: sigma is %v, must be >= %v (the smallest σ that is (%v, %v)-DP on the %v counter)", cfg.Sigma, sigma, cfg.Epsilon, cfg.Delta, cfg.Counter)
+		return nil, fmt.Errorf("as17: sigma is %v, must be >= %v (the smallest σ that is (%v, %v)-DP on the %v counter)", cfg.Sigma, sigma, cfg.Epsilon, cfg.Delta, cfg.Counter)
 	}
 	var nz noise.Noise
 	if cfg.Noise.Secure() {

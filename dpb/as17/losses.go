@@ -46,7 +46,7 @@ func (s DecisionSet) LossNorm() float64 {
 	case Cube:
 		return 1
 	}
-	panic("dpb: unknown decision set")
+	panic("as17: unknown decision set")
 }
 
 // YNorm1 returns ‖𝒴‖₁ = max_{l∈𝒴} ‖l‖₁ in dimension n: n, √n, 1.
@@ -59,7 +59,7 @@ func (s DecisionSet) YNorm1(n int) float64 {
 	case Cube:
 		return 1
 	}
-	panic("dpb: unknown decision set")
+	panic("as17: unknown decision set")
 }
 
 // YNorm2 returns ‖𝒴‖₂ in dimension n: √n, 1, 1.
@@ -96,7 +96,7 @@ func (s DecisionSet) Norm(l []float64) float64 {
 			v += math.Abs(x)
 		}
 	default:
-		panic("dpb: unknown decision set")
+		panic("as17: unknown decision set")
 	}
 	return v
 }
@@ -115,7 +115,7 @@ func (s DecisionSet) MinLinear(L []float64) float64 {
 	case Cube:
 		return -Cube.Norm(L)
 	}
-	panic("dpb: unknown decision set")
+	panic("as17: unknown decision set")
 }
 
 // Width returns max_{x∈𝒳} ⟨Z, x⟩ − min_{x∈𝒳} ⟨Z, x⟩: max−min of the entries,
@@ -169,7 +169,7 @@ func (s DecisionSet) ArgminLinearTo(dst, L []float64) {
 			}
 		}
 	default:
-		panic("dpb: unknown decision set")
+		panic("as17: unknown decision set")
 	}
 }
 
@@ -191,7 +191,7 @@ func checkLoss(s DecisionSet, buf, l []float64, bound float64, clip bool) ([]flo
 		return l, nil
 	}
 	if !clip {
-		return nil, fmt.Errorf("dpb: loss has %s norm %v, must be <= %v (the bound the noise is calibrated for; set Clip to clip)", lossNormName(s), n, bound)
+		return nil, fmt.Errorf("as17: loss has %s norm %v, must be <= %v (the bound the noise is calibrated for; set Clip to clip)", lossNormName(s), n, bound)
 	}
 	buf = buf[:len(l)]
 	if s == Simplex {
@@ -292,13 +292,13 @@ func NewLosses(cfg LossConfig, rng *rand.Rand) (*Losses, error) {
 		panic(param.NilRand)
 	}
 	if !cfg.Set.valid() {
-		return nil, fmt.Errorf("dpb: unknown decision set %d", int(cfg.Set))
+		return nil, fmt.Errorf("as17: unknown decision set %d", int(cfg.Set))
 	}
 	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return nil, err
 	}
 	if cfg.Set == Simplex && cfg.Dim < 2 {
-		return nil, fmt.Errorf("dpb: dimension is %d, must be >= 2 for the simplex", cfg.Dim)
+		return nil, fmt.Errorf("as17: dimension is %d, must be >= 2 for the simplex", cfg.Dim)
 	}
 	switch cfg.Kind {
 	case Stochastic, Switching:
@@ -308,20 +308,20 @@ func NewLosses(cfg LossConfig, rng *rand.Rand) (*Losses, error) {
 	case WorstCase:
 		cfg.Gap = 0
 	default:
-		return nil, fmt.Errorf("dpb: unknown loss kind %d", int(cfg.Kind))
+		return nil, fmt.Errorf("as17: unknown loss kind %d", int(cfg.Kind))
 	}
 	if math.IsNaN(cfg.Gap) || cfg.Gap < 0 || cfg.Gap > 1 {
-		return nil, fmt.Errorf("dpb: gap is %v, must be in [0, 1]", cfg.Gap)
+		return nil, fmt.Errorf("as17: gap is %v, must be in [0, 1]", cfg.Gap)
 	}
 	if cfg.Kind == Switching {
 		if cfg.Phases == 0 {
 			cfg.Phases = 4
 		}
 		if cfg.Phases < 1 {
-			return nil, fmt.Errorf("dpb: phases is %d, must be >= 1", cfg.Phases)
+			return nil, fmt.Errorf("as17: phases is %d, must be >= 1", cfg.Phases)
 		}
 		if cfg.Horizon < 1 {
-			return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1 for switching losses", cfg.Horizon)
+			return nil, fmt.Errorf("as17: horizon is %d, must be >= 1 for switching losses", cfg.Horizon)
 		}
 	}
 	return &Losses{cfg: cfg, rng: rng}, nil

@@ -77,13 +77,13 @@ func NewSCRiBLE(cfg SCRiBLEConfig, rng *rand.Rand) (*SCRiBLE, error) {
 		panic(param.NilRand)
 	}
 	if cfg.Set != Ball && cfg.Set != Cube {
-		return nil, fmt.Errorf("dpb: SCRiBLE decision set is %v, must be ball or cube", cfg.Set)
+		return nil, fmt.Errorf("as17: SCRiBLE decision set is %v, must be ball or cube", cfg.Set)
 	}
 	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return nil, err
 	}
 	if cfg.Horizon < 2 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
+		return nil, fmt.Errorf("as17: horizon is %d, must be >= 2", cfg.Horizon)
 	}
 	if !math.IsInf(cfg.Epsilon, 1) {
 		if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
@@ -174,7 +174,7 @@ func (s *SCRiBLE) eigen(i int) float64 {
 // Feedback forms l̃_t and moves x to argmin η⟨Σ l̃, x⟩ + R(x).
 func (s *SCRiBLE) Feedback(loss float64) error {
 	if s.coef == 0 {
-		panic("dpb: Feedback without Play")
+		panic("as17: Feedback without Play")
 	}
 	if err := param.CheckFinite("loss", loss); err != nil {
 		return err
@@ -183,7 +183,7 @@ func (s *SCRiBLE) Feedback(loss float64) error {
 	for j, v := range s.dir {
 		s.sum[j] += c * v
 		if math.IsInf(s.sum[j], 0) || math.IsNaN(s.sum[j]) {
-			return fmt.Errorf("dpb: SCRiBLE loss estimate overflowed (eta %v too large for the noise)", s.cfg.Eta)
+			return fmt.Errorf("as17: SCRiBLE loss estimate overflowed (eta %v too large for the noise)", s.cfg.Eta)
 		}
 	}
 	s.coef = 0

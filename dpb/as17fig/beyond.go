@@ -127,21 +127,21 @@ func (c BeyondConfig) WithDefaults() BeyondConfig {
 func Beyond(cfg BeyondConfig) (*BeyondResult, error) {
 	cfg = cfg.WithDefaults()
 	if len(cfg.Horizons) == 0 || cfg.Reps < 1 {
-		return nil, fmt.Errorf("dpb: beyond-as17 needs horizons and reps >= 1")
+		return nil, fmt.Errorf("as17fig: beyond-as17 needs horizons and reps >= 1")
 	}
 	for i, T := range cfg.Horizons {
 		if T < 3 || (i > 0 && T <= cfg.Horizons[i-1]) {
-			return nil, fmt.Errorf("dpb: horizons must increase and be >= 3; got %v", cfg.Horizons)
+			return nil, fmt.Errorf("as17fig: horizons must increase and be >= 3; got %v", cfg.Horizons)
 		}
 	}
 	if !(cfg.Epsilon > 0) || math.IsInf(cfg.Epsilon, 0) {
-		return nil, fmt.Errorf("dpb: epsilon is %v, must be finite and > 0", cfg.Epsilon)
+		return nil, fmt.Errorf("as17fig: epsilon is %v, must be finite and > 0", cfg.Epsilon)
 	}
 	if !(cfg.Delta >= 0 && cfg.Delta < 1) {
-		return nil, fmt.Errorf("dpb: delta is %v, must be in [0, 1) (0: δ = 1/T)", cfg.Delta)
+		return nil, fmt.Errorf("as17fig: delta is %v, must be in [0, 1) (0: δ = 1/T)", cfg.Delta)
 	}
 	if cfg.SqrtMaxHorizon < 0 || cfg.SqrtMaxHorizon > counter.MaxSqrtHorizon {
-		return nil, fmt.Errorf("dpb: sqrt max horizon is %d, must be in [0, %d]", cfg.SqrtMaxHorizon, counter.MaxSqrtHorizon)
+		return nil, fmt.Errorf("as17fig: sqrt max horizon is %d, must be in [0, %d]", cfg.SqrtMaxHorizon, counter.MaxSqrtHorizon)
 	}
 	start := time.Now()
 	res := &BeyondResult{Config: cfg, Variants: as17.FTRLVariants}

@@ -125,14 +125,14 @@ func EpsName(eps float64) string {
 func (s *Sweep) Run() (*Result, error) {
 	row := s.Row
 	if (row.NewFull == nil) == (row.NewBandit == nil) {
-		return nil, fmt.Errorf("dpb: row %q needs exactly one of NewFull and NewBandit", row.Name)
+		return nil, fmt.Errorf("as17fig: row %q needs exactly one of NewFull and NewBandit", row.Name)
 	}
 	if len(s.Horizons) == 0 || len(s.Epsilons) == 0 || s.Reps < 1 {
-		return nil, fmt.Errorf("dpb: sweep needs horizons, epsilons and reps >= 1")
+		return nil, fmt.Errorf("as17fig: sweep needs horizons, epsilons and reps >= 1")
 	}
 	for i, T := range s.Horizons {
 		if T < 3 || (i > 0 && T <= s.Horizons[i-1]) {
-			return nil, fmt.Errorf("dpb: horizons must increase and be >= 3; got %v", s.Horizons)
+			return nil, fmt.Errorf("as17fig: horizons must increase and be >= 3; got %v", s.Horizons)
 		}
 	}
 	base := -1
@@ -289,7 +289,7 @@ func Table(cfg TableConfig) (*TableResult, error) {
 	case 2:
 		rows = as17.Table2Rows(cfg.Dim, cfg.Kind)
 	default:
-		return nil, fmt.Errorf("dpb: table is %d, must be 1 or 2", cfg.Table)
+		return nil, fmt.Errorf("as17fig: table is %d, must be 1 or 2", cfg.Table)
 	}
 	withBase := func(e []float64) []float64 {
 		return append([]float64{math.Inf(1)}, e...)

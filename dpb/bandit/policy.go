@@ -68,5 +68,5 @@ func NewRound(env Environment) *Round {
 // ShortActions is the panic message for a Round whose Actions hold fewer
 // than K·Dim numbers (formatted only on the panic path).
 func ShortActions(r *Round) string {
-	return fmt.Sprintf("dpb: Round.Actions has %d numbers, want K·Dim = %d·%d = %d", len(r.Actions), r.K, r.Dim, r.K*r.Dim)
+	return fmt.Sprintf("bandit: Round.Actions has %d numbers, want K·Dim = %d·%d = %d", len(r.Actions), r.K, r.Dim, r.K*r.Dim)
 }

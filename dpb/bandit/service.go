@@ -36,20 +36,20 @@ type Checked interface {
 // NaN or infinite feature is named by its action and coordinate.
 func CheckRound(r *Round, dim int) error {
 	if r == nil {
-		return fmt.Errorf("dpb: nil Round")
+		return fmt.Errorf("bandit: nil Round")
 	}
 	if r.Dim != dim {
-		return fmt.Errorf("dpb: Round.Dim is %d, the policy's dimension is %d", r.Dim, dim)
+		return fmt.Errorf("bandit: Round.Dim is %d, the policy's dimension is %d", r.Dim, dim)
 	}
 	if r.K < 1 {
-		return fmt.Errorf("dpb: Round.K is %d, must be >= 1", r.K)
+		return fmt.Errorf("bandit: Round.K is %d, must be >= 1", r.K)
 	}
 	if len(r.Actions) < r.K*r.Dim {
 		return fmt.Errorf("%s", ShortActions(r))
 	}
 	for i, v := range r.Actions[:r.K*r.Dim] {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("dpb: round %d: feature %d of action %d is %v, must be finite", r.T, i%r.Dim, i/r.Dim, v)
+			return fmt.Errorf("bandit: round %d: feature %d of action %d is %v, must be finite", r.T, i%r.Dim, i/r.Dim, v)
 		}
 	}
 	return nil
@@ -142,7 +142,7 @@ func (l *Locked[P]) UpdateErr(r *Round, arm int, reward float64) error {
 	}
 	if math.IsNaN(reward) || math.IsInf(reward, 0) {
 		l.skip++
-		return fmt.Errorf("dpb: round %d skipped: reward is %v, must be finite", r.T, reward)
+		return fmt.Errorf("bandit: round %d skipped: reward is %v, must be finite", r.T, reward)
 	}
 	l.p.Update(r, arm, reward)
 	return nil

@@ -91,7 +91,7 @@ func (c AS17Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 3
 func AS17(cfg AS17Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.Trials < 100 || c.Reps < 2 || len(c.Horizons) == 0 || len(c.Epsilons) == 0 || c.Dim < 2 {
-		return nil, fmt.Errorf("dpb: AS17 check config %+v: trials >= 100, reps >= 2, dim >= 2, a horizon and an ε needed", c)
+		return nil, fmt.Errorf("check: AS17 check config %+v: trials >= 100, reps >= 2, dim >= 2, a horizon and an ε needed", c)
 	}
 	vs, err := PaddedNoiseLaw(c.stream(1), 1024, 0.05, c.Trials)
 	if err != nil {
@@ -309,7 +309,7 @@ func checkAS17Regret(c AS17Config) (Verdicts, error) {
 			}
 			id, ok := as17RowVerdicts[row.Name]
 			if !ok {
-				return nil, fmt.Errorf("dpb: no verdict for AS17 row %q", row.Name)
+				return nil, fmt.Errorf("check: no verdict for AS17 row %q", row.Name)
 			}
 			kind := "O(·) read with constant 1"
 			if row.Explicit {

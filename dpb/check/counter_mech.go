@@ -48,7 +48,7 @@ func Alg2Mechanism(rng *rand.Rand) (Verdicts, error) {
 	tr := p.Tree(0)
 	entries := (d*d + 3*d) / 2
 	if tr.Dim() != entries {
-		return nil, fmt.Errorf("dpb: Algorithm 2's tree has %d coordinates, want the %d entries of A and b", tr.Dim(), entries)
+		return nil, fmt.Errorf("check: Algorithm 2's tree has %d coordinates, want the %d entries of A and b", tr.Dim(), entries)
 	}
 	return laplaceNodeVerdicts("mt14-alg2-privacy", "MT14 Alg. 2 line 2 (the built contextual UCB's entry trees)",
 		tr.NodeNoise(), p.NodeScale(), tr.Levels(), float64(entries), eps), nil
@@ -124,11 +124,11 @@ func CounterMechanisms(rng *rand.Rand) (Verdicts, error) {
 		ctr := f.Counter()
 		holder, ok := ctr.(interface{ NodeNoise() noise.Noise })
 		if !ok {
-			return nil, fmt.Errorf("dpb: the %v counter (%T) does not expose its node noise", kind, ctr)
+			return nil, fmt.Errorf("check: the %v counter (%T) does not expose its node noise", kind, ctr)
 		}
 		g, ok := holder.NodeNoise().(*noise.GaussianNoise)
 		if !ok {
-			return nil, fmt.Errorf("dpb: DP-FTRL's %v counter has node noise %T, want Gaussian", kind, holder.NodeNoise())
+			return nil, fmt.Errorf("check: DP-FTRL's %v counter has node noise %T, want Gaussian", kind, holder.NodeNoise())
 		}
 		name := "as17-counter-" + kind.String() + "-privacy"
 		gv, err := gaussianNodeVerdicts(name, fmt.Sprintf("AS17 Alg. 1, (ε, δ) variant on the %v counter (as17.FTRLGaussianSigma; the built DP-FTRL's counter)", kind),
@@ -206,7 +206,7 @@ type NodeCount struct {
 // node count.
 func CountNodes(kind counter.Kind, n int) (NodeCount, error) {
 	if n < 1 || n > 1<<12 {
-		return NodeCount{}, fmt.Errorf("dpb: node-count horizon is %d, must be in [1, 4096]", n)
+		return NodeCount{}, fmt.Errorf("check: node-count horizon is %d, must be in [1, 4096]", n)
 	}
 	cols := 4*n + 64
 	probe := &impulseNoise{dim: cols + n, cols: cols}
@@ -230,7 +230,7 @@ func CountNodes(kind counter.Kind, n int) (NodeCount, error) {
 		}
 	}
 	if probe.draws > cols {
-		return NodeCount{}, fmt.Errorf("dpb: the %v counter made %d draws over %d rounds, more than the %d the count records", kind, probe.draws, n, cols)
+		return NodeCount{}, fmt.Errorf("check: the %v counter made %d draws over %d rounds, more than the %d the count records", kind, probe.draws, n, cols)
 	}
 	D := probe.draws - pre
 	B := mat.NewDense(n, D, nil)
@@ -243,7 +243,7 @@ func CountNodes(kind counter.Kind, n int) (NodeCount, error) {
 	bbt.SymOuterK(1, B)
 	var ch mat.Cholesky
 	if !ch.Factorize(&bbt) {
-		return NodeCount{}, fmt.Errorf("dpb: the %v counter's release noise BBᵀ is singular (a release without noise)", kind)
+		return NodeCount{}, fmt.Errorf("check: the %v counter's release noise BBᵀ is singular (a release without noise)", kind)
 	}
 	var x mat.VecDense
 	nc := NodeCount{L1: math.NaN(), Draws: D, Padding: pre}

@@ -57,7 +57,7 @@ func CounterRegularizers(cfg TreeConfig) (Verdicts, error) {
 		return nil, err
 	}
 	if cfg.Reps < 1 {
-		return nil, fmt.Errorf("dpb: reps is %d, must be >= 1", cfg.Reps)
+		return nil, fmt.Errorf("check: reps is %d, must be >= 1", cfg.Reps)
 	}
 	var algs []ss18.Alg
 	for _, a := range append(append([]ss18.Alg(nil), counterVariants...), sharpVariants...) {
@@ -68,7 +68,7 @@ func CounterRegularizers(cfg TreeConfig) (Verdicts, error) {
 	d, n := s.D, s.N
 	const nb = 3
 	if n > TreeDenseMaxN {
-		return nil, fmt.Errorf("dpb: CounterRegularizers keeps every round (%d values a run): n = %d is above %d", n*nb, n, TreeDenseMaxN)
+		return nil, fmt.Errorf("check: CounterRegularizers keeps every round (%d values a run): n = %d is above %d", n*nb, n, TreeDenseMaxN)
 	}
 	key := struct {
 		Setting ss18.Setting

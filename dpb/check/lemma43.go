@@ -45,7 +45,7 @@ type Lemma43Result struct {
 // parameters are those of Theorem 4.1 (EXP2, ε = 1/λ) or FTRLEta (Hedge).
 func Lemma43(cfg Lemma43Config) (*Lemma43Result, error) {
 	if cfg.Arms < 2 || cfg.Horizon < 2 || cfg.Reps < 2 {
-		return nil, fmt.Errorf("dpb: Lemma43 needs arms >= 2, horizon >= 2, reps >= 2")
+		return nil, fmt.Errorf("check: Lemma43 needs arms >= 2, horizon >= 2, reps >= 2")
 	}
 	if err := param.CheckPositive("lambda", cfg.Lambda); err != nil {
 		return nil, err

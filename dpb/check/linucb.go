@@ -45,7 +45,7 @@ type LinUCBConfig struct {
 
 func (c *LinUCBConfig) defaults() error {
 	if c.D < 1 || c.K < 1 || c.N < 2 || c.Reps < 1 {
-		return fmt.Errorf("dpb: check needs d, K, reps >= 1 and n >= 2; got d=%d K=%d n=%d reps=%d", c.D, c.K, c.N, c.Reps)
+		return fmt.Errorf("check: check needs d, K, reps >= 1 and n >= 2; got d=%d K=%d n=%d reps=%d", c.D, c.K, c.N, c.Reps)
 	}
 	if c.Gap == 0 {
 		c.Gap = 0.1

@@ -36,7 +36,7 @@ type Claim13Config struct {
 // the first (sublinear growth).
 func Claim13(cfg Claim13Config) (Verdicts, error) {
 	if cfg.N < 4 || cfg.Reps < 2 {
-		return nil, fmt.Errorf("dpb: claim 13 check needs n >= 4 and reps >= 2; got n=%d reps=%d", cfg.N, cfg.Reps)
+		return nil, fmt.Errorf("check: claim 13 check needs n >= 4 and reps >= 2; got n=%d reps=%d", cfg.N, cfg.Reps)
 	}
 	if cfg.Epsilon == 0 {
 		cfg.Epsilon = 0.5
@@ -45,7 +45,7 @@ func Claim13(cfg Claim13Config) (Verdicts, error) {
 		cfg.Delta = 0.1
 	}
 	if cfg.Epsilon >= math.Ln2 {
-		return nil, fmt.Errorf("dpb: claim 13 needs ε < ln 2, got %v", cfg.Epsilon)
+		return nil, fmt.Errorf("check: claim 13 needs ε < ln 2, got %v", cfg.Epsilon)
 	}
 	half := cfg.N / 2
 	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: 2, Points: 2, RunOptions: harness.RunOptions{Workers: cfg.Workers}},
@@ -148,7 +148,7 @@ type Claim14Config struct {
 //     by more than 4.27 standard errors.
 func Claim14(cfg Claim14Config) (Verdicts, error) {
 	if cfg.Arms < 2 || cfg.N < 2 || cfg.Reps < 2 {
-		return nil, fmt.Errorf("dpb: claim 14 check needs k >= 2, n >= 2, reps >= 2; got k=%d n=%d reps=%d", cfg.Arms, cfg.N, cfg.Reps)
+		return nil, fmt.Errorf("check: claim 14 check needs k >= 2, n >= 2, reps >= 2; got k=%d n=%d reps=%d", cfg.Arms, cfg.N, cfg.Reps)
 	}
 	if cfg.Gap == 0 {
 		cfg.Gap = 0.5

@@ -132,11 +132,11 @@ func Mechanisms(rng *rand.Rand) (Verdicts, error) {
 	}
 	ts, ok := f.Counter().(*counter.TreeSum)
 	if !ok {
-		return nil, fmt.Errorf("dpb: DP-FTRL's counter is %T, want the tree", f.Counter())
+		return nil, fmt.Errorf("check: DP-FTRL's counter is %T, want the tree", f.Counter())
 	}
 	lap, ok := ts.NodeNoise().(*noise.LaplaceNoise)
 	if !ok {
-		return nil, fmt.Errorf("dpb: DP-FTRL's node noise is %T, want Laplace", ts.NodeNoise())
+		return nil, fmt.Errorf("check: DP-FTRL's node noise is %T, want Laplace", ts.NodeNoise())
 	}
 	vs = append(vs, laplaceNodeVerdicts("as17-treeagg-privacy", "AS17 Theorem 3.1, Algorithm 2 (the built DP-FTRL's TreeBasedAgg)",
 		lap, lap.Scale(), ts.Levels(), 2*as17.Simplex.YNorm1(n), eps)...)

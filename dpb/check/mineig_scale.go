@@ -39,7 +39,7 @@ type MinEigCoverageConfig struct {
 func MinEigCoverage(cfg MinEigCoverageConfig) (Verdicts, error) {
 	cfg = cfg.WithDefaults()
 	if cfg.D < 1 || cfg.K < 1 || cfg.N < 2 || cfg.Reps < 1 {
-		return nil, fmt.Errorf("dpb: the RadiusMinEig coverage check needs d, K, reps >= 1 and n >= 2; got d=%d K=%d n=%d reps=%d", cfg.D, cfg.K, cfg.N, cfg.Reps)
+		return nil, fmt.Errorf("check: the RadiusMinEig coverage check needs d, K, reps >= 1 and n >= 2; got d=%d K=%d n=%d reps=%d", cfg.D, cfg.K, cfg.N, cfg.Reps)
 	}
 	var vs Verdicts
 	for _, gap := range cfg.Gaps {

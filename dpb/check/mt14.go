@@ -214,11 +214,11 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 func MT14(cfg MT14Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.Trials < 10 || c.Reps < 2 || len(c.Horizons) == 0 || len(c.Epsilons) == 0 {
-		return nil, fmt.Errorf("dpb: MT14 check config %+v: trials >= 10, reps >= 2, a horizon and an ε needed", c)
+		return nil, fmt.Errorf("check: MT14 check config %+v: trials >= 10, reps >= 2, a horizon and an ε needed", c)
 	}
 	for _, e := range c.Epsilons {
 		if !(e > 0) || math.IsInf(e, 0) {
-			return nil, fmt.Errorf("dpb: MT14 check config: ε %v, must be finite and > 0", e)
+			return nil, fmt.Errorf("check: MT14 check config: ε %v, must be finite and > 0", e)
 		}
 	}
 	vs, err := TreeCounter(c.stream(1), 1024, 1, 0.05, c.Trials)
@@ -274,7 +274,7 @@ func TreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Verdict
 	m := counter.TreeLevels(T)
 	b := mt14.TreeCounterScale(T, 1, eps)
 	if !(xmath.Log(2*float64(T)/alpha) < float64(m)) {
-		return nil, fmt.Errorf("dpb: counter check needs ln(2T/α) < m: T=%d α=%v", T, alpha)
+		return nil, fmt.Errorf("check: counter check needs ln(2T/α) < m: T=%d α=%v", T, alpha)
 	}
 	bq, bu := counterBound(b, m, alpha), counterBound(b, m, alpha/float64(T))
 	lap, err := noise.NewLaplaceNoise(1, b, rng)

@@ -187,7 +187,7 @@ func SS18Prop4(cfg SS18Config) (Verdicts, error) {
 func SS18Scaled(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.N > TreeDenseMaxN {
-		return nil, fmt.Errorf("dpb: the counter regularizer checks keep every round: n = %d is above %d (the paper's trees alone scale: SS18Trees)", c.N, TreeDenseMaxN)
+		return nil, fmt.Errorf("check: the counter regularizer checks keep every round: n = %d is above %d (the paper's trees alone scale: SS18Trees)", c.N, TreeDenseMaxN)
 	}
 	vs, err := SS18Trees(c)
 	if err != nil {
@@ -217,7 +217,7 @@ func SS18Scaled(cfg SS18Config) (Verdicts, error) {
 
 func (c SS18Config) validate() error {
 	if c.D < 1 || c.N < 2 || c.Reps < 1 || c.Trials < 1 {
-		return fmt.Errorf("dpb: check config %+v: d, reps, trials must be >= 1 and n >= 2", c)
+		return fmt.Errorf("check: check config %+v: d, reps, trials must be >= 1 and n >= 2", c)
 	}
 	return nil
 }

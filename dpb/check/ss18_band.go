@@ -46,7 +46,7 @@ var bandKSC = math.Sqrt(xmath.Log(2/1e-5) / 2)
 // histogram of bins bins.
 func Band(cfg dpenv.LinearEnvConfig, seed uint64, rounds, bins int) (*BandResult, error) {
 	if rounds < 1 || bins < 1 {
-		return nil, fmt.Errorf("dpb: band check needs rounds and bins >= 1 (got %d, %d)", rounds, bins)
+		return nil, fmt.Errorf("check: band check needs rounds and bins >= 1 (got %d, %d)", rounds, bins)
 	}
 	env, err := dpenv.NewLinearEnv(cfg, bandit.Stream(seed, bandit.StreamID(0, 0)))
 	if err != nil {
@@ -74,7 +74,7 @@ func Band(cfg dpenv.LinearEnvConfig, seed uint64, rounds, bins int) (*BandResult
 	}
 	c.Samples = len(us)
 	if c.Samples == 0 {
-		return nil, fmt.Errorf("dpb: band check drew no sub-optimal action (K = %d)", cfg.K)
+		return nil, fmt.Errorf("check: band check drew no sub-optimal action (K = %d)", cfg.K)
 	}
 	cdf := func(u float64) float64 {
 		return env.BandCDF(math.Min(math.Max(u, lo), hi))

@@ -123,14 +123,14 @@ func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 		return nil, nil, err
 	}
 	if cfg.Reps < 1 {
-		return nil, nil, fmt.Errorf("dpb: reps is %d, must be >= 1", cfg.Reps)
+		return nil, nil, fmt.Errorf("check: reps is %d, must be >= 1", cfg.Reps)
 	}
 	k := cfg.K
 	if k == 0 {
 		k = s.WishartK()
 	}
 	if k <= s.D {
-		return nil, nil, fmt.Errorf("dpb: wishart degrees of freedom is %d, must be > d = %d", k, s.D)
+		return nil, nil, fmt.Errorf("check: wishart degrees of freedom is %d, must be > d = %d", k, s.D)
 	}
 	scaleW := cfg.WishartScale
 	if scaleW == 0 {
@@ -465,7 +465,7 @@ func (r *TreeRounds) Curves(clip float64, names ...string) (*harness.Curves, err
 			}
 		}
 		if i < 0 {
-			return nil, fmt.Errorf("dpb: no bound named %q (have %v)", name, r.Names)
+			return nil, fmt.Errorf("check: no bound named %q (have %v)", name, r.Names)
 		}
 		m := make([]float64, r.N)
 		for t, v := range r.Median[i] {

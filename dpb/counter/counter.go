@@ -119,7 +119,7 @@ func ParseKind(s string) (Kind, error) {
 			return k, nil
 		}
 	}
-	return 0, fmt.Errorf("dpb: unknown counter %q (want one of tree, tree-padded, honaker, smooth, sqrt, blt, kary)", s)
+	return 0, fmt.Errorf("counter: unknown counter %q (want one of tree, tree-padded, honaker, smooth, sqrt, blt, kary)", s)
 }
 
 // NewCounter returns a counter of the given kind over horizon rounds of
@@ -142,7 +142,7 @@ func NewCounter(kind Kind, dim, horizon int, nz noise.Noise) (Counter, error) {
 	case Kary:
 		return NewKaryTree(dim, horizon, KaryArity(horizon), nz)
 	}
-	return nil, fmt.Errorf("dpb: unknown counter kind %d", int(kind))
+	return nil, fmt.Errorf("counter: unknown counter kind %d", int(kind))
 }
 
 // NewCounterBounded is [NewCounter] with the data bound that the Toeplitz
@@ -169,13 +169,13 @@ func checkCounterArgs(dim, horizon int, nz noise.Noise) error {
 		return err
 	}
 	if horizon < 1 {
-		return fmt.Errorf("dpb: horizon is %d, must be >= 1", horizon)
+		return fmt.Errorf("counter: horizon is %d, must be >= 1", horizon)
 	}
 	if nz == nil {
-		return fmt.Errorf("dpb: nil node noise (use ZeroNoise for none)")
+		return fmt.Errorf("counter: nil node noise (use ZeroNoise for none)")
 	}
 	if nz.Dim() != dim {
-		return fmt.Errorf("dpb: node noise has dimension %d, counter has %d", nz.Dim(), dim)
+		return fmt.Errorf("counter: node noise has dimension %d, counter has %d", nz.Dim(), dim)
 	}
 	return nil
 }

@@ -16,7 +16,7 @@ func (k *Kind) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown counter %q (want one of %v)", b, all)
+	return fmt.Errorf("counter: unknown counter %q (want one of %v)", b, all)
 }
 
 // MarshalText returns the name of m (ReleaseMode.String).
@@ -31,5 +31,5 @@ func (m *ReleaseMode) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown release mode %q (want one of %v)", b, all)
+	return fmt.Errorf("counter: unknown release mode %q (want one of %v)", b, all)
 }

@@ -148,7 +148,7 @@ func NewKaryTree(dim, horizon, arity int, nz noise.Noise) (*KaryTree, error) {
 		return nil, err
 	}
 	if arity < MinKaryArity || arity > MaxKaryArity {
-		return nil, fmt.Errorf("dpb: k-ary tree arity is %d, must be in [%d, %d]", arity, MinKaryArity, MaxKaryArity)
+		return nil, fmt.Errorf("counter: k-ary tree arity is %d, must be in [%d, %d]", arity, MinKaryArity, MaxKaryArity)
 	}
 	h := KaryLevels(horizon, arity)
 	return &KaryTree{

@@ -43,7 +43,7 @@ func (p Profile) MeanAtLaplace() float64 { return p.MeanVar * p.Cost.L1 * p.Cost
 func ProfileOf(kind Kind, n int) (Profile, error) {
 	p := Profile{Kind: kind, N: n}
 	if n < 1 {
-		return p, fmt.Errorf("dpb: horizon is %d, must be >= 1", n)
+		return p, fmt.Errorf("counter: horizon is %d, must be >= 1", n)
 	}
 	switch kind {
 	case Sqrt:

@@ -71,7 +71,7 @@ func NewSmoothBinary(dim, horizon int, nz noise.Noise) (*SmoothBinary, error) {
 	}
 	h, k := SmoothBinaryParams(horizon)
 	if h > 62 {
-		return nil, fmt.Errorf("dpb: horizon %d too large for the smooth binary mechanism", horizon)
+		return nil, fmt.Errorf("counter: horizon %d too large for the smooth binary mechanism", horizon)
 	}
 	return &SmoothBinary{
 		dim: dim, horizon: horizon, h: h, k: k, noise: nz, grid: gridOf(nz),

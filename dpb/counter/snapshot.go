@@ -21,7 +21,7 @@ func (ts *TreeSum) AppendState(e *snap.Enc) {
 func (ts *TreeSum) ReadState(d *snap.Dec) {
 	t := d.Int()
 	if d.Err == nil && (t < 0 || t > ts.horizon) {
-		d.Fail(fmt.Errorf("dpb: snapshot tree round %d outside [0, %d]", t, ts.horizon))
+		d.Fail(fmt.Errorf("counter: snapshot tree round %d outside [0, %d]", t, ts.horizon))
 	}
 	ts.t = t
 	d.F64sTo("tree sum", ts.exact)

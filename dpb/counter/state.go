@@ -41,7 +41,7 @@ func (c *KaryTree) NodeNoise() noise.Noise { return c.noise }
 func readRound(d *snap.Dec, horizon int) int {
 	t := d.Int()
 	if d.Err == nil && (t < 0 || t > horizon) {
-		d.Fail(fmt.Errorf("dpb: snapshot counter round %d outside [0, %d]", t, horizon))
+		d.Fail(fmt.Errorf("counter: snapshot counter round %d outside [0, %d]", t, horizon))
 	}
 	return t
 }
@@ -82,7 +82,7 @@ func (s *SmoothBinary) ReadState(d *snap.Dec) {
 	s.t = readRound(d, s.horizon)
 	s.leaf = d.U64()
 	if d.Err == nil && !s.leafOf(s.t, s.leaf) {
-		d.Fail(fmt.Errorf("dpb: snapshot smooth-counter leaf %#x is not round %d's", s.leaf, s.t))
+		d.Fail(fmt.Errorf("counter: snapshot smooth-counter leaf %#x is not round %d's", s.leaf, s.t))
 	}
 	d.F64sTo("counter sum", s.exact)
 	d.F64sTo("smooth nodes", s.node)

@@ -107,7 +107,7 @@ func NewSqrtCounterBounded(dim, horizon int, nz noise.Noise, bound DataBound) (*
 		return nil, err
 	}
 	if horizon > MaxSqrtHorizon {
-		return nil, fmt.Errorf("dpb: horizon %d is above %d for the exact square-root counter (use the BLT counter)", horizon, MaxSqrtHorizon)
+		return nil, fmt.Errorf("counter: horizon %d is above %d for the exact square-root counter (use the BLT counter)", horizon, MaxSqrtHorizon)
 	}
 	c := &ToeplitzCounter{
 		dim: dim, horizon: horizon, noise: nz, name: "sqrt",
@@ -174,11 +174,11 @@ func NewBLTCounterWithBound(dim, horizon int, nz noise.Noise, omega, lambda []fl
 		return nil, err
 	}
 	if len(omega) != len(lambda) || len(omega) == 0 {
-		return nil, fmt.Errorf("dpb: BLT needs as many ω as λ (%d, %d), at least one", len(omega), len(lambda))
+		return nil, fmt.Errorf("counter: BLT needs as many ω as λ (%d, %d), at least one", len(omega), len(lambda))
 	}
 	for i := range omega {
 		if !(lambda[i] >= 0 && lambda[i] < 1) {
-			return nil, fmt.Errorf("dpb: BLT λ[%d] is %v, must be in [0, 1)", i, lambda[i])
+			return nil, fmt.Errorf("counter: BLT λ[%d] is %v, must be in [0, 1)", i, lambda[i])
 		}
 		if err := param.CheckFinite(fmt.Sprintf("BLT ω[%d]", i), omega[i]); err != nil {
 			return nil, err

@@ -25,7 +25,7 @@ type DataBound struct {
 
 // outOfBound is the panic of a secure Toeplitz counter's Add on an entry
 // outside its data bound (or NaN).
-const outOfBound = "dpb: record entry outside the secure Toeplitz counter's data bound (or NaN); set DataBound.Clip to clip"
+const outOfBound = "counter: record entry outside the secure Toeplitz counter's data bound (or NaN); set DataBound.Clip to clip"
 
 // toeplitzSecure is the state of a Toeplitz counter on gridded noise.
 type toeplitzSecure struct {
@@ -53,7 +53,7 @@ func checkBound(b DataBound) error {
 		return err
 	}
 	if b.Entry < 0 {
-		return fmt.Errorf("dpb: data bound is %v, must be > 0 (or 0 for none)", b.Entry)
+		return fmt.Errorf("counter: data bound is %v, must be > 0 (or 0 for none)", b.Entry)
 	}
 	return nil
 }
@@ -70,10 +70,10 @@ func (c *ToeplitzCounter) initSecure(bound DataBound) error {
 	}
 	tn, ok := gn.(toeplitzNoise)
 	if !ok || !tn.Gaussian() {
-		return fmt.Errorf("dpb: the %s counter runs on secure discrete Gaussian noise only (the ℓ1 cost of rounding its n measurements grows like n, not √n)", c.name)
+		return fmt.Errorf("counter: the %s counter runs on secure discrete Gaussian noise only (the ℓ1 cost of rounding its n measurements grows like n, not √n)", c.name)
 	}
 	if bound.Entry == 0 {
-		return fmt.Errorf("dpb: the %s counter needs a data bound on secure noise (DataBound.Entry: the floating-point error of its measurements (Cz)_t, counted in the sensitivity, scales with the data)", c.name)
+		return fmt.Errorf("counter: the %s counter needs a data bound on secure noise (DataBound.Entry: the floating-point error of its measurements (Cz)_t, counted in the sensitivity, scales with the data)", c.name)
 	}
 	g := gn.Grid()
 	e, err := c.errorBound(bound.Entry, g)
@@ -82,7 +82,7 @@ func (c *ToeplitzCounter) initSecure(bound DataBound) error {
 	}
 	need := c.slack(e, g)
 	if !(tn.Slack() >= need) {
-		return fmt.Errorf("dpb: the secure noise pays for a sensitivity slack of %v, the %s counter needs %v at data bound %v (build it with noise.NewSecureGaussianNoiseSlack and counter.ToeplitzSlack)", tn.Slack(), c.name, need, bound.Entry)
+		return fmt.Errorf("counter: the secure noise pays for a sensitivity slack of %v, the %s counter needs %v at data bound %v (build it with noise.NewSecureGaussianNoiseSlack and counter.ToeplitzSlack)", tn.Slack(), c.name, need, bound.Entry)
 	}
 	d := c.dim
 	s := &toeplitzSecure{g: g, bound: bound.Entry, clip: bound.Clip, e: e, meas: make([]float64, d)}
@@ -128,7 +128,7 @@ func (c *ToeplitzCounter) errorBound(bound, g float64) (float64, error) {
 			wgg += float64(float64(math.Abs(c.omega[i])*gb) * (gb + 1))
 		}
 		if 6*kappa*(gmax+1) > 0.5 {
-			return 0, fmt.Errorf("dpb: the BLT counter's horizon %d is too long for its secure measurement bound", c.horizon)
+			return 0, fmt.Errorf("counter: the BLT counter's horizon %d is too long for its secure measurement bound", c.horizon)
 		}
 		alpha := float64(6 * kappa * y * wgg)                                    // Σ_i |ω_i| Σ_s λ_i^{t−s}|α_i,s|
 		beta := float64(2 * (k + 1) * kappa * (float64(n*bp) + float64(2*y*wg))) // the measurement's sum
@@ -136,14 +136,14 @@ func (c *ToeplitzCounter) errorBound(bound, g float64) (float64, error) {
 		r := alpha + beta + uf
 		ebar := float64(2 * c.dsum * r)
 		if !(ebar <= y/2) {
-			return 0, fmt.Errorf("dpb: the BLT counter's secure measurement bound %v is above half its data scale %v", ebar, y)
+			return 0, fmt.Errorf("counter: the BLT counter's secure measurement bound %v is above half its data scale %v", ebar, y)
 		}
 		e = ebar + float64(2*u*(y+ebar)) // ŷ's high part
 	}
 	// Every measurement, rounded, and every noisy measurement must be an
 	// exact grid multiple; the BLT's exact sum S_t too.
 	if !(float64(n*bp)/g <= 0x1p51) || !((y+e)/g <= 0x1p51) {
-		return 0, fmt.Errorf("dpb: data bound %v over horizon %d is too large for the secure grid %v (the measurements must stay below 2^51 grid steps)", bound, c.horizon, g)
+		return 0, fmt.Errorf("counter: data bound %v over horizon %d is too large for the secure grid %v (the measurements must stay below 2^51 grid steps)", bound, c.horizon, g)
 	}
 	return e, nil
 }
@@ -163,7 +163,7 @@ func (c *ToeplitzCounter) slack(e, g float64) float64 {
 // smallest σ.
 func ToeplitzSlack(kind Kind, dim, horizon int, bound DataBound, g float64) (float64, error) {
 	if kind != Sqrt && kind != BLT {
-		return 0, fmt.Errorf("dpb: %v is not a Toeplitz counter", kind)
+		return 0, fmt.Errorf("counter: %v is not a Toeplitz counter", kind)
 	}
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return 0, err

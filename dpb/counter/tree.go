@@ -50,7 +50,7 @@ func (m ReleaseMode) String() string {
 // It is also the largest number of nodes one round's value enters.
 func TreeLevels(n int) int {
 	if n < 1 {
-		panic("dpb: horizon must be >= 1")
+		panic("counter: horizon must be >= 1")
 	}
 	return 1 + bits.Len(uint(n-1)) // ⌈log₂ n⌉ = bits.Len(n−1) for n >= 1
 }
@@ -90,19 +90,19 @@ func NewTreeSum(dim, horizon int, nz noise.Noise, mode ReleaseMode) (*TreeSum, e
 		return nil, err
 	}
 	if horizon < 1 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1", horizon)
+		return nil, fmt.Errorf("counter: horizon is %d, must be >= 1", horizon)
 	}
 	if nz == nil {
-		return nil, fmt.Errorf("dpb: nil node noise (use ZeroNoise for none)")
+		return nil, fmt.Errorf("counter: nil node noise (use ZeroNoise for none)")
 	}
 	if nz.Dim() != dim {
-		return nil, fmt.Errorf("dpb: node noise has dimension %d, tree has %d", nz.Dim(), dim)
+		return nil, fmt.Errorf("counter: node noise has dimension %d, tree has %d", nz.Dim(), dim)
 	}
 	if mode == ModeDefault {
-		return nil, fmt.Errorf("dpb: the tree's release mode is unset: name Plain or Padded")
+		return nil, fmt.Errorf("counter: the tree's release mode is unset: name Plain or Padded")
 	}
 	if mode != Plain && mode != Padded {
-		return nil, fmt.Errorf("dpb: unknown release mode %d", int(mode))
+		return nil, fmt.Errorf("counter: unknown release mode %d", int(mode))
 	}
 	m := TreeLevels(horizon)
 	ts := &TreeSum{

@@ -81,7 +81,7 @@ const maxRoundValues = 1 << 25
 func LoadCSVLog(path string, cfg CSVLogConfig) (*CSVLog, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("dpb: %w", err)
+		return nil, fmt.Errorf("data: %w", err)
 	}
 	defer f.Close()
 	return ReadCSVLog(f, path, cfg)
@@ -107,7 +107,7 @@ func perActionCol(h string) (arm int, name string, ok bool) {
 }
 
 // ReadCSVLog reads a log in the schema of [CSVLog] from rd (a file, a
-// network stream, a string); name labels its errors ("dpb: name:line: …").
+// network stream, a string); name labels its errors ("data: name:line: …").
 func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 	path := name
 	cr, cols, err := headCSV(path, rd)
@@ -146,32 +146,32 @@ func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 		for j := range len(arms) {
 			names, ok := arms[j]
 			if !ok {
-				return nil, fmt.Errorf("dpb: %s:1: per-action columns for %d arms, but none for arm %d (arms are a0_… to a%d_…)", path, len(arms), j, len(arms)-1)
+				return nil, fmt.Errorf("data: %s:1: per-action columns for %d arms, but none for arm %d (arms are a0_… to a%d_…)", path, len(arms), j, len(arms)-1)
 			}
 			if !slices.Equal(names, arms[0]) {
-				return nil, fmt.Errorf("dpb: %s:1: arm %d's per-action features are %q, arm 0's %q: every arm needs the same, in the same order", path, j, names, arms[0])
+				return nil, fmt.Errorf("data: %s:1: arm %d's per-action features are %q, arm 0's %q: every arm needs the same, in the same order", path, j, names, arms[0])
 			}
 			pcols = append(pcols, armCols[j]...)
 		}
 	}
 	if len(xs) == 0 && p == 0 {
-		return nil, fmt.Errorf("dpb: %s:1: no context columns (names starting with \"x\") and no per-action columns (a<arm>_<name>)", path)
+		return nil, fmt.Errorf("data: %s:1: no context columns (names starting with \"x\") and no per-action columns (a<arm>_<name>)", path)
 	}
 	if cfg.MaxArms < 0 {
-		return nil, fmt.Errorf("dpb: max arms is %d, must be >= 1 (or 0 for %d)", cfg.MaxArms, DefaultMaxArms)
+		return nil, fmt.Errorf("data: max arms is %d, must be >= 1 (or 0 for %d)", cfg.MaxArms, DefaultMaxArms)
 	}
 	if cfg.MaxArms == 0 {
 		cfg.MaxArms = DefaultMaxArms
 	}
 	if cfg.Arms < 0 || cfg.Arms > cfg.MaxArms {
-		return nil, fmt.Errorf("dpb: arms is %d, must be in [1, %d] (max arms) or 0 for the largest action + 1", cfg.Arms, cfg.MaxArms)
+		return nil, fmt.Errorf("data: arms is %d, must be in [1, %d] (max arms) or 0 for the largest action + 1", cfg.Arms, cfg.MaxArms)
 	}
 	if p > 0 {
 		if len(arms) > cfg.MaxArms {
-			return nil, fmt.Errorf("dpb: %s:1: per-action columns for %d arms, more than max arms %d", path, len(arms), cfg.MaxArms)
+			return nil, fmt.Errorf("data: %s:1: per-action columns for %d arms, more than max arms %d", path, len(arms), cfg.MaxArms)
 		}
 		if cfg.Arms != 0 && cfg.Arms != len(arms) {
-			return nil, fmt.Errorf("dpb: %s:1: per-action columns for %d arms, CSVLogConfig.Arms is %d", path, len(arms), cfg.Arms)
+			return nil, fmt.Errorf("data: %s:1: per-action columns for %d arms, CSVLogConfig.Arms is %d", path, len(arms), cfg.Arms)
 		}
 		cfg.Arms = len(arms)
 	}
@@ -183,7 +183,7 @@ func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 	num := func(rec []string, line, col int) (float64, error) {
 		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return 0, fmt.Errorf("dpb: %s:%d: %s is %s, want a finite number", path, line, head[col], quoteField(rec[col]))
+			return 0, fmt.Errorf("data: %s:%d: %s is %s, want a finite number", path, line, head[col], quoteField(rec[col]))
 		}
 		return v, nil
 	}
@@ -195,7 +195,7 @@ func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 			if cfg.Arms == 0 && err == nil && a >= limit {
 				why = " (raise CSVLogConfig.MaxArms for more arms)"
 			}
-			return fmt.Errorf("dpb: %s:%d: action is %s, want an integer in [0, %d)%s", path, line, quoteField(rec[cols["action"]]), limit, why)
+			return fmt.Errorf("data: %s:%d: action is %s, want an integer in [0, %d)%s", path, line, quoteField(rec[cols["action"]]), limit, why)
 		}
 		y, err := num(rec, line, cols["reward"])
 		if err != nil {
@@ -206,7 +206,7 @@ func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 			return err
 		}
 		if !(pr > 0 && pr <= 1) {
-			return fmt.Errorf("dpb: %s:%d: propensity is %v, want (0, 1]", path, line, pr)
+			return fmt.Errorf("data: %s:%d: propensity is %v, want (0, 1]", path, line, pr)
 		}
 		for _, c := range xs {
 			v, err := num(rec, line, c)
@@ -229,14 +229,14 @@ func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 		return nil, err
 	}
 	if len(l.action) == 0 {
-		return nil, fmt.Errorf("dpb: %s: no data rows", path)
+		return nil, fmt.Errorf("data: %s: no data rows", path)
 	}
 	l.k = cfg.Arms
 	if l.k == 0 {
 		l.k = maxA + 1
 	}
 	if l.p == 0 && l.k*l.k > maxRoundValues/l.d {
-		return nil, fmt.Errorf("dpb: %s: %d arms and %d context columns give K·K·d = %d feature values a round, more than %d", path, l.k, l.d, l.k*l.k*l.d, maxRoundValues)
+		return nil, fmt.Errorf("data: %s: %d arms and %d context columns give K·K·d = %d feature values a round, more than %d", path, l.k, l.d, l.k*l.k*l.d, maxRoundValues)
 	}
 	return l, nil
 }
@@ -256,7 +256,7 @@ func headCSV(path string, rd io.Reader) (*csv.Reader, map[string]int, error) {
 			continue
 		}
 		if j, dup := cols[h]; dup {
-			return nil, nil, fmt.Errorf("dpb: %s:1: column %s appears twice (columns %d and %d)", path, quoteField(h), j+1, i+1)
+			return nil, nil, fmt.Errorf("data: %s:1: column %s appears twice (columns %d and %d)", path, quoteField(h), j+1, i+1)
 		}
 		cols[h] = i
 	}

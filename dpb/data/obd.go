@@ -107,7 +107,7 @@ func LoadOBDFiles(logPath, itemPath string) (*OBDLog, error) {
 func openCSV(path string) (io.ReadCloser, *csv.Reader, map[string]int, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return nil, nil, nil, fmt.Errorf("dpb: %w", err)
+		return nil, nil, nil, fmt.Errorf("data: %w", err)
 	}
 	cr, cols, err := headCSV(path, f)
 	if err != nil {
@@ -120,7 +120,7 @@ func openCSV(path string) (io.ReadCloser, *csv.Reader, map[string]int, error) {
 func needCols(path string, cols map[string]int, names ...string) error {
 	for _, n := range names {
 		if _, ok := cols[n]; !ok {
-			return fmt.Errorf("dpb: %s:1: missing column %q", path, n)
+			return fmt.Errorf("data: %s:1: missing column %q", path, n)
 		}
 	}
 	return nil
@@ -143,14 +143,14 @@ func (l *OBDLog) readItems(path string) error {
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		id, err := strconv.Atoi(rec[cols["item_id"]])
 		if err != nil || id < 0 {
-			return fmt.Errorf("dpb: %s:%d: item_id is %s, want an integer >= 0", path, line, quoteField(rec[cols["item_id"]]))
+			return fmt.Errorf("data: %s:%d: item_id is %s, want an integer >= 0", path, line, quoteField(rec[cols["item_id"]]))
 		}
 		if _, dup := items[id]; dup {
-			return fmt.Errorf("dpb: %s:%d: item_id %d listed twice", path, line, id)
+			return fmt.Errorf("data: %s:%d: item_id %d listed twice", path, line, id)
 		}
 		f0, err := strconv.ParseFloat(rec[cols["item_feature_0"]], 64)
 		if err != nil || math.IsNaN(f0) || math.IsInf(f0, 0) {
-			return fmt.Errorf("dpb: %s:%d: item_feature_0 is %s, want a finite number", path, line, quoteField(rec[cols["item_feature_0"]]))
+			return fmt.Errorf("data: %s:%d: item_feature_0 is %s, want a finite number", path, line, quoteField(rec[cols["item_feature_0"]]))
 		}
 		items[id] = item{f0, rec[cols["item_feature_1"]], rec[cols["item_feature_3"]]}
 		return nil
@@ -159,11 +159,11 @@ func (l *OBDLog) readItems(path string) error {
 	}
 	k := len(items)
 	if k == 0 {
-		return fmt.Errorf("dpb: %s: no items", path)
+		return fmt.Errorf("data: %s: no items", path)
 	}
 	for id := range items {
 		if id >= k {
-			return fmt.Errorf("dpb: %s: item ids must be 0..%d, found %d", path, k-1, id)
+			return fmt.Errorf("data: %s: item ids must be 0..%d, found %d", path, k-1, id)
 		}
 	}
 	l.k = k
@@ -215,12 +215,12 @@ func (l *OBDLog) readLog(path string, uniform bool) error {
 		name := "user-item_affinity_" + strconv.Itoa(a)
 		c, ok := cols[name]
 		if !ok {
-			return fmt.Errorf("dpb: %s:1: missing column %q (the item context lists %d items)", path, name, l.k)
+			return fmt.Errorf("data: %s:1: missing column %q (the item context lists %d items)", path, name, l.k)
 		}
 		affCol[a] = c
 	}
 	if _, extra := cols["user-item_affinity_"+strconv.Itoa(l.k)]; extra {
-		return fmt.Errorf("dpb: %s:1: more affinity columns than the %d items of the item context", path, l.k)
+		return fmt.Errorf("data: %s:1: more affinity columns than the %d items of the item context", path, l.k)
 	}
 	want := 1 / float64(l.k)
 	var u0 []string
@@ -228,24 +228,24 @@ func (l *OBDLog) readLog(path string, uniform bool) error {
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		id, err := strconv.Atoi(rec[cols["item_id"]])
 		if err != nil || id < 0 || id >= l.k {
-			return fmt.Errorf("dpb: %s:%d: item_id is %s, want an integer in [0, %d)", path, line, quoteField(rec[cols["item_id"]]), l.k)
+			return fmt.Errorf("data: %s:%d: item_id is %s, want an integer in [0, %d)", path, line, quoteField(rec[cols["item_id"]]), l.k)
 		}
 		c := rec[cols["click"]]
 		if c != "0" && c != "1" {
-			return fmt.Errorf("dpb: %s:%d: click is %s, want 0 or 1", path, line, quoteField(c))
+			return fmt.Errorf("data: %s:%d: click is %s, want 0 or 1", path, line, quoteField(c))
 		}
 		p, err := strconv.ParseFloat(rec[cols["propensity_score"]], 64)
 		if !uniform {
 			if err != nil || !(p > 0 && p <= 1) {
-				return fmt.Errorf("dpb: %s:%d: propensity_score is %s, want a probability in (0, 1]", path, line, quoteField(rec[cols["propensity_score"]]))
+				return fmt.Errorf("data: %s:%d: propensity_score is %s, want a probability in (0, 1]", path, line, quoteField(rec[cols["propensity_score"]]))
 			}
 		} else if err != nil || !(math.Abs(p-want) <= 1e-9*want) { // NaN fails too
-			return fmt.Errorf("dpb: %s:%d: propensity_score is %s, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, quoteField(rec[cols["propensity_score"]]), l.k, want)
+			return fmt.Errorf("data: %s:%d: propensity_score is %s, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, quoteField(rec[cols["propensity_score"]]), l.k, want)
 		}
 		for a, ci := range affCol {
 			v, err := strconv.ParseFloat(rec[ci], 64)
 			if err != nil || !(v >= 0) || math.IsInf(v, 0) {
-				return fmt.Errorf("dpb: %s:%d: user-item_affinity_%d is %s, want a finite number >= 0", path, line, a, quoteField(rec[ci]))
+				return fmt.Errorf("data: %s:%d: user-item_affinity_%d is %s, want a finite number >= 0", path, line, a, quoteField(rec[ci]))
 			}
 			l.aff = append(l.aff, math.Min(1, v))
 		}
@@ -260,7 +260,7 @@ func (l *OBDLog) readLog(path string, uniform bool) error {
 		return err
 	}
 	if len(l.item) == 0 {
-		return fmt.Errorf("dpb: %s: no data rows", path)
+		return fmt.Errorf("data: %s: no data rows", path)
 	}
 	top := mostCommon(u0n)
 	l.g = make([]float64, len(u0))

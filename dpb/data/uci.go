@@ -45,7 +45,7 @@ func (s *Supervised) P() int { return len(s.Features) }
 func LoadShuttle(path string) (*Supervised, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("dpb: shuttle: %w", err)
+		return nil, fmt.Errorf("data: shuttle: %w", err)
 	}
 	defer f.Close()
 	cr := csv.NewReader(skipBOM(f))
@@ -62,12 +62,12 @@ func LoadShuttle(path string) (*Supervised, error) {
 		for j := 0; j < 9; j++ {
 			v, err := strconv.ParseFloat(rec[j], 64)
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("dpb: %s:%d: column %s is %s, want a finite number", path, line, head[j], quoteField(rec[j]))
+				return fmt.Errorf("data: %s:%d: column %s is %s, want a finite number", path, line, head[j], quoteField(rec[j]))
 			}
 			ds.X = append(ds.X, v)
 		}
 		if rec[9] == "" {
-			return fmt.Errorf("dpb: %s:%d: empty class", path, line)
+			return fmt.Errorf("data: %s:%d: empty class", path, line)
 		}
 		labels = append(labels, rec[9])
 		return nil
@@ -75,7 +75,7 @@ func LoadShuttle(path string) (*Supervised, error) {
 		return nil, err
 	}
 	if len(labels) == 0 {
-		return nil, fmt.Errorf("dpb: %s: no data rows", path)
+		return nil, fmt.Errorf("data: %s: no data rows", path)
 	}
 	ds.Classes, ds.Y = indexLabels(labels)
 	return ds, nil
@@ -91,7 +91,7 @@ func LoadShuttle(path string) (*Supervised, error) {
 func LoadMushroom(path string) (*Supervised, error) {
 	f, err := openFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("dpb: mushroom: %w", err)
+		return nil, fmt.Errorf("data: mushroom: %w", err)
 	}
 	defer f.Close()
 	cr := csv.NewReader(skipBOM(f))
@@ -100,11 +100,11 @@ func LoadMushroom(path string) (*Supervised, error) {
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		for j, v := range rec {
 			if len(v) != 1 {
-				return fmt.Errorf("dpb: %s:%d: column %d is %s, want one letter", path, line, j+1, quoteField(v))
+				return fmt.Errorf("data: %s:%d: column %d is %s, want one letter", path, line, j+1, quoteField(v))
 			}
 		}
 		if rec[0] != "e" && rec[0] != "p" {
-			return fmt.Errorf("dpb: %s:%d: class %s, want e or p", path, line, quoteField(rec[0]))
+			return fmt.Errorf("data: %s:%d: class %s, want e or p", path, line, quoteField(rec[0]))
 		}
 		rows = append(rows, rec)
 		return nil
@@ -112,7 +112,7 @@ func LoadMushroom(path string) (*Supervised, error) {
 		return nil, err
 	}
 	if len(rows) == 0 {
-		return nil, fmt.Errorf("dpb: %s: no data rows", path)
+		return nil, fmt.Errorf("data: %s: no data rows", path)
 	}
 	// Levels per attribute, sorted, and the one-hot column of each.
 	type col struct{ attr, level string }
@@ -193,13 +193,13 @@ func eachRecord(path string, cr *csv.Reader, fn func(rec []string, line int) err
 func csvErr(path string, cr *csv.Reader, err error) error {
 	var pe *csv.ParseError
 	if errors.As(err, &pe) {
-		return fmt.Errorf("dpb: %s:%d: %v", path, pe.Line, pe.Err)
+		return fmt.Errorf("data: %s:%d: %v", path, pe.Line, pe.Err)
 	}
 	if err == io.EOF {
-		return fmt.Errorf("dpb: %s: empty file", path)
+		return fmt.Errorf("data: %s: empty file", path)
 	}
 	line, _ := cr.FieldPos(0)
-	return fmt.Errorf("dpb: %s:%d: %w", path, line, err)
+	return fmt.Errorf("data: %s:%d: %w", path, line, err)
 }
 
 // SupervisedLogConfig configures [NewSupervisedLog].
@@ -240,21 +240,21 @@ func NewSupervisedLog(ds *Supervised, cfg SupervisedLogConfig, rng *rand.Rand) (
 	}
 	n, p := ds.Rows(), ds.P()
 	if n == 0 || len(ds.X) != n*p {
-		return nil, fmt.Errorf("dpb: data set %q has %d rows and %d values for %d features", ds.Name, n, len(ds.X), p)
+		return nil, fmt.Errorf("data: data set %q has %d rows and %d values for %d features", ds.Name, n, len(ds.X), p)
 	}
 	if cfg.Dim < 2 || cfg.Dim > p+1 {
-		return nil, fmt.Errorf("dpb: dim is %d, must be in [2, %d] for %s", cfg.Dim, p+1, ds.Name)
+		return nil, fmt.Errorf("data: dim is %d, must be in [2, %d] for %s", cfg.Dim, p+1, ds.Name)
 	}
 	if n < 2 || n < cfg.Dim {
-		return nil, fmt.Errorf("dpb: data set %q has %d rows, need at least max(2, dim = %d) for its %d principal components", ds.Name, n, cfg.Dim, cfg.Dim-1)
+		return nil, fmt.Errorf("data: data set %q has %d rows, need at least max(2, dim = %d) for its %d principal components", ds.Name, n, cfg.Dim, cfg.Dim-1)
 	}
 	for i, v := range ds.X {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return nil, fmt.Errorf("dpb: data set %q: row %d, feature %d is %v, want a finite number", ds.Name, i/p, i%p, v)
+			return nil, fmt.Errorf("data: data set %q: row %d, feature %d is %v, want a finite number", ds.Name, i/p, i%p, v)
 		}
 	}
 	if cfg.MaxEvents < 0 {
-		return nil, fmt.Errorf("dpb: max events is %d, must be >= 0", cfg.MaxEvents)
+		return nil, fmt.Errorf("data: max events is %d, must be >= 0", cfg.MaxEvents)
 	}
 	ctx, err := pcaContexts(ds, cfg.Dim)
 	if err != nil {
@@ -307,13 +307,13 @@ func pcaContexts(ds *Supervised, d int) ([]float64, error) {
 	}
 	var pc stat.PC
 	if !pc.PrincipalComponents(z, nil) {
-		return nil, fmt.Errorf("dpb: principal components of %s failed", ds.Name)
+		return nil, fmt.Errorf("data: principal components of %s failed", ds.Name)
 	}
 	var vecs mat.Dense
 	pc.VectorsTo(&vecs)
 	q := d - 1
 	if _, c := vecs.Dims(); c < q {
-		return nil, fmt.Errorf("dpb: %s gives %d principal components, dim %d needs %d", ds.Name, c, d, q)
+		return nil, fmt.Errorf("data: %s gives %d principal components, dim %d needs %d", ds.Name, c, d, q)
 	}
 	var proj mat.Dense
 	proj.Mul(z, vecs.Slice(0, p, 0, q))

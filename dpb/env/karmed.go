@@ -42,7 +42,7 @@ func NewKArmedEnv(cfg KArmedConfig, rng *rand.Rand) (*KArmedEnv, error) {
 		panic(param.NilRand)
 	}
 	if len(cfg.Means) == 0 {
-		return nil, fmt.Errorf("dpb: K-armed bandit needs at least one arm mean")
+		return nil, fmt.Errorf("env: K-armed bandit needs at least one arm mean")
 	}
 	if cfg.Sigma == 0 {
 		cfg.Sigma = 1
@@ -93,7 +93,7 @@ func (e *KArmedEnv) Reward(r *bandit.Round, arm int) float64 {
 		panic(param.BadArm)
 	}
 	if !e.started {
-		panic("dpb: KArmedEnv used before Next")
+		panic("env: KArmedEnv used before Next")
 	}
 	return e.rewards[arm]
 }
@@ -144,7 +144,7 @@ func NewFixedActionsEnv(cfg FixedActionsConfig, rng *rand.Rand) (*FixedActionsEn
 		panic(param.NilRand)
 	}
 	if len(cfg.Actions) == 0 {
-		return nil, fmt.Errorf("dpb: fixed-actions bandit needs at least one action")
+		return nil, fmt.Errorf("env: fixed-actions bandit needs at least one action")
 	}
 	d := len(cfg.Theta)
 	if err := param.CheckDim("length of theta", d); err != nil {
@@ -164,7 +164,7 @@ func NewFixedActionsEnv(cfg FixedActionsConfig, rng *rand.Rand) (*FixedActionsEn
 	e := &FixedActionsEnv{flat: make([]float64, 0, d*len(cfg.Actions)), means: make([]float64, len(cfg.Actions))}
 	for a, x := range cfg.Actions {
 		if len(x) != d {
-			return nil, fmt.Errorf("dpb: action %d has length %d, theta has %d", a, len(x), d)
+			return nil, fmt.Errorf("env: action %d has length %d, theta has %d", a, len(x), d)
 		}
 		if err := param.CheckVectorFinite(fmt.Sprintf("action %d", a), x); err != nil {
 			return nil, err
@@ -221,7 +221,7 @@ func (e *FixedActionsEnv) Next(r *bandit.Round, t int) {
 // Reward returns the realised reward of arm in the current round.
 func (e *FixedActionsEnv) Reward(r *bandit.Round, arm int) float64 {
 	if !e.started {
-		panic("dpb: FixedActionsEnv used before Next")
+		panic("env: FixedActionsEnv used before Next")
 	}
 	return e.cfg.Noise.sharedReward(e.Mean(r, arm), e.cfg.Sigma, e.noise)
 }

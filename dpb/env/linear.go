@@ -39,7 +39,7 @@ func (n RewardNoise) String() string {
 // MarshalText writes the name, so configs read well in JSON.
 func (n RewardNoise) MarshalText() ([]byte, error) {
 	if n < 0 || int(n) >= len(rewardNoiseNames) {
-		return nil, fmt.Errorf("dpb: unknown reward noise %d", int(n))
+		return nil, fmt.Errorf("env: unknown reward noise %d", int(n))
 	}
 	return []byte(n.String()), nil
 }
@@ -60,7 +60,7 @@ func ParseRewardNoise(s string) (RewardNoise, error) {
 			return RewardNoise(i), nil
 		}
 	}
-	return 0, fmt.Errorf("dpb: reward noise %q, must be one of %v", s, rewardNoiseNames)
+	return 0, fmt.Errorf("env: reward noise %q, must be one of %v", s, rewardNoiseNames)
 }
 
 // checkMean validates a mean reward for this noise law.
@@ -71,15 +71,15 @@ func (n RewardNoise) checkMean(name string, mu float64) error {
 	switch n {
 	case Rademacher:
 		if mu < -1 || mu > 1 {
-			return fmt.Errorf("dpb: %s is %v, must be in [-1, 1] for rademacher rewards", name, mu)
+			return fmt.Errorf("env: %s is %v, must be in [-1, 1] for rademacher rewards", name, mu)
 		}
 	case Bernoulli:
 		if mu < 0 || mu > 1 {
-			return fmt.Errorf("dpb: %s is %v, must be in [0, 1] for bernoulli rewards", name, mu)
+			return fmt.Errorf("env: %s is %v, must be in [0, 1] for bernoulli rewards", name, mu)
 		}
 	case GaussianReward:
 	default:
-		return fmt.Errorf("dpb: unknown reward noise %d", int(n))
+		return fmt.Errorf("env: unknown reward noise %d", int(n))
 	}
 	return nil
 }
@@ -171,16 +171,16 @@ func NewLinearEnv(cfg LinearEnvConfig, rng *rand.Rand) (*LinearEnv, error) {
 		cfg.Sigma = 1
 	}
 	if cfg.Dim < 2 {
-		return nil, fmt.Errorf("dpb: dimension is %d, must be >= 2", cfg.Dim)
+		return nil, fmt.Errorf("env: dimension is %d, must be >= 2", cfg.Dim)
 	}
 	if cfg.K < 1 {
-		return nil, fmt.Errorf("dpb: number of actions K is %d, must be >= 1", cfg.K)
+		return nil, fmt.Errorf("env: number of actions K is %d, must be >= 1", cfg.K)
 	}
 	if math.IsNaN(cfg.OptReward) || cfg.OptReward <= 0 || cfg.OptReward > 1 {
-		return nil, fmt.Errorf("dpb: optimal reward is %v, must be in (0, 1]", cfg.OptReward)
+		return nil, fmt.Errorf("env: optimal reward is %v, must be in (0, 1]", cfg.OptReward)
 	}
 	if math.IsNaN(cfg.Gap) || cfg.Gap < 0 || cfg.Gap >= 2*cfg.OptReward {
-		return nil, fmt.Errorf("dpb: gap is %v, must be in [0, 2·optimal reward) = [0, %v)", cfg.Gap, 2*cfg.OptReward)
+		return nil, fmt.Errorf("env: gap is %v, must be in [0, 2·optimal reward) = [0, %v)", cfg.Gap, 2*cfg.OptReward)
 	}
 	switch cfg.Noise {
 	case Rademacher:
@@ -189,7 +189,7 @@ func NewLinearEnv(cfg LinearEnvConfig, rng *rand.Rand) (*LinearEnv, error) {
 			return nil, err
 		}
 	default:
-		return nil, fmt.Errorf("dpb: reward noise %v, must be rademacher or gaussian", cfg.Noise)
+		return nil, fmt.Errorf("env: reward noise %v, must be rademacher or gaussian", cfg.Noise)
 	}
 	e := &LinearEnv{cfg: cfg, theta: make([]float64, cfg.Dim), means: make([]float64, cfg.K), optBuf: make([]float64, cfg.Dim)}
 	for {
@@ -302,7 +302,7 @@ func (e *LinearEnv) Mean(r *bandit.Round, arm int) float64 {
 		panic(param.BadArm)
 	}
 	if !e.started {
-		panic("dpb: LinearEnv used before Next")
+		panic("env: LinearEnv used before Next")
 	}
 	return e.means[arm]
 }

@@ -31,7 +31,7 @@ func NewSwapEnv(gap float64, rng *rand.Rand) (*SwapEnv, error) {
 		panic(param.NilRand)
 	}
 	if math.IsNaN(gap) || gap <= 0 || gap > 2 {
-		return nil, fmt.Errorf("dpb: swap-instance gap is %v, must be in (0, 2]", gap)
+		return nil, fmt.Errorf("env: swap-instance gap is %v, must be in (0, 2]", gap)
 	}
 	return &SwapEnv{gap: gap, f: noise.NewFastRand(rng)}, nil
 }

@@ -42,13 +42,13 @@ type BanditExperiment struct {
 // Run runs the experiment and returns regret curves over Record.
 func (e *BanditExperiment) Run() (*Curves, error) {
 	if e.Horizon < 1 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1", e.Horizon)
+		return nil, fmt.Errorf("harness: horizon is %d, must be >= 1", e.Horizon)
 	}
 	if e.Reps < 1 {
-		return nil, fmt.Errorf("dpb: reps is %d, must be >= 1", e.Reps)
+		return nil, fmt.Errorf("harness: reps is %d, must be >= 1", e.Reps)
 	}
 	if e.NewEnv == nil || len(e.Policies) == 0 {
-		return nil, fmt.Errorf("dpb: experiment needs an environment and at least one policy")
+		return nil, fmt.Errorf("harness: experiment needs an environment and at least one policy")
 	}
 	rec := e.Record
 	if rec == nil {
@@ -56,7 +56,7 @@ func (e *BanditExperiment) Run() (*Curves, error) {
 	}
 	for i, t := range rec {
 		if t < 1 || t > e.Horizon || (i > 0 && t <= rec[i-1]) {
-			return nil, fmt.Errorf("dpb: record points must increase within [1, %d]; got %d at %d", e.Horizon, t, i)
+			return nil, fmt.Errorf("harness: record points must increase within [1, %d]; got %d at %d", e.Horizon, t, i)
 		}
 	}
 	names := make([]string, len(e.Policies))

@@ -37,7 +37,7 @@ func WriteFigureJSON(path string, v any) error {
 		return nil
 	}
 	if err := atomicfile.WriteBytes(path, b.Bytes(), 0o644); err != nil {
-		return fmt.Errorf("dpb: %s: %w", path, err)
+		return fmt.Errorf("harness: %s: %w", path, err)
 	}
 	return nil
 }

@@ -247,12 +247,12 @@ func (p *Plan) prepare(cfg TrialConfig, shape Shape, out [][][]float64) ([]Job, 
 	}
 	if p == nil || p.Store == nil {
 		if p.partial() {
-			return nil, nil, fmt.Errorf("experiment: -shard and -merge need a store")
+			return nil, nil, fmt.Errorf("harness: -shard and -merge need a store")
 		}
 		return all(), nil, nil
 	}
 	if label == "" {
-		return nil, nil, fmt.Errorf("experiment: a run with a store needs a label and a key (a RunTrials call site without them)")
+		return nil, nil, fmt.Errorf("harness: a run with a store needs a label and a key (a RunTrials call site without them)")
 	}
 	var bin *Bin
 	if p.Merge { // a merge reads: it creates no job list directory

@@ -83,7 +83,7 @@ type TrialConfig struct {
 // exactly as without a store.
 func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 	if cfg.Reps < 1 || cfg.Series < 1 || cfg.Points < 0 {
-		return nil, fmt.Errorf("dpb: bad trial shape reps=%d series=%d points=%d", cfg.Reps, cfg.Series, cfg.Points)
+		return nil, fmt.Errorf("harness: bad trial shape reps=%d series=%d points=%d", cfg.Reps, cfg.Series, cfg.Points)
 	}
 	w := cfg.Workers
 	if w <= 0 {

@@ -38,7 +38,7 @@ func ParseScale(s string) (Scale, error) {
 			return v, nil
 		}
 	}
-	return 0, fmt.Errorf("dpb: unknown scale %q (default, quick, paper)", s)
+	return 0, fmt.Errorf("harness: unknown scale %q (default, quick, paper)", s)
 }
 
 // ScaleOf returns the scale the usual -short and -paper flags select

@@ -92,7 +92,7 @@ func checkFormat(dir string) error {
 	if len(old) > 3 {
 		old, more = old[:3], fmt.Sprintf(" and %d more", len(old)-3)
 	}
-	return fmt.Errorf("experiment: store %s holds job lists of an older format (%s%s): their keys include the run count, "+
+	return fmt.Errorf("harness: store %s holds job lists of an older format (%s%s): their keys include the run count, "+
 		"while this dpb keys each repetition on its own (store format %d), so it cannot reuse them; "+
 		"use a new -store directory (or remove those directories) and run again to recompute",
 		dir, strings.Join(old, ", "), more, StoreFormat)
@@ -102,14 +102,14 @@ func checkFormat(dir string) error {
 // exist; nothing is created. A store of another format is refused.
 func ExistingStore(dir string) (*Store, error) {
 	if dir == "" {
-		return nil, errors.New("experiment: empty store directory")
+		return nil, errors.New("harness: empty store directory")
 	}
 	fi, err := os.Stat(dir)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: store %s: %w (nothing to merge; run the shards with -store %s first)", dir, err, dir)
+		return nil, fmt.Errorf("harness: store %s: %w (nothing to merge; run the shards with -store %s first)", dir, err, dir)
 	}
 	if !fi.IsDir() {
-		return nil, fmt.Errorf("experiment: store %s is not a directory", dir)
+		return nil, fmt.Errorf("harness: store %s is not a directory", dir)
 	}
 	if err := checkFormat(dir); err != nil {
 		return nil, err
@@ -121,7 +121,7 @@ func ExistingStore(dir string) (*Store, error) {
 // format is refused.
 func OpenStore(dir string) (*Store, error) {
 	if dir == "" {
-		return nil, errors.New("experiment: empty store directory")
+		return nil, errors.New("harness: empty store directory")
 	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return nil, err
@@ -238,21 +238,21 @@ func (s *Store) ExistingBin(label string, config any, shape Shape) (*Bin, bool, 
 
 func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, error) {
 	if !labelOK.MatchString(label) {
-		return nil, fmt.Errorf("experiment: store label %q: want lower-case letters, digits, '.' and '-'", label)
+		return nil, fmt.Errorf("harness: store label %q: want lower-case letters, digits, '.' and '-'", label)
 	}
 	if shape.Reps < 1 || shape.Series < 1 || shape.Points < 0 {
-		return nil, fmt.Errorf("experiment: bad job list shape %+v", shape)
+		return nil, fmt.Errorf("harness: bad job list shape %+v", shape)
 	}
 	cj, err := json.Marshal(config)
 	if err != nil {
-		return nil, fmt.Errorf("experiment: store key of %s: %w", label, err)
+		return nil, fmt.Errorf("harness: store key of %s: %w", label, err)
 	}
 	var tree any
 	if err := json.Unmarshal(cj, &tree); err != nil {
-		return nil, fmt.Errorf("experiment: store key of %s: %w", label, err)
+		return nil, fmt.Errorf("harness: store key of %s: %w", label, err)
 	}
 	if p := runCount(tree, "config"); p != "" {
-		return nil, fmt.Errorf("experiment: store key of %s holds the run count (%s): the store keys each repetition on its own; leave the repetitions out of the key", label, p)
+		return nil, fmt.Errorf("harness: store key of %s holds the run count (%s): the store keys each repetition on its own; leave the repetitions out of the key", label, p)
 	}
 	key := storeKey{Format: StoreFormat, Label: label, StreamVersion: snap.StreamVersion,
 		Shape: keyShape{Series: shape.Series, Points: shape.Points}, Config: cj, Build: simd.FusionBuild()}
@@ -277,7 +277,7 @@ func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, e
 			return nil, err
 		}
 		if k.SHA256 != hash {
-			return nil, fmt.Errorf("experiment: %s belongs to another job list (sha256 %q, want %s): a 64-bit hash prefix collision or a damaged store", kp, k.SHA256, hash)
+			return nil, fmt.Errorf("harness: %s belongs to another job list (sha256 %q, want %s): a 64-bit hash prefix collision or a damaged store", kp, k.SHA256, hash)
 		}
 		return b, b.markRuns(create)
 	} else if !errors.Is(err, fs.ErrNotExist) || !create {
@@ -330,7 +330,7 @@ func readKey(path string, raw []byte) (keyDoc, storeKey, error) {
 	var doc keyDoc
 	var key storeKey
 	bad := func(why string) (keyDoc, storeKey, error) {
-		return doc, key, fmt.Errorf("experiment: %s: %s: a damaged store (remove the directory to recompute its jobs)", path, why)
+		return doc, key, fmt.Errorf("harness: %s: %s: a damaged store (remove the directory to recompute its jobs)", path, why)
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
 		return bad("not a job list key: " + err.Error())
@@ -347,7 +347,7 @@ func readKey(path string, raw []byte) (keyDoc, storeKey, error) {
 		return bad("key: " + err.Error())
 	}
 	if key.Format != StoreFormat {
-		return doc, key, fmt.Errorf("experiment: %s: store format %d, this dpb reads format %d (each repetition keyed on its own): recompute into a new store", path, key.Format, StoreFormat)
+		return doc, key, fmt.Errorf("harness: %s: store format %d, this dpb reads format %d (each repetition keyed on its own): recompute into a new store", path, key.Format, StoreFormat)
 	}
 	sh := key.Shape
 	if sh.Series < 1 || sh.Points < 0 || sh.Series > MaxSeries || sh.Points > maxJobs {
@@ -374,7 +374,7 @@ func (b *Bin) header(j Job) string {
 // records the kernel that computed them and the SHA-256 of the value lines.
 func (b *Bin) Save(j Job, vals []float64) error {
 	if len(vals) != b.shape.Points {
-		return fmt.Errorf("experiment: job %v has %d values, want %d", j, len(vals), b.shape.Points)
+		return fmt.Errorf("harness: job %v has %d values, want %d", j, len(vals), b.shape.Points)
 	}
 	body := make([]byte, 0, 24*len(vals))
 	for _, v := range vals {
@@ -402,7 +402,7 @@ func (b *Bin) maxJobFile() int64 { return 1<<12 + 32*int64(b.shape.Points) }
 // it would mean a damaged store).
 func (b *Bin) Load(j Job, out []float64) (bool, error) {
 	if len(out) != b.shape.Points {
-		return false, fmt.Errorf("experiment: loading job %v into %d values, want %d", j, len(out), b.shape.Points)
+		return false, fmt.Errorf("harness: loading job %v into %d values, want %d", j, len(out), b.shape.Points)
 	}
 	f, err := os.Open(b.path(j))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -413,11 +413,11 @@ func (b *Bin) Load(j Job, out []float64) (bool, error) {
 	}
 	defer f.Close()
 	bad := func(why string) (bool, error) {
-		return false, fmt.Errorf("experiment: store file %s: %s: the file is damaged (truncated or altered); delete it to recompute the job", b.path(j), why)
+		return false, fmt.Errorf("harness: store file %s: %s: the file is damaged (truncated or altered); delete it to recompute the job", b.path(j), why)
 	}
 	raw, err := io.ReadAll(io.LimitReader(f, b.maxJobFile()+1))
 	if err != nil {
-		return false, fmt.Errorf("experiment: store file %s: %w", b.path(j), err)
+		return false, fmt.Errorf("harness: store file %s: %w", b.path(j), err)
 	}
 	if int64(len(raw)) > b.maxJobFile() {
 		return bad(fmt.Sprintf("more than %d bytes", b.maxJobFile()))
@@ -465,7 +465,7 @@ func (b *Bin) Verify() []error {
 	} else if doc, _, err := readKey(kp, raw); err != nil {
 		errs = append(errs, err)
 	} else if doc.SHA256 != b.hash {
-		errs = append(errs, fmt.Errorf("experiment: %s: sha256 %s, want %s", kp, doc.SHA256, b.hash))
+		errs = append(errs, fmt.Errorf("harness: %s: sha256 %s, want %s", kp, doc.SHA256, b.hash))
 	}
 	done, err := b.Done()
 	if err != nil {

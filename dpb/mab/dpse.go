@@ -78,7 +78,7 @@ var _ bandit.Policy = (*DPSE)(nil)
 // NewDPSE returns a DP-SE policy drawing its noise from rng.
 func NewDPSE(cfg DPSEConfig, rng *rand.Rand) (*DPSE, error) {
 	if cfg.Horizon < 2 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
+		return nil, fmt.Errorf("mab: horizon is %d, must be >= 2", cfg.Horizon)
 	}
 	if cfg.Beta == 0 {
 		cfg.Beta = 1 / float64(cfg.Horizon)
@@ -164,7 +164,7 @@ func (p *DPSE) Choose(r *bandit.Round) int {
 		return p.s.choose(r, p.active[0])
 	}
 	if p.pos >= len(p.active) {
-		panic("dpb: DP-SE chose past its epoch: rewards must be reported before the next Choose")
+		panic("mab: DP-SE chose past its epoch: rewards must be reported before the next Choose")
 	}
 	a := p.active[p.pos]
 	if p.left--; p.left == 0 {

@@ -70,7 +70,7 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.Mode
 		panic(param.NilRand)
 	}
 	if k < 1 {
-		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", k)
+		return nil, fmt.Errorf("mab: arms is %d, must be >= 1", k)
 	}
 	if err := param.CheckEpsilon(eps); err != nil {
 		return nil, err
@@ -79,7 +79,7 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.Mode
 		return nil, err
 	}
 	if noNoise && mode.Secure() {
-		return nil, fmt.Errorf("dpb: NoNoise with noise mode %v: a policy without noise has no sampler", mode)
+		return nil, fmt.Errorf("mab: NoNoise with noise mode %v: a policy without noise has no sampler", mode)
 	}
 	var nz noise.Noise = noise.ZeroNoise{N: 1}
 	grid := 0.0
@@ -124,7 +124,7 @@ func (s *privArms) choose(r *bandit.Round, a int) int {
 		panic(param.BadArm)
 	}
 	if s.pending >= 0 {
-		panic(fmt.Sprintf("dpb: Choose called again before Update of arm %d (these policies need immediate feedback)", s.pending))
+		panic(fmt.Sprintf("mab: Choose called again before Update of arm %d (these policies need immediate feedback)", s.pending))
 	}
 	s.pending = a
 	return a
@@ -137,7 +137,7 @@ func (s *privArms) add(arm int, reward float64) {
 		panic(param.BadArm)
 	}
 	if arm != s.pending {
-		panic(fmt.Sprintf("dpb: Update of arm %d without a pending Choose of it (pending: %d)", arm, s.pending))
+		panic(fmt.Sprintf("mab: Update of arm %d without a pending Choose of it (pending: %d)", arm, s.pending))
 	}
 	x := mt14.UnitReward(reward, s.clip)
 	s.pending = -1

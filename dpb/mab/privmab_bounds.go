@@ -16,12 +16,12 @@ import (
 // [0, 1], at least one arm), T >= 2 and eps > 0.
 func sumOverGaps(means []float64, T int, eps float64, div func(m, best float64) float64) float64 {
 	if len(means) == 0 || T < 2 || !(eps > 0) {
-		panic(fmt.Sprintf("dpb: private MAB bound with %d arms, T=%d, eps=%v", len(means), T, eps))
+		panic(fmt.Sprintf("mab: private MAB bound with %d arms, T=%d, eps=%v", len(means), T, eps))
 	}
 	best := math.Inf(-1)
 	for _, m := range means {
 		if !(m >= 0 && m <= 1) {
-			panic(fmt.Sprintf("dpb: Bernoulli mean %v outside [0, 1]", m))
+			panic(fmt.Sprintf("mab: Bernoulli mean %v outside [0, 1]", m))
 		}
 		best = math.Max(best, m)
 	}

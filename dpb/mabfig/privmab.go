@@ -44,7 +44,7 @@ func NewPolicy(name string, k, T int, eps float64, rng *rand.Rand) (bandit.Polic
 	case "Lazy-DP-TS":
 		return mab.NewLazyDPTS(mab.LazyDPTSConfig{Arms: k, Epsilon: eps, Noise: noise.Simulated}, rng)
 	}
-	return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", name, Algorithms)
+	return nil, fmt.Errorf("mabfig: unknown private MAB algorithm %q (want one of %v)", name, Algorithms)
 }
 
 // Label returns the label of algorithm name in the private-MAB
@@ -111,7 +111,7 @@ func Run(cfg Config) (*Result, error) {
 	}
 	for _, a := range cfg.Algorithms {
 		if !slices.Contains(Algorithms, a) {
-			return nil, fmt.Errorf("dpb: unknown private MAB algorithm %q (want one of %v)", a, Algorithms)
+			return nil, fmt.Errorf("mabfig: unknown private MAB algorithm %q (want one of %v)", a, Algorithms)
 		}
 	}
 	if cfg.Points == 0 {
@@ -186,7 +186,7 @@ func (r *Result) Panel(eps float64) (*harness.Curves, error) {
 	for _, a := range r.Config.Algorithms {
 		s := r.series(a, eps)
 		if s < 0 {
-			return nil, fmt.Errorf("dpb: no run of %s at ε=%g", a, eps)
+			return nil, fmt.Errorf("mabfig: no run of %s at ε=%g", a, eps)
 		}
 		p.Names = append(p.Names, a)
 		p.Mean = append(p.Mean, c.Mean[s])

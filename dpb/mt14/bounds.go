@@ -21,7 +21,7 @@ import (
 // Theorem 4 shows.) It panics unless k >= 1, T >= 2, ε > 0 and γ ∈ (0, 1).
 func Gamma(k, T int, eps, gamma float64) float64 {
 	if k < 1 || T < 2 || !(eps > 0) || !(gamma > 0 && gamma < 1) {
-		panic(fmt.Sprintf("dpb: MT14Gamma(k=%d, T=%d, eps=%v, gamma=%v) out of range", k, T, eps, gamma))
+		panic(fmt.Sprintf("mt14: MT14Gamma(k=%d, T=%d, eps=%v, gamma=%v) out of range", k, T, eps, gamma))
 	}
 	lt := xmath.Log(float64(T))
 	return float64(k) * lt * lt * xmath.Log(float64(k)*float64(T)*lt/gamma) / eps
@@ -38,7 +38,7 @@ func Gamma(k, T int, eps, gamma float64) float64 {
 // by level.
 func Theorem4Bound(gaps []float64, T int, eps, gamma float64) float64 {
 	if T < 2 || !(eps > 0) || !(gamma > 0 && gamma < 1) {
-		panic(fmt.Sprintf("dpb: MT14Theorem4Bound(T=%d, eps=%v, gamma=%v) out of range", T, eps, gamma))
+		panic(fmt.Sprintf("mt14: MT14Theorem4Bound(T=%d, eps=%v, gamma=%v) out of range", T, eps, gamma))
 	}
 	k := float64(len(gaps))
 	lt := xmath.Log(float64(T))

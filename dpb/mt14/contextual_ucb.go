@@ -140,10 +140,10 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 		return nil, err
 	}
 	if cfg.Arms < 1 {
-		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", cfg.Arms)
+		return nil, fmt.Errorf("mt14: arms is %d, must be >= 1", cfg.Arms)
 	}
 	if cfg.Horizon < 1 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1", cfg.Horizon)
+		return nil, fmt.Errorf("mt14: horizon is %d, must be >= 1", cfg.Horizon)
 	}
 	if cfg.Alpha == 0 {
 		cfg.Alpha = 1
@@ -177,7 +177,7 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 		dim = simd.PackedLen(d + 1)
 		scale = TreeCounterScale(cfg.Horizon, float64(dim), cfg.Epsilon)
 	default:
-		return nil, fmt.Errorf("dpb: unknown context mechanism %d", int(cfg.Mechanism))
+		return nil, fmt.Errorf("mt14: unknown context mechanism %d", int(cfg.Mechanism))
 	}
 	nm := 1
 	if cfg.Disjoint {
@@ -342,7 +342,7 @@ func mt14Context(v float64, clip bool) float64 {
 	if clip && !math.IsNaN(v) {
 		return math.Min(1, math.Max(0, v))
 	}
-	panic(fmt.Sprintf("dpb: context entry %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", v))
+	panic(fmt.Sprintf("mt14: context entry %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", v))
 }
 
 func ctxDot(x, y []float64) float64 {

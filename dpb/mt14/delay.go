@@ -51,10 +51,10 @@ var _ bandit.Policy = (*DelayedPolicy)(nil)
 // after the first τ+1 rounds it allocates nothing.
 func Delayed(p bandit.Policy, tau int) (*DelayedPolicy, error) {
 	if p == nil {
-		return nil, fmt.Errorf("dpb: nil policy")
+		return nil, fmt.Errorf("mt14: nil policy")
 	}
 	if tau < 0 {
-		return nil, fmt.Errorf("dpb: delay is %d, must be >= 0", tau)
+		return nil, fmt.Errorf("mt14: delay is %d, must be >= 0", tau)
 	}
 	return &DelayedPolicy{p: p, tau: tau}, nil
 }

@@ -122,10 +122,10 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 		panic(param.NilRand)
 	}
 	if cfg.Arms < 1 {
-		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", cfg.Arms)
+		return nil, fmt.Errorf("mt14: arms is %d, must be >= 1", cfg.Arms)
 	}
 	if cfg.Horizon < 2 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 2", cfg.Horizon)
+		return nil, fmt.Errorf("mt14: horizon is %d, must be >= 2", cfg.Horizon)
 	}
 	if err := param.CheckEpsilon(cfg.Epsilon); err != nil {
 		return nil, err
@@ -166,7 +166,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	case kind == counter.Tree && cfg.Mode == counter.Padded:
 		kind = counter.TreePadded
 	case kind != counter.Tree && cfg.Mode != counter.Plain:
-		return nil, fmt.Errorf("dpb: release mode %v applies to the binary tree only, counter is %v", cfg.Mode, kind)
+		return nil, fmt.Errorf("mt14: release mode %v applies to the binary tree only, counter is %v", cfg.Mode, kind)
 	}
 	if !cfg.NoNoise {
 		p.scale = TreeCounterScale(cfg.Horizon, 1, eps0)
@@ -177,7 +177,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 			}
 			b := probe.Cost().L1 / eps0
 			if !cfg.NoRelaxation && !(b <= p.scale && b*b*probe.MaxVariance() <= p.scale*p.scale*float64(counter.TreeLevels(cfg.Horizon))) {
-				return nil, fmt.Errorf("dpb: MT14's Γ does not cover the %v counter's noise (node scale %g, max variance %g; tree: %g, %d): set NoRelaxation", kind, b, probe.MaxVariance(), p.scale, counter.TreeLevels(cfg.Horizon))
+				return nil, fmt.Errorf("mt14: MT14's Γ does not cover the %v counter's noise (node scale %g, max variance %g; tree: %g, %d): set NoRelaxation", kind, b, probe.MaxVariance(), p.scale, counter.TreeLevels(cfg.Horizon))
 			}
 			p.scale = b
 		}
@@ -238,7 +238,7 @@ func (p *DPUCB) Choose(r *bandit.Round) int {
 // round's K is not the number of arms.
 func (p *DPUCB) ChooseErr(r *bandit.Round) (int, error) {
 	if r == nil || r.K != len(p.n) {
-		return -1, fmt.Errorf("dpb: round has %v arms, DP-UCB has %d", roundK(r), len(p.n))
+		return -1, fmt.Errorf("mt14: round has %v arms, DP-UCB has %d", roundK(r), len(p.n))
 	}
 	return p.Choose(r), nil
 }
@@ -261,11 +261,11 @@ func roundK(r *bandit.Round) any {
 // biased down by at most its skipped pulls over its pulls.
 func (p *DPUCB) UpdateErr(r *bandit.Round, arm int, reward float64) error {
 	if arm < 0 || arm >= len(p.n) {
-		return fmt.Errorf("dpb: arm %d outside DP-UCB's %d arms", arm, len(p.n))
+		return fmt.Errorf("mt14: arm %d outside DP-UCB's %d arms", arm, len(p.n))
 	}
 	var err error
 	if !(reward >= 0 && reward <= 1) && (!p.cfg.Clip || math.IsNaN(reward)) {
-		err = fmt.Errorf("dpb: round %d skipped: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", roundT(r), reward)
+		err = fmt.Errorf("mt14: round %d skipped: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", roundT(r), reward)
 		p.skip++
 		reward = 0
 	}

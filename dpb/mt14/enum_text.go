@@ -16,5 +16,5 @@ func (m *ContextMechanism) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown contextual mechanism %q (want one of %v)", b, all)
+	return fmt.Errorf("mt14: unknown contextual mechanism %q (want one of %v)", b, all)
 }

@@ -31,7 +31,7 @@ func (p *DPUCB) ReadState(d *snap.Dec) {
 		// Each pull is one leaf of the arm's tree (one round ahead in the
 		// padded mode).
 		if lag := t.Rounds() - p.n[a]; p.n[a] < 0 || p.n[a] > t.Horizon() || lag != 0 && lag != 1 {
-			d.Fail(fmt.Errorf("dpb: snapshot arm %d has %d pulls, its tree %d rounds (horizon %d)", a, p.n[a], t.Rounds(), t.Horizon()))
+			d.Fail(fmt.Errorf("mt14: snapshot arm %d has %d pulls, its tree %d rounds (horizon %d)", a, p.n[a], t.Rounds(), t.Horizon()))
 			return
 		}
 	}

@@ -39,7 +39,7 @@ var _ bandit.Policy = (*UCB1)(nil)
 // NewUCB1 returns a UCB1 policy.
 func NewUCB1(cfg UCB1Config) (*UCB1, error) {
 	if cfg.Arms < 1 {
-		return nil, fmt.Errorf("dpb: arms is %d, must be >= 1", cfg.Arms)
+		return nil, fmt.Errorf("mt14: arms is %d, must be >= 1", cfg.Arms)
 	}
 	return &UCB1{cfg: cfg, n: make([]int, cfg.Arms), r: make([]float64, cfg.Arms)}, nil
 }
@@ -112,5 +112,5 @@ func UnitReward(reward float64, clip bool) float64 {
 	if clip && !math.IsNaN(reward) {
 		return math.Min(1, math.Max(0, reward))
 	}
-	panic(fmt.Sprintf("dpb: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", reward))
+	panic(fmt.Sprintf("mt14: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", reward))
 }

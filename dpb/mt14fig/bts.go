@@ -118,13 +118,13 @@ func (uniformTarget) ProbsTo(dst []float64, r *bandit.Round) {
 func RunFig2BTS(cfg Fig2BTSConfig) (*Fig2BTSResult, error) {
 	lg, un := cfg.Logged, cfg.Uniform
 	if lg == nil || un == nil {
-		return nil, fmt.Errorf("dpb: Fig2BTSConfig needs the logged and the uniform log")
+		return nil, fmt.Errorf("mt14fig: Fig2BTSConfig needs the logged and the uniform log")
 	}
 	if lg.Arms() != un.Arms() || lg.Dim() != un.Dim() {
-		return nil, fmt.Errorf("dpb: logged log has K = %d, d = %d; uniform log K = %d, d = %d", lg.Arms(), lg.Dim(), un.Arms(), un.Dim())
+		return nil, fmt.Errorf("mt14fig: logged log has K = %d, d = %d; uniform log K = %d, d = %d", lg.Arms(), lg.Dim(), un.Arms(), un.Dim())
 	}
 	if cfg.Reps < 1 {
-		return nil, fmt.Errorf("dpb: reps is %d, must be >= 1", cfg.Reps)
+		return nil, fmt.Errorf("mt14fig: reps is %d, must be >= 1", cfg.Reps)
 	}
 	d, k := lg.Dim(), lg.Arms()
 	if cfg.Epsilons == nil {
@@ -168,7 +168,7 @@ func RunFig2BTS(cfg Fig2BTSConfig) (*Fig2BTSResult, error) {
 	// hi, accepted, clipped), DR (value, lo, hi, events, ESS).
 	const points = 14
 	if cfg.Plan != nil && cfg.Plan.Store != nil && cfg.DataKey == "" {
-		return nil, fmt.Errorf("dpb: Fig2BTSConfig.DataKey is required with a store")
+		return nil, fmt.Errorf("mt14fig: Fig2BTSConfig.DataKey is required with a store")
 	}
 	key := cfg
 	key.Workers = 0 // the results do not depend on it

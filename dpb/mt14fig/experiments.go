@@ -65,7 +65,7 @@ func (c Fig1Config) Resolved() (Fig1Config, error) {
 
 func (c *Fig1Config) defaults() error {
 	if c.Arms < 2 {
-		return fmt.Errorf("dpb: arms is %d, must be >= 2", c.Arms)
+		return fmt.Errorf("mt14fig: arms is %d, must be >= 2", c.Arms)
 	}
 	if c.Best == 0 {
 		c.Best = 0.9
@@ -74,7 +74,7 @@ func (c *Fig1Config) defaults() error {
 		c.Gap = 0.5
 	}
 	if !(c.Best <= 1 && c.Best-c.Gap >= 0 && c.Gap > 0) {
-		return fmt.Errorf("dpb: best %v and gap %v must give means in [0, 1]", c.Best, c.Gap)
+		return fmt.Errorf("mt14fig: best %v and gap %v must give means in [0, 1]", c.Best, c.Gap)
 	}
 	if c.Epsilons == nil {
 		c.Epsilons = []float64{0.1, 1, 10}
@@ -134,7 +134,7 @@ func RunFig1(cfg Fig1Config) (*harness.Curves, error) {
 		}
 	}
 	if cfg.Delay < 0 {
-		return nil, fmt.Errorf("dpb: delay is %d, must be >= 0", cfg.Delay)
+		return nil, fmt.Errorf("mt14fig: delay is %d, must be >= 0", cfg.Delay)
 	}
 	if cfg.Delay > 0 {
 		for i := range pols {
@@ -231,10 +231,10 @@ type Fig2Result struct {
 // delay τ (the [mt14.Delayed] wrapper, τ in log rows). Trees span the log length.
 func RunFig2(cfg Fig2Config) (*Fig2Result, error) {
 	if cfg.NewLog == nil {
-		return nil, fmt.Errorf("dpb: Fig2Config.NewLog is required")
+		return nil, fmt.Errorf("mt14fig: Fig2Config.NewLog is required")
 	}
 	if cfg.Reps < 1 {
-		return nil, fmt.Errorf("dpb: reps is %d, must be >= 1", cfg.Reps)
+		return nil, fmt.Errorf("mt14fig: reps is %d, must be >= 1", cfg.Reps)
 	}
 	logs := make([]ope.Log, cfg.Reps)
 	uni := make([]ope.ReplayResult, cfg.Reps)
@@ -277,7 +277,7 @@ func RunFig2(cfg Fig2Config) (*Fig2Result, error) {
 		}
 	}
 	if cfg.Plan != nil && cfg.Plan.Store != nil && cfg.DataKey == "" {
-		return nil, fmt.Errorf("dpb: Fig2Config.DataKey is required with a store")
+		return nil, fmt.Errorf("mt14fig: Fig2Config.DataKey is required with a store")
 	}
 	key := cfg
 	key.Workers = 0
@@ -383,7 +383,7 @@ func RunBounds(cfg BoundsConfig) (*harness.Curves, error) {
 		return nil, err
 	}
 	if len(cfg.Horizons) == 0 {
-		return nil, fmt.Errorf("dpb: no horizons")
+		return nil, fmt.Errorf("mt14fig: no horizons")
 	}
 	gaps := Fig1Gaps(cfg.Arms, f.Gap)
 	names := []string{fmt.Sprintf("DP-UCB ε=%g (measured)", cfg.Epsilon), "UCB1 (measured)",
@@ -395,7 +395,7 @@ func RunBounds(cfg BoundsConfig) (*harness.Curves, error) {
 	}
 	for i, T := range cfg.Horizons {
 		if T < 2 || (i > 0 && T <= cfg.Horizons[i-1]) {
-			return nil, fmt.Errorf("dpb: horizons must increase from >= 2; got %d at %d", T, i)
+			return nil, fmt.Errorf("mt14fig: horizons must increase from >= 2; got %d at %d", T, i)
 		}
 		f.Horizon = T
 		f.Points = 1

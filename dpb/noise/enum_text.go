@@ -16,5 +16,5 @@ func (m *Mode) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown noise mode %q (want one of %v)", b, all)
+	return fmt.Errorf("noise: unknown noise mode %q (want one of %v)", b, all)
 }

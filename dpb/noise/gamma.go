@@ -43,7 +43,7 @@ type gammaSampler struct {
 // newGammaSampler returns a sampler of Gamma(a, 1); a must be > 0 and finite.
 func newGammaSampler(a float64) gammaSampler {
 	if !(a > 0) || math.IsInf(a, 0) {
-		panic("dpb: gamma shape must be > 0 and finite")
+		panic("noise: gamma shape must be > 0 and finite")
 	}
 	g := gammaSampler{a: a}
 	b := a

@@ -133,5 +133,5 @@ func laplaceVar(b float64) float64 { return 2 * b * b }
 // badLaplaceScale is Laplace's panic message (formatted only on the panic
 // path, so the draw itself allocates nothing).
 func badLaplaceScale(b float64) string {
-	return fmt.Sprintf("dpb: Laplace scale b is %v, must be finite and >= 0", b)
+	return fmt.Sprintf("noise: Laplace scale b is %v, must be finite and >= 0", b)
 }

@@ -123,14 +123,14 @@ func (m Mode) SnapshotCode() int {
 // named ones.
 func CheckMode(m Mode) error {
 	if m != Default && m != Simulated && !m.Secure() {
-		return fmt.Errorf("dpb: unknown noise mode %d (noise.Default = 0, resolved to noise.Secure; noise.Simulated = 1, noise.Secure = 2, noise.SecureSeeded = 3)", int(m))
+		return fmt.Errorf("noise: unknown noise mode %d (noise.Default = 0, resolved to noise.Secure; noise.Simulated = 1, noise.Secure = 2, noise.SecureSeeded = 3)", int(m))
 	}
 	return nil
 }
 
 // ErrNoSecure is wrapped by the error of a mechanism asked for secure noise
 // that has no secure sampler (the Wishart noise).
-var ErrNoSecure = errors.New("dpb: the mechanism has no secure sampler")
+var ErrNoSecure = errors.New("noise: the mechanism has no secure sampler")
 
 // noSecureError is an error wrapping ErrNoSecure with its own message.
 type noSecureError struct{ msg string }
@@ -152,7 +152,7 @@ func ExplainDefault(requested Mode, err error) error {
 	if err == nil || requested != Default || !errors.Is(err, ErrNoSecure) {
 		return err
 	}
-	return fmt.Errorf("dpb: Noise is unset, which means secure noise, and this mechanism has none: set Noise to noise.Simulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
+	return fmt.Errorf("noise: Noise is unset, which means secure noise, and this mechanism has none: set Noise to noise.Simulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
 }
 
 // NewLaplaceNoiseMode returns Lap(scale) node noise of the given mode: the
@@ -288,7 +288,7 @@ func NewSecureGaussianNoiseSlack(sigmas []float64, sens, slack float64) (*Secure
 		return nil, err
 	}
 	if slack < 0 {
-		return nil, fmt.Errorf("dpb: sensitivity slack is %v, must be >= 0", slack)
+		return nil, fmt.Errorf("noise: sensitivity slack is %v, must be >= 0", slack)
 	}
 	lo, hi := math.Inf(1), 0.0
 	for _, s := range sigmas {
@@ -504,7 +504,7 @@ func (c *cryptoSource) Read(p []byte) (int, error) {
 func (c *cryptoSource) refill() {
 	if c.entropy != nil {
 		if _, err := io.ReadFull(c.entropy, c.buf[:]); err != nil {
-			panic("dpb: secure noise entropy: " + err.Error())
+			panic("noise: secure noise entropy: " + err.Error())
 		}
 		c.i = 0
 		return
@@ -554,7 +554,7 @@ func (c *cryptoSource) bernoulliExp1(n, d uint64) bool {
 func (c *cryptoSource) bigBelow(m, n *big.Int) bool {
 	u, err := crand.Int(c, m)
 	if err != nil {
-		panic("dpb: crypto/rand: " + err.Error())
+		panic("noise: crypto/rand: " + err.Error())
 	}
 	return u.Cmp(n) < 0
 }
@@ -599,7 +599,7 @@ func (c *cryptoSource) discreteLaplace(tau uint64) int64 {
 		if hi != 0 || x >= 1<<53 {
 			// |k| ≥ 2⁵³ has probability below e^{−2³²}; drawing again would
 			// bias the law, so stop instead.
-			panic("dpb: discrete Laplace draw beyond 2^53")
+			panic("noise: discrete Laplace draw beyond 2^53")
 		}
 		neg := c.bit()
 		if neg && x == 0 {
@@ -621,7 +621,7 @@ func (c *cryptoSource) discreteLaplace(tau uint64) int64 {
 // practice) takes the exact big-integer path.
 func (s *SecureNoise) discreteGaussian(sigma uint64) int64 {
 	if sigma >= 1<<31 {
-		panic("dpb: discrete Gaussian σ must be below 2^31 grid steps")
+		panic("noise: discrete Gaussian σ must be below 2^31 grid steps")
 	}
 	t := sigma + 1
 	sig2 := sigma * sigma
@@ -724,7 +724,7 @@ func (c *cryptoSource) bernoulliExp128(n, d u128) bool {
 			// k ≥ 2 requires k−1 successive successes of probability
 			// ≤ 1/(k−1); reaching 2¹²⁸/d ≥ 2 is impossible in practice,
 			// and drawing again would bias the law.
-			panic("dpb: Bernoulli(exp(-γ)) sampler: 128-bit overflow")
+			panic("noise: Bernoulli(exp(-γ)) sampler: 128-bit overflow")
 		}
 		if !c.below128(m).less(n) {
 			return k%2 == 1

@@ -58,7 +58,7 @@ func (s *SecureNoise) readState(d *snap.Dec) {
 		return
 	}
 	if seeded != (c.entropy != nil) {
-		d.Fail(fmt.Errorf("dpb: snapshot of a secure sampler on seeded bits %v restored into one on seeded bits %v", seeded, c.entropy != nil))
+		d.Fail(fmt.Errorf("noise: snapshot of a secure sampler on seeded bits %v restored into one on seeded bits %v", seeded, c.entropy != nil))
 		return
 	}
 	if !seeded {
@@ -71,7 +71,7 @@ func (s *SecureNoise) readState(d *snap.Dec) {
 		return
 	}
 	if len(b) != len(c.buf) || i < 0 || i > len(c.buf) || nbits < 0 || nbits > 64 {
-		d.Fail(fmt.Errorf("dpb: snapshot secure sampler state out of range (%d buffered bytes, position %d, %d pooled bits)", len(b), i, nbits))
+		d.Fail(fmt.Errorf("noise: snapshot secure sampler state out of range (%d buffered bytes, position %d, %d pooled bits)", len(b), i, nbits))
 		return
 	}
 	copy(c.buf[:], b)

@@ -62,7 +62,7 @@ func NewWishartNoise(n int, scale float64, k float64, rng *rand.Rand) (*WishartN
 		return nil, err
 	}
 	if math.IsNaN(k) || math.IsInf(k, 0) || k <= float64(n-1) {
-		return nil, fmt.Errorf("dpb: wishart degrees of freedom is %v, must be > n−1 = %d and finite", k, n-1)
+		return nil, fmt.Errorf("noise: wishart degrees of freedom is %v, must be > n−1 = %d and finite", k, n-1)
 	}
 	w := &WishartNoise{
 		n:     n,

@@ -106,13 +106,13 @@ func (r PropensityReplayResult) String() string {
 func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (PropensityReplayResult, error) {
 	var res PropensityReplayResult
 	if p == nil || log == nil {
-		return res, fmt.Errorf("dpb: propensity replay needs a policy and a log")
+		return res, fmt.Errorf("ope: propensity replay needs a policy and a log")
 	}
 	if cfg.Rand == nil {
 		panic(param.NilRand)
 	}
 	if cfg.MaxAccepted < 0 {
-		return res, fmt.Errorf("dpb: max accepted is %d, must be >= 0", cfg.MaxAccepted)
+		return res, fmt.Errorf("ope: max accepted is %d, must be >= 0", cfg.MaxAccepted)
 	}
 	if err := param.CheckNonNegative("max weight", cfg.MaxWeight); err != nil {
 		return res, err
@@ -125,7 +125,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 	}
 	k, n := log.Arms(), log.Len()
 	if k < 1 || n < 1 {
-		return res, fmt.Errorf("dpb: propensity replay: log has %d arms and %d events", k, n)
+		return res, fmt.Errorf("ope: propensity replay: log has %d arms and %d events", k, n)
 	}
 	r, err := newRound(log)
 	if err != nil {
@@ -143,7 +143,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		}
 	}
 	if !(pmin > 0 && pmin <= 1) {
-		return res, fmt.Errorf("dpb: propensity replay: PMin is %v, want (0, 1]", pmin)
+		return res, fmt.Errorf("ope: propensity replay: PMin is %v, want (0, 1]", pmin)
 	}
 	res.PMin = pmin
 	var q []float64
@@ -166,7 +166,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		if err != nil {
 			res.Events--
 			res.finish(cfg, sum, sum2, drSum, drSum2, wSum, wSum2, unit)
-			return res, fmt.Errorf("dpb: propensity replay event %d: %w", i, err)
+			return res, fmt.Errorf("ope: propensity replay event %d: %w", i, err)
 		}
 		if cfg.Model != nil {
 			predict(cfg.Model, q, r, i)
@@ -182,7 +182,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 				wSum2 += float64(w * w)
 			}
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return res, fmt.Errorf("dpb: propensity replay event %d: doubly robust term %v (reward model non-finite?)", i, v)
+				return res, fmt.Errorf("ope: propensity replay event %d: doubly robust term %v (reward model non-finite?)", i, v)
 			}
 			drSum += v
 			drSum2 += float64(v * v)
@@ -203,7 +203,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		p.Update(r, arm, reward)
 		if err := policyErr(p); err != nil {
 			res.finish(cfg, sum, sum2, drSum, drSum2, wSum, wSum2, unit)
-			return res, fmt.Errorf("dpb: propensity replay event %d: the policy stopped learning: %w", i, err)
+			return res, fmt.Errorf("ope: propensity replay event %d: the policy stopped learning: %w", i, err)
 		}
 	}
 	res.finish(cfg, sum, sum2, drSum, drSum2, wSum, wSum2, unit)

@@ -81,10 +81,10 @@ func (r ReplayResult) String() string {
 // over independent repetitions is reported by the experiments.
 func Replay(p bandit.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 	if p == nil || log == nil {
-		return ReplayResult{}, fmt.Errorf("dpb: replay needs a policy and a log")
+		return ReplayResult{}, fmt.Errorf("ope: replay needs a policy and a log")
 	}
 	if cfg.MaxMatched < 0 {
-		return ReplayResult{}, fmt.Errorf("dpb: max matched is %d, must be >= 0", cfg.MaxMatched)
+		return ReplayResult{}, fmt.Errorf("ope: max matched is %d, must be >= 0", cfg.MaxMatched)
 	}
 	if cfg.Z == 0 {
 		cfg.Z = 1.959963984540054
@@ -105,20 +105,20 @@ func Replay(p bandit.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 		}
 		arm, reward, prob := log.Event(r, i)
 		if arm < 0 || arm >= k {
-			return res, fmt.Errorf("dpb: replay event %d: logged arm %d outside [0, %d)", i, arm, k)
+			return res, fmt.Errorf("ope: replay event %d: logged arm %d outside [0, %d)", i, arm, k)
 		}
 		if math.Abs(prob*float64(k)-1) > 1e-6 {
-			return res, fmt.Errorf("dpb: replay event %d: logging probability %v, want 1/%d: replay is unbiased only for uniformly random logging (PropensityReplay and EstimateAll weight by any propensities)", i, prob, k)
+			return res, fmt.Errorf("ope: replay event %d: logging probability %v, want 1/%d: replay is unbiased only for uniformly random logging (PropensityReplay and EstimateAll weight by any propensities)", i, prob, k)
 		}
 		if err := param.CheckFinite("reward", reward); err != nil {
-			return res, fmt.Errorf("dpb: replay event %d: %w", i, err)
+			return res, fmt.Errorf("ope: replay event %d: %w", i, err)
 		}
 		res.Events++
 		r.T = res.Matched + 1
 		c, err := choose(p, r)
 		if err != nil {
 			res.CTR, res.Lo, res.Hi = wilsonOf(res.Reward, res.Matched, cfg.Z)
-			return res, fmt.Errorf("dpb: replay event %d: %w", i, err)
+			return res, fmt.Errorf("ope: replay event %d: %w", i, err)
 		}
 		if c != arm {
 			continue
@@ -128,7 +128,7 @@ func Replay(p bandit.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 		p.Update(r, arm, reward)
 		if err := policyErr(p); err != nil {
 			res.CTR, res.Lo, res.Hi = wilsonOf(res.Reward, res.Matched, cfg.Z)
-			return res, fmt.Errorf("dpb: replay event %d: the policy stopped learning: %w", i, err)
+			return res, fmt.Errorf("ope: replay event %d: the policy stopped learning: %w", i, err)
 		}
 	}
 	res.CTR, res.Lo, res.Hi = wilsonOf(res.Reward, res.Matched, cfg.Z)

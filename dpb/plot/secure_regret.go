@@ -16,7 +16,7 @@ func SecureRegret(res *ss18fig.SecureRegretResult) (*plot.Plot, error) {
 	cfg := res.Config
 	na, ng := len(cfg.Algs), len(cfg.Gaps)
 	if len(res.Rows) != na*ng {
-		return nil, fmt.Errorf("dpb: secure-regret result has %d rows, want %d", len(res.Rows), na*ng)
+		return nil, fmt.Errorf("plot: secure-regret result has %d rows, want %d", len(res.Rows), na*ng)
 	}
 	p := plot.New()
 	p.Title.Text = fmt.Sprintf("regret on secure vs simulated noise, SS18 Fig. 4's setting\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d paired runs",

@@ -38,7 +38,7 @@ func (s Setting) Validate() error {
 		return err
 	}
 	if s.N < 1 {
-		return fmt.Errorf("dpb: horizon n is %d, must be >= 1", s.N)
+		return fmt.Errorf("ss18: horizon n is %d, must be >= 1", s.N)
 	}
 	if err := param.CheckEpsilon(s.Epsilon); err != nil {
 		return err
@@ -52,10 +52,10 @@ func (s Setting) Validate() error {
 	// The printed and the authors' Wishart k must be exact integers: a tiny ε
 	// (or δ) makes 224 m ε⁻² ln(8m/δ) ln(2/δ) overflow the int conversion.
 	if k, ka := s.wishartKFloat(), s.wishartKAuthorsFloat(); !(k <= maxWishartK && ka <= maxWishartK) {
-		return fmt.Errorf("dpb: epsilon %g with delta %g and n %d gives Wishart degrees of freedom k ≈ %.3g, above 2^53: epsilon or delta must be larger", s.Epsilon, s.Delta, s.N, math.Max(k, ka))
+		return fmt.Errorf("ss18: epsilon %g with delta %g and n %d gives Wishart degrees of freedom k ≈ %.3g, above 2^53: epsilon or delta must be larger", s.Epsilon, s.Delta, s.N, math.Max(k, ka))
 	}
 	if s.Alpha == 0 && s.N == 1 {
-		return fmt.Errorf("dpb: alpha defaults to 1/n = 1 when n = 1, must be in (0, 1): set Alpha")
+		return fmt.Errorf("ss18: alpha defaults to 1/n = 1 when n = 1, must be in (0, 1): set Alpha")
 	}
 	return param.CheckProb("alpha", s.AlphaOrDefault())
 }

@@ -130,7 +130,7 @@ func newGaussianCounterReg(s Setting, kind counter.Kind, mode noise.Mode, rng *r
 func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	kind := cal.Kind
 	if !(cal.Bounds.RhoMin > 0) || math.IsInf(cal.Bounds.Gamma, 0) {
-		return nil, fmt.Errorf("dpb: gaussian counter bounds %+v unusable", cal.Bounds)
+		return nil, fmt.Errorf("ss18: gaussian counter bounds %+v unusable", cal.Bounds)
 	}
 	if err := noise.CheckMode(mode); err != nil {
 		return nil, err

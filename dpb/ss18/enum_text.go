@@ -16,7 +16,7 @@ func (s *ShiftMode) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown shift mode %q (want one of %v)", b, all)
+	return fmt.Errorf("ss18: unknown shift mode %q (want one of %v)", b, all)
 }
 
 // MarshalText returns the name of f (RadiusForm.String).
@@ -31,5 +31,5 @@ func (f *RadiusForm) UnmarshalText(b []byte) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: unknown radius form %q (want one of %v)", b, all)
+	return fmt.Errorf("ss18: unknown radius form %q (want one of %v)", b, all)
 }

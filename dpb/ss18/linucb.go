@@ -142,13 +142,13 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		return nil, err
 	}
 	if cfg.Horizon < 1 {
-		return nil, fmt.Errorf("dpb: horizon is %d, must be >= 1", cfg.Horizon)
+		return nil, fmt.Errorf("ss18: horizon is %d, must be >= 1", cfg.Horizon)
 	}
 	if cfg.Regularizer == nil {
-		return nil, fmt.Errorf("dpb: LinUCB needs a regularizer (NewRidge, NewWishartTree, NewGaussianTree)")
+		return nil, fmt.Errorf("ss18: LinUCB needs a regularizer (NewRidge, NewWishartTree, NewGaussianTree)")
 	}
 	if rd := cfg.Regularizer.Dim(); rd != cfg.Dim {
-		return nil, fmt.Errorf("dpb: regularizer has dimension %d, LinUCB has %d", rd, cfg.Dim)
+		return nil, fmt.Errorf("ss18: regularizer has dimension %d, LinUCB has %d", rd, cfg.Dim)
 	}
 	if cfg.Sigma == 0 {
 		cfg.Sigma = 1
@@ -177,14 +177,14 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		return nil, err
 	}
 	if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusClosedForm && cfg.Radius != RadiusMinEig {
-		return nil, fmt.Errorf("dpb: unknown radius form %d", int(cfg.Radius))
+		return nil, fmt.Errorf("ss18: unknown radius form %d", int(cfg.Radius))
 	}
 	if h, ok := cfg.Regularizer.(interface{ Horizon() int }); ok && h.Horizon() < cfg.Horizon {
-		return nil, fmt.Errorf("dpb: regularizer built for %d rounds, LinUCB horizon is %d", h.Horizon(), cfg.Horizon)
+		return nil, fmt.Errorf("ss18: regularizer built for %d rounds, LinUCB horizon is %d", h.Horizon(), cfg.Horizon)
 	}
 	b := cfg.Regularizer.Bounds()
 	if !(b.RhoMin > 0) || !(b.RhoMax >= b.RhoMin) || !(b.Gamma >= 0) || math.IsInf(b.RhoMax, 0) || math.IsInf(b.Gamma, 0) {
-		return nil, fmt.Errorf("dpb: regularizer bounds %+v unusable: need 0 < ρ_min <= ρ_max < ∞ and 0 <= γ < ∞", b)
+		return nil, fmt.Errorf("ss18: regularizer bounds %+v unusable: need 0 < ρ_min <= ρ_max < ∞ and 0 <= γ < ∞", b)
 	}
 	d := cfg.Dim
 	p := &LinUCB{
@@ -371,7 +371,7 @@ func (p *LinUCB) factorJittered() {
 		}
 		jit *= 2
 		if math.IsInf(jit, 0) || math.IsNaN(jit) {
-			panic("dpb: V_t cannot be made positive definite (non-finite statistics)")
+			panic("ss18: V_t cannot be made positive definite (non-finite statistics)")
 		}
 	}
 }
@@ -551,7 +551,7 @@ func (p *LinUCB) UpdateErr(r *bandit.Round, arm int, y float64) error {
 	var err error
 	switch {
 	case arm < 0 || arm >= r.K:
-		err = fmt.Errorf("dpb: arm %d outside the round's %d actions", arm, r.K)
+		err = fmt.Errorf("ss18: arm %d outside the round's %d actions", arm, r.K)
 	case r.Dim != p.d || len(r.Actions) < r.K*r.Dim:
 		err = bandit.CheckRound(r, p.d)
 	default:
@@ -592,16 +592,16 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 	if math.IsNaN(n2) || math.IsInf(n2, 0) {
 		for i, v := range x {
 			if math.IsNaN(v) || math.IsInf(v, 0) {
-				return fmt.Errorf("dpb: context x[%d] is %v, must be finite", i, v)
+				return fmt.Errorf("ss18: context x[%d] is %v, must be finite", i, v)
 			}
 		}
 		if math.IsNaN(y) || math.IsInf(y, 0) {
-			return fmt.Errorf("dpb: reward is %v, must be finite", y)
+			return fmt.Errorf("ss18: reward is %v, must be finite", y)
 		}
 	}
 	if n2 > p.lt2*(1+boundSlack) {
 		if !p.cfg.Clip || math.IsInf(n2, 1) {
-			return fmt.Errorf("dpb: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip finite data)", n2, p.lt2)
+			return fmt.Errorf("ss18: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip finite data)", n2, p.lt2)
 		}
 		c := math.Sqrt(p.lt2 / n2)
 		for i, v := range x {

@@ -174,7 +174,7 @@ func prepare4(ps *[4]*LinUCB, d int) {
 		_, _, _ = p.v[d*d-1], p.mt[(d-1)*p.dp+d-1], p.zp[d-1]
 		lanes[b], lanes[4+b], lanes[8+b], lanes[12+b] = &p.v[0], &p.u[0], &p.mt[0], &p.zp[0]
 		if p.dp != ps[0].dp {
-			panic("dpb: prepare4: policies of one dimension with different strides")
+			panic("ss18: prepare4: policies of one dimension with different strides")
 		}
 	}
 	bad := simd.CholInvLanes(&lanes, ps[0].lanes, d, ps[0].dp)

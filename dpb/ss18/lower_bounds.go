@@ -18,7 +18,7 @@ import (
 // has no explicit constant and is left out.
 func PrivateMABLowerBound(gaps []float64, n int, eps float64) float64 {
 	if n < 1 || !(eps > 0) {
-		panic(fmt.Sprintf("dpb: SS18PrivateMABLowerBound(n=%d, eps=%v) out of range", n, eps))
+		panic(fmt.Sprintf("ss18: SS18PrivateMABLowerBound(n=%d, eps=%v) out of range", n, eps))
 	}
 	sub := 0
 	for _, d := range gaps {

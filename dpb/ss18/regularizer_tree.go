@@ -118,14 +118,14 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 		return nil, err
 	}
 	if mode := cfg.Noise.Resolve(); mode.Secure() {
-		return nil, noise.ExplainDefault(cfg.Noise, noise.NoSecure("dpb: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (noise.Secure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
+		return nil, noise.ExplainDefault(cfg.Noise, noise.NoSecure("ss18: the Wishart tree has no secure sampler: an exact Wishart on a grid would need its own privacy proof (noise.Secure is available for the Gaussian variants on every counter, DP-UCB, DP-FTRL and the private MAB family)"))
 	}
 	k := cfg.K
 	if k == 0 {
 		k = s.WishartK()
 	}
 	if k <= s.D {
-		return nil, fmt.Errorf("dpb: wishart degrees of freedom k is %d, must be > d = %d", k, s.D)
+		return nil, fmt.Errorf("ss18: wishart degrees of freedom k is %d, must be > d = %d", k, s.D)
 	}
 	unshifted, shifted := s.WishartBounds(k)
 	var b RegBounds
@@ -140,10 +140,10 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 		}
 		b = s.WishartBoundsShift(k, cfg.ShiftValue)
 	default:
-		return nil, fmt.Errorf("dpb: unknown shift mode %d", int(cfg.Shift))
+		return nil, fmt.Errorf("ss18: unknown shift mode %d", int(cfg.Shift))
 	}
 	if !(b.RhoMin > 0) {
-		return nil, fmt.Errorf("dpb: wishart shift %v leaves ρ_min = %v, must be > 0 (ρ_min unshifted is %v)", b.Shift, b.RhoMin, unshifted.RhoMin)
+		return nil, fmt.Errorf("ss18: wishart shift %v leaves ρ_min = %v, must be > 0 (ρ_min unshifted is %v)", b.Shift, b.RhoMin, unshifted.RhoMin)
 	}
 	nz, err := noise.NewWishartNoise(s.D+1, s.Lt2, float64(k), rng)
 	if err != nil {
@@ -187,12 +187,12 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 		}
 		b = s.GaussianBoundsShift(ups, cfg.ShiftValue)
 	case ShiftNone:
-		return nil, fmt.Errorf("dpb: the Gaussian tree regularizer needs a shift (its noise is not positive definite)")
+		return nil, fmt.Errorf("ss18: the Gaussian tree regularizer needs a shift (its noise is not positive definite)")
 	default:
-		return nil, fmt.Errorf("dpb: unknown shift mode %d", int(cfg.Shift))
+		return nil, fmt.Errorf("ss18: unknown shift mode %d", int(cfg.Shift))
 	}
 	if !(b.RhoMin > 0) {
-		return nil, fmt.Errorf("dpb: gaussian shift %v is not above Υ = %v, ρ_min must be > 0", b.Shift, ups)
+		return nil, fmt.Errorf("ss18: gaussian shift %v is not above Υ = %v, ρ_min must be > 0", b.Shift, ups)
 	}
 	var nz noise.Noise
 	var err error

@@ -112,7 +112,7 @@ func newGaussianCounterRegRound(s Setting, kind counter.Kind, mode noise.Mode, r
 		panic(param.NilRand)
 	}
 	if !nondecreasingVariance(kind) {
-		return nil, fmt.Errorf("dpb: the per-round Gaussian regularizer needs a counter whose variance never decreases (tree-padded, sqrt, blt), not %v", kind)
+		return nil, fmt.Errorf("ss18: the per-round Gaussian regularizer needs a counter whose variance never decreases (tree-padded, sqrt, blt), not %v", kind)
 	}
 	cal, err := GaussianCounterCalibration(s, kind)
 	if err != nil {
@@ -181,7 +181,7 @@ func (r *TreeRegularizer) RoundBounds(t int) RegBounds {
 		return r.bounds
 	}
 	if t < 1 || t > r.ctr.Horizon() {
-		panic(fmt.Sprintf("dpb: round %d outside 1..%d", t, r.ctr.Horizon()))
+		panic(fmt.Sprintf("ss18: round %d outside 1..%d", t, r.ctr.Horizon()))
 	}
 	return r.round.at(t)
 }

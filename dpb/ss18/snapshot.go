@@ -20,7 +20,7 @@ func appendRegState(e *snap.Enc, r Regularizer) error {
 		c.AppendState(e)
 		noise.AppendNoiseState(e, c.NodeNoise())
 	default:
-		return fmt.Errorf("dpb: cannot snapshot a regularizer of type %T", r)
+		return fmt.Errorf("ss18: cannot snapshot a regularizer of type %T", r)
 	}
 	return nil
 }
@@ -33,7 +33,7 @@ func readRegState(d *snap.Dec, r Regularizer) {
 	case *TreeRegularizer:
 		adds := d.Int()
 		if d.Err == nil && (adds < 0 || adds > r.setting.N) {
-			d.Fail(fmt.Errorf("dpb: snapshot tree regularizer has %d additions, outside [0, %d]", adds, r.setting.N))
+			d.Fail(fmt.Errorf("ss18: snapshot tree regularizer has %d additions, outside [0, %d]", adds, r.setting.N))
 			return
 		}
 		r.adds = adds
@@ -43,10 +43,10 @@ func readRegState(d *snap.Dec, r Regularizer) {
 		// The counter is at the regularizer's additions, or one round
 		// ahead in the padded mode (its padding round).
 		if lag := r.ctr.Rounds() - min(adds, r.ctr.Horizon()); d.Err == nil && lag != 0 && lag != 1 {
-			d.Fail(fmt.Errorf("dpb: snapshot tree counter at round %d, its regularizer has %d additions", r.ctr.Rounds(), adds))
+			d.Fail(fmt.Errorf("ss18: snapshot tree counter at round %d, its regularizer has %d additions", r.ctr.Rounds(), adds))
 		}
 	default:
-		d.Fail(fmt.Errorf("dpb: cannot restore a regularizer of type %T", r))
+		d.Fail(fmt.Errorf("ss18: cannot restore a regularizer of type %T", r))
 	}
 }
 
@@ -73,15 +73,15 @@ func (p *LinUCB) ReadState(d *snap.Dec) {
 		return
 	}
 	if t < 0 || t > p.cfg.Horizon {
-		d.Fail(fmt.Errorf("dpb: snapshot round %d outside [0, %d]", t, p.cfg.Horizon))
+		d.Fail(fmt.Errorf("ss18: snapshot round %d outside [0, %d]", t, p.cfg.Horizon))
 		return
 	}
 	if notPD < 0 || notPD > t {
-		d.Fail(fmt.Errorf("dpb: snapshot counts %d rounds without a positive definite V_t, in %d rounds", notPD, t))
+		d.Fail(fmt.Errorf("ss18: snapshot counts %d rounds without a positive definite V_t, in %d rounds", notPD, t))
 		return
 	}
 	if tr, ok := p.reg.(*TreeRegularizer); ok && tr.adds != t {
-		d.Fail(fmt.Errorf("dpb: snapshot round %d, its regularizer has %d additions", t, tr.adds))
+		d.Fail(fmt.Errorf("ss18: snapshot round %d, its regularizer has %d additions", t, tr.adds))
 		return
 	}
 	p.t, p.err = t, nil

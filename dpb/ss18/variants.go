@@ -169,7 +169,7 @@ func ParseAlg(s string) (Alg, error) {
 			return a, nil
 		}
 	}
-	return 0, fmt.Errorf("dpb: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round, and each of gaussian-exact, gaussian-blt, gaussian-blt-round, wishart-tight with -mineig)", s)
+	return 0, fmt.Errorf("ss18: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round, and each of gaussian-exact, gaussian-blt, gaussian-blt-round, wishart-tight with -mineig)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
@@ -230,12 +230,12 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 	}
 	if base, ok := cfg.Alg.MinEigBase(); ok {
 		if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusMinEig {
-			return nil, fmt.Errorf("dpb: %v has the RadiusMinEig radius; Radius is %v", cfg.Alg, cfg.Radius)
+			return nil, fmt.Errorf("ss18: %v has the RadiusMinEig radius; Radius is %v", cfg.Alg, cfg.Radius)
 		}
 		cfg.Alg, cfg.Radius = base, RadiusMinEig
 	}
 	if cfg.Alg == 0 {
-		return nil, fmt.Errorf("dpb: SS18 algorithm unset (the zero Alg): name the variant, NonPrivate for the ridge baseline without privacy")
+		return nil, fmt.Errorf("ss18: SS18 algorithm unset (the zero Alg): name the variant, NonPrivate for the ridge baseline without privacy")
 	}
 	if cfg.Mode == counter.ModeDefault {
 		cfg.Mode = counter.Padded
@@ -259,7 +259,7 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
 	case GaussianExact, GaussianHonaker, GaussianSmooth, GaussianSqrt, GaussianBLT, GaussianBLTSharp, GaussianBLTRound:
 		if cfg.Shift != ShiftPaper {
-			return nil, fmt.Errorf("dpb: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
+			return nil, fmt.Errorf("ss18: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
 		}
 		kind, _ := cfg.Alg.GaussianCounter(cfg.Mode)
 		switch cfg.Alg {
@@ -283,7 +283,7 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		}
 		reg, err = NewWishartTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
 	default:
-		return nil, fmt.Errorf("dpb: unknown SS18 algorithm %d", int(cfg.Alg))
+		return nil, fmt.Errorf("ss18: unknown SS18 algorithm %d", int(cfg.Alg))
 	}
 	if err != nil {
 		return nil, noise.ExplainDefault(requested, err)

@@ -95,7 +95,7 @@ type RegretRatio struct {
 // NonPrivate's.
 func RegretRatios(res *Exp2Result) ([]RegretRatio, error) {
 	if len(res.Config.Algs) == 0 || res.Config.Algs[0] != ss18.NonPrivate {
-		return nil, fmt.Errorf("dpb: regret ratios need NonPrivate as the first variant")
+		return nil, fmt.Errorf("ss18fig: regret ratios need NonPrivate as the first variant")
 	}
 	var out []RegretRatio
 	for g, c := range res.Curves {

@@ -118,11 +118,11 @@ func Experiment1(cfg Exp1Config) (*Exp1Result, error) {
 		cfg.Points = 100
 	}
 	if cfg.Horizon < 1 || cfg.Reps < 1 || cfg.Points < 1 {
-		return nil, fmt.Errorf("dpb: experiment 1 needs horizon, reps and points >= 1 (got %d, %d, %d)", cfg.Horizon, cfg.Reps, cfg.Points)
+		return nil, fmt.Errorf("ss18fig: experiment 1 needs horizon, reps and points >= 1 (got %d, %d, %d)", cfg.Horizon, cfg.Reps, cfg.Points)
 	}
 	for _, d := range cfg.Dims {
 		if d < 2 {
-			return nil, fmt.Errorf("dpb: experiment 1 dimension %d, must be >= 2", d)
+			return nil, fmt.Errorf("ss18fig: experiment 1 dimension %d, must be >= 2", d)
 		}
 	}
 	rec := harness.LinGrid(cfg.Horizon, max(1, cfg.Horizon/cfg.Points))
@@ -316,7 +316,7 @@ func (cfg *Exp2Config) defaults() error {
 		cfg.Points = 100
 	}
 	if cfg.Horizon < 1 || cfg.Reps < 1 || cfg.Points < 1 {
-		return fmt.Errorf("dpb: experiment needs horizon, reps and points >= 1 (got %d, %d, %d)", cfg.Horizon, cfg.Reps, cfg.Points)
+		return fmt.Errorf("ss18fig: experiment needs horizon, reps and points >= 1 (got %d, %d, %d)", cfg.Horizon, cfg.Reps, cfg.Points)
 	}
 	return nil
 }
@@ -523,7 +523,7 @@ func Experiment3(cfg Exp3Config) (*Exp3Result, error) {
 		cfg.RhoMins = 6
 	}
 	if cfg.RhoMins < 2 {
-		return nil, fmt.Errorf("dpb: experiment 3 needs at least 2 ρ_min values, got %d", cfg.RhoMins)
+		return nil, fmt.Errorf("ss18fig: experiment 3 needs at least 2 ρ_min values, got %d", cfg.RhoMins)
 	}
 	s := e2.Setting()
 	if err := s.Validate(); err != nil {

@@ -86,24 +86,24 @@ func (cfg *SecureRegretConfig) defaults() error {
 		cfg.Algs = SecureRegretAlgs
 	}
 	if cfg.Reps < 2 {
-		return fmt.Errorf("dpb: secure-regret needs at least 2 runs for its interval (got %d)", cfg.Reps)
+		return fmt.Errorf("ss18fig: secure-regret needs at least 2 runs for its interval (got %d)", cfg.Reps)
 	}
 	if len(cfg.Algs) == 0 || len(cfg.Gaps) == 0 {
-		return fmt.Errorf("dpb: secure-regret needs at least one variant and one gap")
+		return fmt.Errorf("ss18fig: secure-regret needs at least one variant and one gap")
 	}
 	if len(cfg.Gaps)*len(cfg.Algs) > harness.MaxSeries {
-		return fmt.Errorf("dpb: secure-regret: %d gaps × %d variants, at most %d cells", len(cfg.Gaps), len(cfg.Algs), harness.MaxSeries)
+		return fmt.Errorf("ss18fig: secure-regret: %d gaps × %d variants, at most %d cells", len(cfg.Gaps), len(cfg.Algs), harness.MaxSeries)
 	}
 	for i, a := range cfg.Algs {
 		for _, b := range cfg.Algs[:i] {
 			if a == b {
-				return fmt.Errorf("dpb: secure-regret: variant %v listed twice", a)
+				return fmt.Errorf("ss18fig: secure-regret: variant %v listed twice", a)
 			}
 		}
 	}
 	for _, g := range cfg.Gaps {
 		if math.IsNaN(g) || math.IsInf(g, 0) {
-			return fmt.Errorf("dpb: secure-regret: gap %v is not finite", g)
+			return fmt.Errorf("ss18fig: secure-regret: gap %v is not finite", g)
 		}
 	}
 	return nil

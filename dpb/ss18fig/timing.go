@@ -51,7 +51,7 @@ type Timing struct {
 // (TimeLoop), its tree sized for the timed rounds.
 func Time(cfg TimingConfig) (Timing, error) {
 	if cfg.Rounds < 1 {
-		return Timing{}, fmt.Errorf("experiment: %d rounds to time, must be >= 1", cfg.Rounds)
+		return Timing{}, fmt.Errorf("ss18fig: %d rounds to time, must be >= 1", cfg.Rounds)
 	}
 	env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: cfg.D, K: cfg.K, Gap: 0.1}, bandit.Stream(cfg.Seed, bandit.StreamID(0, 0)))
 	if err != nil {
@@ -62,7 +62,7 @@ func Time(cfg TimingConfig) (Timing, error) {
 		mode = counter.Padded
 	}
 	if cfg.PairedChunks < 0 {
-		return Timing{}, fmt.Errorf("experiment: %d paired chunks, must be >= 0", cfg.PairedChunks)
+		return Timing{}, fmt.Errorf("ss18fig: %d paired chunks, must be >= 0", cfg.PairedChunks)
 	}
 	// The tree's horizon is the timed rounds plus 64, as dpb bench has always
 	// sized it (the margin once covered a replay pool of decision sets), so
@@ -120,13 +120,13 @@ type LockstepTiming struct {
 // TimeLockstep times cfg.Rounds job-rounds on the calling goroutine.
 func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
 	if cfg.Rounds < 1 {
-		return LockstepTiming{}, fmt.Errorf("experiment: %d rounds to time, must be >= 1", cfg.Rounds)
+		return LockstepTiming{}, fmt.Errorf("ss18fig: %d rounds to time, must be >= 1", cfg.Rounds)
 	}
 	if cfg.Horizon == 0 {
 		cfg.Horizon = cfg.Rounds
 	}
 	if cfg.Horizon < cfg.Rounds {
-		return LockstepTiming{}, fmt.Errorf("experiment: horizon %d is below the %d rounds to time", cfg.Horizon, cfg.Rounds)
+		return LockstepTiming{}, fmt.Errorf("ss18fig: horizon %d is below the %d rounds to time", cfg.Horizon, cfg.Rounds)
 	}
 	ec := Exp2Config{Horizon: cfg.Horizon}
 	if err := ec.defaults(); err != nil {

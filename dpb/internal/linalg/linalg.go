@@ -10,7 +10,7 @@ import (
 // per-round work: no allocation, no interface calls, loops the compiler keeps
 // free of bounds checks. gonum's mat is used where speed does not matter.
 
-// cholesky overwrites the lower triangle of the d×d row-major matrix a with
+// Cholesky overwrites the lower triangle of the d×d row-major matrix a with
 // its Cholesky factor L (a = L Lᵀ); the strict upper triangle is left as is.
 // It reports false, leaving a partly overwritten, when a is not numerically
 // positive definite.
@@ -68,7 +68,7 @@ func CholeskyCols(a []float64, d int, col func(j int, inv float64)) bool {
 	return true
 }
 
-// forwardSolve solves L y = b in place (b becomes y) for the lower-triangular
+// ForwardSolve solves L y = b in place (b becomes y) for the lower-triangular
 // factor stored in l.
 func ForwardSolve(l []float64, d int, b []float64) {
 	_ = b[d-1]
@@ -82,7 +82,7 @@ func ForwardSolve(l []float64, d int, b []float64) {
 	}
 }
 
-// backSolve solves Lᵀ x = y in place (y becomes x).
+// BackSolve solves Lᵀ x = y in place (y becomes x).
 func BackSolve(l []float64, d int, y []float64) {
 	_ = y[d-1]
 	for i := d - 1; i >= 0; i-- {
@@ -94,7 +94,7 @@ func BackSolve(l []float64, d int, y []float64) {
 	}
 }
 
-// logDetChol returns log det A = 2 Σ log L_ii from A's Cholesky factor. It
+// LogDetChol returns log det A = 2 Σ log L_ii from A's Cholesky factor. It
 // takes one logarithm per eight diagonal entries (their product cannot
 // overflow or underflow unless an entry is beyond 1e±38).
 func LogDetChol(l []float64, d int) float64 {

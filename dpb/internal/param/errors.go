@@ -7,15 +7,15 @@ import (
 
 // Panic messages for programmer errors (gonum style).
 const (
-	BadDim      = "dpb: dimension mismatch"
-	BadArm      = "dpb: arm index out of range"
-	PastHorizon = "dpb: more rounds than the mechanism's horizon"
-	NilRand     = "dpb: nil *rand.Rand"
+	BadDim      = "dimension mismatch"
+	BadArm      = "arm index out of range"
+	PastHorizon = "more rounds than the mechanism's horizon"
+	NilRand     = "nil *rand.Rand"
 )
 
-// dstOf returns the destination of a ...To(dst) method that writes n values:
+// DstOf returns the destination of a ...To(dst) method that writes n values:
 // dst itself, or a new slice when dst is nil. A dst of another length is a
-// programmer error (panic badDim).
+// programmer error (panic BadDim).
 func DstOf(dst []float64, n int) []float64 {
 	if dst == nil {
 		return make([]float64, n)
@@ -26,62 +26,62 @@ func DstOf(dst []float64, n int) []float64 {
 	return dst
 }
 
-// checkFinite reports an error unless v is finite.
+// CheckFinite reports an error unless v is finite.
 func CheckFinite(name string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return fmt.Errorf("dpb: %s is %v, must be finite", name, v)
+		return fmt.Errorf("%s is %v, must be finite", name, v)
 	}
 	return nil
 }
 
-// checkPositive reports an error unless v is finite and > 0.
+// CheckPositive reports an error unless v is finite and > 0.
 func CheckPositive(name string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v <= 0 {
-		return fmt.Errorf("dpb: %s is %v, must be > 0 and finite", name, v)
+		return fmt.Errorf("%s is %v, must be > 0 and finite", name, v)
 	}
 	return nil
 }
 
-// checkNonNegative reports an error unless v is finite and >= 0.
+// CheckNonNegative reports an error unless v is finite and >= 0.
 func CheckNonNegative(name string, v float64) error {
 	if math.IsNaN(v) || math.IsInf(v, 0) || v < 0 {
-		return fmt.Errorf("dpb: %s is %v, must be >= 0 and finite", name, v)
+		return fmt.Errorf("%s is %v, must be >= 0 and finite", name, v)
 	}
 	return nil
 }
 
-// checkEpsilon validates a privacy parameter ε: finite and > 0.
+// CheckEpsilon validates a privacy parameter ε: finite and > 0.
 func CheckEpsilon(eps float64) error { return CheckPositive("epsilon", eps) }
 
-// checkDelta validates a privacy parameter δ ∈ (0, 1).
+// CheckDelta validates a privacy parameter δ ∈ (0, 1).
 func CheckDelta(delta float64) error {
 	if math.IsNaN(delta) || delta <= 0 || delta >= 1 {
-		return fmt.Errorf("dpb: delta is %v, must be in (0, 1)", delta)
+		return fmt.Errorf("delta is %v, must be in (0, 1)", delta)
 	}
 	return nil
 }
 
-// checkProb validates a failure probability α ∈ (0, 1).
+// CheckProb validates a failure probability α ∈ (0, 1).
 func CheckProb(name string, a float64) error {
 	if math.IsNaN(a) || a <= 0 || a >= 1 {
-		return fmt.Errorf("dpb: %s is %v, must be in (0, 1)", name, a)
+		return fmt.Errorf("%s is %v, must be in (0, 1)", name, a)
 	}
 	return nil
 }
 
-// checkDim validates a dimension d >= 1.
+// CheckDim validates a dimension d >= 1.
 func CheckDim(name string, d int) error {
 	if d < 1 {
-		return fmt.Errorf("dpb: %s is %d, must be >= 1", name, d)
+		return fmt.Errorf("%s is %d, must be >= 1", name, d)
 	}
 	return nil
 }
 
-// checkVectorFinite reports an error if any entry of x is not finite.
+// CheckVectorFinite reports an error if any entry of x is not finite.
 func CheckVectorFinite(name string, x []float64) error {
 	for i, v := range x {
 		if math.IsNaN(v) || math.IsInf(v, 0) {
-			return fmt.Errorf("dpb: %s[%d] is %v, must be finite", name, i, v)
+			return fmt.Errorf("%s[%d] is %v, must be finite", name, i, v)
 		}
 	}
 	return nil

@@ -67,7 +67,7 @@ var Prep4AVX2 = false
 
 // CholInvLanes is never called in this build (Prep4AVX2 is false).
 func CholInvLanes(lanes *[16]*float64, s []float64, d, dp int) (bad int) {
-	panic("dpb: cholInvLanes without AVX2")
+	panic("simd: cholInvLanes without AVX2")
 }
 
 // zig

@@ -58,5 +58,5 @@ func SetKernel(name string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("dpb: kernel is %q, must be one of %s on this CPU", name, strings.Join(Kernels(), ", "))
+	return fmt.Errorf("simd: kernel is %q, must be one of %s on this CPU", name, strings.Join(Kernels(), ", "))
 }

@@ -34,7 +34,7 @@ func CholScratchLen(d int) int { return d }
 func CholLT(c []float64, d int) (lt []float64, s int, ok bool) { return nil, 0, false }
 
 // CholFromLT is never called (CholLT is never ok).
-func CholFromLT(a, c []float64, d int) bool { panic("dpb: cholFromLT without the panel kernel") }
+func CholFromLT(a, c []float64, d int) bool { panic("simd: cholFromLT without the panel kernel") }
 
 // invrow
 

@@ -38,7 +38,7 @@ func Open(data []byte) *Dec {
 	}
 	body := data[:len(data)-SumSize]
 	if sum := sha256.Sum256(body); string(sum[:]) != string(data[len(body):]) {
-		return &Dec{Err: errors.New("dpb: snapshot checksum mismatch: the snapshot is damaged (a changed or missing byte), or was written before snapshots carried one (format 1)")}
+		return &Dec{Err: errors.New("snap: snapshot checksum mismatch: the snapshot is damaged (a changed or missing byte), or was written before snapshots carried one (format 1)")}
 	}
 	return &Dec{B: body}
 }
@@ -79,7 +79,7 @@ type Dec struct {
 	Err error
 }
 
-var errSnapshotShort = errors.New("dpb: snapshot truncated")
+var errSnapshotShort = errors.New("snap: snapshot truncated")
 
 func (d *Dec) U64() uint64 {
 	if d.Err != nil {
@@ -107,7 +107,7 @@ func (d *Dec) Fail(err error) {
 func (d *Dec) length(what string, want int) bool {
 	n := d.Int()
 	if d.Err == nil && n != want {
-		d.Fail(fmt.Errorf("dpb: snapshot %s has length %d, this policy's configuration has %d", what, n, want))
+		d.Fail(fmt.Errorf("snap: snapshot %s has length %d, this policy's configuration has %d", what, n, want))
 	}
 	return d.Err == nil
 }
@@ -135,7 +135,7 @@ func (d *Dec) F64sTo(what string, dst []float64) {
 	for i := range dst {
 		dst[i] = d.F64()
 		if d.Err == nil && (math.IsNaN(dst[i]) || math.IsInf(dst[i], 0)) {
-			d.Fail(fmt.Errorf("dpb: snapshot %s[%d] is %v, want a finite number", what, i, dst[i]))
+			d.Fail(fmt.Errorf("snap: snapshot %s[%d] is %v, want a finite number", what, i, dst[i]))
 		}
 	}
 }
@@ -162,20 +162,20 @@ func (d *Dec) Header(tag string) {
 		return
 	}
 	if got != tag {
-		d.Fail(fmt.Errorf("dpb: snapshot is of a %q, not a %q", got, tag))
+		d.Fail(fmt.Errorf("snap: snapshot is of a %q, not a %q", got, tag))
 		return
 	}
 	if v := d.Int(); d.Err == nil && v != snapshotVersion {
-		d.Fail(fmt.Errorf("dpb: snapshot format %d, this code reads %d", v, snapshotVersion))
+		d.Fail(fmt.Errorf("snap: snapshot format %d, this code reads %d", v, snapshotVersion))
 	}
 	if v := d.Int(); d.Err == nil && v != StreamVersion {
-		d.Fail(fmt.Errorf("dpb: snapshot of stream version %d, this code is at %d (a restored run would not continue bit-identically)", v, StreamVersion))
+		d.Fail(fmt.Errorf("snap: snapshot of stream version %d, this code is at %d (a restored run would not continue bit-identically)", v, StreamVersion))
 	}
 }
 
 func (d *Dec) Done() error {
 	if d.Err == nil && len(d.B) != 0 {
-		d.Err = fmt.Errorf("dpb: snapshot has %d trailing bytes", len(d.B))
+		d.Err = fmt.Errorf("snap: snapshot has %d trailing bytes", len(d.B))
 	}
 	return d.Err
 }
