@@ -11,7 +11,6 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
 // CSVLog is a logged bandit data set read from CSV in this schema:
@@ -55,8 +54,6 @@ type CSVLog struct {
 	reward []float64
 	prob   []float64
 }
-
-var _ ope.Log = (*CSVLog)(nil)
 
 // CSVLogConfig configures [LoadCSVLog] and [ReadCSVLog].
 type CSVLogConfig struct {

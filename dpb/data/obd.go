@@ -10,7 +10,6 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	"github.com/dpbandits/dpbandits/dpb/ope"
 )
 
 // OBDDim is the context length of [OBDLog]'s feature map.
@@ -39,7 +38,7 @@ const OBDDim = 6
 //	        g(u)·f0(a) ]           g(u) = 1 if user_feature_0 is the rows' most common level.
 //
 // [LoadOBD] checks that every propensity_score equals 1/K, the condition
-// under which [ope.Replay] is unbiased. [LoadOBDWith] with AnyPropensity
+// under which ope.Replay is unbiased. [LoadOBDWith] with AnyPropensity
 // reads logs of any logging policy, such as the Bernoulli Thompson Sampling
 // logs bts/{men,women}, for the estimators of package ope that weight by the
 // propensities (IPS, SNIPS, DR, PropensityReplay). A row's propensity is the
@@ -59,8 +58,6 @@ type OBDLog struct {
 	g      []float64 // per row
 	aff    []float64 // rows×K, min(1, affinity)
 }
-
-var _ ope.Log = (*OBDLog)(nil)
 
 // LoadOBD reads an OBD campaign CSV (e.g. obd/random/men/men.csv) and the
 // item_context.csv in the same folder. Bad files and bad rows give errors

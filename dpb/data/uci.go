@@ -13,7 +13,6 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	"github.com/dpbandits/dpbandits/dpb/ope"
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/stat"
 )
@@ -229,8 +228,6 @@ type SupervisedLog struct {
 	label  []int
 	logged []int
 }
-
-var _ ope.Log = (*SupervisedLog)(nil)
 
 // NewSupervisedLog converts ds into a uniformly logged bandit log, drawing
 // the row order and the logged arms from rng.

@@ -8,7 +8,6 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
-	"github.com/dpbandits/dpbandits/dpb/mt14"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
@@ -139,7 +138,7 @@ func (s *privArms) add(arm int, reward float64) {
 	if arm != s.pending {
 		panic(fmt.Sprintf("mab: Update of arm %d without a pending Choose of it (pending: %d)", arm, s.pending))
 	}
-	x := mt14.UnitReward(reward, s.clip)
+	x := bandit.UnitReward(reward, s.clip)
 	s.pending = -1
 	s.n[arm]++
 	s.bn[arm]++

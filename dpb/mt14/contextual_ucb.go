@@ -272,7 +272,7 @@ func (p *ContextualUCB) Update(r *bandit.Round, arm int, reward float64) {
 		panic(param.BadArm)
 	}
 	d := p.d
-	y := UnitReward(reward, p.cfg.Clip)
+	y := bandit.UnitReward(reward, p.cfg.Clip)
 	for i, v := range r.Actions[arm*d : (arm+1)*d] {
 		p.z[i] = mt14Context(v, p.cfg.Clip)
 	}
@@ -334,7 +334,7 @@ func (p *ContextualUCB) refresh(m *ctxModel) {
 	}
 }
 
-// mt14Context is [UnitReward] for context entries.
+// mt14Context is [bandit.UnitReward] for context entries.
 func mt14Context(v float64, clip bool) float64 {
 	if v >= 0 && v <= 1 {
 		return v

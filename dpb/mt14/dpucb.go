@@ -299,7 +299,7 @@ func (p *DPUCB) Update(r *bandit.Round, arm int, reward float64) {
 	if arm < 0 || arm >= len(p.n) {
 		panic(param.BadArm)
 	}
-	p.z[0] = UnitReward(reward, p.cfg.Clip)
+	p.z[0] = bandit.UnitReward(reward, p.cfg.Clip)
 	t := p.trees[arm]
 	t.Add(p.z[:])
 	t.SumTo(p.z[:])

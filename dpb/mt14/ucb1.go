@@ -57,7 +57,7 @@ func (u *UCB1) Update(r *bandit.Round, arm int, reward float64) {
 	if arm < 0 || arm >= len(u.n) {
 		panic(param.BadArm)
 	}
-	reward = UnitReward(reward, u.cfg.Clip)
+	reward = bandit.UnitReward(reward, u.cfg.Clip)
 	u.n[arm]++
 	u.r[arm] += reward
 }
@@ -100,17 +100,4 @@ func mt14Choose(t int, n []int, totals []float64, gamma float64) int {
 		}
 	}
 	return best
-}
-
-// UnitReward returns reward if it lies in [0, 1], the bound MT14's counters
-// are calibrated for. Outside it returns the clipped value when clip is set
-// and panics otherwise; NaN always panics. The check does not allocate.
-func UnitReward(reward float64, clip bool) float64 {
-	if reward >= 0 && reward <= 1 {
-		return reward
-	}
-	if clip && !math.IsNaN(reward) {
-		return math.Min(1, math.Max(0, reward))
-	}
-	panic(fmt.Sprintf("mt14: reward %v outside [0, 1] (the bound the mechanism is calibrated for; set Clip to clip)", reward))
 }
