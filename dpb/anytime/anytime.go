@@ -505,7 +505,7 @@ func anytimeSnapshot(tag string, cfg func(*snap.Enc), ep *epochs, src *rand.ChaC
 // policies and a snapshot of another configuration, restores the epoch and
 // returns the decoder and the random source's saved state.
 func anytimeRestore(data []byte, tag string, cfg func(*snap.Enc), ep *epochs) (*snap.Dec, []byte, error) {
-	d := snap.Open(data)
+	d := snap.Open("anytime", data)
 	d.Header(tag)
 	var want snap.Enc
 	cfg(&want)

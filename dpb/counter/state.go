@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"encoding"
 	"fmt"
 	"math/bits"
 
@@ -11,11 +12,16 @@ import (
 // Snapshot state of the counters (see snapshot.go): the mutable state only;
 // the restoring counter is built from the same configuration.
 
-// State is implemented by every Counter: its snapshot state and its
-// node noise (whose own generator state, if any, is saved beside it).
+// State is implemented by every Counter: its snapshot state, appended by
+// AppendBinary and restored by UnmarshalBinary into a counter built with
+// the same configuration (which checks it against that configuration and
+// refuses trailing bytes), and its node noise, whose own state, if any, is
+// not the counter's: save it beside it with [noise.AppendState] and
+// restore it with [noise.UnmarshalState]. Neither is a snapshot on its own:
+// the random source the noise draws from is the caller's to save.
 type State interface {
-	AppendState(e *snap.Enc)
-	ReadState(d *snap.Dec)
+	encoding.BinaryAppender
+	encoding.BinaryUnmarshaler
 	NodeNoise() noise.Noise
 }
 
@@ -46,7 +52,9 @@ func readRound(d *snap.Dec, horizon int) int {
 	return t
 }
 
-func (h *HonakerTree) AppendState(e *snap.Enc) {
+// AppendBinary appends the counter's state to b (see [State]).
+func (h *HonakerTree) AppendBinary(b []byte) ([]byte, error) {
+	e := snap.Enc{B: b}
 	e.Int(h.t)
 	e.F64s(h.exact)
 	e.F64s(h.est)
@@ -54,9 +62,13 @@ func (h *HonakerTree) AppendState(e *snap.Enc) {
 	if h.grid > 0 {
 		e.F64s(h.dat)
 	}
+	return e.B, nil
 }
 
-func (h *HonakerTree) ReadState(d *snap.Dec) {
+// UnmarshalBinary restores the state AppendBinary wrote (see [State]). On
+// error the counter must not be used.
+func (h *HonakerTree) UnmarshalBinary(data []byte) error {
+	d := snap.NewDec("counter", data)
 	h.t = readRound(d, h.horizon)
 	d.F64sTo("counter sum", h.exact)
 	d.F64sTo("honaker estimates", h.est)
@@ -64,9 +76,12 @@ func (h *HonakerTree) ReadState(d *snap.Dec) {
 	if h.grid > 0 {
 		d.F64sTo("honaker node sums", h.dat)
 	}
+	return d.Done()
 }
 
-func (s *SmoothBinary) AppendState(e *snap.Enc) {
+// AppendBinary appends the counter's state to b (see [State]).
+func (s *SmoothBinary) AppendBinary(b []byte) ([]byte, error) {
+	e := snap.Enc{B: b}
 	e.Int(s.t)
 	e.U64(s.leaf)
 	e.F64s(s.exact)
@@ -76,9 +91,13 @@ func (s *SmoothBinary) AppendState(e *snap.Enc) {
 		e.Bool(s.valid[j])
 	}
 	e.F64s(s.sum)
+	return e.B, nil
 }
 
-func (s *SmoothBinary) ReadState(d *snap.Dec) {
+// UnmarshalBinary restores the state AppendBinary wrote (see [State]); the
+// leaf must be the round's. On error the counter must not be used.
+func (s *SmoothBinary) UnmarshalBinary(data []byte) error {
+	d := snap.NewDec("counter", data)
 	s.t = readRound(d, s.horizon)
 	s.leaf = d.U64()
 	if d.Err == nil && !s.leafOf(s.t, s.leaf) {
@@ -91,6 +110,7 @@ func (s *SmoothBinary) ReadState(d *snap.Dec) {
 		s.valid[j] = d.Bool()
 	}
 	d.F64sTo("smooth noise", s.sum)
+	return d.Done()
 }
 
 // leafOf reports whether leaf is round t's label: 0 before the first
@@ -125,7 +145,9 @@ func binomial(n, k int) uint64 {
 	return c
 }
 
-func (c *ToeplitzCounter) AppendState(e *snap.Enc) {
+// AppendBinary appends the counter's state to b (see [State]).
+func (c *ToeplitzCounter) AppendBinary(b []byte) ([]byte, error) {
+	e := snap.Enc{B: b}
 	e.Int(c.t)
 	e.F64s(c.exact)
 	e.F64s(c.cur)
@@ -139,9 +161,13 @@ func (c *ToeplitzCounter) AppendState(e *snap.Enc) {
 		e.F64s(s.yh)
 		e.F64s(s.yl)
 	}
+	return e.B, nil
 }
 
-func (c *ToeplitzCounter) ReadState(d *snap.Dec) {
+// UnmarshalBinary restores the state AppendBinary wrote (see [State]). On
+// error the counter must not be used.
+func (c *ToeplitzCounter) UnmarshalBinary(data []byte) error {
+	d := snap.NewDec("counter", data)
 	c.t = readRound(d, c.horizon)
 	d.F64sTo("counter sum", c.exact)
 	d.F64sTo("counter noise", c.cur)
@@ -155,16 +181,23 @@ func (c *ToeplitzCounter) ReadState(d *snap.Dec) {
 		d.F64sTo("secure BLT last measurement", s.yh)
 		d.F64sTo("secure BLT last measurement (low part)", s.yl)
 	}
+	return d.Done()
 }
 
-func (c *KaryTree) AppendState(e *snap.Enc) {
+// AppendBinary appends the counter's state to b (see [State]).
+func (c *KaryTree) AppendBinary(b []byte) ([]byte, error) {
+	e := snap.Enc{B: b}
 	e.Int(c.t)
 	e.F64s(c.exact)
 	e.F64s(c.cum)
+	return e.B, nil
 }
 
-// ReadState restores t and rebuilds its base-k digits (a function of t).
-func (c *KaryTree) ReadState(d *snap.Dec) {
+// UnmarshalBinary restores the state AppendBinary wrote (see [State]) and
+// rebuilds t's base-k digits (a function of t). On error the counter must
+// not be used.
+func (c *KaryTree) UnmarshalBinary(data []byte) error {
+	d := snap.NewDec("counter", data)
 	c.t = readRound(d, c.horizon)
 	d.F64sTo("counter sum", c.exact)
 	d.F64sTo("k-ary tree noise", c.cum)
@@ -173,4 +206,5 @@ func (c *KaryTree) ReadState(d *snap.Dec) {
 		c.digit[i] = u % c.k
 		u /= c.k
 	}
+	return d.Done()
 }

@@ -13,8 +13,9 @@ func (p *DPUCB) AppendState(e *snap.Enc) {
 	e.F64s(p.r)
 	for _, t := range p.trees {
 		cs := t.(counter.State)
-		cs.AppendState(e)
-		noise.AppendNoiseState(e, cs.NodeNoise()) // secure samplers' buffered bits; nothing for Laplace
+		e.Blob(cs.AppendBinary) // the counters' AppendBinary never fails
+		// The secure samplers' buffered bits; nothing for Laplace.
+		e.Blob(func(b []byte) ([]byte, error) { return noise.AppendState(b, cs.NodeNoise()), nil })
 	}
 }
 
@@ -23,8 +24,8 @@ func (p *DPUCB) ReadState(d *snap.Dec) {
 	d.F64sTo("private totals", p.r)
 	for a, t := range p.trees {
 		cs := t.(counter.State)
-		cs.ReadState(d)
-		noise.ReadNoiseState(d, cs.NodeNoise())
+		d.Blob(cs.UnmarshalBinary)
+		d.Blob(func(b []byte) error { return noise.UnmarshalState(cs.NodeNoise(), b) })
 		if d.Err != nil {
 			return
 		}

@@ -6,23 +6,28 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
-// AppendNoiseState writes the part of a node noise that is not the shared
-// *rand.Rand: the symmetrised Gaussian's and the Wishart's own generators,
-// and the secure sampler's buffered bits ([SecureNoise]).
-func AppendNoiseState(e *snap.Enc, n Noise) {
+// AppendState appends to b the part of a node noise's state that is not
+// the shared *rand.Rand: the symmetrised Gaussian's and the Wishart's own
+// generators, and the secure sampler's buffered bits ([SecureNoise]).
+// Noises without such state (Laplace, Gaussian) append nothing.
+func AppendState(b []byte, n Noise) []byte {
+	e := snap.Enc{B: b}
 	switch g := n.(type) {
 	case *SymGaussianNoise:
 		e.U64(g.f.S)
 	case *WishartNoise:
 		e.U64(g.f.S)
 	case *SecureNoise:
-		g.appendState(e)
+		g.appendState(&e)
 	}
+	return e.B
 }
 
-// ReadNoiseState reads what AppendNoiseState wrote into a noise built from
-// the same configuration.
-func ReadNoiseState(d *snap.Dec, n Noise) {
+// UnmarshalState restores into n, built from the same configuration as the
+// noise saved, the state AppendState wrote; data must be all of it (a
+// noise without state takes no bytes). On error n must not be used.
+func UnmarshalState(n Noise, data []byte) error {
+	d := snap.NewDec("noise", data)
 	switch g := n.(type) {
 	case *SymGaussianNoise:
 		g.f.S = d.U64()
@@ -31,6 +36,7 @@ func ReadNoiseState(d *snap.Dec, n Noise) {
 	case *SecureNoise:
 		g.readState(d)
 	}
+	return d.Done()
 }
 
 // appendState writes whether s draws seeded bits and, if it does, the bits

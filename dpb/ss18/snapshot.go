@@ -17,8 +17,10 @@ func appendRegState(e *snap.Enc, r Regularizer) error {
 	case *TreeRegularizer:
 		e.Int(r.adds)
 		c := r.ctr.(counter.State)
-		c.AppendState(e)
-		noise.AppendNoiseState(e, c.NodeNoise())
+		if err := e.Blob(c.AppendBinary); err != nil {
+			return err
+		}
+		e.Blob(func(b []byte) ([]byte, error) { return noise.AppendState(b, c.NodeNoise()), nil })
 	default:
 		return fmt.Errorf("ss18: cannot snapshot a regularizer of type %T", r)
 	}
@@ -38,8 +40,8 @@ func readRegState(d *snap.Dec, r Regularizer) {
 		}
 		r.adds = adds
 		c := r.ctr.(counter.State)
-		c.ReadState(d)
-		noise.ReadNoiseState(d, c.NodeNoise())
+		d.Blob(c.UnmarshalBinary)
+		d.Blob(func(b []byte) error { return noise.UnmarshalState(c.NodeNoise(), b) })
 		// The counter is at the regularizer's additions, or one round
 		// ahead in the padded mode (its padding round).
 		if lag := r.ctr.Rounds() - min(adds, r.ctr.Horizon()); d.Err == nil && lag != 0 && lag != 1 {
