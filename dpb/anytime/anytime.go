@@ -1,6 +1,8 @@
 package anytime
 
 import (
+	"bytes"
+	"encoding"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -50,22 +52,28 @@ func (ep *epochs) back() {
 	ep.start -= ep.horizon(ep.e)
 }
 
-func (ep *epochs) AppendState(e *snap.Enc) {
+// AppendBinary appends the epoch, the rounds before it and the rounds in all.
+func (ep *epochs) AppendBinary(b []byte) ([]byte, error) {
+	e := snap.Enc{B: b}
 	e.Int(ep.e)
 	e.Int(ep.start)
 	e.Int(ep.done)
+	return e.B, nil
 }
 
-func (ep *epochs) ReadState(d *snap.Dec) {
+// UnmarshalBinary restores what AppendBinary wrote, checked against the
+// initial horizon.
+func (ep *epochs) UnmarshalBinary(data []byte) error {
+	d := snap.NewDec("anytime", data)
 	e, start, done := d.Int(), d.Int(), d.Int()
-	if d.Err != nil {
-		return
+	if err := d.Done(); err != nil {
+		return err
 	}
 	if e < 0 || ep.n0<<e > maxEpochHorizon || start != ep.n0*((1<<e)-1) || done < start || done > start+ep.n0<<e {
-		d.Fail(fmt.Errorf("anytime: snapshot epoch %d (rounds %d, %d) inconsistent with the initial horizon %d", e, start, done, ep.n0))
-		return
+		return fmt.Errorf("anytime: snapshot epoch %d (rounds %d, %d) inconsistent with the initial horizon %d", e, start, done, ep.n0)
 	}
 	ep.e, ep.start, ep.done = e, start, done
+	return nil
 }
 
 // SS18 is a variant of SS18 Algorithm 1 ([ss18.NewPolicy]) for an
@@ -284,21 +292,15 @@ const anytimeSS18Tag = "dpb.AnytimeSS18"
 // different data would measure the rounds of their open tree nodes twice
 // (twice the privacy cost for those rounds).
 func (p *SS18) MarshalBinary() ([]byte, error) {
-	e, err := anytimeSnapshot(anytimeSS18Tag, p.cfg.AppendState, &p.ep, p.src)
-	if err != nil {
-		return nil, err
-	}
-	if err := p.cur.AppendState(e); err != nil {
-		return nil, err
-	}
-	return e.Seal(), nil // the sticky error is the current LinUCB's, saved with it
+	// The sticky error is the current LinUCB's, saved with it.
+	return marshal(anytimeSS18Tag, p.cfg, &p.ep, p.src, p.cur)
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
 // built by NewSS18 with the same configuration (any source: its state
 // is overwritten). On error the policy must not be used.
 func (p *SS18) UnmarshalBinary(data []byte) error {
-	d, src, err := anytimeRestore(data, anytimeSS18Tag, p.cfg.AppendState, &p.ep)
+	d, src, err := unmarshal(data, anytimeSS18Tag, p.cfg, &p.ep)
 	if err != nil {
 		return err
 	}
@@ -308,7 +310,7 @@ func (p *SS18) UnmarshalBinary(data []byte) error {
 	if err := p.src.UnmarshalBinary(src); err != nil {
 		return err
 	}
-	p.cur.ReadState(d)
+	d.Blob(p.cur.UnmarshalBinary)
 	if err := d.Done(); err != nil {
 		return err
 	}
@@ -460,18 +462,13 @@ const anytimeDPUCBTag = "dpb.AnytimeDPUCB"
 // MarshalBinary saves the policy between rounds, random state included.
 // A secure-mode policy saves and restores as [SS18.MarshalBinary] says.
 func (p *DPUCB) MarshalBinary() ([]byte, error) {
-	e, err := anytimeSnapshot(anytimeDPUCBTag, p.cfg.AppendState, &p.ep, p.src)
-	if err != nil {
-		return nil, err
-	}
-	p.cur.AppendState(e)
-	return e.Seal(), nil
+	return marshal(anytimeDPUCBTag, p.cfg, &p.ep, p.src, p.cur)
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
 // built by NewDPUCB with the same configuration.
 func (p *DPUCB) UnmarshalBinary(data []byte) error {
-	d, src, err := anytimeRestore(data, anytimeDPUCBTag, p.cfg.AppendState, &p.ep)
+	d, src, err := unmarshal(data, anytimeDPUCBTag, p.cfg, &p.ep)
 	if err != nil {
 		return err
 	}
@@ -481,42 +478,41 @@ func (p *DPUCB) UnmarshalBinary(data []byte) error {
 	if err := p.src.UnmarshalBinary(src); err != nil {
 		return err
 	}
-	p.cur.ReadState(d)
+	d.Blob(p.cur.UnmarshalBinary)
 	return d.Done()
 }
 
-// anytimeSnapshot starts the snapshot of an anytime policy: its tag, its
-// configuration (so that a restore into another one is refused), the epoch and
-// the random source's state.
-func anytimeSnapshot(tag string, cfg func(*snap.Enc), ep *epochs, src *rand.ChaCha8) (*snap.Enc, error) {
+// marshal writes the snapshot of an anytime policy: its tag (with the
+// format and stream versions), then as length-prefixed blobs its
+// configuration's fingerprint (so that a restore into another one is
+// refused), the epoch, the random source's state and the current epoch's
+// policy, sealed with the SHA-256 trailer.
+func marshal(tag string, cfg, ep, src, cur encoding.BinaryAppender) ([]byte, error) {
 	e := &snap.Enc{}
 	e.Header(tag)
-	cfg(e)
-	ep.AppendState(e)
-	b, err := src.MarshalBinary()
-	if err != nil {
-		return nil, err
+	for _, part := range []encoding.BinaryAppender{cfg, ep, src, cur} {
+		if err := e.Blob(part.AppendBinary); err != nil {
+			return nil, err
+		}
 	}
-	e.Bytes(b)
-	return e, nil
+	return e.Seal(), nil
 }
 
-// anytimeRestore reads what anytimeSnapshot wrote: it refuses secure-mode
-// policies and a snapshot of another configuration, restores the epoch and
-// returns the decoder and the random source's saved state.
-func anytimeRestore(data []byte, tag string, cfg func(*snap.Enc), ep *epochs) (*snap.Dec, []byte, error) {
+// unmarshal reads what marshal wrote up to the policy's state: it checks
+// the trailer and the header, refuses a snapshot of another configuration,
+// restores the epoch and returns the decoder (at the policy's state) and
+// the random source's saved state.
+func unmarshal(data []byte, tag string, cfg encoding.BinaryAppender, ep *epochs) (*snap.Dec, []byte, error) {
 	d := snap.Open("anytime", data)
 	d.Header(tag)
-	var want snap.Enc
-	cfg(&want)
-	got := d.B
-	for range len(want.B) / 8 {
-		d.U64()
+	want, err := cfg.AppendBinary(nil)
+	if err != nil {
+		return nil, nil, err
 	}
-	if d.Err == nil && string(got[:len(want.B)]) != string(want.B) {
+	if got := d.Bytes(); d.Err == nil && !bytes.Equal(got, want) {
 		return nil, nil, fmt.Errorf("anytime: snapshot of an %s with another configuration", strings.TrimPrefix(tag, "dpb."))
 	}
-	ep.ReadState(d)
+	d.Blob(ep.UnmarshalBinary)
 	src := d.Bytes()
 	if d.Err != nil {
 		return nil, nil, d.Err

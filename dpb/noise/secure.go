@@ -102,8 +102,8 @@ func (m Mode) String() string {
 }
 
 // SnapshotCode returns the number a policy snapshot records for m: the
-// resolved mode ([Mode.Resolve]) numbered as snapshot format 3 has
-// always numbered it (simulated 0, secure 1, secure-seeded 2), so that a
+// resolved mode ([Mode.Resolve]) numbered as snapshot formats 3 and 4
+// number it (simulated 0, secure 1, secure-seeded 2), so that a
 // snapshot of a simulated policy restores into one configured with
 // Simulated, and one of a secure policy into one with Secure or
 // the mode unset.

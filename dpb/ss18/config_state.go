@@ -4,7 +4,14 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
 
-func (c PolicyConfig) AppendState(e *snap.Enc) {
+// AppendBinary appends the configuration's fingerprint to b
+// (encoding.BinaryAppender): every field, the noise mode resolved and
+// numbered by [noise.Mode.SnapshotCode]. A snapshot records it so that a
+// restore into a policy of another configuration is refused (dpb/anytime's
+// SS18.UnmarshalBinary compares it byte for byte); it is never read back
+// into a configuration.
+func (c PolicyConfig) AppendBinary(b []byte) ([]byte, error) {
+	e := snap.Enc{B: b}
 	s := c.Setting
 	e.Int(int(c.Alg))
 	e.Int(s.D)
@@ -22,5 +29,6 @@ func (c PolicyConfig) AppendState(e *snap.Enc) {
 	e.F64(c.S)
 	e.F64(c.L)
 	e.Bool(c.Clip)
-	e.Int(c.Noise.SnapshotCode()) // the resolved mode, numbered as format 3 has always numbered it
+	e.Int(c.Noise.SnapshotCode()) // the resolved mode, numbered as formats 3 and 4 number it
+	return e.B, nil
 }

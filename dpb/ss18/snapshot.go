@@ -9,7 +9,11 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
-func appendRegState(e *snap.Enc, r Regularizer) error {
+// appendRegState appends a regularizer's state to b: the ridge's G and u,
+// or the tree regularizer's additions, its counter's state and its node
+// noise's state (each a length-prefixed blob).
+func appendRegState(b []byte, r Regularizer) ([]byte, error) {
+	e := snap.Enc{B: b}
 	switch r := r.(type) {
 	case *Ridge:
 		e.F64s(r.g)
@@ -18,16 +22,19 @@ func appendRegState(e *snap.Enc, r Regularizer) error {
 		e.Int(r.adds)
 		c := r.ctr.(counter.State)
 		if err := e.Blob(c.AppendBinary); err != nil {
-			return err
+			return b, err
 		}
 		e.Blob(func(b []byte) ([]byte, error) { return noise.AppendState(b, c.NodeNoise()), nil })
 	default:
-		return fmt.Errorf("ss18: cannot snapshot a regularizer of type %T", r)
+		return b, fmt.Errorf("ss18: cannot snapshot a regularizer of type %T", r)
 	}
-	return nil
+	return e.B, nil
 }
 
-func readRegState(d *snap.Dec, r Regularizer) {
+// unmarshalRegState restores what appendRegState wrote (all of data) into
+// a regularizer built with the same configuration.
+func unmarshalRegState(r Regularizer, data []byte) error {
+	d := snap.NewDec("ss18", data)
 	switch r := r.(type) {
 	case *Ridge:
 		d.F64sTo("ridge G", r.g)
@@ -35,8 +42,7 @@ func readRegState(d *snap.Dec, r Regularizer) {
 	case *TreeRegularizer:
 		adds := d.Int()
 		if d.Err == nil && (adds < 0 || adds > r.setting.N) {
-			d.Fail(fmt.Errorf("ss18: snapshot tree regularizer has %d additions, outside [0, %d]", adds, r.setting.N))
-			return
+			return fmt.Errorf("ss18: snapshot tree regularizer has %d additions, outside [0, %d]", adds, r.setting.N)
 		}
 		r.adds = adds
 		c := r.ctr.(counter.State)
@@ -45,17 +51,26 @@ func readRegState(d *snap.Dec, r Regularizer) {
 		// The counter is at the regularizer's additions, or one round
 		// ahead in the padded mode (its padding round).
 		if lag := r.ctr.Rounds() - min(adds, r.ctr.Horizon()); d.Err == nil && lag != 0 && lag != 1 {
-			d.Fail(fmt.Errorf("ss18: snapshot tree counter at round %d, its regularizer has %d additions", r.ctr.Rounds(), adds))
+			return fmt.Errorf("ss18: snapshot tree counter at round %d, its regularizer has %d additions", r.ctr.Rounds(), adds)
 		}
 	default:
-		d.Fail(fmt.Errorf("ss18: cannot restore a regularizer of type %T", r))
+		return fmt.Errorf("ss18: cannot restore a regularizer of type %T", r)
 	}
+	return d.Done()
 }
 
-// AppendState writes LinUCB's state: rounds, the regularizer's state, the
-// not-positive-definite count, the first rejected observation and whether
-// the current round's factor was formed.
-func (p *LinUCB) AppendState(e *snap.Enc) error {
+// AppendBinary appends LinUCB's state to b (encoding.BinaryAppender):
+// rounds, the not-positive-definite count, whether the current round's
+// factor was formed, the first rejected observation and the regularizer's
+// state (a length-prefixed blob: a ridge's statistics, or a tree
+// regularizer's additions, counter state and node-noise state). The
+// configuration is not written (see [PolicyConfig.AppendBinary]), nor the
+// state of the random source the policy draws from: it is a part of a
+// snapshot, not a snapshot (dpb/anytime's SS18.MarshalBinary saves the
+// source beside it). It fails for a regularizer other than [Ridge] and
+// [TreeRegularizer].
+func (p *LinUCB) AppendBinary(b []byte) ([]byte, error) {
+	e := snap.Enc{B: b}
 	e.Int(p.t)
 	e.Int(p.notPD)
 	e.Bool(p.fresh)
@@ -64,27 +79,33 @@ func (p *LinUCB) AppendState(e *snap.Enc) error {
 		msg = p.err.Error()
 	}
 	e.Bytes([]byte(msg))
-	return appendRegState(e, p.reg)
+	if err := e.Blob(func(b []byte) ([]byte, error) { return appendRegState(b, p.reg) }); err != nil {
+		return b, err
+	}
+	return e.B, nil
 }
 
-func (p *LinUCB) ReadState(d *snap.Dec) {
+// UnmarshalBinary restores the state AppendBinary wrote (all of data,
+// encoding.BinaryUnmarshaler) into a LinUCB built with the same
+// configuration: the lengths must be the configuration's, the values
+// finite, the rounds within the horizon and the regularizer's additions
+// and counter at the policy's round. On error the policy must not be used.
+func (p *LinUCB) UnmarshalBinary(data []byte) error {
+	d := snap.NewDec("ss18", data)
 	t, notPD, fresh := d.Int(), d.Int(), d.Bool()
 	msg := string(d.Bytes())
-	readRegState(d, p.reg)
-	if d.Err != nil {
-		return
+	d.Blob(func(b []byte) error { return unmarshalRegState(p.reg, b) })
+	if err := d.Done(); err != nil {
+		return err
 	}
 	if t < 0 || t > p.cfg.Horizon {
-		d.Fail(fmt.Errorf("ss18: snapshot round %d outside [0, %d]", t, p.cfg.Horizon))
-		return
+		return fmt.Errorf("ss18: snapshot round %d outside [0, %d]", t, p.cfg.Horizon)
 	}
 	if notPD < 0 || notPD > t {
-		d.Fail(fmt.Errorf("ss18: snapshot counts %d rounds without a positive definite V_t, in %d rounds", notPD, t))
-		return
+		return fmt.Errorf("ss18: snapshot counts %d rounds without a positive definite V_t, in %d rounds", notPD, t)
 	}
 	if tr, ok := p.reg.(*TreeRegularizer); ok && tr.adds != t {
-		d.Fail(fmt.Errorf("ss18: snapshot round %d, its regularizer has %d additions", t, tr.adds))
-		return
+		return fmt.Errorf("ss18: snapshot round %d, its regularizer has %d additions", t, tr.adds)
 	}
 	p.t, p.err = t, nil
 	if msg != "" {
@@ -97,4 +118,5 @@ func (p *LinUCB) ReadState(d *snap.Dec) {
 		p.prepare()
 	}
 	p.notPD = notPD
+	return nil
 }

@@ -342,8 +342,8 @@ func TestUnsetNoiseWithoutSecureSamplerIsAnError(t *testing.T) {
 	}
 }
 
-// Snapshots record the resolved mode, numbered as snapshot format 3 always
-// numbered it: a policy built with Noise unset and one built with noise.Secure
+// Snapshots record the resolved mode, numbered as snapshot formats 3 and 4
+// number it: a policy built with Noise unset and one built with noise.Secure
 // restore each other's snapshots, and noise.Simulated keeps number 0 (what a
 // simulated policy's snapshot written before the unset mode existed holds).
 func TestSnapshotNoiseCodes(t *testing.T) {

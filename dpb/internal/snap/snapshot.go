@@ -15,11 +15,14 @@ import (
 // numbers ss18.Alg from 1 (the zero Alg names no variant) and
 // counter.ReleaseMode from 1 (the zero mode is ModeDefault), and holds the
 // state of secure-mode policies (the secure sampler's buffered seeded bits,
-// the Honaker counter's node sums on the grid). Version 4 writes each
-// counter's state and its node noise's state as length-prefixed blobs
-// ([Enc.Blob]), which the counters' AppendBinary / UnmarshalBinary and
-// noise.AppendState / noise.UnmarshalState write and read whole; the
-// fields inside each blob are those of version 3.
+// the Honaker counter's node sums on the grid). Version 4 writes each part
+// of a snapshot as a length-prefixed blob ([Enc.Blob]) that its
+// AppendBinary appends and its UnmarshalBinary reads whole (refusing
+// trailing bytes): after the header, the configuration's fingerprint, the
+// epoch, the random source (a blob already) and the current epoch's policy; in a LinUCB its
+// regularizer's state; in a DP-UCB or a tree regularizer each counter's
+// state and its node noise's state (noise.AppendState /
+// noise.UnmarshalState). The fields inside the parts are those of version 3.
 const snapshotVersion = 4
 
 // SumSize is the length of the SHA-256 trailer of a sealed snapshot.
