@@ -5,7 +5,21 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/snap"
 )
+
+// TestFacadeVersions: Version and StreamVersion, written out so that the
+// façade's documentation shows their values, are the internal constants
+// the rest of the module reads (internal/snap): change both together.
+func TestFacadeVersions(t *testing.T) {
+	if Version != snap.Version {
+		t.Errorf("dpb.Version is %q, internal/snap.Version %q: change both together", Version, snap.Version)
+	}
+	if StreamVersion != snap.StreamVersion {
+		t.Errorf("dpb.StreamVersion is %d, internal/snap.StreamVersion %d: change both together", StreamVersion, snap.StreamVersion)
+	}
+}
 
 // TestVersionMatchesCitation: Version is a semantic version and CITATION.cff
 // gives the same one. It fails if either is edited alone.
