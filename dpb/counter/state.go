@@ -12,13 +12,15 @@ import (
 // Snapshot state of the counters (see snapshot.go): the mutable state only;
 // the restoring counter is built from the same configuration.
 
-// State is implemented by every Counter: its snapshot state, appended by
-// AppendBinary and restored by UnmarshalBinary into a counter built with
-// the same configuration (which checks it against that configuration and
-// refuses trailing bytes), and its node noise, whose own state, if any, is
-// not the counter's: save it beside it with [noise.AppendState] and
-// restore it with [noise.UnmarshalState]. Neither is a snapshot on its own:
-// the random source the noise draws from is the caller's to save.
+// State is implemented by every Counter. AppendBinary appends the
+// counter's mutable state (not its configuration); UnmarshalBinary restores
+// it into a counter built with the same configuration, checking it against
+// that configuration and refusing trailing bytes. NodeNoise returns the
+// node noise, whose own state (a generator, a secure sampler's buffered
+// bits) is not the counter's: save it beside it with [noise.AppendState]
+// and restore it with [noise.UnmarshalState]. The random source the noise
+// draws from is the caller's to save: a counter's state is a part of a
+// snapshot, not a snapshot (dpb/anytime's policies write whole ones).
 type State interface {
 	encoding.BinaryAppender
 	encoding.BinaryUnmarshaler

@@ -1,4 +1,6 @@
 // Package snap encodes and decodes the policies' snapshots (a little-endian
-// stream of tagged fields) and holds StreamVersion, the version of the random
-// streams and formats that keys the job store and the figure metadata.
+// stream of fields, each part of a policy a length-prefixed blob that the
+// part's AppendBinary / UnmarshalBinary write and read with [Enc] and
+// [Dec]) and holds StreamVersion, the version of the random streams and
+// formats that keys the job store and the figure metadata.
 package snap
