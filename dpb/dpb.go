@@ -92,8 +92,8 @@ const (
 
 // StreamVersion is the version of the random streams and formats: results
 // of one seed are bit-identical across machines within one version. It is
-// the module's internal stream version written out (a test checks that the
-// two agree).
+// written out here; a test checks that it is the version the job store,
+// the figures and the snapshots record.
 const StreamVersion = 2
 
 // Stream returns the random stream id of seed (package bandit).
