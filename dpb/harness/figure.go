@@ -76,7 +76,7 @@ type Meta struct {
 	Version string `json:"version"`
 	Code    string `json:"code_version"`
 	Go      string `json:"go_version"`
-	// Stream is snap.StreamVersion of the code that produced the figure: the
+	// Stream is the stream version (dpb.StreamVersion) of the code that produced the figure: the
 	// same seed, flags and stream version give the same numbers.
 	Stream int `json:"stream_version"`
 	// Files lists the other files of the figure's set (CSV, SVG, PNG, …,

@@ -63,7 +63,7 @@ type TrialConfig struct {
 	Label string
 	// Key is everything that determines the jobs' results besides the
 	// shape (the configuration with its seed; not worker counts); the
-	// store keys the list by its hash with [snap.StreamVersion].
+	// store keys the list by its hash with the stream version (dpb.StreamVersion).
 	Key any
 	// Rounds is how many rounds one job simulates and RoundCost the cost
 	// of one round relative to the label's unit (0 means 1), for cost

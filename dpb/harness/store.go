@@ -42,7 +42,7 @@ import (
 //
 // <hash> is the first 16 hex digits of the SHA-256 of the job list's key:
 // the experiment's configuration (with its seed), the series and points of
-// the job list's shape, [snap.StreamVersion] and the store format. Results of
+// the job list's shape, the stream version (dpb.StreamVersion) and the store format. Results of
 // two configurations or two stream versions therefore live in different
 // directories and can never mix. The number of repetitions is not in the
 // key: a repetition's results depend on its index alone (its streams come
@@ -608,5 +608,5 @@ func (s *Store) Bins() ([]*Bin, error) {
 // jobs were computed with.
 func (b *Bin) Label() string { return b.label }
 
-// StreamVersion is the [snap.StreamVersion] of the bin's jobs.
+// StreamVersion is the stream version (dpb.StreamVersion) of the bin's jobs.
 func (b *Bin) StreamVersion() int { return b.version }
