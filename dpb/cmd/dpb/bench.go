@@ -26,7 +26,7 @@ func runBench(args []string) error {
 	fs := newFlags("bench", "[flags]", "Times SS18's bandit loop (Choose + Update, with or without the Appendix D decision sets) on one core.")
 	alg := fs.String("alg", "gaussian", "algorithm: nonprivate, gaussian, wishart, wishart-unshifted")
 	d, k, rounds := new(int), new(int), new(int)
-	countVar(fs, d, "d", 5, 1, maxBenchDim, "dimension d")
+	countVar(fs, d, "d", 5, 2, maxBenchDim, "dimension d")
 	countVar(fs, k, "K", 25, 1, maxBenchK, fmt.Sprintf("actions per round K (d·K at most %d)", maxBenchCells))
 	countVar(fs, rounds, "rounds", 200000, 1, maxHorizon, "rounds to time")
 	withEnv := fs.Bool("env", true, "include decision-set generation (SS18 Appendix D sets)")
@@ -39,7 +39,7 @@ func runBench(args []string) error {
 	alone := fs.Bool("alone", false, "with -fig4: each variant chooses in turn (the previous release's loop) instead of all four in one pass (dpb.ChooseLockstep); the same bits")
 	chunks := fs.Bool("chunks", false, "also give every chunk's µs per round in order (about 100 chunks), wall time and, on Linux, the thread's CPU time: a run of slow chunks whose CPU time equals their wall time is the core running slower (another tenant's load on a shared host), not the process kept waiting")
 	horizon := new(int)
-	countVar(fs, horizon, "horizon", 50000000, 1, maxHorizon, "with -fig4: the trees' horizon n, at least -rounds (the paper's 5·10⁷ gives 27 levels)")
+	countVar(fs, horizon, "horizon", 50000000, 2, maxHorizon, "with -fig4: the trees' horizon n, at least -rounds (the paper's 5·10⁷ gives 27 levels)")
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}

@@ -96,6 +96,9 @@ func noArgs(fs *flag.FlagSet, pos []string) error {
 type intFlag struct {
 	p        *int
 	min, max int
+	// orZero accepts 0 too: the flag's "use the default" value, below a
+	// range that starts higher (-n 0 or 2..: a horizon of 1 is not one).
+	orZero bool
 }
 
 func (f intFlag) String() string {
@@ -106,7 +109,14 @@ func (f intFlag) String() string {
 }
 
 func (f intFlag) Set(s string) error {
-	v, err := parseCount(s, float64(f.min), float64(f.max))
+	lo := float64(f.min)
+	if f.orZero {
+		lo = 0
+	}
+	v, err := parseCount(s, lo, float64(f.max))
+	if err == nil && f.orZero && v != 0 && v < int64(f.min) {
+		err = fmt.Errorf("%s is outside [%d, %s] (or 0: the default)", s, f.min, fmtCount(float64(f.max)))
+	}
 	if err != nil {
 		return err
 	}
@@ -145,7 +155,14 @@ func fmtCount(v float64) string {
 // countVar defines an integer flag in [min, max] accepting 2e4-style values.
 func countVar(fs *flag.FlagSet, p *int, name string, value, min, max int, usage string) {
 	*p = value
-	fs.Var(intFlag{p, min, max}, name, fmt.Sprintf("%s (%s..%s)", usage, fmtCount(float64(min)), fmtCount(float64(max))))
+	fs.Var(intFlag{p: p, min: min, max: max}, name, fmt.Sprintf("%s (%s..%s)", usage, fmtCount(float64(min)), fmtCount(float64(max))))
+}
+
+// defaultOrVar defines an integer flag that is 0 (the default, or "none")
+// or in [min, max], accepting 2e4-style values.
+func defaultOrVar(fs *flag.FlagSet, p *int, name string, value, min, max int, usage string) {
+	*p = value
+	fs.Var(intFlag{p: p, min: min, max: max, orZero: true}, name, fmt.Sprintf("%s (0 or %s..%s)", usage, fmtCount(float64(min)), fmtCount(float64(max))))
 }
 
 // exitCode maps a command's error to the process status and prints it once.

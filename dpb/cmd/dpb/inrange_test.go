@@ -62,3 +62,68 @@ func TestTinyHorizonFigures(t *testing.T) {
 		})
 	}
 }
+
+// The smallest values of flags whose range used to start below what the
+// figure or check accepts: each is a usage error (exit 2) naming the flag,
+// not a failure (exit 1) after the work started with a library's message
+// ("alpha defaults to 1/n = 1 … set Alpha" on a figure with no -alpha).
+func TestFlagFloorsAreUsageErrors(t *testing.T) {
+	out := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"reproduce", "ss18-fig4", "-short", "-n", "1"}, "flag -n: 1 is outside [2, 1000000000] (or 0: the default)"},
+		{[]string{"reproduce", "ss18-fig5", "-short", "-n", "1"}, "flag -n: 1 is outside [2,"},
+		{[]string{"reproduce", "ss18-fig5", "-short", "-rhos", "1"}, "flag -rhos: 1 is outside [2, 64]"},
+		{[]string{"reproduce", "secure-regret", "-short", "-n", "1"}, "flag -n: 1 is outside [2,"},
+		{[]string{"reproduce", "beyond-ss18", "-short", "-n", "1"}, "flag -n: 1 is outside [2,"},
+		{[]string{"reproduce", "beyond-mt14", "-short", "-n", "1"}, "flag -n: 1 is outside [2,"},
+		{[]string{"reproduce", "mt14-fig1-k5", "-short", "-n", "1"}, "flag -n: 1 is outside [2,"},
+		{[]string{"reproduce", "private-mab-k5", "-short", "-n", "1"}, "flag -n: 1 is outside [2,"},
+		{[]string{"reproduce", "private-mab-k5", "-short", "-algs", "dp-se"}, `flag -algs: unknown algorithm "dp-se"`},
+		{[]string{"reproduce", "private-mab-k5", "-short", "-eps", "0.5"}, "flag -eps: the panels need ε = 0.1, 1 and 10"},
+		{[]string{"reproduce", "ss18-fig1", "-gap", "1.5"}, "flag -gap: want a gap in [0, 1.5)"},
+		{[]string{"reproduce", "as17-table1", "-short", "-dim", "1"}, "flag -dim: 1 is outside [2, 16]"},
+		{[]string{"reproduce", "as17-table1", "-short", "-epsn", "1"}, "flag -epsn: 1 is outside [3,"},
+		{[]string{"check", "ss18", "-short", "-n", "1"}, "flag -n: 1 is outside [2,"},
+		{[]string{"check", "ss18", "-short", "-d", "1"}, "flag -d: 1 is outside [2, 64]"},
+		{[]string{"check", "ss18", "-short", "-mineig", "-policyn", "1"}, "flag -policyn: 1 is outside [2,"},
+		{[]string{"check", "mt14", "-short", "-reps", "1"}, "check mt14: invalid value 1 for flag -reps"},
+		{[]string{"check", "mt14", "-short", "-trials", "9"}, "check mt14: invalid value 9 for flag -trials"},
+		{[]string{"check", "as17", "-short", "-reps", "1"}, "check as17: invalid value 1 for flag -reps"},
+		{[]string{"check", "as17", "-short", "-trials", "99"}, "check as17: invalid value 99 for flag -trials"},
+		{[]string{"audit", "-short", "-trials", "1"}, "flag -trials: 1 is outside [2,"},
+		{[]string{"bench", "-d", "1", "-rounds", "10"}, "flag -d: 1 is outside [2, 128]"},
+		{[]string{"bench", "-fig4", "-rounds", "1", "-horizon", "1"}, "flag -horizon: 1 is outside [2,"},
+	} {
+		var stderr bytes.Buffer
+		args := append(c.args, "-out", out)
+		if c.args[0] != "reproduce" {
+			args = c.args
+		}
+		code := runMain(args, &stderr)
+		if code != 2 || !strings.Contains(stderr.String(), c.msg) {
+			t.Errorf("dpb %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(c.args, " "), code, stderr.String(), c.msg)
+		}
+	}
+}
+
+// Flags at the edge of their range that made a figure fail or panic after
+// its work: one dimension in ss18-fig2 (its JSON's fitted slope was NaN:
+// "json: unsupported value: NaN", exit 1) and beyond-as17 with -sqrtn
+// below every horizon (the square-root counter runs at no T: a nil pointer
+// in the table).
+func TestEdgeFlagsDrawTheirFigure(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"reproduce", "ss18-fig2", "-short", "-dims", "2", "-n", "2", "-runs", "1", "-out", dir},
+		{"reproduce", "beyond-as17", "-short", "-sqrtn", "1", "-n", "256", "-minn", "64", "-runs", "2", "-out", dir},
+	} {
+		code, stderr := runDPB(t, args...)
+		noPanic(t, args, stderr)
+		if code != 0 {
+			t.Errorf("dpb %s: exit %d: %s", strings.Join(args, " "), code, stderr)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func newMT14Flags(name string) *mt14Flags {
 		campaign: fs.String("campaign", "men", "OBD campaign: men or women (fig2 obd)"),
 		alpha:    fs.Float64("alpha", 1, "exploration α of contextual UCB (fig2)"),
 	}
-	countVar(fs, fl.n, "n", 0, 0, maxHorizon, "horizon T (fig1) or events kept from the log (fig2), 0: the default (fig2: all)")
+	defaultOrVar(fs, fl.n, "n", 0, 2, maxHorizon, "horizon T (fig1) or events kept from the log (fig2), 0: the default (fig2: all)")
 	countVar(fs, fl.runs, "runs", 0, 0, maxRuns, "repetitions, 0: the figure's default")
 	countVar(fs, fl.workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	countVar(fs, fl.delay, "delay", 0, 0, maxHorizon, "feedback delay τ for every policy (fig1)")

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,7 +39,7 @@ type ss18Common struct {
 }
 
 func (c *ss18Common) bind(fs *flag.FlagSet) {
-	countVar(fs, &c.n, "n", 0, 0, maxHorizon, "horizon n, 0: the figure's default")
+	defaultOrVar(fs, &c.n, "n", 0, 2, maxHorizon, "horizon n, 0: the figure's default")
 	countVar(fs, &c.runs, "runs", 0, 0, maxRuns, "independent runs, 0: the figure's default")
 	countVar(fs, &c.workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
 	fs.Uint64Var(&c.seed, "seed", 1, "experiment seed (an exact integer)")
@@ -76,6 +77,9 @@ func runSS18Fig1(name, out string, args []string) error {
 	}
 	if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
 		return err
+	}
+	if !(*gap >= 0 && *gap < 1.5) { // env.NewLinearEnv's [0, 2·optimal reward), at its default 0.75
+		return usagef("reproduce %s: invalid value %v for flag -gap: want a gap in [0, 1.5) (twice the optimal reward 0.75)", name, *gap)
 	}
 	if err := ready(); err != nil {
 		return err
@@ -181,8 +185,14 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 
 func exp1Meta(name string, r *exp1Run) harness.Meta {
 	cfg := r.res.Config
+	var slope, intercept any = r.res.Slope, r.res.Intercept
+	for _, v := range r.res.Slope {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			slope, intercept = nil, nil // one dimension: no line to fit (JSON null)
+		}
+	}
 	return harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: []string{harness.NoNoise}, Config: map[string]any{
-		"experiment": cfg, "slope": r.res.Slope, "intercept": r.res.Intercept,
+		"experiment": cfg, "slope": slope, "intercept": intercept,
 		"wall_seconds": r.wall, "policy": "LinUCB, Ridge(λ), log-det radius, α = 1/n",
 	}}
 }
@@ -314,7 +324,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
 	var rhosV int
 	rhos := &rhosV
-	countVar(fs, rhos, "rhos", 0, 0, maxRhos, "number of ρ_min values, 0: 6")
+	defaultOrVar(fs, rhos, "rhos", 0, 2, maxRhos, "number of ρ_min values, 0: 6")
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
