@@ -178,7 +178,7 @@ func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 	}
 	l := &CSVLog{d: len(xs), p: p}
 	num := func(rec []string, line, col int) (float64, error) {
-		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
+		v, err := parseFloat(strings.TrimSpace(rec[col]))
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0, fmt.Errorf("data: %s:%d: %s is %s, want a finite number", path, line, head[col], quoteField(rec[col]))
 		}

@@ -3,6 +3,7 @@ package data
 import (
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
@@ -97,6 +98,46 @@ func TestCSVLogHeader(t *testing.T) {
 		}
 		if l.Arms() != 2 || l.ContextDim() != 1 || l.Context(0)[0] != 3 {
 			t.Errorf("%q: arms %d, d %d, context %v", text, l.Arms(), l.ContextDim(), l.Context(0))
+		}
+	}
+}
+
+// Line ends: lone carriage returns (classic Mac OS, some exports) end
+// lines as \n and \r\n do; the file used to read as one header row, whose
+// fields then clashed as a column given twice. A chunked reader splits the
+// input between a \r and its \n.
+func TestCSVLogLoneCR(t *testing.T) {
+	want := "action,reward,propensity,x0\n0,1,0.5,0.25\n1,0,0.5,0.75\n"
+	for _, text := range []string{
+		want,
+		strings.ReplaceAll(want, "\n", "\r"),
+		strings.ReplaceAll(want, "\n", "\r\n"),
+		strings.TrimSuffix(strings.ReplaceAll(want, "\n", "\r"), "\r"),
+	} {
+		l, err := ReadCSVLog(iotest.OneByteReader(strings.NewReader(text)), "cr.csv", CSVLogConfig{})
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if l.Len() != 2 || l.Arms() != 2 || l.Context(0)[0] != 0.25 || l.Context(1)[0] != 0.75 {
+			t.Errorf("%q: %d events, %d arms, contexts %v %v", text, l.Len(), l.Arms(), l.Context(0), l.Context(min(1, l.Len()-1)))
+		}
+	}
+}
+
+// Numbers are decimal: strconv.ParseFloat reads "1_0" as 10 and "0x1p-2"
+// as 0.25, which a data file never means; such a field is an error naming
+// its line and column.
+func TestCSVLogStrictNumbers(t *testing.T) {
+	for _, c := range []struct{ text, msg string }{
+		{"action,reward,propensity,x0\n0,1,0.5,1_0\n", `x0 is "1_0", want a finite number`},
+		{"action,reward,propensity,x0\n0,1_0,0.5,1\n", `reward is "1_0", want a finite number`},
+		{"action,reward,propensity,x0\n0,1,0x1p-1,1\n", `propensity is "0x1p-1", want a finite number`},
+		{"action,reward,propensity,x0\n1_0,1,0.5,1\n", `action is "1_0", want an integer`},
+	} {
+		_, err := ReadCSVLog(strings.NewReader(c.text), "num.csv", CSVLogConfig{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: err = %v, want %q", c.text, err, c.msg)
 		}
 	}
 }
