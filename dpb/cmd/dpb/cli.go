@@ -136,6 +136,9 @@ func parseCount(s string, lo, hi float64) (int64, error) {
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%q is not an integer", s)
 	}
+	if !plainNumber(s) {
+		return 0, fmt.Errorf("%q is not a decimal number", s)
+	}
 	if v != math.Trunc(v) {
 		return 0, fmt.Errorf("%s is not an integer", s)
 	}
@@ -143,6 +146,70 @@ func parseCount(s string, lo, hi float64) (int64, error) {
 		return 0, fmt.Errorf("%s is outside [%s, %s]", s, fmtCount(lo), fmtCount(hi))
 	}
 	return int64(v), nil
+}
+
+// plainNumber reports whether s avoids the forms strconv accepts beside
+// decimal notation: digit separators (ParseFloat reads "1_0" as 10) and
+// hexadecimal ("0x1p-2"; ParseUint with base 0, as flag.Uint64 calls it,
+// also reads "010" as 8, where seedVar, parsing base 10, reads 10).
+func plainNumber(s string) bool { return !strings.ContainsAny(s, "_xXpP") }
+
+// floatFlag is a float flag parsed strictly (see plainNumber); NaN and ±Inf
+// parse, for the command's own finiteness check to name.
+type floatFlag struct{ p *float64 }
+
+func (f floatFlag) String() string {
+	if f.p == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*f.p, 'g', -1, 64)
+}
+
+func (f floatFlag) Set(s string) error {
+	if !plainNumber(s) {
+		return fmt.Errorf("%q is not a decimal number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	*f.p = v
+	return nil
+}
+
+// floatVar defines a float flag parsed strictly (fs.Float64 reads "1_0" as
+// 10).
+func floatVar(fs *flag.FlagSet, name string, value float64, usage string) *float64 {
+	p := new(float64)
+	*p = value
+	fs.Var(floatFlag{p}, name, usage)
+	return p
+}
+
+// seedFlag is a seed: an exact decimal integer (fs.Uint64 parses with base
+// 0: "010" is 8, "0x10" 16 and "1_0" 10).
+type seedFlag struct{ p *uint64 }
+
+func (f seedFlag) String() string {
+	if f.p == nil {
+		return "0"
+	}
+	return strconv.FormatUint(*f.p, 10)
+}
+
+func (f seedFlag) Set(s string) error {
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not an integer in [0, 2^64): a seed is an exact decimal integer", s)
+	}
+	*f.p = v
+	return nil
+}
+
+// seedVar defines the seed flag -name (decimal digits only).
+func seedVar(fs *flag.FlagSet, p *uint64, name string, value uint64, usage string) {
+	*p = value
+	fs.Var(seedFlag{p}, name, usage)
 }
 
 func fmtCount(v float64) string {
@@ -262,7 +329,7 @@ func parseFloatList(name, s string, lo, hi float64) ([]float64, error) {
 	v := make([]float64, 0, len(parts))
 	for _, f := range parts {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(x >= lo && x <= hi) {
+		if err != nil || !plainNumber(f) || !(x >= lo && x <= hi) {
 			return nil, usagef("invalid value %q for flag -%s: entry %q, want a number in [%g, %g]", s, name, strings.TrimSpace(f), lo, hi)
 		}
 		v = append(v, x)

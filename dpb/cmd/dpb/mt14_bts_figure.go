@@ -21,7 +21,7 @@ func init() {
 
 func mt14Fig2BTS(name, out string, args []string) error {
 	fl := newMT14Flags(name)
-	pmin := fl.fs.Float64("pmin", 0, "rejection threshold PMin on the BTS log (0 = 1/K)")
+	pmin := floatVar(fl.fs, "pmin", 0, "rejection threshold PMin on the BTS log (0 = 1/K)")
 	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}

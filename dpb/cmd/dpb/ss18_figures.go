@@ -42,7 +42,7 @@ func (c *ss18Common) bind(fs *flag.FlagSet) {
 	defaultOrVar(fs, &c.n, "n", 0, 2, maxHorizon, "horizon n, 0: the figure's default")
 	countVar(fs, &c.runs, "runs", 0, 0, maxRuns, "independent runs, 0: the figure's default")
 	countVar(fs, &c.workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
-	fs.Uint64Var(&c.seed, "seed", 1, "experiment seed (an exact integer)")
+	seedVar(fs, &c.seed, "seed", 1, "experiment seed (an exact integer)")
 	fs.BoolVar(&c.short, "short", false, "small quick run")
 	fs.BoolVar(&c.paper, "paper", false, "the paper's scale (slow)")
 	progressVar(fs, &c.progress)
@@ -69,9 +69,9 @@ func runSS18Fig1(name, out string, args []string) error {
 	c.bind(fs)
 	var k int
 	countVar(fs, &k, "k", 1000, 1, maxFig1Actions, "number of actions K")
-	gap := fs.Float64("gap", 0.1, "sub-optimality gap Δ")
-	az := fs.Float64("azimuth", 35, "view azimuth (degrees)")
-	el := fs.Float64("elevation", 20, "view elevation (degrees)")
+	gap := floatVar(fs, "gap", 0.1, "sub-optimality gap Δ")
+	az := floatVar(fs, "azimuth", 35, "view azimuth (degrees)")
+	el := floatVar(fs, "elevation", 20, "view elevation (degrees)")
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
