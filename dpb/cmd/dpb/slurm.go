@@ -187,6 +187,11 @@ func checkSlurmValues(sf slurmFlags, figArgs []string) error {
 			return usagef("slurm: the path %q is not UTF-8", v)
 		}
 	}
+	if strings.Contains(sf.store, `\`) {
+		// sbatch's --output pattern under the store: a backslash there turns
+		// off every replacement symbol, so all shards would log to one file.
+		return usagef("slurm: -store %q holds a backslash, which sbatch's --output pattern (DIR/slurm-logs/%%x-%%A_%%a.out) cannot hold", sf.store)
+	}
 	if sf.wall != "" {
 		if !slurmTimeOK.MatchString(sf.wall) || strings.Trim(sf.wall, "0:-") == "" {
 			return usagef("slurm: -time %q: want a positive Slurm time limit: MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS", sf.wall)
@@ -346,10 +351,15 @@ DPB_MERGE
 merge=${merge%%%%;*}
 echo "dpb: shards: array job $shards; merge: job $merge (runs after every shard succeeded; cancelled if one fails)"
 `, q(cmdline), jobs, len(lists), rounds, sf.shards, secs, sf.cpus,
-		shellQuote(logs), extra, shellQuote(logs+"/%x-%A_%a.out"), name, sf.shards-1, opts, dpb, shellQuote(name), fig, store,
-		extra, shellQuote(logs+"/%x-%j.out"), name, mem, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
+		shellQuote(logs), extra, shellQuote(sbatchLiteral(logs)+"/%x-%A_%a.out"), name, sf.shards-1, opts, dpb, shellQuote(name), fig, store,
+		extra, shellQuote(sbatchLiteral(logs)+"/%x-%j.out"), name, mem, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
 	return err
 }
+
+// sbatchLiteral escapes s for sbatch's filename patterns (--output), in
+// which % starts a replacement symbol (%j, %A, …) and %% is a literal %: a
+// store path "runs/100%" would otherwise name other files.
+func sbatchLiteral(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
 // extraOpts returns sbatch's -partition and -account options, shell-quoted
 // (each with a leading space), or "".

@@ -164,6 +164,37 @@ func TestSlurmScriptStubSbatch(t *testing.T) {
 	}
 }
 
+// A % in the store path is a literal in sbatch's --output pattern (%%):
+// "100%x" would otherwise have become the job name, and %A, %j the job ids.
+// A backslash, which turns sbatch's patterns off, is refused.
+func TestSlurmStorePathPercent(t *testing.T) {
+	lists, err := estimateJobs("ss18-fig4", []string{"-short"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(t.TempDir(), "100%x")
+	sf := slurmFlags{shards: 2, cpus: 1, store: store, out: "/o", dpb: "/d"}
+	var b bytes.Buffer
+	if err := writeSlurmScript(&b, "ss18-fig4", nil, sf, lists, []string{"slurm", "ss18-fig4"}); err != nil {
+		t.Fatal(err)
+	}
+	esc := strings.ReplaceAll(store, "%", "%%")
+	for _, want := range []string{
+		"--output=" + esc + "/slurm-logs/%x-%A_%a.out",
+		"--output=" + esc + "/slurm-logs/%x-%j.out",
+		"mkdir -p " + store + "/slurm-logs\n",
+		"-store " + store + " -shard auto",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("script lacks %q:\n%s", want, b.String())
+		}
+	}
+	var stderr bytes.Buffer
+	if code := runMain([]string{"slurm", "ss18-fig4", "-short", "-shards", "2", "-store", `/tmp/a\b`}, &stderr); code != 2 || !strings.Contains(stderr.String(), "holds a backslash") {
+		t.Errorf("-store with a backslash: exit %d, %q", code, stderr.String())
+	}
+}
+
 // Under go run, os.Executable is a temporary binary deleted at exit: dpb
 // slurm refuses it and names the go build command (issue 40, item 8).
 func TestSlurmGoRunBinary(t *testing.T) {
