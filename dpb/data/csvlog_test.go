@@ -1,6 +1,8 @@
 package data
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 	"testing/iotest"
@@ -173,6 +175,38 @@ func TestCSVLogMaxArms(t *testing.T) {
 	for _, c := range []CSVLogConfig{{MaxArms: -1}, {Arms: 11, MaxArms: 10}, {Arms: -2}} {
 		if _, err := LoadCSVLog(p, c); err == nil {
 			t.Errorf("%+v: no error", c)
+		}
+	}
+}
+
+// A CSV log in the disjoint layout refills a decision set with its K
+// context blocks (ope.Refiller), giving what a fresh Event gives: an Event
+// writes K·K·d values, which made OPE on a wide log (K = 1000, d = 33) write
+// 33 million values an event.
+func TestCSVLogRefill(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("action,reward,propensity,x0,x1,x2\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "%d,%d,0.25,%d,%g,%d\n", i%4, i%2, i, 0.5*float64(i), -i)
+	}
+	l, err := ReadCSVLog(strings.NewReader(b.String()), "wide.csv", CSVLogConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, ok := any(l).(interface {
+		Refill(r *bandit.Round, i, prev int) (int, float64, float64)
+	})
+	if !ok {
+		t.Fatal("CSVLog has no Refill: every event writes all K·K·d values")
+	}
+	k, dim := l.Arms(), l.Dim()
+	r := &bandit.Round{K: k, Dim: dim, Actions: make([]float64, k*dim)}
+	fresh := &bandit.Round{K: k, Dim: dim, Actions: make([]float64, k*dim)}
+	for i := 0; i < l.Len(); i++ { // from a new round (prev −1: all zeros), then event by event
+		a, y, p := rf.Refill(r, i, i-1)
+		a2, y2, p2 := l.Event(fresh, i)
+		if a != a2 || y != y2 || p != p2 || !slices.Equal(r.Actions, fresh.Actions) {
+			t.Fatalf("event %d: Refill gives (%d, %v, %v) and a decision set that differs from Event's", i, a, y, p)
 		}
 	}
 }

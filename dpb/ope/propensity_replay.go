@@ -103,6 +103,8 @@ func (r PropensityReplayResult) String() string {
 // whose value is not finite, returns the result with an error: it never
 // returns a NaN value as an estimate.
 //
+// The policy reads the round and must not write to it (see [Refiller]).
+//
 // As in [Replay], the policy's Err is checked after every update: a policy
 // that refused a logged observation and stopped learning ends the replay
 // with that error (and the result so far), as does a decision set a
@@ -135,11 +137,12 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 	if err != nil {
 		return res, err
 	}
+	rd := newReader(log)
 	pmin := cfg.PMin
 	if pmin == 0 {
 		pmin = 1
 		for i := 0; i < n; i++ {
-			_, _, pr, err := event(log, r, i)
+			_, _, pr, err := rd.event(r, i)
 			if err != nil {
 				return res, err
 			}
@@ -160,7 +163,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		if cfg.MaxAccepted > 0 && res.Accepted >= cfg.MaxAccepted {
 			break
 		}
-		arm, reward, pr, err := event(log, r, i)
+		arm, reward, pr, err := rd.event(r, i)
 		if err != nil {
 			return res, err
 		}
