@@ -94,7 +94,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
-	if err := ready(); err != nil {
+	if err := ready(as17Memory(*workers, *dim, 0)); err != nil {
 		return err
 	}
 	plan, err := jobs.plan(name)

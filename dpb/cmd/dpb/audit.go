@@ -54,7 +54,7 @@ func runAudit(w io.Writer, args []string) error {
 		}
 	}
 	names = uniq
-	if err := ready(); err != nil {
+	if err := ready(auditMemory(names, *trials, *short, *workers)); err != nil {
 		return err
 	}
 	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers, CryptoBits: *crypto}

@@ -53,7 +53,7 @@ func runBench(args []string) error {
 		}
 	}
 	if *peak {
-		if err := ready(); err != nil {
+		if err := ready(nil); err != nil {
 			return err
 		}
 		return printPeak(*asJSON)
@@ -68,7 +68,9 @@ func runBench(args []string) error {
 	if *d**k > maxBenchCells {
 		return usagef("bench: -d %d × -K %d = %d numbers per decision set, at most %d", *d, *k, *d**k, maxBenchCells)
 	}
-	if err := ready(); err != nil {
+	// The decision set (and the environment's copy), the policy's d² state
+	// and its trees, and the timing's chunks.
+	if err := ready(memEstimate{{"the decision set of -K actions in R^d, the policy's state and its trees", "-d, -K", 8 * (3*float64(*d)*float64(*k) + 64*float64(*d)*float64(*d))}}); err != nil {
 		return err
 	}
 	old := runtime.GOMAXPROCS(1)
@@ -207,7 +209,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 	if err != nil {
 		return err
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
 	old := runtime.GOMAXPROCS(1)

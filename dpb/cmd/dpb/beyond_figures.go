@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -47,8 +48,13 @@ func runBeyondCounters(name, out string, args []string) error {
 	if *short {
 		*maxLog = 16
 	}
-	if err := ready(); err != nil {
+	// The exact calibrations keep a few values a round up to n = 2^maxlog
+	// (about 9 bytes a round measured at 2^22).
+	if err := ready(memEstimate{{"the counters' exact variance profiles (about 12 bytes a round up to n = 2^maxlog)", "-maxlog", 12 * math.Exp2(float64(*maxLog))}}); err != nil {
 		return err
+	}
+	if runEstimate != nil {
+		return nil // no job list: an exact computation
 	}
 	var ns []int
 	for e := 10; e <= *maxLog; e += 2 {
@@ -112,7 +118,7 @@ func runBeyondSS18(name, out string, args []string) error {
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
 	var res *ss18fig.Exp2Result
-	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
+	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
 		res, err = ss18fig.Experiment2(cfg)
 		return err
@@ -222,7 +228,7 @@ func runBeyondMT14(name, out string, args []string) error {
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
 	var cv *harness.Curves
-	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
+	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
 		cv, err = mt14fig.RunFig1(cfg)
 		return err
@@ -336,7 +342,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	}
 	start := time.Now()
 	var res *as17fig.BeyondResult
-	if stop, err := jobs.run(name, func(p *harness.Plan) (err error) {
+	if stop, err := jobs.run(name, as17Memory(*workers, *dim, *sqrtN), func(p *harness.Plan) (err error) {
 		cfg.Plan = p
 		res, err = as17fig.Beyond(cfg)
 		return err

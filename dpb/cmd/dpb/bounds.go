@@ -86,7 +86,7 @@ func runBounds(w io.Writer, args []string) error {
 		// Beyond it the Wishart accounting's δ is NaN (a run-time error).
 		return usagef("bounds: -eps %g is above %g", *eps, float64(maxEpsilon))
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
 	cp := ss18.ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: s.AlphaOrDefault()}

@@ -101,7 +101,7 @@ func runCheck(w io.Writer, args []string) error {
 		// only the paper's trees have the per-run test that scales.
 		return usagef("check ss18: -n %d is above %d: add -trees (Props. 9 and 11 on the paper's trees, which scale to the paper's n); the other checks keep every round", *n, check.TreeDenseMaxN)
 	}
-	if err := ready(); err != nil {
+	if err := ready(checkMemoryParts(papers, *d, *n, *reps, *trials, *policyN, *workers, *short, *trees, *mineig)); err != nil {
 		return err
 	}
 	configs := map[string]any{}

@@ -29,6 +29,8 @@ func newFlags(name, synopsis, doc string) *flag.FlagSet {
 	// parseArgs shows that text only for -h (errors are returned and printed
 	// once by main).
 	fs.SetOutput(new(bytes.Buffer))
+	memoryVar(fs)
+	readyCmd = name
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "usage: dpb %s %s\n", name, synopsis)
@@ -379,10 +381,25 @@ var (
 	errDryRun = errors.New("dry run: flags accepted")
 )
 
-// ready is called by every command just before its work starts.
-func ready() error {
-	if dryRun {
+// ready is called by every command just before its work starts, with the
+// memory its flags need: above the limit it refuses (see checkMemory). A
+// figure run to estimate its jobs (runEstimate: reproduce and slurm plan
+// with it) records its parts instead, to be checked with its job lists.
+func ready(est memEstimate) error {
+	switch {
+	case runEstimate != nil:
+		estimateParts = append(estimateParts, est...)
+	case dryRun:
+		// A flag check (reproduce checks every figure's flags first, then
+		// their memory with their job lists).
 		return errDryRun
+	default:
+		if err := checkMemory(readyCmd, est); err != nil {
+			return err
+		}
 	}
 	return nil
 }
+
+// readyCmd names the command running, for checkMemory's message.
+var readyCmd = "dpb"

@@ -103,6 +103,7 @@ func runMain(args []string, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
+	maxMemory, readyCmd = 0, args[0] // -max-memory is each command line's own
 	return exitCode(c.run(args[1:]), stderr)
 }
 

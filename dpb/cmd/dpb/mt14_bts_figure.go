@@ -56,7 +56,7 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := ready(); err != nil {
+	if err := ready(append(dataMemory(*fl.dataDir, "obd/bts/"+c+"/"+c+".csv", *fl.workers, 0), dataMemory(*fl.dataDir, "obd/random/"+c+"/"+c+".csv", 0, 0)...)); err != nil {
 		return err
 	}
 	logged, err := data.LoadOBDWith(btsPath, data.OBDOptions{AnyPropensity: true})

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -108,7 +109,10 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if *fl.runs > 0 {
 		cfg.Reps = *fl.runs
 	}
-	if err := ready(); err != nil {
+	// A delayed policy buffers each round's observation until the next
+	// synchronisation: min(τ, T) of them, 64 bytes each, doubled by append.
+	if err := ready(memEstimate{runsPart(*fl.workers, "", 1), {"each worker's delay buffer (min(-delay, -n) observations)", "-delay, -n, -workers",
+		workersOf(*fl.workers) * 128 * float64(min(*fl.delay, cfg.Horizon))}}); err != nil {
 		return err
 	}
 	plan, err := fl.jobs.plan(name)
@@ -216,7 +220,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 		}
 		return err
 	}
-	if err := ready(); err != nil {
+	if err := ready(append(memEstimate{runsPart(*fl.workers, "", 1)}, dataMemory(*fl.dataDir, rel, *fl.workers, slices.Max(delays))...)); err != nil {
 		return err
 	}
 	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, maxEvents, *fl.seed)

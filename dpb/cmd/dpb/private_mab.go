@@ -75,7 +75,7 @@ func privateMAB(name, out string, k int, args []string) error {
 	if *runs > 0 {
 		cfg.Reps = *runs
 	}
-	if err := ready(); err != nil {
+	if err := ready(memEstimate{runsPart(*workers, "", 1)}); err != nil {
 		return err
 	}
 	plan, err := jobs.plan(name)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -127,10 +128,10 @@ func runSlurm(args []string) error {
 	if _, ok := figures[name]; !ok {
 		return usagef("slurm: unknown figure %q (dpb reproduce -list)", name)
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
-	lists, err := estimateJobs(name, figArgs)
+	lists, _, err := estimateJobs(name, figArgs)
 	if err != nil {
 		return err
 	}
@@ -244,23 +245,36 @@ func splitFlags(fs *flag.FlagSet, args []string) (own, rest []string) {
 }
 
 // estimateJobs runs the figure under an Estimate plan: it runs no job and
-// writes nothing, and returns the job lists the figure would run.
-func estimateJobs(name string, args []string) ([]harness.JobList, error) {
-	tmp, err := os.MkdirTemp("", "dpb-slurm-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	runEstimate = &harness.Plan{Estimate: true}
-	defer func() { runEstimate = nil }()
-	if err := figures[name].run(name, tmp, args); err != nil {
-		return nil, err
-	}
-	return runEstimate.Lists(), nil
+// writes nothing, and returns the job lists the figure would run and the
+// memory parts it declared to ready (its jobs' state and what else its
+// flags size; see figureMemory).
+func estimateJobs(name string, args []string) ([]harness.JobList, memEstimate, error) {
+	return estimateJobsUpTo(name, args, 0)
 }
 
-// runEstimate, when set, replaces every figure's plan (see estimateJobs).
-var runEstimate *harness.Plan
+// estimateJobsUpTo is estimateJobs that stops recording job lists once
+// they hold more than values values (0: no bound): enough to refuse a run
+// far above the memory budget without walking its jobs.
+func estimateJobsUpTo(name string, args []string, values float64) ([]harness.JobList, memEstimate, error) {
+	tmp, err := os.MkdirTemp("", "dpb-slurm-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	runEstimate, estimateParts = &harness.Plan{Estimate: true, EstimateValues: values}, nil
+	defer func() { runEstimate, estimateParts = nil, nil }()
+	if err := figures[name].run(name, tmp, args); err != nil && !errors.Is(err, harness.ErrEstimateOver) {
+		return nil, nil, err
+	}
+	return runEstimate.Lists(), estimateParts, nil
+}
+
+// runEstimate, when set, replaces every figure's plan (see estimateJobs),
+// and estimateParts collects the memory parts the figure gives ready.
+var (
+	runEstimate   *harness.Plan
+	estimateParts memEstimate
+)
 
 // shardCost returns the estimated seconds of the slowest shard on cpus
 // workers and the values of its largest job list (for memory).

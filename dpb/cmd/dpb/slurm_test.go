@@ -16,7 +16,7 @@ import (
 // The printed script submits N shards as an array and the merge after them,
 // with the figure's flags, estimated limits, overrides, and valid bash.
 func TestSlurmScript(t *testing.T) {
-	lists, err := estimateJobs("ss18-fig4", []string{"-short", "-seed", "7"})
+	lists, _, err := estimateJobs("ss18-fig4", []string{"-short", "-seed", "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestSlurmRefusesInjection(t *testing.T) {
 // argument, submits the merge with --kill-on-invalid-dep=yes (a failed shard
 // cancels it instead of leaving it pending; item 9), and runs nothing else.
 func TestSlurmScriptStubSbatch(t *testing.T) {
-	lists, err := estimateJobs("ss18-fig4", []string{"-short"})
+	lists, _, err := estimateJobs("ss18-fig4", []string{"-short"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,7 +168,7 @@ func TestSlurmScriptStubSbatch(t *testing.T) {
 // "100%x" would otherwise have become the job name, and %A, %j the job ids.
 // A backslash, which turns sbatch's patterns off, is refused.
 func TestSlurmStorePathPercent(t *testing.T) {
-	lists, err := estimateJobs("ss18-fig4", []string{"-short"})
+	lists, _, err := estimateJobs("ss18-fig4", []string{"-short"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -81,7 +81,9 @@ func runSS18Fig1(name, out string, args []string) error {
 	if !(*gap >= 0 && *gap < 1.5) { // env.NewLinearEnv's [0, 2·optimal reward), at its default 0.75
 		return usagef("reproduce %s: invalid value %v for flag -gap: want a gap in [0, 1.5) (twice the optimal reward 0.75)", name, *gap)
 	}
-	if err := ready(); err != nil {
+	// The plot of K points in its SVG and PNG: about 1 kB a point measured
+	// at K = 10⁵ (115 MB).
+	if err := ready(memEstimate{{"the decision set of -k actions and its plot (SVG and PNG)", "-k", 600 * float64(k)}}); err != nil {
 		return err
 	}
 	plan, err := c.jobs.plan(name)
@@ -160,7 +162,7 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 			return nil, nil, usagef("reproduce %s: -dims %s: Fig. 3 fits a slope and needs at least 2 distinct dimensions", name, *dims)
 		}
 	}
-	if err := ready(); err != nil {
+	if err := ready(exp1Memory(cfg.Dims, c.scale(), c.workers)); err != nil {
 		return nil, nil, err
 	}
 	plan, err := c.jobs.plan(name)
@@ -272,7 +274,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	if c.runs > 0 {
 		cfg.Reps = c.runs
 	}
-	if err := ready(); err != nil {
+	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
 		return err
 	}
 	plan, err := c.jobs.plan(name)
@@ -339,7 +341,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if *rhos > 0 {
 		cfg.RhoMins = *rhos
 	}
-	if err := ready(); err != nil {
+	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
 		return err
 	}
 	plan, err := c.jobs.plan(name)
