@@ -80,9 +80,9 @@ func auditMemory(names []string, trials int, short bool, workers int) memEstimat
 
 // checkMemoryParts is dpb check's, for the papers run. SS18: the tree
 // checks keep, at n ≤ check.TreeDenseMaxN, 36 ratios a round of every run
-// (4 trees × 9 bounds) and, per bound, every round's ratios of all runs and
-// three values a round; the counter checks keep fewer (21 a round), after
-// them. Above TreeDenseMaxN (-trees) a run keeps its per-run summary. The
+// (4 trees × 9 bounds; the trees run twice unless -trees) and, per bound,
+// every round's ratios of all runs and three values a round; the counter
+// checks keep fewer (21 a round), after them. Above TreeDenseMaxN (-trees) a run keeps its per-run summary. The
 // Monte-Carlo checks keep up to six arrays of -trials values; the policy
 // checks hold, per worker, a decision set of d² actions in R^d. MT14 and
 // AS17: their counter and noise-law checks keep a few values a trial.
@@ -109,8 +109,16 @@ func checkMemoryParts(papers []string, d, n, reps, trials, policyN, workers int,
 			switch {
 			case mineig:
 			case fn <= check.TreeDenseMaxN:
-				est = append(est, memPart{"the tree checks' ratios of every round of every run (36 values a round a run, and each bound's rounds sorted)", "-n × -reps",
-					8*fn*fr*(36+2) + 8*36*3*fn})
+				// Without -trees the trees run twice (the printed k, then the
+				// tight k): the first run's ratios can still be in the heap
+				// when the second's are allocated (measured: a peak of 2.9
+				// times one run's ratios above the process).
+				runs := 2.0
+				if trees {
+					runs = 1
+				}
+				est = append(est, memPart{"the tree checks' ratios of every round of every run (36 values a round a run, twice without -trees, and each bound's rounds sorted)", "-n × -reps",
+					8*fn*fr*(36*runs+2) + 8*36*3*fn})
 			default:
 				est = append(est, memPart{"the tree checks' per-run summaries", "-reps", 8 * fr * 36 * (3 + check.TreeSampleRounds)})
 			}
