@@ -283,6 +283,10 @@ func (r *BeyondResult) Markdown() string {
 					h--
 				}
 			}
+			if math.IsNaN(p.Regret.Mean[v][h]) { // run at no T (SqrtMaxHorizon below every T)
+				fmt.Fprintf(&b, "| %s | not run: every T is above its largest horizon %d | | | | | | | | |\n", va.Name, c.SqrtMaxHorizon)
+				continue
+			}
 			m, se := p.Regret.Mean[v][h], p.Regret.StdErr[v][h]
 			at := ""
 			if h != last {

@@ -178,7 +178,7 @@ func ReadCSVLog(rd io.Reader, name string, cfg CSVLogConfig) (*CSVLog, error) {
 	}
 	l := &CSVLog{d: len(xs), p: p}
 	num := func(rec []string, line, col int) (float64, error) {
-		v, err := strconv.ParseFloat(strings.TrimSpace(rec[col]), 64)
+		v, err := parseFloat(strings.TrimSpace(rec[col]))
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return 0, fmt.Errorf("data: %s:%d: %s is %s, want a finite number", path, line, head[col], quoteField(rec[col]))
 		}
@@ -284,6 +284,26 @@ func (l *CSVLog) Len() int { return len(l.action) }
 
 // Context returns event i's shared context (a view; do not modify).
 func (l *CSVLog) Context(i int) []float64 { return l.ctx[i*l.d : (i+1)*l.d] }
+
+// Refill fills r with event i's decision set when r holds event prev's as
+// Event or Refill wrote it, or all zeros for prev = −1 (ope.Refiller): in
+// the disjoint layout only the K context blocks change, K·d values where
+// Event writes K·K·d (and a new round's other pages are never touched);
+// with per-action columns it is Event.
+func (l *CSVLog) Refill(r *bandit.Round, i, prev int) (int, float64, float64) {
+	k, d := l.k, l.d
+	if l.p > 0 || prev < -1 || prev >= len(l.action) {
+		return l.Event(r, i)
+	}
+	if r.K != k || r.Dim != l.Dim() || len(r.Actions) != k*l.Dim() {
+		panic(param.BadDim)
+	}
+	x := l.Context(i)
+	for a := 0; a < k; a++ {
+		copy(r.Actions[a*k*d+a*d:a*k*d+(a+1)*d], x)
+	}
+	return l.action[i], l.reward[i], l.prob[i]
+}
 
 // Event fills r with event i's decision set (see [CSVLog] for the two
 // layouts) and returns the logged action, reward and propensity.

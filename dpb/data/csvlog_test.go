@@ -1,8 +1,11 @@
 package data
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 )
@@ -101,6 +104,46 @@ func TestCSVLogHeader(t *testing.T) {
 	}
 }
 
+// Line ends: lone carriage returns (classic Mac OS, some exports) end
+// lines as \n and \r\n do; the file used to read as one header row, whose
+// fields then clashed as a column given twice. A chunked reader splits the
+// input between a \r and its \n.
+func TestCSVLogLoneCR(t *testing.T) {
+	want := "action,reward,propensity,x0\n0,1,0.5,0.25\n1,0,0.5,0.75\n"
+	for _, text := range []string{
+		want,
+		strings.ReplaceAll(want, "\n", "\r"),
+		strings.ReplaceAll(want, "\n", "\r\n"),
+		strings.TrimSuffix(strings.ReplaceAll(want, "\n", "\r"), "\r"),
+	} {
+		l, err := ReadCSVLog(iotest.OneByteReader(strings.NewReader(text)), "cr.csv", CSVLogConfig{})
+		if err != nil {
+			t.Errorf("%q: %v", text, err)
+			continue
+		}
+		if l.Len() != 2 || l.Arms() != 2 || l.Context(0)[0] != 0.25 || l.Context(1)[0] != 0.75 {
+			t.Errorf("%q: %d events, %d arms, contexts %v %v", text, l.Len(), l.Arms(), l.Context(0), l.Context(min(1, l.Len()-1)))
+		}
+	}
+}
+
+// Numbers are decimal: strconv.ParseFloat reads "1_0" as 10 and "0x1p-2"
+// as 0.25, which a data file never means; such a field is an error naming
+// its line and column.
+func TestCSVLogStrictNumbers(t *testing.T) {
+	for _, c := range []struct{ text, msg string }{
+		{"action,reward,propensity,x0\n0,1,0.5,1_0\n", `x0 is "1_0", want a finite number`},
+		{"action,reward,propensity,x0\n0,1_0,0.5,1\n", `reward is "1_0", want a finite number`},
+		{"action,reward,propensity,x0\n0,1,0x1p-1,1\n", `propensity is "0x1p-1", want a finite number`},
+		{"action,reward,propensity,x0\n1_0,1,0.5,1\n", `action is "1_0", want an integer`},
+	} {
+		_, err := ReadCSVLog(strings.NewReader(c.text), "num.csv", CSVLogConfig{})
+		if err == nil || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%q: err = %v, want %q", c.text, err, c.msg)
+		}
+	}
+}
+
 // An error quotes a bounded prefix of a long field (issue 40, Low).
 func TestCSVLogLongField(t *testing.T) {
 	dir := t.TempDir()
@@ -132,6 +175,38 @@ func TestCSVLogMaxArms(t *testing.T) {
 	for _, c := range []CSVLogConfig{{MaxArms: -1}, {Arms: 11, MaxArms: 10}, {Arms: -2}} {
 		if _, err := LoadCSVLog(p, c); err == nil {
 			t.Errorf("%+v: no error", c)
+		}
+	}
+}
+
+// A CSV log in the disjoint layout refills a decision set with its K
+// context blocks (ope.Refiller), giving what a fresh Event gives: an Event
+// writes K·K·d values, which made OPE on a wide log (K = 1000, d = 33) write
+// 33 million values an event.
+func TestCSVLogRefill(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("action,reward,propensity,x0,x1,x2\n")
+	for i := range 30 {
+		fmt.Fprintf(&b, "%d,%d,0.25,%d,%g,%d\n", i%4, i%2, i, 0.5*float64(i), -i)
+	}
+	l, err := ReadCSVLog(strings.NewReader(b.String()), "wide.csv", CSVLogConfig{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf, ok := any(l).(interface {
+		Refill(r *bandit.Round, i, prev int) (int, float64, float64)
+	})
+	if !ok {
+		t.Fatal("CSVLog has no Refill: every event writes all K·K·d values")
+	}
+	k, dim := l.Arms(), l.Dim()
+	r := &bandit.Round{K: k, Dim: dim, Actions: make([]float64, k*dim)}
+	fresh := &bandit.Round{K: k, Dim: dim, Actions: make([]float64, k*dim)}
+	for i := 0; i < l.Len(); i++ { // from a new round (prev −1: all zeros), then event by event
+		a, y, p := rf.Refill(r, i, i-1)
+		a2, y2, p2 := l.Event(fresh, i)
+		if a != a2 || y != y2 || p != p2 || !slices.Equal(r.Actions, fresh.Actions) {
+			t.Fatalf("event %d: Refill gives (%d, %v, %v) and a decision set that differs from Event's", i, a, y, p)
 		}
 	}
 }

@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
@@ -96,8 +97,9 @@ func ReadManifest(r io.Reader) (Manifest, error) {
 }
 
 // Validate checks every entry: a set name, a relative path that stays inside
-// the data directory, one URL (two for "shuttle"), a 64-hex-digit SHA-256
-// and a size in (0, 1 GiB].
+// the data directory and holds no control character (a newline), one URL
+// (two for "shuttle") without one, a 64-hex-digit SHA-256 and a size in
+// (0, 1 GiB].
 func (m Manifest) Validate() error {
 	if len(m.Files) == 0 {
 		return fmt.Errorf("manifest: no files")
@@ -106,6 +108,9 @@ func (m Manifest) Validate() error {
 		where := fmt.Sprintf("manifest: file %d (%q)", i, f.Path)
 		if f.Set != "obd" && f.Set != "uci" {
 			return fmt.Errorf("%s: set %q, want obd or uci", where, f.Set)
+		}
+		if i := strings.IndexFunc(f.Path, unicode.IsControl); i >= 0 {
+			return fmt.Errorf("%s: path holds the control character %q at byte %d (a newline would split the error messages and logs that name it)", where, f.Path[i:i+1], i)
 		}
 		clean := filepath.ToSlash(filepath.Clean(filepath.FromSlash(f.Path)))
 		if f.Path == "" || clean != f.Path || filepath.IsAbs(f.Path) || strings.HasPrefix(clean, "../") || clean == ".." || clean == "." || strings.HasPrefix(f.Path, "/") {
@@ -125,6 +130,9 @@ func (m Manifest) Validate() error {
 		for _, u := range f.URLs {
 			if !strings.HasPrefix(u, "https://") && !strings.HasPrefix(u, "http://") {
 				return fmt.Errorf("%s: URL %q, want http:// or https://", where, u)
+			}
+			if strings.IndexFunc(u, unicode.IsControl) >= 0 {
+				return fmt.Errorf("%s: URL %q holds a control character", where, u)
 			}
 		}
 		if b, err := hex.DecodeString(f.SHA256); err != nil || len(b) != sha256.Size {
@@ -165,6 +173,11 @@ type Fetcher struct {
 	// and between two reads of the body that bring data. A server that
 	// stalls fails the attempt. Defaults to 60 s.
 	IdleTimeout time.Duration
+	// Timeout bounds a whole attempt, from the request to the body's last
+	// byte: a server that trickles data (a byte every few seconds never
+	// trips IdleTimeout) fails the attempt. Defaults to 10 × IdleTimeout
+	// (10 minutes with the defaults).
+	Timeout time.Duration
 	// Attempts is the number of tries of each URL on a network failure, a
 	// stall or a 5xx status (4xx and oversized bodies are not retried).
 	// Defaults to 3.
@@ -255,14 +268,15 @@ func (f Fetcher) fetchOne(ctx context.Context, dir string, file File) error {
 
 // check validates the Fetcher's settings.
 func (f Fetcher) check() error {
-	if f.ConnectTimeout < 0 || f.IdleTimeout < 0 || f.Backoff < 0 || f.Attempts < 0 {
-		return fmt.Errorf("fetch: negative timeout, backoff or attempts (%v, %v, %v, %d)", f.ConnectTimeout, f.IdleTimeout, f.Backoff, f.Attempts)
+	if f.ConnectTimeout < 0 || f.IdleTimeout < 0 || f.Timeout < 0 || f.Backoff < 0 || f.Attempts < 0 {
+		return fmt.Errorf("data: fetch: negative timeout, backoff or attempts (%v, %v, %v, %v, %d)", f.ConnectTimeout, f.IdleTimeout, f.Timeout, f.Backoff, f.Attempts)
 	}
 	return nil
 }
 
 func (f Fetcher) connectTimeout() time.Duration { return cmp.Or(f.ConnectTimeout, 30*time.Second) }
 func (f Fetcher) idleTimeout() time.Duration    { return cmp.Or(f.IdleTimeout, 60*time.Second) }
+func (f Fetcher) timeout() time.Duration        { return cmp.Or(f.Timeout, 10*f.idleTimeout()) }
 func (f Fetcher) attempts() int                 { return cmp.Or(f.Attempts, 3) }
 func (f Fetcher) backoff() time.Duration        { return cmp.Or(f.Backoff, 2*time.Second) }
 
@@ -273,19 +287,33 @@ func (e errStalled) Error() string {
 	return fmt.Sprintf("no data from the server for %v (stalled)", e.d)
 }
 
+// errSlow is the cause of an attempt cancelled at Fetcher.Timeout.
+type errSlow struct{ d time.Duration }
+
+func (e errSlow) Error() string {
+	return fmt.Sprintf("the download did not finish within %v (the server sends too slowly)", e.d)
+}
+
+// networkError marks an error of reaching or hearing from a server: the
+// request, the response and the body's reads, a stall or a download too
+// slow. Errors of the local side (the data directory, the disk) are never
+// marked, whatever their type: a syscall.Errno such as ENOSPC satisfies
+// net.Error too.
+type networkError struct{ error }
+
+func (e networkError) Unwrap() error { return e.error }
+
 // retryable marks an attempt's error that a later attempt may not have.
 type retryable struct{ error }
 
 func (e retryable) Unwrap() error { return e.error }
 
 // isNetworkError reports a failure to reach or hear from a server (as
-// opposed to a wrong status, size or checksum).
+// opposed to a wrong status, size or checksum, or a local failure such as
+// a full disk or a -dir that is a file).
 func isNetworkError(err error) bool {
-	var ne net.Error
-	var st errStalled
-	var dns *net.DNSError
-	var op *net.OpError
-	return errors.As(err, &ne) || errors.As(err, &st) || errors.As(err, &dns) || errors.As(err, &op)
+	var ne networkError
+	return errors.As(err, &ne)
 }
 
 func (f Fetcher) logf(format string, a ...any) {
@@ -361,21 +389,25 @@ func (f Fetcher) download(ctx context.Context, url string, limit int64) ([]byte,
 }
 
 // attempt gets url once; the request is cancelled when no data arrives
-// for IdleTimeout (headers or body).
+// for IdleTimeout (headers or body), and when the whole attempt takes
+// longer than Timeout.
 func (f Fetcher) attempt(ctx context.Context, c *http.Client, url string, limit int64) ([]byte, error) {
-	idle := f.idleTimeout()
+	idle, whole := f.idleTimeout(), f.timeout()
 	actx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	timer := time.AfterFunc(idle, func() { cancel(errStalled{idle}) })
 	defer timer.Stop()
+	deadline := time.AfterFunc(whole, func() { cancel(errSlow{whole}) })
+	defer deadline.Stop()
 	fail := func(err error) error {
 		if cause := context.Cause(actx); cause != nil && ctx.Err() == nil {
-			err = cause // the stall, not "context canceled"
+			err = cause // the stall or the deadline, not "context canceled"
 		}
+		err = networkError{fmt.Errorf("GET %s: %w", url, err)}
 		if ctx.Err() != nil {
-			return fmt.Errorf("GET %s: %w", url, err)
+			return err
 		}
-		return retryable{fmt.Errorf("GET %s: %w", url, err)}
+		return retryable{err}
 	}
 	req, err := http.NewRequestWithContext(actx, http.MethodGet, url, nil)
 	if err != nil {

@@ -139,6 +139,9 @@ func TestManifestValidate(t *testing.T) {
 		{func(f *data.File) { f.Convert = "gunzip" }, `convert "gunzip"`},
 		{func(f *data.File) { f.Size = -1 }, "size -1, want 1.."},
 		{func(f *data.File) { f.URLs = nil }, "0 URLs, want 1"},
+		{func(f *data.File) { f.Path = "obd/men\nFAILED   obd/women.csv" }, `holds the control character "\n" at byte 7`},
+		{func(f *data.File) { f.Path = "obd/men\r.csv" }, "control character"},
+		{func(f *data.File) { f.URLs = []string{"https://example.org/a\nb"} }, "holds a control character"},
 	} {
 		f := good
 		f.URLs = append([]string(nil), good.URLs...)
@@ -307,6 +310,64 @@ func TestFetchStalledServer(t *testing.T) {
 		if hits.Load() != 2 || !strings.Contains(log.String(), "retry") {
 			t.Errorf("%s: %d requests, log:\n%s", path, hits.Load(), log.String())
 		}
+	}
+}
+
+// A server that sends a byte every 50 ms never trips the idle timeout; the
+// attempt's own deadline (Timeout, 10 × IdleTimeout by default: 2 s here)
+// ends it. Without one, the fetch never returned (a byte every 0.7 s
+// against the default 60 s idle timeout). The liveness bound, 60 s, is 30×
+// the deadline; nothing asserts a duration.
+func TestFetchTricklingServer(t *testing.T) {
+	files := datafixture.Files(1)
+	m := serve(t, files)
+	obd, _ := m.Select("obd")
+	release := make(chan struct{})
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Length", "1000000")
+		w.WriteHeader(http.StatusOK)
+		for {
+			w.Write([]byte("x"))
+			w.(http.Flusher).Flush()
+			select {
+			case <-r.Context().Done():
+				return
+			case <-release:
+				return
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+	}))
+	t.Cleanup(srv.Close)
+	t.Cleanup(func() { close(release) }) // runs first: the handler returns
+	f := obd[0]
+	f.URLs = []string{srv.URL + "/trickle"}
+	done := make(chan error, 1)
+	go func() {
+		done <- data.Fetcher{IdleTimeout: 200 * time.Millisecond, Attempts: 1}.Fetch(context.Background(), t.TempDir(), []data.File{f})
+	}()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "did not finish within 2s") || !strings.Contains(err.Error(), "network failure") {
+			t.Errorf("err = %v, want the attempt's deadline, as a network failure", err)
+		}
+	case <-time.After(60 * time.Second):
+		t.Fatal("a server trickling a byte every 50 ms kept the fetch going for 60 s: no overall deadline")
+	}
+}
+
+// A local failure (here -dir is a file: mkdir fails with ENOTDIR) is
+// reported as what it is, without the network failure's offline routes.
+func TestFetchLocalFailureIsNotNetwork(t *testing.T) {
+	m := serve(t, datafixture.Files(1))
+	obd, _ := m.Select("obd")
+	file := filepath.Join(t.TempDir(), "plain-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	err := data.Fetcher{Attempts: 1}.Fetch(context.Background(), file, obd[:1])
+	if err == nil || !strings.Contains(err.Error(), "not a directory") || strings.Contains(err.Error(), "network failure") {
+		t.Errorf("err = %v, want the local cause and no network failure", err)
 	}
 }
 

@@ -145,7 +145,7 @@ func (l *OBDLog) readItems(path string) error {
 		if _, dup := items[id]; dup {
 			return fmt.Errorf("data: %s:%d: item_id %d listed twice", path, line, id)
 		}
-		f0, err := strconv.ParseFloat(rec[cols["item_feature_0"]], 64)
+		f0, err := parseFloat(rec[cols["item_feature_0"]])
 		if err != nil || math.IsNaN(f0) || math.IsInf(f0, 0) {
 			return fmt.Errorf("data: %s:%d: item_feature_0 is %s, want a finite number", path, line, quoteField(rec[cols["item_feature_0"]]))
 		}
@@ -231,7 +231,7 @@ func (l *OBDLog) readLog(path string, uniform bool) error {
 		if c != "0" && c != "1" {
 			return fmt.Errorf("data: %s:%d: click is %s, want 0 or 1", path, line, quoteField(c))
 		}
-		p, err := strconv.ParseFloat(rec[cols["propensity_score"]], 64)
+		p, err := parseFloat(rec[cols["propensity_score"]])
 		if !uniform {
 			if err != nil || !(p > 0 && p <= 1) {
 				return fmt.Errorf("data: %s:%d: propensity_score is %s, want a probability in (0, 1]", path, line, quoteField(rec[cols["propensity_score"]]))
@@ -240,7 +240,7 @@ func (l *OBDLog) readLog(path string, uniform bool) error {
 			return fmt.Errorf("data: %s:%d: propensity_score is %s, want 1/%d = %.6g: the log must come from the uniformly random policy", path, line, quoteField(rec[cols["propensity_score"]]), l.k, want)
 		}
 		for a, ci := range affCol {
-			v, err := strconv.ParseFloat(rec[ci], 64)
+			v, err := parseFloat(rec[ci])
 			if err != nil || !(v >= 0) || math.IsInf(v, 0) {
 				return fmt.Errorf("data: %s:%d: user-item_affinity_%d is %s, want a finite number >= 0", path, line, a, quoteField(rec[ci]))
 			}

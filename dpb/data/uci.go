@@ -59,7 +59,7 @@ func LoadShuttle(path string) (*Supervised, error) {
 	var labels []string
 	if err := eachRecord(path, cr, func(rec []string, line int) error {
 		for j := 0; j < 9; j++ {
-			v, err := strconv.ParseFloat(rec[j], 64)
+			v, err := parseFloat(rec[j])
 			if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 				return fmt.Errorf("data: %s:%d: column %s is %s, want a finite number", path, line, head[j], quoteField(rec[j]))
 			}

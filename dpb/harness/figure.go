@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -33,7 +32,7 @@ func WriteFigureJSON(path string, v any) error {
 	if err := WriteJSON(&b, v); err != nil {
 		return err
 	}
-	if old, err := os.ReadFile(path); err == nil && sameApartFromProvenance(old, b.Bytes()) {
+	if old, err := readRegular(path, maxSmallFile); err == nil && sameApartFromProvenance(old, b.Bytes()) {
 		return nil
 	}
 	if err := atomicfile.WriteBytes(path, b.Bytes(), 0o644); err != nil {
@@ -102,7 +101,7 @@ type FileSum struct {
 func SumFiles(dir string, paths []string) ([]FileSum, error) {
 	var out []FileSum
 	for _, p := range paths {
-		b, err := os.ReadFile(p)
+		b, err := readRegular(p, maxSmallFile)
 		if err != nil {
 			return nil, err
 		}
@@ -122,7 +121,7 @@ func SumFiles(dir string, paths []string) ([]FileSum, error) {
 // killed while writing the set, or a file edited since), and an error when
 // the JSON lists no files (written before figure JSONs listed their sets).
 func VerifyFigureSet(path string) error {
-	raw, err := os.ReadFile(path)
+	raw, err := readRegular(path, maxSmallFile)
 	if err != nil {
 		return err
 	}
@@ -139,7 +138,7 @@ func VerifyFigureSet(path string) error {
 	var bad []string
 	for _, f := range m.Files {
 		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		b, err := os.ReadFile(p)
+		b, err := readRegular(p, maxSmallFile)
 		if err != nil {
 			bad = append(bad, fmt.Sprintf("%s: %v", f.Name, err))
 			continue

@@ -3,6 +3,7 @@ package harness
 import (
 	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -32,8 +33,15 @@ type Plan struct {
 	// Merge runs no job: every job comes from the store.
 	Merge bool
 	// Estimate runs no job and reads no store: it records every job list's
-	// size and cost (see [Plan.Lists]) for planning a cluster run.
+	// size and cost (see [Plan.Lists]) for planning a cluster run or a
+	// memory budget. Every job's values are then one shared row of NaN, so
+	// an estimate allocates nothing in proportion to the jobs.
 	Estimate bool
+	// EstimateValues, with Estimate, ends the run with ErrEstimateOver as
+	// soon as the job lists recorded hold more values (jobs × points) than
+	// this (0: no bound), so that sizing a run far too large for a memory
+	// budget does not walk its jobs.
+	EstimateValues float64
 	// Ctx cancels the run: no job starts after it is done, jobs in flight are
 	// discarded (never half-saved) and RunTrials returns its error. Nil:
 	// context.Background().
@@ -47,7 +55,12 @@ type Plan struct {
 	missing              []string
 	ran, loaded, skipped int
 	lists                []JobList
+	values               float64
 }
+
+// ErrEstimateOver ends a run under an Estimate plan whose job lists hold
+// more values than its EstimateValues.
+var ErrEstimateOver = errors.New("harness: the job lists hold more values than the estimate's bound")
 
 // JobList describes one job list a run under an Estimate plan would run.
 type JobList struct {
@@ -235,15 +248,13 @@ func (p *Plan) prepare(cfg TrialConfig, shape Shape, out [][][]float64) ([]Job, 
 	if p != nil && p.Estimate {
 		p.mu.Lock()
 		p.lists = append(p.lists, JobList{Label: label, Shape: shape, Rounds: cfg.Rounds, RoundCost: cmp.Or(cfg.RoundCost, 1)})
+		p.values += float64(shape.Jobs()) * float64(shape.Points)
+		over := p.EstimateValues > 0 && p.values > p.EstimateValues
 		p.mu.Unlock()
-		for _, s := range out {
-			for _, r := range s {
-				for k := range r {
-					r[k] = math.NaN()
-				}
-			}
+		if over {
+			return nil, nil, ErrEstimateOver
 		}
-		return nil, nil, nil
+		return nil, nil, nil // out's rows are one shared row of NaN (RunTrials)
 	}
 	if p == nil || p.Store == nil {
 		if p.partial() {

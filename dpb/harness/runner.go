@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -90,7 +91,27 @@ func RunTrials(cfg TrialConfig, trial TrialFunc) ([][][]float64, error) {
 		w = runtime.GOMAXPROCS(0)
 	}
 	out := make([][][]float64, cfg.Series)
+	if cfg.Plan != nil && cfg.Plan.Estimate {
+		// An estimate runs no job: every job shares one row of NaN (and
+		// every series one list of rows), so that sizing a paper-scale run
+		// (the CLI's memory budget, a cluster's plan) allocates little in
+		// proportion to its jobs.
+		nan := make([]float64, cfg.Points)
+		for k := range nan {
+			nan[k] = math.NaN()
+		}
+		rows := make([][]float64, cfg.Reps)
+		for r := range rows {
+			rows[r] = nan
+		}
+		for s := range out {
+			out[s] = rows
+		}
+	}
 	for s := range out {
+		if out[s] != nil {
+			continue
+		}
 		out[s] = make([][]float64, cfg.Reps)
 		for r := range out[s] {
 			out[s][r] = make([]float64, cfg.Points)

@@ -71,7 +71,7 @@ func checkFormat(dir string) error {
 		if !e.IsDir() {
 			continue
 		}
-		raw, err := os.ReadFile(filepath.Join(dir, e.Name(), "key.json"))
+		raw, err := readRegular(filepath.Join(dir, e.Name(), "key.json"), maxSmallFile)
 		if err != nil {
 			continue // not a job list (e.g. Slurm's logs), or reported by its reader
 		}
@@ -271,7 +271,7 @@ func (s *Store) bin(label string, config any, shape Shape, create bool) (*Bin, e
 		return nil, err
 	}
 	kp := filepath.Join(b.dir, "key.json")
-	if old, err := os.ReadFile(kp); err == nil {
+	if old, err := readRegular(kp, maxSmallFile); err == nil {
 		k, _, err := readKey(kp, old)
 		if err != nil {
 			return nil, err
@@ -404,7 +404,7 @@ func (b *Bin) Load(j Job, out []float64) (bool, error) {
 	if len(out) != b.shape.Points {
 		return false, fmt.Errorf("harness: loading job %v into %d values, want %d", j, len(out), b.shape.Points)
 	}
-	f, err := os.Open(b.path(j))
+	f, err := openRegular(b.path(j))
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, nil
 	}
@@ -460,7 +460,7 @@ func (b *Bin) Load(j Job, out []float64) (bool, error) {
 func (b *Bin) Verify() []error {
 	var errs []error
 	kp := filepath.Join(b.dir, "key.json")
-	if raw, err := os.ReadFile(kp); err != nil {
+	if raw, err := readRegular(kp, maxSmallFile); err != nil {
 		errs = append(errs, err)
 	} else if doc, _, err := readKey(kp, raw); err != nil {
 		errs = append(errs, err)
@@ -564,7 +564,7 @@ func (s *Store) Bins() ([]*Bin, error) {
 			continue
 		}
 		dir := filepath.Join(s.dir, e.Name())
-		raw, err := os.ReadFile(filepath.Join(dir, "key.json"))
+		raw, err := readRegular(filepath.Join(dir, "key.json"), maxSmallFile)
 		if errors.Is(err, fs.ErrNotExist) {
 			continue // not a job list (e.g. Slurm's logs)
 		}

@@ -15,7 +15,8 @@ import (
 // arms of each decision set.
 type Target interface {
 	// ProbsTo writes π_e(a | x) for a = 0..r.K−1 into dst (len r.K); the
-	// entries are >= 0 and sum to 1.
+	// entries are >= 0 and sum to 1. It reads r and must not write to it
+	// (see [Refiller]).
 	ProbsTo(dst []float64, r *bandit.Round)
 }
 
@@ -137,9 +138,10 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 	if model != nil {
 		tm.qa, tm.dm = make([]float64, n), make([]float64, n)
 	}
+	rd := newReader(log)
 	for i := 0; i < n; i++ {
 		r.T = i + 1
-		arm, reward, p, err := event(log, r, i)
+		arm, reward, p, err := rd.event(r, i)
 		if err != nil {
 			return tm, err
 		}
@@ -181,22 +183,6 @@ func predict(m RewardModel, dst []float64, r *bandit.Round, i int) {
 		return
 	}
 	m.PredictTo(dst, r)
-}
-
-// event reads and validates event i: the arm in range, a finite reward, a
-// propensity in (0, 1].
-func event(log Log, r *bandit.Round, i int) (arm int, reward, p float64, err error) {
-	arm, reward, p = log.Event(r, i)
-	if arm < 0 || arm >= r.K {
-		return 0, 0, 0, fmt.Errorf("ope: ope event %d: logged arm %d outside [0, %d)", i, arm, r.K)
-	}
-	if err := param.CheckFinite("reward", reward); err != nil {
-		return 0, 0, 0, fmt.Errorf("ope: ope event %d: %w", i, err)
-	}
-	if !(p > 0 && p <= 1) {
-		return 0, 0, 0, fmt.Errorf("ope: ope event %d: logged propensity is %v, want (0, 1]", i, p)
-	}
-	return arm, reward, p, nil
 }
 
 // value computes estimator e on the events idx (nil: all) and, for the

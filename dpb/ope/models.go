@@ -53,7 +53,11 @@ func FitLinearModel(log Log, from, to int, lambda float64) (*LinearModel, error)
 // FitLinearModelWith fits the linear reward model configured by fit on the
 // events from..to−1 of the log: θ̂ (and b̂) minimise
 // Σ_i (r_i − b − ⟨θ, x_{a_i}⟩)² + λ‖θ‖², the normal equations solved by
-// Cholesky.
+// Cholesky. The system is sized by what the log needs: its (Dim+1)² normal
+// equations, or, on a wide log with fewer events m than unknowns and more
+// than 2²⁰ values in those, the same ridge solved in its m×m dual form
+// (fitDual); either is refused before anything is allocated when it would
+// exceed [MaxModelValues].
 func FitLinearModelWith(log Log, from, to int, fit LinearFit) (*LinearModel, error) {
 	if from < 0 || to > log.Len() || from >= to {
 		return nil, fmt.Errorf("ope: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
@@ -82,16 +86,35 @@ func fitLinear(log Log, fit LinearFit, in func(int) bool, lo, hi int) (*LinearMo
 	if !fit.NoIntercept {
 		n = d + 1
 	}
+	events := 0 // (r is new: fitDual's reader starts on its zeros)
+	for i := lo; i < hi; i++ {
+		if in(i) {
+			events++
+		}
+	}
+	if events == 0 {
+		return nil, fmt.Errorf("ope: ope: no events to fit the reward model on")
+	}
+	if n*n > primalModelValues && events < n {
+		// Fewer events than unknowns: the events' m×m system (fitDual)
+		// is the smaller one; the n×n one of a wide log (30 arms × 1000
+		// context columns: n = 30,001, 7.2 GB) is not allocated.
+		return fitDual(log, r, fit, in, lo, hi, events)
+	}
+	if n > MaxModelValues/n {
+		return nil, fmt.Errorf("ope: a linear model of the log's %d features on %d events needs a %d×%d system, more than %d values (ope.MaxModelValues); use fewer features", d, events, n, n, MaxModelValues)
+	}
 	g, u := make([]float64, n*n), make([]float64, n)
 	for i := 0; i < d; i++ {
 		g[i*n+i] = fit.Lambda
 	}
 	rows := 0
+	rd := newReader(log)
 	for i := lo; i < hi; i++ {
 		if !in(i) {
 			continue
 		}
-		arm, y, _, err := event(log, r, i)
+		arm, y, _, err := rd.event(r, i)
 		if err != nil {
 			return nil, err
 		}
@@ -212,8 +235,9 @@ func FitArmMeans(log Log, from, to int, prior float64) (*ArmMeanModel, error) {
 	}
 	k := r.K
 	sum, cnt := make([]float64, k), make([]float64, k)
+	rd := newReader(log)
 	for i := from; i < to; i++ {
-		arm, y, _, err := event(log, r, i)
+		arm, y, _, err := rd.event(r, i)
 		if err != nil {
 			return nil, err
 		}

@@ -99,6 +99,12 @@ func (r PropensityReplayResult) String() string {
 // holding times, which this version does not. The interval treats the V_i as
 // independent (it ignores the policy's adaptation, as Replay's does).
 //
+// A replay that accepts no event (PMin far below the propensities), or
+// whose value is not finite, returns the result with an error: it never
+// returns a NaN value as an estimate.
+//
+// The policy reads the round and must not write to it (see [Refiller]).
+//
 // As in [Replay], the policy's Err is checked after every update: a policy
 // that refused a logged observation and stopped learning ends the replay
 // with that error (and the result so far), as does a decision set a
@@ -131,11 +137,12 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 	if err != nil {
 		return res, err
 	}
+	rd := newReader(log)
 	pmin := cfg.PMin
 	if pmin == 0 {
 		pmin = 1
 		for i := 0; i < n; i++ {
-			_, _, pr, err := event(log, r, i)
+			_, _, pr, err := rd.event(r, i)
 			if err != nil {
 				return res, err
 			}
@@ -156,7 +163,7 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		if cfg.MaxAccepted > 0 && res.Accepted >= cfg.MaxAccepted {
 			break
 		}
-		arm, reward, pr, err := event(log, r, i)
+		arm, reward, pr, err := rd.event(r, i)
 		if err != nil {
 			return res, err
 		}
@@ -207,6 +214,15 @@ func PropensityReplay(p bandit.Policy, log Log, cfg PropensityReplayConfig) (Pro
 		}
 	}
 	res.finish(cfg, sum, sum2, drSum, drSum2, wSum, wSum2, unit)
+	if res.Accepted == 0 {
+		// About PMin·Len() events are accepted: none leaves Value NaN.
+		return res, fmt.Errorf("ope: propensity replay: no event of %d accepted (%d matched the policy's choice, PMin = %g): the value is undefined; raise PMin (about PMin × %d events are accepted)", res.Events, res.Matched, pmin, n)
+	}
+	for _, v := range []float64{res.Value, res.Lo, res.Hi} {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			return res, fmt.Errorf("ope: propensity replay: the value is %v [%v, %v] on %d accepted events: the rewards overflow; rescale them", res.Value, res.Lo, res.Hi, res.Accepted)
+		}
+	}
 	return res, nil
 }
 

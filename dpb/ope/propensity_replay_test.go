@@ -3,6 +3,7 @@ package ope
 import (
 	"math"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
@@ -132,4 +133,18 @@ func bern(rng *rand.Rand, p float64) float64 {
 		return 1
 	}
 	return 0
+}
+
+// A threshold far below every propensity accepts no event: the replay
+// returns an error with its result instead of a NaN value as an estimate
+// (mt14-fig2-obd-bts -pmin 5e-324 printed a NaN estimate with exit 0).
+func TestPropensityReplayNoneAccepted(t *testing.T) {
+	l := testutil.NewSynthLogLogged(2000, synthMu, synthLogging, bandit.Stream(31, 0))
+	res, err := PropensityReplay(&tablePolicy{pi: []int{2, 0, 1}}, l, PropensityReplayConfig{PMin: 5e-324, Rand: bandit.Stream(31, 1)})
+	if err == nil || !strings.Contains(err.Error(), "no event of 2000 accepted") {
+		t.Errorf("err = %v, value %v: want an error naming the empty acceptance", err, res.Value)
+	}
+	if res.Accepted != 0 || res.Events != 2000 {
+		t.Errorf("result %v", res)
+	}
 }

@@ -67,6 +67,8 @@ func (r ReplayResult) String() string {
 // probability is not 1/K (relative error > 1e-6), since the estimator is then
 // biased.
 //
+// The policy reads the round and must not write to it (see [Refiller]).
+//
 // The policy is checked after every update: when it has an Err method
 // ([bandit.Checked] policies do) and it returns an error — the policy refused
 // a logged observation and stopped learning — Replay stops there and returns
@@ -99,11 +101,12 @@ func Replay(p bandit.Policy, log Log, cfg ReplayConfig) (ReplayResult, error) {
 	k := r.K
 	var res ReplayResult
 	n := log.Len()
+	rd := newReader(log)
 	for i := 0; i < n; i++ {
 		if cfg.MaxMatched > 0 && res.Matched >= cfg.MaxMatched {
 			break
 		}
-		arm, reward, prob := log.Event(r, i)
+		arm, reward, prob := rd.fill(r, i)
 		if arm < 0 || arm >= k {
 			return res, fmt.Errorf("ope: replay event %d: logged arm %d outside [0, %d)", i, arm, k)
 		}
@@ -171,8 +174,9 @@ func UniformValue(log Log, z float64) ReplayResult {
 		r.Actions = make([]float64, k*d)
 	}
 	var res ReplayResult
+	rd := newReader(log)
 	for i := 0; i < log.Len(); i++ {
-		_, reward, _ := log.Event(r, i)
+		_, reward, _ := rd.fill(r, i)
 		res.Events++
 		res.Matched++
 		res.Reward += reward

@@ -73,7 +73,13 @@ func Curves(c *harness.Curves, o CurveOptions) (*plot.Plot, error) {
 	}
 	if len(o.HLines) > 0 && len(c.X) > 0 {
 		lo, hi := c.X[0], c.X[len(c.X)-1]
+		for k := 0; o.LogX && !(lo > 0) && k < len(c.X); k++ {
+			lo = c.X[k] // a log axis has no 0: start at the first positive x
+		}
 		for _, y := range o.HLines {
+			if o.LogX && !(lo > 0) || o.LogY && !(y > 0) {
+				continue // not on a log axis
+			}
 			l, err := plotter.NewLine(plotter.XYs{{X: lo, Y: y}, {X: hi, Y: y}})
 			if err != nil {
 				return nil, err
@@ -203,6 +209,7 @@ func Save(p *plot.Plot, base string) error {
 // Render returns p rendered in format "svg" or "png" at [Size].
 func Render(p *plot.Plot, format string) ([]byte, error) {
 	wd, ht := Size(p)
+	drawable(p)
 	w, err := p.WriterTo(wd, ht, format)
 	if err != nil {
 		return nil, err

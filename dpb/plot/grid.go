@@ -28,6 +28,11 @@ func SaveGrid(plots [][]*plot.Plot, base string, w, h vg.Length) error {
 		cols = max(cols, len(r))
 	}
 	W, H := w*vg.Length(cols), h*vg.Length(rows)
+	for _, r := range plots {
+		for _, p := range r {
+			drawable(p)
+		}
+	}
 	tiles := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Points(12), PadY: vg.Points(12),
 		PadTop: vg.Points(4), PadBottom: vg.Points(4), PadLeft: vg.Points(4), PadRight: vg.Points(8)}
 	drawAll := func(c vg.CanvasSizer) {

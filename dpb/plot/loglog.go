@@ -181,6 +181,11 @@ func WriteTiled(out io.Writer, plots [][]*plot.Plot, w, h vg.Length, format stri
 	}
 	t := draw.Tiles{Rows: rows, Cols: cols, PadX: vg.Millimeter * 4, PadY: vg.Millimeter * 4,
 		PadTop: vg.Millimeter * 2, PadBottom: vg.Millimeter * 2, PadLeft: vg.Millimeter * 2, PadRight: vg.Millimeter * 2}
+	for _, r := range plots {
+		for _, p := range r {
+			drawable(p)
+		}
+	}
 	canvases := plot.Align(plots, t, draw.New(c))
 	for j := range plots {
 		for i := range plots[j] {

@@ -330,6 +330,7 @@ func SaveSized(p *plot.Plot, base string, w, h vg.Length) error {
 	if err := os.MkdirAll(filepath.Dir(base), 0o755); err != nil {
 		return err
 	}
+	drawable(p)
 	for _, ext := range []string{"svg", "png"} {
 		wt, err := p.WriterTo(w, h, ext)
 		if err != nil {

@@ -17,6 +17,7 @@ func ShowSizedAndSave(p *plot.Plot, base string, w, h vg.Length) error {
 	if err := SaveSized(p, base, w, h); err != nil {
 		return err
 	}
+	drawable(p)
 	wt, err := p.WriterTo(w, h, "svg")
 	if err != nil {
 		return err

@@ -43,12 +43,13 @@ func runAS17Table(name, out string, args []string, table int) error {
 	countVar(fs, n, "n", def.MaxHorizon, 1, maxAS17Horizon, "largest horizon T")
 	countVar(fs, minN, "minn", 256, 3, maxAS17Horizon, "smallest horizon T, at least 3 (horizons grow by 4×)")
 	countVar(fs, runs, "runs", def.Reps, 1, maxRuns, "independent runs per cell")
-	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
+	seed := new(uint64)
+	seedVar(fs, seed, "seed", 1, "experiment seed (an exact integer)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	short := fs.Bool("short", false, "small quick defaults (n=2^12, runs=6, epsn=2^11)")
-	countVar(fs, dim, "dim", 4, 1, maxAS17Dim, "dimension N (experts, arms)")
+	countVar(fs, dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts, arms)")
 	eps := fs.String("eps", "1,0.1", "ε values of the T sweep (non-private is added)")
-	countVar(fs, epsN, "epsn", def.EpsHorizon, 0, maxAS17Horizon, "horizon of the ε sweep, 0: none")
+	defaultOrVar(fs, epsN, "epsn", def.EpsHorizon, 3, maxAS17Horizon, "horizon of the ε sweep, 0: none")
 	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
 	progress := new(bool)
@@ -93,7 +94,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if *progress {
 		cfg.Progress = os.Stderr
 	}
-	if err := ready(); err != nil {
+	if err := ready(as17Memory(*workers, *dim, 0)); err != nil {
 		return err
 	}
 	plan, err := jobs.plan(name)

@@ -19,10 +19,11 @@ func runAudit(w io.Writer, args []string) error {
 	fs := newFlags("audit", "[NAME...] [flags]", "Audits every mechanism's privacy empirically (or the NAMEs given; -list shows them) and prints the table; exits 1 on a violation.")
 	asJSON := fs.Bool("json", false, "print the table as JSON")
 	short := fs.Bool("short", false, "small, quick run (a few seconds)")
-	seed := fs.Uint64("seed", 1, "random seed, an exact integer (the secure rows too, unless -crypto)")
+	seed := new(uint64)
+	seedVar(fs, seed, "seed", 1, "random seed, an exact integer (the secure rows too, unless -crypto)")
 	crypto := fs.Bool("crypto", false, "the secure rows draw their bits from crypto/rand (the library's default for releases; those rows then vary from run to run) instead of the seeded stream")
 	trials, workers := new(int), new(int)
-	countVar(fs, trials, "trials", 0, 0, maxAuditTrials, "runs on each input, 0: each audit's own (half select, half evaluate)")
+	defaultOrVar(fs, trials, "trials", 0, 2, maxAuditTrials, "runs on each input, 0: each audit's own (half select, half evaluate)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
 	list := fs.Bool("list", false, "list the audits and exit")
 	progress := new(bool)
@@ -53,7 +54,7 @@ func runAudit(w io.Writer, args []string) error {
 		}
 	}
 	names = uniq
-	if err := ready(); err != nil {
+	if err := ready(auditMemory(names, *trials, *short, *workers)); err != nil {
 		return err
 	}
 	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers, CryptoBits: *crypto}

@@ -26,12 +26,13 @@ func runBench(args []string) error {
 	fs := newFlags("bench", "[flags]", "Times SS18's bandit loop (Choose + Update, with or without the Appendix D decision sets) on one core.")
 	alg := fs.String("alg", "gaussian", "algorithm: nonprivate, gaussian, wishart, wishart-unshifted")
 	d, k, rounds := new(int), new(int), new(int)
-	countVar(fs, d, "d", 5, 1, maxBenchDim, "dimension d")
+	countVar(fs, d, "d", 5, 2, maxBenchDim, "dimension d")
 	countVar(fs, k, "K", 25, 1, maxBenchK, fmt.Sprintf("actions per round K (d·K at most %d)", maxBenchCells))
 	countVar(fs, rounds, "rounds", 200000, 1, maxHorizon, "rounds to time")
 	withEnv := fs.Bool("env", true, "include decision-set generation (SS18 Appendix D sets)")
 	padded := fs.Bool("padded", true, "padded tree release mode (private variants)")
-	seed := fs.Uint64("seed", 1, "seed (an exact integer)")
+	seed := new(uint64)
+	seedVar(fs, seed, "seed", 1, "seed (an exact integer)")
 	asJSON := fs.Bool("json", false, "print JSON: the timing, the CPU, the kernel in use and the ratio to the bound (see -peak)")
 	peak := fs.Bool("peak", false, "measure this core's FMA peak (scalar, AVX2, AVX-512) and normal-generation rate, and exit")
 	kernel := fs.String("kernel", "", "LinUCB scoring kernel (default: the fastest this CPU supports; all give the same bits)")
@@ -39,7 +40,7 @@ func runBench(args []string) error {
 	alone := fs.Bool("alone", false, "with -fig4: each variant chooses in turn (the previous release's loop) instead of all four in one pass (dpb.ChooseLockstep); the same bits")
 	chunks := fs.Bool("chunks", false, "also give every chunk's µs per round in order (about 100 chunks), wall time and, on Linux, the thread's CPU time: a run of slow chunks whose CPU time equals their wall time is the core running slower (another tenant's load on a shared host), not the process kept waiting")
 	horizon := new(int)
-	countVar(fs, horizon, "horizon", 50000000, 1, maxHorizon, "with -fig4: the trees' horizon n, at least -rounds (the paper's 5·10⁷ gives 27 levels)")
+	countVar(fs, horizon, "horizon", 50000000, 2, maxHorizon, "with -fig4: the trees' horizon n, at least -rounds (the paper's 5·10⁷ gives 27 levels)")
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
@@ -52,7 +53,7 @@ func runBench(args []string) error {
 		}
 	}
 	if *peak {
-		if err := ready(); err != nil {
+		if err := ready(nil); err != nil {
 			return err
 		}
 		return printPeak(*asJSON)
@@ -67,7 +68,9 @@ func runBench(args []string) error {
 	if *d**k > maxBenchCells {
 		return usagef("bench: -d %d × -K %d = %d numbers per decision set, at most %d", *d, *k, *d**k, maxBenchCells)
 	}
-	if err := ready(); err != nil {
+	// The decision set (and the environment's copy), the policy's d² state
+	// and its trees, and the timing's chunks.
+	if err := ready(memEstimate{{"the decision set of -K actions in R^d, the policy's state and its trees", "-d, -K", 8 * (3*float64(*d)*float64(*k) + 64*float64(*d)*float64(*d))}}); err != nil {
 		return err
 	}
 	old := runtime.GOMAXPROCS(1)
@@ -206,7 +209,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 	if err != nil {
 		return err
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
 	old := runtime.GOMAXPROCS(1)

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -33,8 +34,8 @@ func init() {
 
 func runBeyondCounters(name, out string, args []string) error {
 	fs := figureFlags(name)
-	eps := fs.Float64("eps", 1, "target ε")
-	delta := fs.Float64("delta", 0.1, "target δ")
+	eps := floatVar(fs, "eps", 1, "target ε")
+	delta := floatVar(fs, "delta", 0.1, "target δ")
 	maxLog := new(int)
 	countVar(fs, maxLog, "maxlog", 24, 10, 30, "largest horizon 2^maxlog (n = 2^10, 2^12, …)")
 	short := fs.Bool("short", false, "quick run (n up to 2^16)")
@@ -47,8 +48,13 @@ func runBeyondCounters(name, out string, args []string) error {
 	if *short {
 		*maxLog = 16
 	}
-	if err := ready(); err != nil {
+	// The exact calibrations keep a few values a round up to n = 2^maxlog
+	// (about 9 bytes a round measured at 2^22).
+	if err := ready(memEstimate{{"the counters' exact variance profiles (about 12 bytes a round up to n = 2^maxlog)", "-maxlog", 12 * math.Exp2(float64(*maxLog))}}); err != nil {
 		return err
+	}
+	if runEstimate != nil {
+		return nil // no job list: an exact computation
 	}
 	var ns []int
 	for e := 10; e <= *maxLog; e += 2 {
@@ -112,7 +118,7 @@ func runBeyondSS18(name, out string, args []string) error {
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
 	var res *ss18fig.Exp2Result
-	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
+	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
 		res, err = ss18fig.Experiment2(cfg)
 		return err
@@ -222,7 +228,7 @@ func runBeyondMT14(name, out string, args []string) error {
 	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
 	start := time.Now()
 	var cv *harness.Curves
-	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
+	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
 		cv, err = mt14fig.RunFig1(cfg)
 		return err
@@ -277,14 +283,15 @@ func runBeyondAS17(name, out string, args []string) error {
 	countVar(fs, n, "n", defN, 4, maxAS17Horizon, "largest horizon T")
 	countVar(fs, minN, "minn", 256, 4, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
 	countVar(fs, runs, "runs", defRuns, 2, maxRuns, "independent runs per cell")
-	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
+	seed := new(uint64)
+	seedVar(fs, seed, "seed", 1, "experiment seed (an exact integer)")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	countVar(fs, dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts)")
 	countVar(fs, sqrtN, "sqrtn", as17.SqrtMaxHorizon, 0, counter.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
 	short := fs.Bool("short", false, "quick run (n=2^12, runs=4)")
 	paper := fs.Bool("paper", false, "the AS17 tables' scale (n=2^20, runs=20; minutes)")
-	eps := fs.Float64("eps", 1, "ε of every private variant")
-	delta := fs.Float64("delta", 0, "δ of the Gaussian variants, in (0, 1); 0: δ = 1/T at each T")
+	eps := floatVar(fs, "eps", 1, "ε of every private variant")
+	delta := floatVar(fs, "delta", 0, "δ of the Gaussian variants, in (0, 1); 0: δ = 1/T at each T")
 	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
 	progress := new(bool)
 	progressVar(fs, progress)
@@ -335,7 +342,7 @@ func runBeyondAS17(name, out string, args []string) error {
 	}
 	start := time.Now()
 	var res *as17fig.BeyondResult
-	if stop, err := jobs.run(name, func(p *harness.Plan) (err error) {
+	if stop, err := jobs.run(name, as17Memory(*workers, *dim, *sqrtN), func(p *harness.Plan) (err error) {
 		cfg.Plan = p
 		res, err = as17fig.Beyond(cfg)
 		return err

@@ -70,10 +70,10 @@ func runBounds(w io.Writer, args []string) error {
 	d, n := new(int), new(int)
 	countVar(fs, d, "d", 5, 1, maxBoundsDim, "dimension d")
 	countVar(fs, n, "n", 5e7, 1, maxBoundsN, "horizon n (5e7 accepted: an exact integer; the counters' exact calibration costs O(n), about 2.6 s at 1e8)")
-	eps := fs.Float64("eps", 1, "privacy parameter ε")
-	delta := fs.Float64("delta", 0.1, "privacy parameter δ")
-	lt2 := fs.Float64("Lt2", 2, "L̃², bound on ‖x‖² + y²")
-	alpha := fs.Float64("alpha", 0, "failure probability α (default 1/n)")
+	eps := floatVar(fs, "eps", 1, "privacy parameter ε")
+	delta := floatVar(fs, "delta", 0.1, "privacy parameter δ")
+	lt2 := floatVar(fs, "Lt2", 2, "L̃², bound on ‖x‖² + y²")
+	alpha := floatVar(fs, "alpha", 0, "failure probability α (default 1/n)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := parseFigure(fs, args); err != nil {
 		return err
@@ -86,7 +86,7 @@ func runBounds(w io.Writer, args []string) error {
 		// Beyond it the Wishart accounting's δ is NaN (a run-time error).
 		return usagef("bounds: -eps %g is above %g", *eps, float64(maxEpsilon))
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
 	cp := ss18.ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: s.AlphaOrDefault()}

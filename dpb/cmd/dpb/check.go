@@ -21,6 +21,10 @@ func init() {
 // checkPapers lists the papers "dpb check all" runs, in order.
 var checkPapers = []string{"ss18", "mt14", "as17"}
 
+// checkLeast are the smallest -reps and -trials other than 0 the MT14 and
+// AS17 suites accept (check.MT14Config and check.AS17Config validate them).
+var checkLeast = map[string]struct{ reps, trials int }{"mt14": {2, 10}, "as17": {2, 100}}
+
 // The checks runCheck calls. The command's tests replace them to test its
 // wiring (flags into configs, shards, output formats, exit status) in
 // milliseconds; dpb/check's own tests run the checks themselves.
@@ -38,15 +42,16 @@ func runCheck(w io.Writer, args []string) error {
 	fs := newFlags("check", "ss18|mt14|as17|all [flags]", "Runs the proof checks of a paper (or all three) and prints the verdict table; exits 1 on any CHECK FAILED.")
 	asJSON := fs.Bool("json", false, "print the verdicts as JSON")
 	short := fs.Bool("short", false, "small, quick run (seconds)")
-	seed := fs.Uint64("seed", 1, "random seed (an exact integer)")
+	seed := new(uint64)
+	seedVar(fs, seed, "seed", 1, "random seed (an exact integer)")
 	d, n, reps, trials, workers := new(int), new(int), new(int), new(int), new(int)
-	countVar(fs, d, "d", 0, 0, maxCheckDim, "ss18: dimension, 0: 5")
-	countVar(fs, n, "n", 0, 0, maxCheckN, "ss18: horizon of the tree checks, 0: 1024 (short 128)")
+	defaultOrVar(fs, d, "d", 0, 2, maxCheckDim, "ss18: dimension, 0: 5")
+	defaultOrVar(fs, n, "n", 0, 2, maxCheckN, "ss18: horizon of the tree checks, 0: 1024 (short 128)")
 	countVar(fs, reps, "reps", 0, 0, maxCheckReps, "ss18: runs of each tree, 0: 100 (short 20); mt14, as17: runs behind each regret mean, 0: 20 / 10 (short 6 / 4)")
 	countVar(fs, trials, "trials", 0, 0, maxCheckTrials, "ss18: draws per Monte-Carlo check, 0: 20000 (short 2000); mt14, as17: trees of the counter and noise-law checks")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
 	policyN := new(int)
-	countVar(fs, policyN, "policyn", 0, 0, maxCheckN, "ss18: horizon of the Proposition 4 (confidence-set) checks, which run Algorithm 1, 0: 2000 (short 300)")
+	defaultOrVar(fs, policyN, "policyn", 0, 2, maxCheckN, "ss18: horizon of the Proposition 4 (confidence-set) checks, which run Algorithm 1, 0: 2000 (short 300)")
 	trees := fs.Bool("trees", false, "ss18: only the per-round checks of Props. 9 and 11 on the paper's trees (printed k and σ, plain and padded), the part that grows with n; needed above n = 65536")
 	mineig := fs.Bool("mineig", false, "ss18: only the coverage checks of the RadiusMinEig variants at Fig. 4's setting (d = 5, K = 25, gaps 0 and 0.1), each playing its own radius; -policyn sets n (0: 20000, short 2000), -reps the runs (0: 10)")
 	var jobs jobFlags
@@ -74,6 +79,20 @@ func runCheck(w io.Writer, args []string) error {
 	if !slices.Equal(papers, []string{"ss18"}) && (jobs.store != "" || jobs.shard != "" || jobs.merge || *trees || *mineig) {
 		return usagef("check %s: -store, -shard, -merge, -trees and -mineig are supported by check ss18 only", pos[0])
 	}
+	for _, p := range papers {
+		// MT14's and AS17's regret means need a standard error (2 runs) and
+		// their counter checks enough trees for a test.
+		least, ok := checkLeast[p]
+		if !ok {
+			continue
+		}
+		if *reps != 0 && *reps < least.reps {
+			return usagef("check %s: invalid value %d for flag -reps: want 0 (the default) or at least %d (a regret mean needs a standard error)", p, *reps, least.reps)
+		}
+		if *trials != 0 && *trials < least.trials {
+			return usagef("check %s: invalid value %d for flag -trials: want 0 (the default) or at least %d", p, *trials, least.trials)
+		}
+	}
 	if *mineig && *trees {
 		return usagef("check ss18: -mineig and -trees select different checks: give one")
 	}
@@ -82,7 +101,7 @@ func runCheck(w io.Writer, args []string) error {
 		// only the paper's trees have the per-run test that scales.
 		return usagef("check ss18: -n %d is above %d: add -trees (Props. 9 and 11 on the paper's trees, which scale to the paper's n); the other checks keep every round", *n, check.TreeDenseMaxN)
 	}
-	if err := ready(); err != nil {
+	if err := ready(checkMemoryParts(papers, *d, *n, *reps, *trials, *policyN, *workers, *short, *trees, *mineig)); err != nil {
 		return err
 	}
 	configs := map[string]any{}

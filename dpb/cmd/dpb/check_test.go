@@ -176,16 +176,16 @@ func TestCheckSS18Command(t *testing.T) {
 func TestCheckAllCommand(t *testing.T) {
 	f := useFakeChecks(t)
 	var b bytes.Buffer
-	if err := runCheck(&b, []string{"all", "-short", "-reps", "3", "-trials", "50", "-seed", "4"}); err != nil {
+	if err := runCheck(&b, []string{"all", "-short", "-reps", "3", "-trials", "100", "-seed", "4"}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.Join(f.calls, ",") != "ss18,mt14,as17" {
 		t.Errorf("calls %v", f.calls)
 	}
-	if c := f.cfgs["mt14"].(check.MT14Config); !reflect.DeepEqual(c, check.MT14Config{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
+	if c := f.cfgs["mt14"].(check.MT14Config); !reflect.DeepEqual(c, check.MT14Config{Seed: 4, Short: true, Reps: 3, Trials: 100}) {
 		t.Errorf("mt14 config %+v", c)
 	}
-	if c := f.cfgs["as17"].(check.AS17Config); !reflect.DeepEqual(c, check.AS17Config{Seed: 4, Short: true, Reps: 3, Trials: 50}) {
+	if c := f.cfgs["as17"].(check.AS17Config); !reflect.DeepEqual(c, check.AS17Config{Seed: 4, Short: true, Reps: 3, Trials: 100}) {
 		t.Errorf("as17 config %+v", c)
 	}
 	for _, s := range []string{"== ss18", "== mt14", "== as17", "as17-printed"} {

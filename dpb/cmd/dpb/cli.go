@@ -29,6 +29,8 @@ func newFlags(name, synopsis, doc string) *flag.FlagSet {
 	// parseArgs shows that text only for -h (errors are returned and printed
 	// once by main).
 	fs.SetOutput(new(bytes.Buffer))
+	memoryVar(fs)
+	readyCmd = name
 	fs.Usage = func() {
 		w := fs.Output()
 		fmt.Fprintf(w, "usage: dpb %s %s\n", name, synopsis)
@@ -96,6 +98,9 @@ func noArgs(fs *flag.FlagSet, pos []string) error {
 type intFlag struct {
 	p        *int
 	min, max int
+	// orZero accepts 0 too: the flag's "use the default" value, below a
+	// range that starts higher (-n 0 or 2..: a horizon of 1 is not one).
+	orZero bool
 }
 
 func (f intFlag) String() string {
@@ -106,7 +111,14 @@ func (f intFlag) String() string {
 }
 
 func (f intFlag) Set(s string) error {
-	v, err := parseCount(s, float64(f.min), float64(f.max))
+	lo := float64(f.min)
+	if f.orZero {
+		lo = 0
+	}
+	v, err := parseCount(s, lo, float64(f.max))
+	if err == nil && f.orZero && v != 0 && v < int64(f.min) {
+		err = fmt.Errorf("%s is outside [%d, %s] (or 0: the default)", s, f.min, fmtCount(float64(f.max)))
+	}
 	if err != nil {
 		return err
 	}
@@ -126,6 +138,9 @@ func parseCount(s string, lo, hi float64) (int64, error) {
 	if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 		return 0, fmt.Errorf("%q is not an integer", s)
 	}
+	if !plainNumber(s) {
+		return 0, fmt.Errorf("%q is not a decimal number", s)
+	}
 	if v != math.Trunc(v) {
 		return 0, fmt.Errorf("%s is not an integer", s)
 	}
@@ -133,6 +148,70 @@ func parseCount(s string, lo, hi float64) (int64, error) {
 		return 0, fmt.Errorf("%s is outside [%s, %s]", s, fmtCount(lo), fmtCount(hi))
 	}
 	return int64(v), nil
+}
+
+// plainNumber reports whether s avoids the forms strconv accepts beside
+// decimal notation: digit separators (ParseFloat reads "1_0" as 10) and
+// hexadecimal ("0x1p-2"; ParseUint with base 0, as flag.Uint64 calls it,
+// also reads "010" as 8, where seedVar, parsing base 10, reads 10).
+func plainNumber(s string) bool { return !strings.ContainsAny(s, "_xXpP") }
+
+// floatFlag is a float flag parsed strictly (see plainNumber); NaN and ±Inf
+// parse, for the command's own finiteness check to name.
+type floatFlag struct{ p *float64 }
+
+func (f floatFlag) String() string {
+	if f.p == nil {
+		return "0"
+	}
+	return strconv.FormatFloat(*f.p, 'g', -1, 64)
+}
+
+func (f floatFlag) Set(s string) error {
+	if !plainNumber(s) {
+		return fmt.Errorf("%q is not a decimal number", s)
+	}
+	v, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not a number", s)
+	}
+	*f.p = v
+	return nil
+}
+
+// floatVar defines a float flag parsed strictly (fs.Float64 reads "1_0" as
+// 10).
+func floatVar(fs *flag.FlagSet, name string, value float64, usage string) *float64 {
+	p := new(float64)
+	*p = value
+	fs.Var(floatFlag{p}, name, usage)
+	return p
+}
+
+// seedFlag is a seed: an exact decimal integer (fs.Uint64 parses with base
+// 0: "010" is 8, "0x10" 16 and "1_0" 10).
+type seedFlag struct{ p *uint64 }
+
+func (f seedFlag) String() string {
+	if f.p == nil {
+		return "0"
+	}
+	return strconv.FormatUint(*f.p, 10)
+}
+
+func (f seedFlag) Set(s string) error {
+	v, err := strconv.ParseUint(s, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%q is not an integer in [0, 2^64): a seed is an exact decimal integer", s)
+	}
+	*f.p = v
+	return nil
+}
+
+// seedVar defines the seed flag -name (decimal digits only).
+func seedVar(fs *flag.FlagSet, p *uint64, name string, value uint64, usage string) {
+	*p = value
+	fs.Var(seedFlag{p}, name, usage)
 }
 
 func fmtCount(v float64) string {
@@ -145,7 +224,14 @@ func fmtCount(v float64) string {
 // countVar defines an integer flag in [min, max] accepting 2e4-style values.
 func countVar(fs *flag.FlagSet, p *int, name string, value, min, max int, usage string) {
 	*p = value
-	fs.Var(intFlag{p, min, max}, name, fmt.Sprintf("%s (%s..%s)", usage, fmtCount(float64(min)), fmtCount(float64(max))))
+	fs.Var(intFlag{p: p, min: min, max: max}, name, fmt.Sprintf("%s (%s..%s)", usage, fmtCount(float64(min)), fmtCount(float64(max))))
+}
+
+// defaultOrVar defines an integer flag that is 0 (the default, or "none")
+// or in [min, max], accepting 2e4-style values.
+func defaultOrVar(fs *flag.FlagSet, p *int, name string, value, min, max int, usage string) {
+	*p = value
+	fs.Var(intFlag{p: p, min: min, max: max, orZero: true}, name, fmt.Sprintf("%s (0 or %s..%s)", usage, fmtCount(float64(min)), fmtCount(float64(max))))
 }
 
 // exitCode maps a command's error to the process status and prints it once.
@@ -245,7 +331,7 @@ func parseFloatList(name, s string, lo, hi float64) ([]float64, error) {
 	v := make([]float64, 0, len(parts))
 	for _, f := range parts {
 		x, err := strconv.ParseFloat(strings.TrimSpace(f), 64)
-		if err != nil || !(x >= lo && x <= hi) {
+		if err != nil || !plainNumber(f) || !(x >= lo && x <= hi) {
 			return nil, usagef("invalid value %q for flag -%s: entry %q, want a number in [%g, %g]", s, name, strings.TrimSpace(f), lo, hi)
 		}
 		v = append(v, x)
@@ -295,10 +381,25 @@ var (
 	errDryRun = errors.New("dry run: flags accepted")
 )
 
-// ready is called by every command just before its work starts.
-func ready() error {
-	if dryRun {
+// ready is called by every command just before its work starts, with the
+// memory its flags need: above the limit it refuses (see checkMemory). A
+// figure run to estimate its jobs (runEstimate: reproduce and slurm plan
+// with it) records its parts instead, to be checked with its job lists.
+func ready(est memEstimate) error {
+	switch {
+	case runEstimate != nil:
+		estimateParts = append(estimateParts, est...)
+	case dryRun:
+		// A flag check (reproduce checks every figure's flags first, then
+		// their memory with their job lists).
 		return errDryRun
+	default:
+		if err := checkMemory(readyCmd, est); err != nil {
+			return err
+		}
 	}
 	return nil
 }
+
+// readyCmd names the command running, for checkMemory's message.
+var readyCmd = "dpb"

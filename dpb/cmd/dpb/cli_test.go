@@ -70,13 +70,13 @@ func TestCLIConvention(t *testing.T) {
 		{[]string{"reproduce", "mt14-fig2-obd-bts", "-n", "500", "-out", out}, 2, "the OBD logs are replayed whole"},
 		{[]string{"check"}, 2, "want a paper"},
 		{[]string{"check", "ss18", "extra"}, 2, `unexpected argument "extra"`},
-		{[]string{"bench", "-d", "1e6"}, 2, "1e6 is outside [1, 128]"},
+		{[]string{"bench", "-d", "1e6"}, 2, "1e6 is outside [2, 128]"},
 		{[]string{"bench", "-d", "128", "-K", "65536"}, 2, "numbers per decision set, at most"},
 		{[]string{"bench", "-alg", "nope"}, 2, "unknown SS18 algorithm"},
 		{[]string{"bench", "-rounds", "-1"}, 2, "-1 is outside [1,"},
 		{[]string{"reproduce", "as17-table1", "-short", "-minn", "0"}, 2, "0 is outside [3,"},
 		{[]string{"reproduce", "as17-table1", "-short", "-n", "256", "-minn", "1024"}, 2, "below -minn"},
-		{[]string{"reproduce", "as17-table1", "-dim", "1000000"}, 2, "-dim: 1000000 is outside [1, 16]"},
+		{[]string{"reproduce", "as17-table1", "-dim", "1000000"}, 2, "-dim: 1000000 is outside [2, 16]"},
 		{[]string{"reproduce", "as17-table1", "-eps", "1,NaN"}, 2, `entry "NaN", want a number in`},
 		{[]string{"reproduce", "as17-table1", "-epsn", "-1"}, 2, "-1 is outside [0,"},
 		{[]string{"reproduce", "ss18-fig2", "-dims", "1000000"}, 2, "1000000 is outside [2, 128]"},
@@ -140,10 +140,36 @@ func TestParseCount(t *testing.T) {
 	}{
 		{"20000", 20000, true}, {"2e4", 20000, true}, {"1.5e3", 1500, true}, {"2.7", 0, false},
 		{"1e30", 0, false}, {"NaN", 0, false}, {"Inf", 0, false}, {"-1", 0, false}, {"", 0, false}, {"0x10", 0, false},
+		{"1_0", 0, false}, {"1_000e1", 0, false}, {"0x1p4", 0, false},
 	} {
 		got, err := parseCount(c.in, 0, 1e9)
 		if (err == nil) != c.ok || got != c.want {
 			t.Errorf("parseCount(%q) = %d, %v", c.in, got, err)
+		}
+	}
+}
+
+// Numbers on the command line are decimal: Go's flag package and
+// strconv read "1_0" as 10 (ParseFloat, and ParseInt/ParseUint with base
+// 0) and "0x10" as 16 (base 0, flag.Uint64's, which also read -seed 010
+// as seed 8; it is 10 now), so -k 1_0 ran ten actions.
+func TestNumbersAreDecimal(t *testing.T) {
+	out := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"reproduce", "ss18-fig1", "-k", "1_0", "-out", out}, `invalid value "1_0" for flag -k: "1_0" is not a decimal number`},
+		{[]string{"reproduce", "ss18-fig4", "-short", "-n", "2", "-runs", "1", "-seed", "0x10", "-out", out}, `invalid value "0x10" for flag -seed`},
+		{[]string{"reproduce", "ss18-fig4", "-short", "-n", "2", "-runs", "1", "-seed", "1_0", "-out", out}, `invalid value "1_0" for flag -seed`},
+		{[]string{"reproduce", "ss18-fig2", "-short", "-n", "2", "-runs", "1", "-dims", "4,1_0", "-out", out}, `"1_0" is not a decimal number`},
+		{[]string{"reproduce", "mt14-fig1-k5", "-short", "-n", "2", "-runs", "1", "-eps", "0.1,1_0", "-out", out}, `entry "1_0", want a number`},
+		{[]string{"bounds", "-eps", "1_0"}, `invalid value "1_0" for flag -eps: "1_0" is not a decimal number`},
+		{[]string{"bounds", "-delta", "0x1p-4"}, `invalid value "0x1p-4" for flag -delta`},
+	} {
+		var stderr bytes.Buffer
+		if code := runMain(c.args, &stderr); code != 2 || !strings.Contains(stderr.String(), c.msg) {
+			t.Errorf("dpb %s: exit %d, stderr %q; want exit 2 and %q", strings.Join(c.args, " "), code, stderr.String(), c.msg)
 		}
 	}
 }

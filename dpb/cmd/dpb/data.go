@@ -77,7 +77,13 @@ func runData(args []string) error {
 	if *dir == "" {
 		return usagef("data fetch: no home directory to default to; pass -dir DIR")
 	}
-	if err := ready(); err != nil {
+	// Each file's sources are held whole (each at most 4× its size + 1 MiB)
+	// with its converted bytes, one file at a time.
+	var worst float64
+	for _, f := range files {
+		worst = max(worst, float64(len(f.URLs)+1)*float64(4*f.Size+1<<20))
+	}
+	if err := ready(memEstimate{{"the largest file's downloads and converted bytes (sizes from the manifest)", "-manifest", worst}}); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)

@@ -71,11 +71,11 @@ func (j *jobFlags) plan(name string) (*jobPlan, error) {
 	return &jobPlan{Plan: p, name: name}, nil
 }
 
-// run waits for ready(), builds the figure's plan from the flags and runs
+// run waits for ready(est), builds the figure's plan from the flags and runs
 // the experiment under it; stop reports, as [jobPlan.done], that the figure
 // must not be written (with the error to return, if any).
-func (j *jobFlags) run(name string, exp func(*harness.Plan) error) (stop bool, err error) {
-	if err := ready(); err != nil {
+func (j *jobFlags) run(name string, est memEstimate, exp func(*harness.Plan) error) (stop bool, err error) {
+	if err := ready(est); err != nil {
 		return true, err
 	}
 	plan, err := j.plan(name)

@@ -103,7 +103,21 @@ func runMain(args []string, stderr io.Writer) int {
 		usage(stderr)
 		return 2
 	}
-	return exitCode(c.run(args[1:]), stderr)
+	maxMemory, readyCmd = 0, args[0] // -max-memory is each command line's own
+	return exitCode(runCommand(c, args[1:]), stderr)
+}
+
+// runCommand runs c and turns a panic of the command's goroutine into an
+// error (exit status 1), the last resort: inputs in range must not panic,
+// and the causes found are fixed where they are. A panic in a worker
+// goroutine still ends the process.
+func runCommand(c command, args []string) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("internal error: %v (a bug in dpb: please report it with the command line)", r)
+		}
+	}()
+	return c.run(args)
 }
 
 // suggest returns "; did you mean X?" for the command nearest to name (a

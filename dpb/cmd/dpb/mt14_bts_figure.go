@@ -21,12 +21,15 @@ func init() {
 
 func mt14Fig2BTS(name, out string, args []string) error {
 	fl := newMT14Flags(name)
-	pmin := fl.fs.Float64("pmin", 0, "rejection threshold PMin on the BTS log (0 = 1/K)")
+	pmin := floatVar(fl.fs, "pmin", 0, "rejection threshold PMin on the BTS log, 0 (1/K) or in [10/events, 1]: about PMin·events are accepted")
 	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}
 	if err := finiteFlags(fl.fs, map[string]float64{"pmin": *pmin, "alpha": *fl.alpha}); err != nil {
 		return err
+	}
+	if !(*pmin >= 0 && *pmin <= 1) {
+		return usagef("reproduce %s: invalid value %v for flag -pmin: want 0 (1/K) or a threshold in (0, 1]", name, *pmin)
 	}
 	if *fl.n != 0 {
 		return usagef("reproduce %s: -n %d: the OBD logs are replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
@@ -53,7 +56,7 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	if err := ready(); err != nil {
+	if err := ready(append(dataMemory(*fl.dataDir, "obd/bts/"+c+"/"+c+".csv", *fl.workers, 0), dataMemory(*fl.dataDir, "obd/random/"+c+"/"+c+".csv", 0, 0)...)); err != nil {
 		return err
 	}
 	logged, err := data.LoadOBDWith(btsPath, data.OBDOptions{AnyPropensity: true})
@@ -63,6 +66,12 @@ func mt14Fig2BTS(name, out string, args []string) error {
 	uniform, err := data.LoadOBD(uniPath)
 	if err != nil {
 		return err
+	}
+	if least := 10 / float64(logged.Len()); *pmin != 0 && *pmin < least {
+		// The rejection sampler accepts about PMin·events events (the sum of
+		// 1{match}/p over the log has mean events): fewer than 10 on average
+		// leaves the estimate resting on nothing (NaN with none accepted).
+		return usagef("reproduce %s: invalid value %v for flag -pmin: the rejection replay accepts about PMin × %d events = %.3g; want 0 (1/K) or at least 10/%d = %.3g", name, *pmin, logged.Len(), *pmin*float64(logged.Len()), logged.Len(), least)
 	}
 	cfg := mt14fig.Fig2BTSConfig{Logged: logged, Uniform: uniform, Epsilons: eps, Alpha: *fl.alpha, PMin: *pmin,
 		Reps: reps, Seed: *fl.seed, RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()}}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
@@ -55,15 +56,16 @@ func newMT14Flags(name string) *mt14Flags {
 		workers:  new(int),
 		delay:    new(int),
 		progress: new(bool),
-		seed:     fs.Uint64("seed", 1, "experiment seed (an exact integer)"),
+		seed:     new(uint64),
 		short:    fs.Bool("short", false, "small quick run"),
 		eps:      fs.String("eps", "", "comma-separated ε values (default: the figure's)"),
 		delays:   fs.String("delays", "0,100,1000", "comma-separated delays τ (fig2)"),
 		dataDir:  fs.String("data", data.Dir(), "folder holding obd/ and uci/ (fig2; dpb data fetch puts them in the default, see dpb data -h)"),
 		campaign: fs.String("campaign", "men", "OBD campaign: men or women (fig2 obd)"),
-		alpha:    fs.Float64("alpha", 1, "exploration α of contextual UCB (fig2)"),
+		alpha:    floatVar(fs, "alpha", 1, "exploration α of contextual UCB (fig2)"),
 	}
-	countVar(fs, fl.n, "n", 0, 0, maxHorizon, "horizon T (fig1) or events kept from the log (fig2), 0: the default (fig2: all)")
+	defaultOrVar(fs, fl.n, "n", 0, 2, maxHorizon, "horizon T (fig1) or events kept from the log (fig2), 0: the default (fig2: all)")
+	seedVar(fs, fl.seed, "seed", 1, "experiment seed (an exact integer)")
 	countVar(fs, fl.runs, "runs", 0, 0, maxRuns, "repetitions, 0: the figure's default")
 	countVar(fs, fl.workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
 	countVar(fs, fl.delay, "delay", 0, 0, maxHorizon, "feedback delay τ for every policy (fig1)")
@@ -107,7 +109,10 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if *fl.runs > 0 {
 		cfg.Reps = *fl.runs
 	}
-	if err := ready(); err != nil {
+	// A delayed policy buffers each round's observation until the next
+	// synchronisation: min(τ, T) of them, 64 bytes each, doubled by append.
+	if err := ready(memEstimate{runsPart(*fl.workers, "", 1), {"each worker's delay buffer (min(-delay, -n) observations)", "-delay, -n, -workers",
+		workersOf(*fl.workers) * 128 * float64(min(*fl.delay, cfg.Horizon))}}); err != nil {
 		return err
 	}
 	plan, err := fl.jobs.plan(name)
@@ -215,7 +220,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 		}
 		return err
 	}
-	if err := ready(); err != nil {
+	if err := ready(append(memEstimate{runsPart(*fl.workers, "", 1)}, dataMemory(*fl.dataDir, rel, *fl.workers, slices.Max(delays))...)); err != nil {
 		return err
 	}
 	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, maxEvents, *fl.seed)

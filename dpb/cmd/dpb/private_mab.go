@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -29,10 +30,11 @@ var privateMABPanels = []float64{0.1, 1, 10}
 func privateMAB(name, out string, k int, args []string) error {
 	fs := figureFlags(name)
 	n, runs, workers := new(int), new(int), new(int)
-	countVar(fs, n, "n", 0, 0, maxHorizon, "horizon T, 0: 1e6")
+	defaultOrVar(fs, n, "n", 0, 2, maxHorizon, "horizon T, 0: 1e6")
 	countVar(fs, runs, "runs", 0, 0, maxRuns, "repetitions, 0: 20")
 	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
-	seed := fs.Uint64("seed", 1, "experiment seed (an exact integer)")
+	seed := new(uint64)
+	seedVar(fs, seed, "seed", 1, "experiment seed (an exact integer)")
 	short := fs.Bool("short", false, "small quick run")
 	epsFlag := fs.String("eps", "", "comma-separated ε values (default 0.1,0.3,1,3,10; must include 0.1, 1 and 10)")
 	algs := fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(mabfig.Algorithms, ",")+")")
@@ -53,6 +55,16 @@ func privateMAB(name, out string, k int, args []string) error {
 	}
 	if *algs != "" {
 		cfg.Algorithms = strings.Split(*algs, ",")
+		for _, a := range cfg.Algorithms {
+			if !slices.Contains(mabfig.Algorithms, a) {
+				return usagef("reproduce %s: invalid value %q for flag -algs: unknown algorithm %q (want names of %s)", name, *algs, a, strings.Join(mabfig.Algorithms, ","))
+			}
+		}
+	}
+	for _, e := range privateMABPanels {
+		if eps != nil && !slices.Contains(eps, e) {
+			return usagef("reproduce %s: invalid value %q for flag -eps: the panels need ε = 0.1, 1 and 10 among the values", name, *epsFlag)
+		}
 	}
 	if *short {
 		cfg.Horizon, cfg.Reps = 20_000, 4
@@ -63,7 +75,7 @@ func privateMAB(name, out string, k int, args []string) error {
 	if *runs > 0 {
 		cfg.Reps = *runs
 	}
-	if err := ready(); err != nil {
+	if err := ready(memEstimate{runsPart(*workers, "", 1)}); err != nil {
 		return err
 	}
 	plan, err := jobs.plan(name)

@@ -137,6 +137,21 @@ func runReproduce(args []string) error {
 			}
 		}
 		dryRun = false
+		// Then each figure's memory: its job lists (found by running it
+		// under an estimate plan, which runs no job) and the parts its flags
+		// size, against -max-memory, before anything is allocated for them.
+		limit, _ := memoryLimit()
+		for _, n := range run {
+			// (The lists' values count 32 bytes each in figureMemory: past
+			// limit/32 of them the figure is refused whatever else it holds.)
+			lists, parts, err := estimateJobsUpTo(n, rest, float64(limit)/32)
+			if err == nil {
+				err = checkMemory("reproduce "+n, figureMemory(lists, parts))
+			}
+			if err != nil {
+				return figureErr(n, len(run), err)
+			}
+		}
 		if err := os.MkdirAll(out, 0o755); err != nil {
 			return err
 		}

@@ -55,7 +55,7 @@ func runSecureRegret(name, out string, args []string) error {
 	}
 	start := time.Now()
 	var res *ss18fig.SecureRegretResult
-	if stop, err := c.jobs.run(name, func(p *harness.Plan) (err error) {
+	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
 		cfg.Plan = p
 		res, err = ss18fig.SecureRegret(cfg)
 		return err

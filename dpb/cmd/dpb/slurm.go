@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -127,10 +128,10 @@ func runSlurm(args []string) error {
 	if _, ok := figures[name]; !ok {
 		return usagef("slurm: unknown figure %q (dpb reproduce -list)", name)
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
-	lists, err := estimateJobs(name, figArgs)
+	lists, _, err := estimateJobs(name, figArgs)
 	if err != nil {
 		return err
 	}
@@ -187,6 +188,11 @@ func checkSlurmValues(sf slurmFlags, figArgs []string) error {
 			return usagef("slurm: the path %q is not UTF-8", v)
 		}
 	}
+	if strings.Contains(sf.store, `\`) {
+		// sbatch's --output pattern under the store: a backslash there turns
+		// off every replacement symbol, so all shards would log to one file.
+		return usagef("slurm: -store %q holds a backslash, which sbatch's --output pattern (DIR/slurm-logs/%%x-%%A_%%a.out) cannot hold", sf.store)
+	}
 	if sf.wall != "" {
 		if !slurmTimeOK.MatchString(sf.wall) || strings.Trim(sf.wall, "0:-") == "" {
 			return usagef("slurm: -time %q: want a positive Slurm time limit: MINUTES, MM:SS, HH:MM:SS, D-HH, D-HH:MM or D-HH:MM:SS", sf.wall)
@@ -239,23 +245,36 @@ func splitFlags(fs *flag.FlagSet, args []string) (own, rest []string) {
 }
 
 // estimateJobs runs the figure under an Estimate plan: it runs no job and
-// writes nothing, and returns the job lists the figure would run.
-func estimateJobs(name string, args []string) ([]harness.JobList, error) {
-	tmp, err := os.MkdirTemp("", "dpb-slurm-")
-	if err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(tmp)
-	runEstimate = &harness.Plan{Estimate: true}
-	defer func() { runEstimate = nil }()
-	if err := figures[name].run(name, tmp, args); err != nil {
-		return nil, err
-	}
-	return runEstimate.Lists(), nil
+// writes nothing, and returns the job lists the figure would run and the
+// memory parts it declared to ready (its jobs' state and what else its
+// flags size; see figureMemory).
+func estimateJobs(name string, args []string) ([]harness.JobList, memEstimate, error) {
+	return estimateJobsUpTo(name, args, 0)
 }
 
-// runEstimate, when set, replaces every figure's plan (see estimateJobs).
-var runEstimate *harness.Plan
+// estimateJobsUpTo is estimateJobs that stops recording job lists once
+// they hold more than values values (0: no bound): enough to refuse a run
+// far above the memory budget without walking its jobs.
+func estimateJobsUpTo(name string, args []string, values float64) ([]harness.JobList, memEstimate, error) {
+	tmp, err := os.MkdirTemp("", "dpb-slurm-")
+	if err != nil {
+		return nil, nil, err
+	}
+	defer os.RemoveAll(tmp)
+	runEstimate, estimateParts = &harness.Plan{Estimate: true, EstimateValues: values}, nil
+	defer func() { runEstimate, estimateParts = nil, nil }()
+	if err := figures[name].run(name, tmp, args); err != nil && !errors.Is(err, harness.ErrEstimateOver) {
+		return nil, nil, err
+	}
+	return runEstimate.Lists(), estimateParts, nil
+}
+
+// runEstimate, when set, replaces every figure's plan (see estimateJobs),
+// and estimateParts collects the memory parts the figure gives ready.
+var (
+	runEstimate   *harness.Plan
+	estimateParts memEstimate
+)
 
 // shardCost returns the estimated seconds of the slowest shard on cpus
 // workers and the values of its largest job list (for memory).
@@ -346,10 +365,15 @@ DPB_MERGE
 merge=${merge%%%%;*}
 echo "dpb: shards: array job $shards; merge: job $merge (runs after every shard succeeded; cancelled if one fails)"
 `, q(cmdline), jobs, len(lists), rounds, sf.shards, secs, sf.cpus,
-		shellQuote(logs), extra, shellQuote(logs+"/%x-%A_%a.out"), name, sf.shards-1, opts, dpb, shellQuote(name), fig, store,
-		extra, shellQuote(logs+"/%x-%j.out"), name, mem, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
+		shellQuote(logs), extra, shellQuote(sbatchLiteral(logs)+"/%x-%A_%a.out"), name, sf.shards-1, opts, dpb, shellQuote(name), fig, store,
+		extra, shellQuote(sbatchLiteral(logs)+"/%x-%j.out"), name, mem, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
 	return err
 }
+
+// sbatchLiteral escapes s for sbatch's filename patterns (--output), in
+// which % starts a replacement symbol (%j, %A, …) and %% is a literal %: a
+// store path "runs/100%" would otherwise name other files.
+func sbatchLiteral(s string) string { return strings.ReplaceAll(s, "%", "%%") }
 
 // extraOpts returns sbatch's -partition and -account options, shell-quoted
 // (each with a leading space), or "".

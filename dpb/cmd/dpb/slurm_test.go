@@ -16,7 +16,7 @@ import (
 // The printed script submits N shards as an array and the merge after them,
 // with the figure's flags, estimated limits, overrides, and valid bash.
 func TestSlurmScript(t *testing.T) {
-	lists, err := estimateJobs("ss18-fig4", []string{"-short", "-seed", "7"})
+	lists, _, err := estimateJobs("ss18-fig4", []string{"-short", "-seed", "7"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,7 +127,7 @@ func TestSlurmRefusesInjection(t *testing.T) {
 // argument, submits the merge with --kill-on-invalid-dep=yes (a failed shard
 // cancels it instead of leaving it pending; item 9), and runs nothing else.
 func TestSlurmScriptStubSbatch(t *testing.T) {
-	lists, err := estimateJobs("ss18-fig4", []string{"-short"})
+	lists, _, err := estimateJobs("ss18-fig4", []string{"-short"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,6 +161,37 @@ func TestSlurmScriptStubSbatch(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(dir, "PWNED")); err == nil {
 		t.Error("PWNED exists")
+	}
+}
+
+// A % in the store path is a literal in sbatch's --output pattern (%%):
+// "100%x" would otherwise have become the job name, and %A, %j the job ids.
+// A backslash, which turns sbatch's patterns off, is refused.
+func TestSlurmStorePathPercent(t *testing.T) {
+	lists, _, err := estimateJobs("ss18-fig4", []string{"-short"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(t.TempDir(), "100%x")
+	sf := slurmFlags{shards: 2, cpus: 1, store: store, out: "/o", dpb: "/d"}
+	var b bytes.Buffer
+	if err := writeSlurmScript(&b, "ss18-fig4", nil, sf, lists, []string{"slurm", "ss18-fig4"}); err != nil {
+		t.Fatal(err)
+	}
+	esc := strings.ReplaceAll(store, "%", "%%")
+	for _, want := range []string{
+		"--output=" + esc + "/slurm-logs/%x-%A_%a.out",
+		"--output=" + esc + "/slurm-logs/%x-%j.out",
+		"mkdir -p " + store + "/slurm-logs\n",
+		"-store " + store + " -shard auto",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("script lacks %q:\n%s", want, b.String())
+		}
+	}
+	var stderr bytes.Buffer
+	if code := runMain([]string{"slurm", "ss18-fig4", "-short", "-shards", "2", "-store", `/tmp/a\b`}, &stderr); code != 2 || !strings.Contains(stderr.String(), "holds a backslash") {
+		t.Errorf("-store with a backslash: exit %d, %q", code, stderr.String())
 	}
 }
 

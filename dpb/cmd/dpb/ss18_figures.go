@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"slices"
@@ -38,10 +39,10 @@ type ss18Common struct {
 }
 
 func (c *ss18Common) bind(fs *flag.FlagSet) {
-	countVar(fs, &c.n, "n", 0, 0, maxHorizon, "horizon n, 0: the figure's default")
+	defaultOrVar(fs, &c.n, "n", 0, 2, maxHorizon, "horizon n, 0: the figure's default")
 	countVar(fs, &c.runs, "runs", 0, 0, maxRuns, "independent runs, 0: the figure's default")
 	countVar(fs, &c.workers, "workers", 0, 0, maxWorkers, "worker goroutines, 0: GOMAXPROCS")
-	fs.Uint64Var(&c.seed, "seed", 1, "experiment seed (an exact integer)")
+	seedVar(fs, &c.seed, "seed", 1, "experiment seed (an exact integer)")
 	fs.BoolVar(&c.short, "short", false, "small quick run")
 	fs.BoolVar(&c.paper, "paper", false, "the paper's scale (slow)")
 	progressVar(fs, &c.progress)
@@ -68,16 +69,21 @@ func runSS18Fig1(name, out string, args []string) error {
 	c.bind(fs)
 	var k int
 	countVar(fs, &k, "k", 1000, 1, maxFig1Actions, "number of actions K")
-	gap := fs.Float64("gap", 0.1, "sub-optimality gap Δ")
-	az := fs.Float64("azimuth", 35, "view azimuth (degrees)")
-	el := fs.Float64("elevation", 20, "view elevation (degrees)")
+	gap := floatVar(fs, "gap", 0.1, "sub-optimality gap Δ")
+	az := floatVar(fs, "azimuth", 35, "view azimuth (degrees)")
+	el := floatVar(fs, "elevation", 20, "view elevation (degrees)")
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
 	if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
 		return err
 	}
-	if err := ready(); err != nil {
+	if !(*gap >= 0 && *gap < 1.5) { // env.NewLinearEnv's [0, 2·optimal reward), at its default 0.75
+		return usagef("reproduce %s: invalid value %v for flag -gap: want a gap in [0, 1.5) (twice the optimal reward 0.75)", name, *gap)
+	}
+	// The plot of K points in its SVG and PNG: about 1 kB a point measured
+	// at K = 10⁵ (115 MB).
+	if err := ready(memEstimate{{"the decision set of -k actions and its plot (SVG and PNG)", "-k", 600 * float64(k)}}); err != nil {
 		return err
 	}
 	plan, err := c.jobs.plan(name)
@@ -156,7 +162,7 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 			return nil, nil, usagef("reproduce %s: -dims %s: Fig. 3 fits a slope and needs at least 2 distinct dimensions", name, *dims)
 		}
 	}
-	if err := ready(); err != nil {
+	if err := ready(exp1Memory(cfg.Dims, c.scale(), c.workers)); err != nil {
 		return nil, nil, err
 	}
 	plan, err := c.jobs.plan(name)
@@ -181,8 +187,14 @@ func runExp1(name string, args []string) (*exp1Run, *ss18Common, error) {
 
 func exp1Meta(name string, r *exp1Run) harness.Meta {
 	cfg := r.res.Config
+	var slope, intercept any = r.res.Slope, r.res.Intercept
+	for _, v := range r.res.Slope {
+		if math.IsNaN(v) || math.IsInf(v, 0) {
+			slope, intercept = nil, nil // one dimension: no line to fit (JSON null)
+		}
+	}
 	return harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: []string{harness.NoNoise}, Config: map[string]any{
-		"experiment": cfg, "slope": r.res.Slope, "intercept": r.res.Intercept,
+		"experiment": cfg, "slope": slope, "intercept": intercept,
 		"wall_seconds": r.wall, "policy": "LinUCB, Ridge(λ), log-det radius, α = 1/n",
 	}}
 }
@@ -262,7 +274,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	if c.runs > 0 {
 		cfg.Reps = c.runs
 	}
-	if err := ready(); err != nil {
+	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
 		return err
 	}
 	plan, err := c.jobs.plan(name)
@@ -314,7 +326,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
 	var rhosV int
 	rhos := &rhosV
-	countVar(fs, rhos, "rhos", 0, 0, maxRhos, "number of ρ_min values, 0: 6")
+	defaultOrVar(fs, rhos, "rhos", 0, 2, maxRhos, "number of ρ_min values, 0: 6")
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
@@ -329,7 +341,7 @@ func runSS18Fig5(name, out string, args []string) error {
 	if *rhos > 0 {
 		cfg.RhoMins = *rhos
 	}
-	if err := ready(); err != nil {
+	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
 		return err
 	}
 	plan, err := c.jobs.plan(name)

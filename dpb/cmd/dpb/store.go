@@ -37,7 +37,7 @@ func runStore(w io.Writer, args []string) error {
 	if _, err := os.Stat(args[0]); err != nil {
 		return err
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
 	st, err := harness.OpenStore(args[0])

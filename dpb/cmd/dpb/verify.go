@@ -26,7 +26,7 @@ func runVerify(w io.Writer, args []string) error {
 	if len(pos) == 0 {
 		return usagef("verify: want one or more figure JSON files")
 	}
-	if err := ready(); err != nil {
+	if err := ready(nil); err != nil {
 		return err
 	}
 	bad := 0
