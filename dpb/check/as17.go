@@ -91,7 +91,7 @@ func (c AS17Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 3
 func AS17(cfg AS17Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.Trials < 100 || c.Reps < 2 || len(c.Horizons) == 0 || len(c.Epsilons) == 0 || c.Dim < 2 {
-		return nil, fmt.Errorf("check: AS17 check config %+v: trials >= 100, reps >= 2, dim >= 2, a horizon and an ε needed", c)
+		return nil, fmt.Errorf("check: AS17 check config trials=%d, reps=%d, dim=%d, horizons %v, ε %v: trials >= 100, reps >= 2, dim >= 2, a horizon and an ε needed", c.Trials, c.Reps, c.Dim, c.Horizons, c.Epsilons)
 	}
 	vs, err := PaddedNoiseLaw(c.stream(1), 1024, 0.05, c.Trials)
 	if err != nil {

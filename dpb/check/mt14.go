@@ -214,7 +214,7 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 func MT14(cfg MT14Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if c.Trials < 10 || c.Reps < 2 || len(c.Horizons) == 0 || len(c.Epsilons) == 0 {
-		return nil, fmt.Errorf("check: MT14 check config %+v: trials >= 10, reps >= 2, a horizon and an ε needed", c)
+		return nil, fmt.Errorf("check: MT14 check config trials=%d, reps=%d, horizons %v, ε %v: trials >= 10, reps >= 2, a horizon and an ε needed", c.Trials, c.Reps, c.Horizons, c.Epsilons)
 	}
 	for _, e := range c.Epsilons {
 		if !(e > 0) || math.IsInf(e, 0) {

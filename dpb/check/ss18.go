@@ -217,7 +217,7 @@ func SS18Scaled(cfg SS18Config) (Verdicts, error) {
 
 func (c SS18Config) validate() error {
 	if c.D < 1 || c.N < 2 || c.Reps < 1 || c.Trials < 1 {
-		return fmt.Errorf("check: check config %+v: d, reps, trials must be >= 1 and n >= 2", c)
+		return fmt.Errorf("check: SS18 check config d=%d, n=%d, reps=%d, trials=%d: d, reps, trials must be >= 1 and n >= 2", c.D, c.N, c.Reps, c.Trials)
 	}
 	return nil
 }

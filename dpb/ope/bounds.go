@@ -18,10 +18,10 @@ const MaxRoundValues = 1 << 26
 func newRound(log Log) (*bandit.Round, error) {
 	k, d := log.Arms(), log.Dim()
 	if k < 1 || d < 0 {
-		return nil, fmt.Errorf("ope: ope: log has %d arms and dimension %d, want >= 1 arm and dimension >= 0", k, d)
+		return nil, fmt.Errorf("ope: log has %d arms and dimension %d, want >= 1 arm and dimension >= 0", k, d)
 	}
 	if d > MaxRoundValues/k {
-		return nil, fmt.Errorf("ope: ope: log has %d arms of dimension %d: K·Dim is more than %d values a round (ope.MaxRoundValues)", k, d, MaxRoundValues)
+		return nil, fmt.Errorf("ope: log has %d arms of dimension %d: K·Dim is more than %d values a round (ope.MaxRoundValues)", k, d, MaxRoundValues)
 	}
 	r := &bandit.Round{K: k, Dim: d}
 	if d > 0 {

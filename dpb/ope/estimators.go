@@ -123,11 +123,11 @@ type terms struct {
 // collect reads the log once, validating every event.
 func collect(log Log, target Target, model RewardModel) (terms, error) {
 	if log == nil || target == nil {
-		return terms{}, fmt.Errorf("ope: ope: nil log or target")
+		return terms{}, fmt.Errorf("ope: nil log or target")
 	}
 	k, n := log.Arms(), log.Len()
 	if k < 1 || n < 1 {
-		return terms{}, fmt.Errorf("ope: ope: log has %d arms and %d events, need >= 1 of each", k, n)
+		return terms{}, fmt.Errorf("ope: log has %d arms and %d events, need >= 1 of each", k, n)
 	}
 	r, err := newRound(log)
 	if err != nil {
@@ -149,23 +149,23 @@ func collect(log Log, target Target, model RewardModel) (terms, error) {
 		var sum float64
 		for a, v := range pi {
 			if !(v >= 0 && v <= 1) {
-				return tm, fmt.Errorf("ope: ope event %d: target probability of arm %d is %v, want [0, 1]", i, a, v)
+				return tm, fmt.Errorf("ope: event %d: target probability of arm %d is %v, want [0, 1]", i, a, v)
 			}
 			sum += v
 		}
 		if math.Abs(sum-1) > 1e-9 {
-			return tm, fmt.Errorf("ope: ope event %d: target probabilities sum to %v, want 1", i, sum)
+			return tm, fmt.Errorf("ope: event %d: target probabilities sum to %v, want 1", i, sum)
 		}
 		tm.w[i], tm.r[i] = pi[arm]/p, reward
 		if math.IsInf(tm.w[i], 0) {
-			return tm, fmt.Errorf("ope: ope event %d: importance weight π(a|x)/p = %v/%v overflows", i, pi[arm], p)
+			return tm, fmt.Errorf("ope: event %d: importance weight π(a|x)/p = %v/%v overflows", i, pi[arm], p)
 		}
 		if model != nil {
 			predict(model, q, r, i)
 			var dm float64
 			for a, v := range q {
 				if math.IsNaN(v) || math.IsInf(v, 0) {
-					return tm, fmt.Errorf("ope: ope event %d: reward model predicts %v for arm %d, want a finite number", i, v, a)
+					return tm, fmt.Errorf("ope: event %d: reward model predicts %v for arm %d, want a finite number", i, v, a)
 				}
 				dm += float64(pi[a] * v)
 			}
@@ -267,20 +267,20 @@ func EstimateAll(log Log, target Target, model RewardModel, es []Estimator, cfg 
 			cfg.Resamples = 1000
 		}
 		if cfg.Resamples < 10 {
-			return nil, fmt.Errorf("ope: ope: %d bootstrap resamples, want >= 10", cfg.Resamples)
+			return nil, fmt.Errorf("ope: %d bootstrap resamples, want >= 10", cfg.Resamples)
 		}
 		if cfg.Rand == nil {
-			return nil, fmt.Errorf("ope: ope: the bootstrap interval needs EstimateConfig.Rand")
+			return nil, fmt.Errorf("ope: the bootstrap interval needs EstimateConfig.Rand")
 		}
 	default:
-		return nil, fmt.Errorf("ope: ope: unknown interval %d", int(cfg.Interval))
+		return nil, fmt.Errorf("ope: unknown interval %d", int(cfg.Interval))
 	}
 	for _, e := range es {
 		if e < IPS || e > DR {
-			return nil, fmt.Errorf("ope: ope: unknown estimator %d", int(e))
+			return nil, fmt.Errorf("ope: unknown estimator %d", int(e))
 		}
 		if (e == DM || e == DR) && model == nil {
-			return nil, fmt.Errorf("ope: ope: %v needs a reward model", e)
+			return nil, fmt.Errorf("ope: %v needs a reward model", e)
 		}
 	}
 	tm, err := collect(log, target, model)
@@ -320,7 +320,7 @@ func EstimateAll(log Log, target Target, model RewardModel, es []Estimator, cfg 
 		if !(e == SNIPS && math.IsNaN(v)) {
 			for _, x := range []float64{est.Value, est.SE, est.Lo, est.Hi, est.ESS} {
 				if math.IsNaN(x) || math.IsInf(x, 0) {
-					return nil, fmt.Errorf("ope: ope: %v is %v ± %v (interval [%v, %v], ESS %v): the weighted rewards overflow (weights up to %g); rescale the rewards", e, est.Value, est.SE, est.Lo, est.Hi, est.ESS, maxW)
+					return nil, fmt.Errorf("ope: %v is %v ± %v (interval [%v, %v], ESS %v): the weighted rewards overflow (weights up to %g); rescale the rewards", e, est.Value, est.SE, est.Lo, est.Hi, est.ESS, maxW)
 				}
 			}
 		}

@@ -60,7 +60,7 @@ func FitLinearModel(log Log, from, to int, lambda float64) (*LinearModel, error)
 // exceed [MaxModelValues].
 func FitLinearModelWith(log Log, from, to int, fit LinearFit) (*LinearModel, error) {
 	if from < 0 || to > log.Len() || from >= to {
-		return nil, fmt.Errorf("ope: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
+		return nil, fmt.Errorf("ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
 	}
 	return fitLinear(log, fit, func(i int) bool { return i >= from && i < to }, from, to)
 }
@@ -75,7 +75,7 @@ func fitLinear(log Log, fit LinearFit, in func(int) bool, lo, hi int) (*LinearMo
 	}
 	d := log.Dim()
 	if d < 1 {
-		return nil, fmt.Errorf("ope: ope: a linear model needs contexts (the log's dimension is %d)", d)
+		return nil, fmt.Errorf("ope: a linear model needs contexts (the log's dimension is %d)", d)
 	}
 	r, err := newRound(log)
 	if err != nil {
@@ -93,7 +93,7 @@ func fitLinear(log Log, fit LinearFit, in func(int) bool, lo, hi int) (*LinearMo
 		}
 	}
 	if events == 0 {
-		return nil, fmt.Errorf("ope: ope: no events to fit the reward model on")
+		return nil, fmt.Errorf("ope: no events to fit the reward model on")
 	}
 	if n*n > primalModelValues && events < n {
 		// Fewer events than unknowns: the events' m×m system (fitDual)
@@ -136,10 +136,10 @@ func fitLinear(log Log, fit LinearFit, in func(int) bool, lo, hi int) (*LinearMo
 		}
 	}
 	if rows == 0 {
-		return nil, fmt.Errorf("ope: ope: no events to fit the reward model on")
+		return nil, fmt.Errorf("ope: no events to fit the reward model on")
 	}
 	if !linalg.Cholesky(g, n) {
-		return nil, fmt.Errorf("ope: ope: ridge system not positive definite")
+		return nil, fmt.Errorf("ope: ridge system not positive definite")
 	}
 	linalg.ForwardSolve(g, n, u)
 	linalg.BackSolve(g, n, u)
@@ -181,7 +181,7 @@ func (m *CrossFitModel) Fold(i int) int { return int(int64(i) * int64(len(m.Mode
 // than i's.
 func (m *CrossFitModel) PredictEventTo(dst []float64, r *bandit.Round, i int) {
 	if i < 0 || i >= m.n {
-		panic(fmt.Sprintf("ope: ope: event %d outside the cross-fitted log's [0, %d)", i, m.n))
+		panic(fmt.Sprintf("ope: event %d outside the cross-fitted log's [0, %d)", i, m.n))
 	}
 	m.Models[m.Fold(i)].PredictTo(dst, r)
 }
@@ -195,13 +195,13 @@ func (m *CrossFitModel) PredictTo(dst []float64, r *bandit.Round) { m.Models[0].
 func CrossFitLinear(log Log, folds int, fit LinearFit) (*CrossFitModel, error) {
 	n := log.Len()
 	if folds < 2 || folds > n {
-		return nil, fmt.Errorf("ope: ope: %d cross-fitting folds, want 2..%d (the log's events)", folds, n)
+		return nil, fmt.Errorf("ope: %d cross-fitting folds, want 2..%d (the log's events)", folds, n)
 	}
 	m := &CrossFitModel{Models: make([]*LinearModel, folds), n: n}
 	for f := range folds {
 		mf, err := fitLinear(log, fit, func(i int) bool { return m.Fold(i) != f }, 0, n)
 		if err != nil {
-			return nil, fmt.Errorf("ope: ope: fold %d: %w", f, err)
+			return nil, fmt.Errorf("ope: fold %d: %w", f, err)
 		}
 		m.Models[f] = mf
 	}
@@ -227,7 +227,7 @@ func (m *ArmMeanModel) PredictTo(dst []float64, r *bandit.Round) {
 // arm never logged gets prior).
 func FitArmMeans(log Log, from, to int, prior float64) (*ArmMeanModel, error) {
 	if from < 0 || to > log.Len() || from >= to {
-		return nil, fmt.Errorf("ope: ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
+		return nil, fmt.Errorf("ope: events [%d, %d) outside the log's [0, %d)", from, to, log.Len())
 	}
 	r, err := newRound(log)
 	if err != nil {

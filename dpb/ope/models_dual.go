@@ -117,7 +117,7 @@ func fitDual(log Log, r *bandit.Round, fit LinearFit, in func(int) bool, lo, hi,
 		g[a*m+a] += fit.Lambda
 	}
 	if !linalg.Cholesky(g, m) {
-		return nil, fmt.Errorf("ope: ope: ridge system not positive definite")
+		return nil, fmt.Errorf("ope: ridge system not positive definite")
 	}
 	linalg.ForwardSolve(g, m, y)
 	linalg.BackSolve(g, m, y) // y is α now

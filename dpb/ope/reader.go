@@ -58,13 +58,13 @@ func (rd *reader) fill(r *bandit.Round, i int) (arm int, reward, prob float64) {
 func (rd *reader) event(r *bandit.Round, i int) (arm int, reward, p float64, err error) {
 	arm, reward, p = rd.fill(r, i)
 	if arm < 0 || arm >= r.K {
-		return 0, 0, 0, fmt.Errorf("ope: ope event %d: logged arm %d outside [0, %d)", i, arm, r.K)
+		return 0, 0, 0, fmt.Errorf("ope: event %d: logged arm %d outside [0, %d)", i, arm, r.K)
 	}
 	if err := param.CheckFinite("reward", reward); err != nil {
-		return 0, 0, 0, fmt.Errorf("ope: ope event %d: %w", i, err)
+		return 0, 0, 0, fmt.Errorf("ope: event %d: %w", i, err)
 	}
 	if !(p > 0 && p <= 1) {
-		return 0, 0, 0, fmt.Errorf("ope: ope event %d: logged propensity is %v, want (0, 1]", i, p)
+		return 0, 0, 0, fmt.Errorf("ope: event %d: logged propensity is %v, want (0, 1]", i, p)
 	}
 	return arm, reward, p, nil
 }

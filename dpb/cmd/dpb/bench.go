@@ -70,7 +70,7 @@ func runBench(args []string) error {
 	}
 	// The decision set (and the environment's copy), the policy's d² state
 	// and its trees, and the timing's chunks.
-	if err := ready(memEstimate{{"the decision set of -K actions in R^d, the policy's state and its trees", "-d, -K", 8 * (3*float64(*d)*float64(*k) + 64*float64(*d)*float64(*d))}}); err != nil {
+	if err := ready(memEstimate{{"the decision set of -K actions in R^d, the policy's state and its trees", "-d, -K", 8 * (float64(3*float64(*d)*float64(*k)) + float64(64*float64(*d)*float64(*d)))}}); err != nil {
 		return err
 	}
 	old := runtime.GOMAXPROCS(1)

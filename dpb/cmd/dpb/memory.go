@@ -241,7 +241,7 @@ func figureMemory(lists []harness.JobList, parts memEstimate) memEstimate {
 	for _, l := range lists {
 		// A job's row (24-byte slice header) and its points; twice for
 		// the summaries and copies the figure makes of them.
-		vals += 2 * float64(l.Shape.Jobs()) * (24 + 8*float64(l.Shape.Points))
+		vals += float64(2 * float64(l.Shape.Jobs()) * (24 + float64(8*float64(l.Shape.Points))))
 	}
 	est := append(memEstimate(nil), parts...)
 	est = append(est, memPart{"the figure's drawing (its SVG and PNG canvases: an AS17 table's tiles take 30 MB)", "", 16 << 20})

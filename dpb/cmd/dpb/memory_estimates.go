@@ -40,7 +40,7 @@ func exp1Memory(dims []int, scale harness.Scale, workers int) memEstimate {
 func as17Memory(workers, dim, sqrtN int) memEstimate {
 	n := float64(dim)
 	return memEstimate{runsPart(workers, "", 1), {"each worker's 2^N actions of N values (-dim N) and square-root counter draws", "-dim, -sqrtn, -workers",
-		workersOf(workers) * 8 * (1.5*math.Exp2(n)*n + float64(sqrtN)*n)}}
+		workersOf(workers) * 8 * (float64(1.5*math.Exp2(n)*n) + float64(float64(sqrtN)*n))}}
 }
 
 // auditMemory is dpb audit's: each audit keeps the scores of its runs on
@@ -105,7 +105,7 @@ func checkMemoryParts(papers []string, d, n, reps, trials, policyN, workers int,
 			if mineig {
 				fr = def(reps, 10, 10)
 			}
-			est = append(est, memPart{"each worker's decision set of d² actions in R^d and its trees", "-d, -workers", workersOf(workers) * (10*fd*fd*fd + perRunBytes)})
+			est = append(est, memPart{"each worker's decision set of d² actions in R^d and its trees", "-d, -workers", workersOf(workers) * (float64(10*fd*fd*fd) + perRunBytes)})
 			switch {
 			case mineig:
 			case fn <= check.TreeDenseMaxN:
@@ -118,7 +118,7 @@ func checkMemoryParts(papers []string, d, n, reps, trials, policyN, workers int,
 					runs = 1
 				}
 				est = append(est, memPart{"the tree checks' ratios of every round of every run (36 values a round a run, twice without -trees, and each bound's rounds sorted)", "-n × -reps",
-					8*fn*fr*(36*runs+2) + 8*36*3*fn})
+					float64(8*fn*fr*(float64(36*runs)+2)) + float64(8*36*3*fn)})
 			default:
 				est = append(est, memPart{"the tree checks' per-run summaries", "-reps", 8 * fr * 36 * (3 + check.TreeSampleRounds)})
 			}
