@@ -77,6 +77,11 @@ func SS18(cfg SS18Config) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
+	sv, err := SS18Samplers(cfg)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, sv...)
 	tv, err := SS18Scaled(cfg)
 	if err != nil {
 		return nil, err
@@ -258,6 +263,27 @@ func SS18Facts(cfg SS18Config) (Verdicts, error) {
 		lemmaN = 50
 	}
 	return append(vs, EllipticalPotential(c.stream(7), c.D, lemmaN, max(c.Trials/100, 10))...), nil
+}
+
+// SS18Samplers measures the samplers of the built SS18 objects at
+// [SS18Config.SS18CheckSetting] against the check's own references
+// ([SS18NodeSamplers], [SS18CounterReleases]). Their sizes do not shrink
+// with Short: they are what lets a 3 % under-noise be caught.
+func SS18Samplers(cfg SS18Config) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	s := c.SS18CheckSetting()
+	vs, err := SS18NodeSamplers(c.stream(9), s)
+	if err != nil {
+		return nil, err
+	}
+	cv, err := SS18CounterReleases(c.stream(10), s)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, cv...), nil
 }
 
 // SS18Privacy checks the privacy calibration at [SS18PaperSetting]
