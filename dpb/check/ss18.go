@@ -232,27 +232,29 @@ func (c SS18Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 1
 // SS18Facts checks the facts of SS18 Appendix A.3 and the Υ bound at
 // level α = 0.01 (Claims 17, 18, 19 with k = 10d and with the printed k of
 // the check setting; Υ at per-round failure probability 0.005; Claim 20;
-// Lemma 22).
+// Lemma 22). The sampled rows of Claims 17–19 and Υ draw at least
+// factsMinTrials (cfg.Trials when larger), Short or not.
 func SS18Facts(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	const alpha = 0.01
+	trials := max(c.Trials, factsMinTrials)
 	var vs Verdicts
-	vs = append(vs, ChiSquareTails(c.stream(1), c.D, alpha, c.Trials)...)
-	vs = append(vs, GaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, c.Trials))
+	vs = append(vs, ChiSquareTails(c.stream(1), c.D, alpha, trials)...)
+	vs = append(vs, GaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, trials)...)
 	s := c.SS18CheckSetting()
 	for i, k := range []int{10 * c.D, s.WishartK()} {
-		v, err := WishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, c.Trials)
+		v, err := WishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, trials)
 		if err != nil {
 			return nil, err
 		}
-		vs = append(vs, v)
+		vs = append(vs, v...)
 	}
 	// Υ at a per-round failure probability α/(2n) = 0.005 (n = 10, α = 0.1),
 	// where a bound that is too small would show.
-	u, err := Upsilon(c.stream(5), ss18.Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
+	u, err := Upsilon(c.stream(5), ss18.Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, trials)
 	if err != nil {
 		return nil, err
 	}
