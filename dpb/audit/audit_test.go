@@ -193,6 +193,7 @@ func TestShortAudit(t *testing.T) {
 	for _, a := range E2EAlgs {
 		e2e = append(e2e, e2eName(a))
 	}
+	e2e = append(e2e, "ss18-e2e-gaussian-exact-offdiag")
 	for _, n := range append(e2e, "as17-ftrl-e2e-gaussian", "as17-ftrl-e2e-laplace") {
 		r, ok := byName[n]
 		switch {

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // All returns every audit, in table order, the secure rows with their bits
@@ -50,6 +51,8 @@ func AllWith(secure noise.Mode) []*Mechanism {
 	for _, a := range E2EAlgs {
 		ms = append(ms, e2eAudit(a))
 	}
+	// The off-diagonal pair beside the diagonal one (tree counter).
+	ms = append(ms, gaussianE2EOffDiag(ss18.GaussianExact))
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
 			// The exact samplers cost about a microsecond a draw: a

@@ -85,6 +85,32 @@ func e2eAudit(alg ss18.Alg) *Mechanism {
 // releases what this model says; if it does not, the test is merely
 // suboptimal and the bound still valid.
 func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64) *Mechanism {
+	return gaussianE2EPair(alg, s, shrink, false)
+}
+
+// e2eOffDiagNeighbours is the pair of the off-diagonal SS18 audit (s the
+// user): v = √L̃²(e₁ + e₂)/√2 against √L̃²(e₁ − e₂)/√2, orthogonal unit
+// vectors too (‖Δ(vvᵀ)‖_F = √2·L̃², the largest), whose outer products
+// differ only off the diagonal: Δ = L̃²(e₁e₂ᵀ + e₂e₁ᵀ).
+func e2eOffDiagNeighbours(s int) string {
+	return fmt.Sprintf("users ≠ %d send (x, y) = 0; user %d sends x = √L̃²(e₁+e₂)/√2 (D) or √L̃²(e₁−e₂)/√2 (D′), y = 0: ‖Δ(vvᵀ)‖_F = √2·L̃², all of it off the diagonal (V₁₂ moves by ±L̃²/2)", s, s)
+}
+
+// gaussianE2EOffDiag is the end-to-end audit of alg on the off-diagonal
+// pair (e2eOffDiagNeighbours), beside the diagonal one of gaussianE2E: a
+// defect in the off-diagonal noise alone is invisible to the pair e₁
+// against e₂, which moves only V₁₁ and V₂₂. The off-diagonal entries' draws
+// are N(0, σ²), independent of the diagonal's, and V₁₂ moves by +L̃²/2 a_s
+// (D) or −L̃²/2 a_s (D′): a shift of L̃²a_s against noise σ²BBᵀ, the same
+// exact μ_s as the diagonal pair (2L̃²a_s against 4σ²BBᵀ). Test:
+// Neyman–Pearson, −wᵀV₁₂.
+func gaussianE2EOffDiag(alg ss18.Alg) *Mechanism {
+	return gaussianE2EPair(alg, e2eSetting, 1, true)
+}
+
+// gaussianE2EPair is gaussianE2E on the diagonal pair, or on the
+// off-diagonal one (offDiag).
+func gaussianE2EPair(alg ss18.Alg, s ss18.Setting, shrink float64, offDiag bool) *Mechanism {
 	kind, ok := alg.GaussianCounter(counter.Padded)
 	if !ok {
 		panic("audit: not an exactly calibrated Gaussian variant")
@@ -106,12 +132,16 @@ func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64) *Mechanism {
 	// Counter rounds 1..n: round 1 is the zero item, user u is round u+1.
 	user, w, mu := pairWeightsFrom(noiseMatrix(kind, s.N), cal.Sigma, 2)
 	user-- // counter round → user
+	name, neighbours, test := e2eName(alg), e2eNeighbours(user), "Neyman–Pearson: wᵀ(V₂₂ − V₁₁) over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B"
+	if offDiag {
+		name, neighbours, test = name+"-offdiag", e2eOffDiagNeighbours(user), "Neyman–Pearson: −wᵀV₁₂ over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B"
+	}
 	m := &Mechanism{
-		Name: e2eName(alg),
+		Name: name,
 		Mechanism: fmt.Sprintf("SS18 %v regularizer (%v counter, padded release, σ = %.4g), d = %d, n = %d, every released V_t",
 			alg, kind, bcal.Sigma, s.D, s.N),
-		Neighbours:  e2eNeighbours(user) + fmt.Sprintf(" (the user with the largest exact μ_s = %.4f; calibrated μ = %.4f)", mu, cal.Mu),
-		Test:        "Neyman–Pearson: wᵀ(V₂₂ − V₁₁) over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B",
+		Neighbours:  neighbours + fmt.Sprintf(" (the user with the largest exact μ_s = %.4f; calibrated μ = %.4f)", mu, cal.Mu),
+		Test:        test,
 		Epsilon:     s.Epsilon,
 		Delta:       s.Delta,
 		Trials:      100000,
@@ -129,10 +159,21 @@ func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64) *Mechanism {
 				for t := 1; t <= s.N; t++ {
 					// Release t: counter round t, after users 1..t−1.
 					reg.StatsTo(v, u)
-					stat += float64(w[t-1] * (v[d+1] - v[0]))
+					if offDiag {
+						stat -= float64(w[t-1] * v[1])
+					} else {
+						stat += float64(w[t-1] * (v[d+1] - v[0]))
+					}
 					clear(x)
 					if t == user {
-						x[which] = math.Sqrt(s.Lt2) // e₁ (D) or e₂ (D′), scaled to ‖x‖² = L̃²
+						if offDiag { // (e₁ ± e₂)/√2, scaled to ‖x‖² = L̃²
+							x[0], x[1] = math.Sqrt(s.Lt2/2), math.Sqrt(s.Lt2/2)
+							if which == 1 {
+								x[1] = -x[1]
+							}
+						} else {
+							x[which] = math.Sqrt(s.Lt2) // e₁ (D) or e₂ (D′), scaled to ‖x‖² = L̃²
+						}
 					}
 					reg.Add(x, 0)
 				}
@@ -143,7 +184,7 @@ func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64) *Mechanism {
 	if shrink == 1 {
 		m.Control = func(short bool) *Mechanism {
 			f, loose := gaussianControlFactor(short, mu, cal.Mu)
-			c := gaussianE2E(alg, s, f)
+			c := gaussianE2EPair(alg, s, f, offDiag)
 			c.Mechanism = fmt.Sprintf("control: %s built for L̃²/%s (σ/%s) on data of norm L̃%s", alg, fctr(f), fctr(f), loose)
 			return c
 		}

@@ -30,6 +30,28 @@ func TestE2EPlantedDefectCaught(t *testing.T) {
 	}
 }
 
+// TestE2EOffDiagonalPair: the off-diagonal pair ((e₁ ± e₂)/√2) reaches the
+// same exact μ_s as the diagonal one, so its row is as tight: under-noised
+// by 2 it must fail its claim (same argument and seed as
+// TestE2EPlantedDefectCaught), as built it must not.
+func TestE2EOffDiagonalPair(t *testing.T) {
+	r, err := Run(gaussianE2EPair(ss18.GaussianExact, e2eSetting, 2, true), Options{Trials: 3000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !r.Failed() {
+		t.Errorf("off-diagonal pair at σ/2: verdict %s, ε lower %.3f; want a violation", r.Verdict, r.Lower)
+	}
+	r, err = Run(gaussianE2EOffDiag(ss18.GaussianExact), Options{Trials: 3000, Seed: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Failed() {
+		t.Errorf("off-diagonal pair as built: verdict %s, ε lower %.3f above %g", r.Verdict, r.Lower, r.Epsilon)
+	}
+	t.Logf("as built: ε lower %.3f, estimate %.3f (claim %g)", r.Lower, r.Estimate, r.Epsilon)
+}
+
 // TestE2EWishartStatistic: the Wishart row's exact log-likelihood ratio
 // catches a planted gross defect (user 1's data 36 times the bound L̃², a
 // pair μ ≈ 2 against the claim's 0.92), while the tight k at the bound

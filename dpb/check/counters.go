@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
@@ -115,6 +116,32 @@ func CounterRegularizers(cfg TreeConfig) (Verdicts, error) {
 	for si, a := range algs {
 		kind, _ := a.GaussianCounter(counter.Padded)
 		sharp, perRound := a == ss18.GaussianBLTSharp, a == ss18.GaussianBLTRound
+		// The ρ bounds are tested on the noise part (see noisePartRatio):
+		// each round's bounds (they do not depend on the noise) from a
+		// replay of the regularizer, and the control's factor from the
+		// check's own σ (bwSigma for the counter's Cost) and the release
+		// variance (BBᵀ)_tt of the counter's impulse responses.
+		replay, err := newCounterVariantReg(a, s, bandit.Stream(cfg.Seed, 0))
+		if err != nil {
+			return nil, err
+		}
+		gram, err := releaseGram(kind, n)
+		if err != nil {
+			return nil, err
+		}
+		sigma := bwSigma(s.Epsilon, s.Delta, math.Sqrt(replay.Counter().Cost().L2Sq)*s.Lt2)
+		roundBounds := make([]ss18.RegBounds, n)
+		ctlFactor := make([]float64, n)
+		gammaFactor := make([]float64, n)
+		zx := make([]float64, d)
+		for t := range n {
+			if t > 0 {
+				replay.Add(zx, 0)
+			}
+			roundBounds[t] = replay.Bounds()
+			ctlFactor[t] = noiseControlFactor(roundBounds[t].RhoMax-roundBounds[t].Shift, sigma*math.Sqrt(gram.At(t, t)), d)
+			gammaFactor[t] = gammaControlFactor(roundBounds[t].Gamma, sigma*math.Sqrt(gram.At(t, t)), roundBounds[t].Shift, d)
+		}
 		hn := 0.0
 		for s := n; s >= 1; s-- {
 			hn += 1 / float64(s)
@@ -142,15 +169,23 @@ func CounterRegularizers(cfg TreeConfig) (Verdicts, error) {
 			all := make([]float64, 0, n*cfg.Reps)
 			total, badRounds := 0, 0
 			minP, ctlP := 1.0, 1.0
+			noisePart := bi != 2
 			for t := range n {
 				f, cf := 0, 0
+				cfac := gammaFactor[t]
+				if noisePart {
+					cfac = ctlFactor[t]
+				}
 				for rep := range cfg.Reps {
 					x := out[si][rep][t*nb+bi]
+					if noisePart {
+						x = noisePartRatio(x, roundBounds[t], bi == 0)
+					}
 					all = append(all, x)
 					if x > 1 {
 						f++
 					}
-					if x*treeControlFactor > 1 {
+					if x*cfac > 1 {
 						cf++
 					}
 				}
@@ -178,7 +213,15 @@ func CounterRegularizers(cfg TreeConfig) (Verdicts, error) {
 			v.Tail = finiteOr0(quantile(all, 1-level))
 			v.PValue = math.Min(1, float64(n)*minP)
 			v.Pass = v.PValue > PassPValue
-			v = withControl(v, pvalueControl(math.Min(1, float64(n)*ctlP)), treeControl)
+			ctlName := gammaControlName(fmt.Sprintf("%.3g–%.3g by round", slices.Min(gammaFactor), slices.Max(gammaFactor)))
+			if noisePart {
+				ctlName = noiseControlName(slices.Min(ctlFactor))
+				if perRound {
+					ctlName = fmt.Sprintf("node noise ×%.3g–%.3g by round (Υ_t over the release noise's median λ_max: fails about half the rounds)", slices.Min(ctlFactor), slices.Max(ctlFactor))
+				}
+				v.Note += "; noise part: λ_max(N_t)/Υ or −λ_min(N_t)/Υ (slack and control on it)"
+			}
+			v = withControl(v, pvalueControl(math.Min(1, float64(n)*ctlP)), ctlName)
 			vs = append(vs, v)
 		}
 	}

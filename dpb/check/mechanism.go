@@ -78,11 +78,9 @@ func laplaceNodeVerdicts(name, ref string, nz noise.Noise, b float64, nodes int,
 	return Verdicts{v1, v2}
 }
 
-// measureNodeNoise draws mechDraws coordinates of the node noise nz (whole
-// draws, the coordinates pooled: they are i.i.d.) and returns their second
-// moment about 0 (the variance of a centred law) and their
-// Kolmogorov–Smirnov distance to the CDF cdf.
-func measureNodeNoise(nz noise.Noise, cdf func(float64) float64) (v, ks float64) {
+// nodeDraws returns mechDraws coordinates of the node noise nz (whole
+// draws, the coordinates pooled: they are i.i.d.).
+func nodeDraws(nz noise.Noise) []float64 {
 	d := nz.Dim()
 	buf := make([]float64, d)
 	xs := make([]float64, 0, mechDraws)
@@ -90,6 +88,15 @@ func measureNodeNoise(nz noise.Noise, cdf func(float64) float64) (v, ks float64)
 		nz.Sample(buf)
 		xs = append(xs, buf[:min(d, mechDraws-len(xs))]...)
 	}
+	return xs
+}
+
+// measureNodeNoise draws mechDraws coordinates of the node noise nz (whole
+// draws, the coordinates pooled: they are i.i.d.) and returns their second
+// moment about 0 (the variance of a centred law) and their
+// Kolmogorov–Smirnov distance to the CDF cdf.
+func measureNodeNoise(nz noise.Noise, cdf func(float64) float64) (v, ks float64) {
+	xs := nodeDraws(nz)
 	var s float64
 	for _, x := range xs {
 		s += float64(x * x)

@@ -77,6 +77,11 @@ func SS18(cfg SS18Config) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
+	sv, err := SS18Samplers(cfg)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, sv...)
 	tv, err := SS18Scaled(cfg)
 	if err != nil {
 		return nil, err
@@ -227,27 +232,29 @@ func (c SS18Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 1
 // SS18Facts checks the facts of SS18 Appendix A.3 and the Υ bound at
 // level α = 0.01 (Claims 17, 18, 19 with k = 10d and with the printed k of
 // the check setting; Υ at per-round failure probability 0.005; Claim 20;
-// Lemma 22).
+// Lemma 22). The sampled rows of Claims 17–19 and Υ draw at least
+// factsMinTrials (cfg.Trials when larger), Short or not.
 func SS18Facts(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
 	const alpha = 0.01
+	trials := max(c.Trials, factsMinTrials)
 	var vs Verdicts
-	vs = append(vs, ChiSquareTails(c.stream(1), c.D, alpha, c.Trials)...)
-	vs = append(vs, GaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, c.Trials))
+	vs = append(vs, ChiSquareTails(c.stream(1), c.D, alpha, trials)...)
+	vs = append(vs, GaussianSingularValues(c.stream(2), 10*c.D, c.D, alpha, trials)...)
 	s := c.SS18CheckSetting()
 	for i, k := range []int{10 * c.D, s.WishartK()} {
-		v, err := WishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, c.Trials)
+		v, err := WishartEigenvalues(c.stream(3+uint64(i)), c.D, float64(k), s.Lt2, alpha, trials)
 		if err != nil {
 			return nil, err
 		}
-		vs = append(vs, v)
+		vs = append(vs, v...)
 	}
 	// Υ at a per-round failure probability α/(2n) = 0.005 (n = 10, α = 0.1),
 	// where a bound that is too small would show.
-	u, err := Upsilon(c.stream(5), ss18.Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, c.Trials)
+	u, err := Upsilon(c.stream(5), ss18.Setting{D: c.D, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1}, trials)
 	if err != nil {
 		return nil, err
 	}
@@ -258,6 +265,27 @@ func SS18Facts(cfg SS18Config) (Verdicts, error) {
 		lemmaN = 50
 	}
 	return append(vs, EllipticalPotential(c.stream(7), c.D, lemmaN, max(c.Trials/100, 10))...), nil
+}
+
+// SS18Samplers measures the samplers of the built SS18 objects at
+// [SS18Config.SS18CheckSetting] against the check's own references
+// ([SS18NodeSamplers], [SS18CounterReleases]). Their sizes do not shrink
+// with Short: they are what lets a 3 % under-noise be caught.
+func SS18Samplers(cfg SS18Config) (Verdicts, error) {
+	c := cfg.WithDefaults()
+	if err := c.validate(); err != nil {
+		return nil, err
+	}
+	s := c.SS18CheckSetting()
+	vs, err := SS18NodeSamplers(c.stream(9), s)
+	if err != nil {
+		return nil, err
+	}
+	cv, err := SS18CounterReleases(c.stream(10), s)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, cv...), nil
 }
 
 // SS18Privacy checks the privacy calibration at [SS18PaperSetting]

@@ -284,7 +284,11 @@ func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 			}
 			for b := range nb {
 				vr := variants[b/3]
-				vs = append(vs, perRunVerdict(cfg, out[si], s, k, w, b, ser.wishart, ser.mode, vr.name, vr.perRound == nil))
+				var pr []ss18.RegBounds
+				for _, p := range vr.perRound {
+					pr = append(pr, p.b)
+				}
+				vs = append(vs, perRunVerdict(cfg, out[si], s, k, w, b, ser.wishart, ser.mode, vr.name, vr.perRound == nil, vr.b, pr, scaleW))
 			}
 		}
 		return vs, nil, nil
@@ -300,11 +304,29 @@ func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 		for b := range nb {
 			vr := variants[b/3]
 			name := fmt.Sprintf("%s/%s/%s/%s", kind, ser.mode, vr.name, treeBoundNames[b])
+			// Prop. 11's ρ bounds are tested on the noise part alone (see
+			// noisePartRatio); the per-round medians (TreeRounds) stay the
+			// ratios of H_t to its bound.
+			noisePart := !ser.wishart && b%3 != 2
+			var pr []ss18.RegBounds
+			for _, p := range vr.perRound {
+				pr = append(pr, p.b)
+			}
+			ctlFactor, ctlName := float64(treeControlFactor), treeControl
+			if noisePart {
+				ctlFactor = noiseControlFactor(vr.b.RhoMax-vr.b.Shift, s.GaussianSigma()*math.Sqrt(float64(m)), d)
+				ctlName = noiseControlName(ctlFactor)
+			}
+			if b%3 == 2 {
+				ctlFactor = treeGammaControl(vr.b, pr, ser.wishart, s, k, scaleW)
+				ctlName = gammaControlName(fmt.Sprintf("%.3g", ctlFactor))
+			}
 			fails := make([]int, n)
 			med := make([]float64, n)
 			nodes := make([]int, n)
 			all := make([]float64, 0, n*cfg.Reps)
 			col := make([]float64, cfg.Reps)
+			stat := make([]float64, cfg.Reps)
 			total, badRounds, firstBad := 0, 0, 0
 			minP, ctlP := 1.0, 1.0
 			for t := range n {
@@ -312,15 +334,19 @@ func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 				for rep := range cfg.Reps {
 					x := out[si][rep][t*nb+b]
 					col[rep] = x
+					if noisePart {
+						x = noisePartRatio(x, vr.b, b%3 == 0)
+					}
+					stat[rep] = x
 					if x > 1 {
 						fails[t]++
 					}
-					if x*treeControlFactor > 1 {
+					if x*ctlFactor > 1 {
 						ctlFails++
 					}
 				}
 				ctlP = math.Min(ctlP, BinomialTail(cfg.Reps, ctlFails, alpha))
-				all = append(all, col...)
+				all = append(all, stat...)
 				med[t] = median(col)
 				nodes[t] = m
 				if ser.mode == counter.Plain {
@@ -349,7 +375,10 @@ func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 			v.Tail = finiteOr0(quantile(all, 1-alpha))
 			v.PValue = math.Min(1, float64(n)*minP)
 			v.Pass = v.PValue > PassPValue
-			v = withControl(v, pvalueControl(math.Min(1, float64(n)*ctlP)), treeControl)
+			v = withControl(v, pvalueControl(math.Min(1, float64(n)*ctlP)), ctlName)
+			if noisePart {
+				v.Note += "; noise part: λ_max(N_t)/Υ or −λ_min(N_t)/Υ (slack and control on it)"
+			}
 			if ser.wishart && ser.mode == counter.Plain && vr.perRound == nil {
 				v.Erratum = true
 				v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
@@ -363,7 +392,7 @@ func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 // perRunVerdict is the per-run test of bound b of one tree (see
 // TreeRegularizers): runs[rep] holds, per bound, the failing rounds,
 // the first, the largest ratio and the sampled ratios (w values).
-func perRunVerdict(cfg TreeConfig, runs [][]float64, s ss18.Setting, k, w, b int, wishart bool, mode counter.ReleaseMode, variant string, fixed bool) Verdict {
+func perRunVerdict(cfg TreeConfig, runs [][]float64, s ss18.Setting, k, w, b int, wishart bool, mode counter.ReleaseMode, variant string, fixed bool, bounds ss18.RegBounds, perRound []ss18.RegBounds, scaleW float64) Verdict {
 	n := s.N
 	kind, ref := "gaussian", "SS18 Prop. 11 (§4.2)"
 	if wishart {
@@ -373,8 +402,22 @@ func perRunVerdict(cfg TreeConfig, runs [][]float64, s ss18.Setting, k, w, b int
 	failedRuns, rounds, firstBad, ctlRuns := 0, 0, 0, 0
 	var sampled []float64
 	tail := 0.0
+	// Prop. 11's ρ bounds on the noise part (see TreeRegularizers): the
+	// conversion is increasing, so the largest ratio maps to the largest.
+	noisePart := !wishart && b%3 != 2
+	conv := func(x float64) float64 { return x }
+	ctlFactor, ctlName := float64(treeControlFactor), treeControl
+	if noisePart {
+		conv = func(x float64) float64 { return noisePartRatio(x, bounds, b%3 == 0) }
+		ctlFactor = noiseControlFactor(bounds.RhoMax-bounds.Shift, s.GaussianSigma()*math.Sqrt(float64(s.Levels())), s.D)
+		ctlName = noiseControlName(ctlFactor)
+	}
+	if b%3 == 2 {
+		ctlFactor = treeGammaControl(bounds, perRound, wishart, s, k, scaleW)
+		ctlName = gammaControlName(fmt.Sprintf("%.3g", ctlFactor))
+	}
 	for _, run := range runs {
-		if run[b*w+2]*treeControlFactor > 1 {
+		if conv(run[b*w+2])*ctlFactor > 1 {
 			ctlRuns++
 		}
 		o := run[b*w : (b+1)*w]
@@ -385,8 +428,10 @@ func perRunVerdict(cfg TreeConfig, runs [][]float64, s ss18.Setting, k, w, b int
 				firstBad = int(o[1])
 			}
 		}
-		tail = math.Max(tail, o[2])
-		sampled = append(sampled, o[3:]...)
+		tail = math.Max(tail, conv(o[2]))
+		for _, x := range o[3:] {
+			sampled = append(sampled, conv(x))
+		}
 	}
 	alpha := s.AlphaOrDefault() / 2 // a run fails in some round with probability ≤ n·α/(2n)
 	note := fmt.Sprintf("per-run test: failed in %d of %d runs, %d of %d run-rounds", failedRuns, cfg.Reps, rounds, n*cfg.Reps)
@@ -395,7 +440,7 @@ func perRunVerdict(cfg TreeConfig, runs [][]float64, s ss18.Setting, k, w, b int
 	}
 	v := NewVerdict(name, treeClaim(b, wishart, variant, mode, s.D, n, k), ref, alpha, cfg.Reps, failedRuns, median(sampled), note)
 	v.Tail = finiteOr0(tail)
-	v = withControl(v, NewVerdict("control", "", "", alpha, cfg.Reps, ctlRuns, 0, ""), treeControl)
+	v = withControl(v, NewVerdict("control", "", "", alpha, cfg.Reps, ctlRuns, 0, ""), ctlName)
 	if wishart && mode == counter.Plain && fixed {
 		v.Erratum = true
 		v.Note += "; Prop. 9 assumes m node noises per release, plain has popcount(t) ≤ m−1: use padded"
@@ -447,6 +492,12 @@ func treeClaim(b int, wishart bool, variant string, mode counter.ReleaseMode, d,
 	if wishart {
 		return fmt.Sprintf("Wishart tree (%s, k=%d), %s: %s each round, d=%d, n=%d", mode, k, variant, what, d, n)
 	}
+	switch b % 3 {
+	case 0:
+		what += " ⟺ λ_max(N_t) ≤ Υ"
+	case 1:
+		what += " ⟺ −λ_min(N_t) ≤ Υ"
+	}
 	return fmt.Sprintf("Gaussian tree (%s), %s, H_t = N_t + 2ΥI: %s each round, d=%d, n=%d", mode, variant, what, d, n)
 }
 
@@ -476,4 +527,20 @@ func (r *TreeRounds) Curves(clip float64, names ...string) (*harness.Curves, err
 		c.StdErr = append(c.StdErr, make([]float64, r.N))
 	}
 	return c, nil
+}
+
+// treeGammaControl is the size of a tree's γ control (gammaControlFactor)
+// with the bounds b of the variant (those of m nodes, perRound[m], for the
+// per-round variant): h_t's entries have standard deviation σ_noise√m
+// (Gaussian) or s√(mk) (Wishart W_{d+1}(sI, k) per node), and H_t's
+// spectrum is centred at the shift (Gaussian) or smk − c (Wishart).
+func treeGammaControl(b ss18.RegBounds, perRound []ss18.RegBounds, wishart bool, s ss18.Setting, k int, scaleW float64) float64 {
+	m := float64(s.Levels())
+	if perRound != nil {
+		b = perRound[s.Levels()]
+	}
+	if wishart {
+		return gammaControlFactor(b.Gamma, scaleW*math.Sqrt(m*float64(k)), scaleW*m*float64(k)-b.Shift, s.D)
+	}
+	return gammaControlFactor(b.Gamma, s.GaussianSigma()*math.Sqrt(m), b.Shift, s.D)
 }
