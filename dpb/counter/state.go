@@ -63,6 +63,9 @@ func (h *HonakerTree) ReadState(d *snap.Dec) {
 	d.F64sTo("honaker noise", h.cum)
 	if h.grid > 0 {
 		d.F64sTo("honaker node sums", h.dat)
+		if err := gridState(h.grid, append(h.exact[:len(h.exact):len(h.exact)], h.dat...)); d.Err == nil && err != nil {
+			d.Fail(err) // the grid proof's invariants (grid.go)
+		}
 	}
 }
 
@@ -91,6 +94,9 @@ func (s *SmoothBinary) ReadState(d *snap.Dec) {
 		s.valid[j] = d.Bool()
 	}
 	d.F64sTo("smooth noise", s.sum)
+	if err := gridState(s.grid, s.exact, s.node, s.sum); d.Err == nil && err != nil {
+		d.Fail(err) // the grid proof's invariants (grid.go)
+	}
 }
 
 // leafOf reports whether leaf is round t's label: 0 before the first
@@ -168,6 +174,9 @@ func (c *KaryTree) ReadState(d *snap.Dec) {
 	c.t = readRound(d, c.horizon)
 	d.F64sTo("counter sum", c.exact)
 	d.F64sTo("k-ary tree noise", c.cum)
+	if err := gridState(c.grid, c.exact, c.cum); d.Err == nil && err != nil {
+		d.Fail(err) // the grid proof's invariants (grid.go)
+	}
 	u := c.t
 	for i := range c.digit {
 		c.digit[i] = u % c.k
