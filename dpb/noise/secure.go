@@ -208,7 +208,10 @@ type Gridded interface {
 // continuous one), the discrete Gaussian ‖Δ‖²/(2σ²)-zCDP for integer shifts
 // Δ (CKS20 Theorems 4 and 14, the same ρ as the continuous one). Rounding
 // the data to the grid can grow a sensitivity by one grid step per entry;
-// the constructors inflate the scale to pay for it (see each).
+// the constructors inflate the scale to pay for it (see each). zCDP does
+// not give the continuous Gaussian's exact (ε, δ) curve; the discrete
+// Gaussian's own (ε, δ) is accounting.DiscreteGaussianDelta's, which the
+// mechanisms' Privacy() report on secure noise.
 //
 // SecureNoise ignores every seed: two runs differ. It is not safe for
 // concurrent use (one per goroutine, like *rand.Rand).
