@@ -81,9 +81,16 @@ func (f *FTPL) Privacy() bandit.Privacy {
 // only ⟨l_t, x̃_t⟩ + ⟨Z_t, x̃_t⟩, Z_t ~ Lap^N(λ), and a replaced loss moves
 // the reported value by at most 2B‖x̃_t‖∞, so the played sequence is
 // (2B/λ)-DP (the printed λ = B/ε gives 2ε under replacement).
+//
+// On secure noise the release is the exact discrete Laplace mechanism on the
+// normalised loss (see [PrivateBandit]), whose ratio bound gives the same ε.
 func (pb *PrivateBandit) Privacy() bandit.Privacy {
 	eps := 2 * pb.cfg.Bound / pb.cfg.Lambda
-	return bandit.Privacy{Private: true, Epsilon: eps, Accounting: fmt.Sprintf(
+	p := bandit.Privacy{Private: true, Epsilon: eps, Noise: pb.cfg.Noise.String(), Accounting: fmt.Sprintf(
 		"AS17 Alg. 4: Lap^%d(λ = %.4g) added to the reported loss; a replaced loss moves it by ≤ 2B‖x̃‖∞ with B = %g, ε = 2B/λ (Lemma 4.2's B/λ is for a changed loss l^Fict of ℓ1 norm ≤ B)",
 		pb.cfg.Dim, pb.cfg.Lambda, pb.cfg.Bound)}
+	if pb.sec != nil {
+		p.Accounting += fmt.Sprintf("; secure sampler: the loss over ‖x̃‖∞, clamped to ±B, rounded to the grid %g and released with an exact discrete Laplace draw of %d grid steps (noise.NewSecureLaplaceNoise for sensitivity 2B: the same ε by its ratio bound), times ‖x̃‖∞, plus discrete draws for x̃'s other coordinates (post-processing)", pb.sec.Grid(), pb.sec.Tau())
+	}
+	return p
 }
