@@ -315,7 +315,7 @@ func TestNoiseMatrix(t *testing.T) {
 func TestGaussianCounterCalibration(t *testing.T) {
 	mu := accounting.GDPMu(gaussEps, gaussDelta)
 	for _, k := range counter.Kinds {
-		m := gaussianCounter(k)
+		m := gaussianCounter(k, noise.Simulated)
 		if strings.Contains(m.Note, "calibration bug") {
 			t.Errorf("%v: %s", k, m.Note)
 		}
