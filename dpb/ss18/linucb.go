@@ -418,10 +418,11 @@ func (p *LinUCB) Confidence() ConfidenceParams {
 //     eigenvalue), then the largest μ among f·λ̂, f = 0.999, 0.99, 0.95, 0.8,
 //     0.5, for which the Cholesky factorisation of fl(L̂L̂ᵀ) − μI runs to
 //     completion certifies λ_min(V_t) ≥ μ − c·u·tr(V), c = 4(d+1) for
-//     d ≥ 4 and 3d + 8 below: the test's backward error (γ_{d+2}·tr), fl(L̂L̂ᵀ)'s
-//     error and ΔV (γ_{d+2}·tr each) and the rounding of μ on the diagonal
-//     (u·tr) sum to below the margin, so V_t − μI plus a perturbation of norm
-//     below it is positive definite. Inverse iteration alone would err on
+//     d ≥ 2 and 9 at d = 1: the test's backward error and ΔV (γ_{d+2}·tr
+//     each), fl(L̂L̂ᵀ)'s error (γ_d·tr) and the rounding of μ on the
+//     diagonal (u·tr) sum to (3d + 5)u·tr plus terms of order u², below the
+//     margin, so V_t − μI plus a perturbation of norm below it is positive
+//     definite. Inverse iteration alone would err on
 //     the unsafe side; the Cholesky test is what certifies.
 //
 // Every sum the bounds themselves form is rounded in the safe direction
@@ -478,10 +479,10 @@ func (p *LinUCB) minEigLower() float64 {
 		}
 		tr += v[i*d+i]
 	}
-	// The margin's constant: at least 3(d+2) + 1 (three γ_{d+2}·tr terms and
-	// u·tr) with room for the second-order terms: 4(d+1) for d ≥ 4 (as
-	// before issue 56), 3d + 8 below.
-	c := float64(max(4*(d+1), 3*(d+2)+2))
+	// The margin's constant: above 3d + 5 (two γ_{d+2}·tr terms, γ_d·tr and
+	// u·tr) with room for the second-order terms: 4(d+1) for d ≥ 2 (as
+	// before issue 56), 9 at d = 1.
+	c := float64(max(4*(d+1), 3*d+6))
 	margin := float64(float64(c*0x1p-53)*tr) + p.jit
 	for _, fr := range [...]float64{0.999, 0.99, 0.95, 0.8, 0.5} {
 		mu := float64(fr * hat)
