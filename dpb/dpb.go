@@ -79,9 +79,11 @@ type NoiseMode = noise.Mode
 // The tree's release mode (package counter) and the noise's mode (package
 // noise). An unset Noise (NoiseDefault) resolves to NoiseSecure, exact
 // discrete noise on a grid from crypto/rand; a mechanism without a secure
-// sampler (the Wishart tree; the square-root and BLT counters) refuses it
-// with an error that says to name NoiseSimulated, the seeded floating-point
-// noise of the experiments, whose guarantee is not release-grade.
+// sampler (the Wishart tree; DP-UCB's Laplace noise on the square-root and
+// BLT counters, whose secure measurements are discrete Gaussian only)
+// refuses it with an error that says to name NoiseSimulated, the seeded
+// floating-point noise of the experiments, whose guarantee is not
+// release-grade.
 const (
 	Plain          = counter.Plain
 	Padded         = counter.Padded

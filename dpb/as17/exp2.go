@@ -46,6 +46,11 @@ type Exp2Config struct {
 	// Clip clips losses outside [−1, 1] instead of rejecting them
 	// (NewPrivateExp2 only).
 	Clip bool
+	// Noise selects Algorithm 4's sampler (NewPrivateExp2 only; see
+	// [PrivateBanditConfig.Noise]): unset (noise.Default) is noise.Secure,
+	// exact discrete Laplace from crypto/rand; noise.Simulated, the seeded
+	// floating-point noise the experiments run, must be named.
+	Noise noise.Mode
 }
 
 // Exp2 is EXP2 with exploration μ, AS17 Algorithm 5, for K-armed bandits
@@ -177,6 +182,14 @@ type PrivateBanditConfig struct {
 	Bound float64
 	// Clip clips out-of-bound losses to ±B‖x̃_t‖∞ instead of rejecting them.
 	Clip bool
+	// Noise selects the sampler of Z_t. Unset (noise.Default) it is
+	// noise.Secure: exact discrete Laplace on a grid from crypto/rand, no
+	// seed (see [PrivateBandit]); noise.SecureSeeded draws the same law from
+	// the constructor's generator; noise.Simulated, the seeded
+	// floating-point Lap(λ) of the experiments, reproducible and not a
+	// release-grade guarantee (its low bits can reveal the loss), must be
+	// named.
+	Noise noise.Mode
 }
 
 // PrivateBandit is AS17 Algorithm 4, the reduction to the non-private
@@ -190,6 +203,19 @@ type PrivateBanditConfig struct {
 // Only the coordinates where x̃_t ≠ 0 are drawn (the others do not enter
 // ⟨Z_t, x̃_t⟩), so EXP2 costs one Laplace draw per round.
 //
+// Secure noise (noise.Secure, noise.SecureSeeded): with j* the first
+// coordinate where |x̃_j| = ‖x̃_t‖∞, the reduction releases the loss
+// normalised and clamped, v = clamp(ℓ/‖x̃_t‖∞, −B, B) (replacing a loss
+// moves it by at most 2B), rounded to the grid g and plus g·k, k an exact
+// discrete Laplace draw: m = ⌊v⌉_g + g·k, the discrete Laplace mechanism
+// with scale τ = ⌈λ(1 + g/(2B))/g⌉ grid steps (noise.NewSecureLaplaceNoise
+// for sensitivity 2B), (2B/λ)-DP as the continuous one (its ratio bound;
+// dpb/counter's grid.go). The learner gets ‖x̃_t‖∞·m + Σ_{j≠j*} x̃_j·g·k_j,
+// with fresh discrete draws k_j for the other coordinates: a function of m
+// and data-independent draws (post-processing), whose law is Algorithm 4's
+// with discrete Laplace Z_t (x̃_{j*}Z_{j*} and ‖x̃_t‖∞Z_{j*} have the same
+// law). Nothing of ℓ reaches the learner but through m.
+//
 // A PrivateBandit is not safe for concurrent use: share it between goroutines
 // behind a mutex.
 type PrivateBandit struct {
@@ -198,6 +224,8 @@ type PrivateBandit struct {
 	rng   *rand.Rand
 	x     []float64
 	xinf  float64
+	sec   *noise.SecureNoise // the discrete Laplace of the secure modes, else nil
+	draw  [1]float64
 }
 
 // NewPrivateBandit wraps inner in Algorithm 4.
@@ -217,8 +245,24 @@ func NewPrivateBandit(inner BanditLearner, cfg PrivateBanditConfig, rng *rand.Ra
 	if err := param.CheckPositive("loss bound", cfg.Bound); err != nil {
 		return nil, err
 	}
-	return &PrivateBandit{cfg: cfg, inner: inner, rng: rng, x: make([]float64, cfg.Dim), xinf: -1}, nil
+	if err := noise.CheckMode(cfg.Noise); err != nil {
+		return nil, err
+	}
+	cfg.Noise = cfg.Noise.Resolve()
+	pb := &PrivateBandit{cfg: cfg, inner: inner, rng: rng, x: make([]float64, cfg.Dim), xinf: -1}
+	if cfg.Noise.Secure() {
+		sn, err := noise.NewSecureLaplaceNoise(1, cfg.Lambda, 2*cfg.Bound)
+		if err != nil {
+			return nil, err
+		}
+		sn.SeedFrom(cfg.Noise, rng)
+		pb.sec = sn
+	}
+	return pb, nil
 }
+
+// Config returns the configuration with the resolved noise mode.
+func (pb *PrivateBandit) Config() PrivateBanditConfig { return pb.cfg }
 
 // Inner returns the wrapped learner.
 func (pb *PrivateBandit) Inner() BanditLearner { return pb.inner }
@@ -249,13 +293,43 @@ func (pb *PrivateBandit) Feedback(loss float64) error {
 		}
 		loss = math.Copysign(b, loss)
 	}
-	for _, v := range pb.x {
-		if v != 0 {
-			loss += float64(v * noise.Laplace(pb.rng, pb.cfg.Lambda))
+	if pb.sec != nil {
+		loss = pb.secureLoss(loss)
+	} else {
+		for _, v := range pb.x {
+			if v != 0 {
+				loss += float64(v * noise.Laplace(pb.rng, pb.cfg.Lambda))
+			}
 		}
 	}
 	pb.xinf = -1
 	return pb.inner.Feedback(loss)
+}
+
+// secureLoss returns the secure mode's noisy loss (see [PrivateBandit]):
+// ‖x̃‖∞·(⌊clamp(ℓ/‖x̃‖∞, −B, B)⌉_g + g·k) + Σ_{j≠j*} x̃_j·g·k_j.
+func (pb *PrivateBandit) secureLoss(loss float64) float64 {
+	xi, b, g := pb.xinf, pb.cfg.Bound, pb.sec.Grid()
+	if xi == 0 { // x̃_t = 0: the loss is 0 and nothing is released
+		return 0
+	}
+	v := math.Max(-b, math.Min(b, loss/xi))
+	pb.sec.Sample(pb.draw[:])
+	m := float64(math.RoundToEven(v/g)*g) + pb.draw[0] // the mechanism's release
+	out := float64(xi * m)
+	star := true
+	for _, x := range pb.x {
+		if x == 0 {
+			continue
+		}
+		if star && math.Abs(x) == xi {
+			star = false // j*: its noise is in m
+			continue
+		}
+		pb.sec.Sample(pb.draw[:])
+		out += float64(x * pb.draw[0])
+	}
+	return out
 }
 
 // NewPrivateExp2 returns the private EXP2 of Theorem 4.1: Algorithm 4 with
@@ -273,5 +347,5 @@ func NewPrivateExp2(cfg Exp2Config, rng *rand.Rand) (BanditLearner, error) {
 	if lam == 0 {
 		lam = 1 / cfg.Epsilon
 	}
-	return NewPrivateBandit(e, PrivateBanditConfig{Dim: cfg.Arms, Lambda: lam, Bound: 1, Clip: cfg.Clip}, rng)
+	return NewPrivateBandit(e, PrivateBanditConfig{Dim: cfg.Arms, Lambda: lam, Bound: 1, Clip: cfg.Clip, Noise: cfg.Noise}, rng)
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
@@ -92,7 +93,7 @@ func (r *recorder) Feedback(l float64) error     { r.got = append(r.got, l); ret
 func TestPrivateBanditNoise(t *testing.T) {
 	const lam, draws = 2.0, 20000
 	rec := &recorder{x: []float64{0.5, -1, 0}}
-	pb, err := NewPrivateBandit(rec, PrivateBanditConfig{Dim: 3, Lambda: lam, Bound: 1}, bandit.Stream(1, 1))
+	pb, err := NewPrivateBandit(rec, PrivateBanditConfig{Dim: 3, Lambda: lam, Bound: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +125,7 @@ func TestPrivateBanditNoise(t *testing.T) {
 
 func TestPrivateBanditValidation(t *testing.T) {
 	rec := &recorder{x: []float64{0, 0.5}}
-	pb, _ := NewPrivateBandit(rec, PrivateBanditConfig{Dim: 2, Lambda: 1, Bound: 1}, bandit.Stream(1, 1))
+	pb, _ := NewPrivateBandit(rec, PrivateBanditConfig{Dim: 2, Lambda: 1, Bound: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	x := make([]float64, 2)
 	pb.Play(x)
 	if err := pb.Feedback(0.6); err == nil { // |ℓ| > B‖x̃‖∞ = 0.5
@@ -136,7 +137,7 @@ func TestPrivateBanditValidation(t *testing.T) {
 	if len(rec.got) != 0 {
 		t.Error("rejected losses reached the inner learner")
 	}
-	pc, _ := NewPrivateBandit(rec, PrivateBanditConfig{Dim: 2, Lambda: 1e-12, Bound: 1, Clip: true}, bandit.Stream(1, 1))
+	pc, _ := NewPrivateBandit(rec, PrivateBanditConfig{Dim: 2, Lambda: 1e-12, Bound: 1, Clip: true, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	pc.Play(x)
 	if err := pc.Feedback(-0.9); err != nil {
 		t.Fatal(err)
@@ -186,7 +187,7 @@ func TestPrivateExp2Learns(t *testing.T) {
 		T = 1 << 15
 	}
 	losses, _ := NewLosses(LossConfig{Set: Simplex, Dim: n, Gap: 0.5}, bandit.Stream(1, 1))
-	b, err := NewPrivateExp2(Exp2Config{Arms: n, Horizon: T, Epsilon: 1}, bandit.Stream(1, 2))
+	b, err := NewPrivateExp2(Exp2Config{Arms: n, Horizon: T, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -202,7 +203,7 @@ func TestPrivateExp2Learns(t *testing.T) {
 
 func BenchmarkPrivateExp2Round(b *testing.B) {
 	const n, T = 16, 1 << 30
-	p, _ := NewPrivateExp2(Exp2Config{Arms: n, Horizon: T, Epsilon: 1}, bandit.Stream(1, 1))
+	p, _ := NewPrivateExp2(Exp2Config{Arms: n, Horizon: T, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	x := make([]float64, n)
 	b.ReportAllocs()
 	for b.Loop() {

@@ -38,7 +38,7 @@ func ExampleNewFTRL() {
 // Lap(1/ε) noise to each observed loss before EXP2 sees it.
 func ExampleNewPrivateExp2() {
 	const n, T = 4, 1 << 15
-	b, err := as17.NewPrivateExp2(as17.Exp2Config{Arms: n, Horizon: T, Epsilon: 1}, bandit.Stream(1, 1))
+	b, err := as17.NewPrivateExp2(as17.Exp2Config{Arms: n, Horizon: T, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		panic(err)
 	}

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // SCRiBLEConfig configures [NewSCRiBLE] and [NewPrivateSCRiBLE].
@@ -30,6 +31,10 @@ type SCRiBLEConfig struct {
 	// Clip clips out-of-bound losses instead of rejecting them
 	// (NewPrivateSCRiBLE only).
 	Clip bool
+	// Noise selects Algorithm 4's sampler (NewPrivateSCRiBLE only; see
+	// [PrivateBanditConfig.Noise]): unset (noise.Default) is noise.Secure;
+	// noise.Simulated must be named.
+	Noise noise.Mode
 }
 
 // SCRiBLE is the bandit linear optimisation algorithm of Abernethy, Hazan &
@@ -241,5 +246,5 @@ func NewPrivateSCRiBLE(cfg SCRiBLEConfig, rng *rand.Rand) (BanditLearner, error)
 	if lam == 0 {
 		lam = SCRiBLELambda(cfg.Set, cfg.Dim, cfg.Epsilon)
 	}
-	return NewPrivateBandit(s, PrivateBanditConfig{Dim: cfg.Dim, Lambda: lam, Bound: b, Clip: cfg.Clip}, rng)
+	return NewPrivateBandit(s, PrivateBanditConfig{Dim: cfg.Dim, Lambda: lam, Bound: b, Clip: cfg.Clip, Noise: cfg.Noise}, rng)
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // ballHessian returns ∇²R(x) for R = −log(1 − ‖x‖²):
@@ -175,7 +176,7 @@ func TestSCRiBLEInside(t *testing.T) {
 	for _, set := range []DecisionSet{Ball, Cube} {
 		for _, c := range []struct{ eps, eta float64 }{{inf(), 1.0 / (4 * n)}, {0.05, 0}, {0.5, 0}} {
 			eps := c.eps
-			b, err := NewPrivateSCRiBLE(SCRiBLEConfig{Set: set, Dim: n, Horizon: T, Epsilon: eps, Eta: c.eta}, bandit.Stream(1, 1))
+			b, err := NewPrivateSCRiBLE(SCRiBLEConfig{Set: set, Dim: n, Horizon: T, Epsilon: eps, Eta: c.eta, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -217,7 +218,7 @@ func BenchmarkSCRiBLERound(b *testing.B) {
 	for _, set := range []DecisionSet{Ball, Cube} {
 		b.Run("set="+set.String()+"/dim=16", func(b *testing.B) {
 			const n = 16
-			s, _ := NewPrivateSCRiBLE(SCRiBLEConfig{Set: set, Dim: n, Horizon: 1 << 20, Epsilon: 1}, bandit.Stream(1, 1))
+			s, _ := NewPrivateSCRiBLE(SCRiBLEConfig{Set: set, Dim: n, Horizon: 1 << 20, Epsilon: 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			y := make([]float64, n)
 			b.ReportAllocs()
 			for b.Loop() {

@@ -111,7 +111,7 @@ func Table2Rows(dim int, kind LossKind) []TableRow {
 				return Theorem45Bound(set, dim, T, eps)
 			},
 			NewBandit: func(T int, eps float64, rng *rand.Rand) (BanditLearner, error) {
-				return NewPrivateSCRiBLE(SCRiBLEConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps}, rng)
+				return NewPrivateSCRiBLE(SCRiBLEConfig{Set: set, Dim: dim, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
 			},
 		}
 	}
@@ -128,7 +128,7 @@ func Table2Rows(dim int, kind LossKind) []TableRow {
 				return Exp2ProofBound(dim, T, eps, eta, math.Min(1, gamma))
 			},
 			NewBandit: func(T int, eps float64, rng *rand.Rand) (BanditLearner, error) {
-				return NewPrivateExp2(Exp2Config{Arms: dim, Horizon: T, Epsilon: eps}, rng)
+				return NewPrivateExp2(Exp2Config{Arms: dim, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
 			},
 		},
 	}

@@ -1,6 +1,7 @@
 package audit
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -62,7 +63,26 @@ func laplaceTreeLLR(rel []float64, b float64) float64 {
 // releases are then a function of 1[D′] + p₁ and of terms independent of the
 // input, and the pair's true ε is at most 1/b = ε/m = 0.2. The statistic is
 // no longer the exact ratio either, and the audit is loose by construction.
+//
+// On secure noise the plain row's control is an under-noised discrete
+// scale: the secure sampler built for b/√2 (b/2 with short), under the same
+// claim, pair and test (the statistic keeps b: it is the claim's ratio).
 func laplaceCounter(name string, mode counter.ReleaseMode, nm noise.Mode) *Mechanism {
+	m := laplaceCounterShrink(name, mode, nm, 1)
+	if nm.Secure() && mode == counter.Plain {
+		m.Control = func(short bool) *Mechanism {
+			f := ftrlControlFactor(short)
+			c := laplaceCounterShrink(name, mode, nm, f)
+			c.Mechanism = fmt.Sprintf("control: %s, node scale b/%s (the secure sampler built for it: an under-noised discrete scale)", c.Mechanism, fctr(f))
+			return c
+		}
+	}
+	return m
+}
+
+// laplaceCounterShrink is [laplaceCounter] with node scale b/shrink
+// (shrink > 1: a control).
+func laplaceCounterShrink(name string, mode counter.ReleaseMode, nm noise.Mode, shrink float64) *Mechanism {
 	const eps = 1.0
 	b := mt14.TreeCounterScale(counterT, 1, eps)
 	cite := "MT14 Alg. 1 counter (binary mechanism, Lap(m/ε) per node)"
@@ -81,7 +101,7 @@ func laplaceCounter(name string, mode counter.ReleaseMode, nm noise.Mode) *Mecha
 			z := make([]float64, 1)
 			rel := make([]float64, counterT)
 			return func(rng *rand.Rand, which int) float64 {
-				tree := newCounter(rng, mode, nm, b)
+				tree := newCounter(rng, mode, nm, b/shrink)
 				for t := range counterT {
 					z[0] = 0
 					if t == 0 && which == 1 {

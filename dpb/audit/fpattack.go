@@ -65,9 +65,27 @@ func fpAttack(name string, nm noise.Mode) *Mechanism {
 		}
 		return noise.NewLaplaceNoise(1, b, rng)
 	}
-	return fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", nm),
+	m := fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", nm),
 		"floating-point attack: is |release| off the grid ±b·j·we[i] of Go's exponential ziggurat?",
 		eps, 0, nm, newNoise, func(v float64) bool { return onZigguratGrid(v, b) })
+	if nm.Secure() {
+		m.Control = floatControl(func() *Mechanism { return fpAttack(name, noise.Simulated) })
+	}
+	return m
+}
+
+// floatControl is the negative control of a floating-point attack row on
+// secure noise: the same counter, pair and test with the node noise drawn
+// in floating point (the simulated sampler), the defect the secure sampler
+// exists to exclude. The row's 0 on secure noise then shows that the test
+// would see that defect, not only that it sees nothing.
+func floatControl(build func() *Mechanism) func(bool) *Mechanism {
+	return func(bool) *Mechanism {
+		c := build()
+		c.Mechanism = "control: " + c.Mechanism + ", node noise drawn in floating point (the simulated sampler in place of the exact one)"
+		c.Demonstration = false
+		return c
+	}
 }
 
 // fpAttackGaussian is the floating-point attack on the first release of
@@ -92,9 +110,13 @@ func fpAttackGaussian(name string, nm noise.Mode) *Mechanism {
 		}
 		return noise.NewGaussianNoise(1, sigma, rng)
 	}
-	return fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", nm),
+	m := fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", nm),
 		"floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
 		gaussEps, gaussDelta, nm, newNoise, func(v float64) bool { return onNormalGrid(v, sigma) })
+	if nm.Secure() {
+		m.Control = floatControl(func() *Mechanism { return fpAttackGaussian(name, noise.Simulated) })
+	}
+	return m
 }
 
 // fpAttackOn is the attack on the first release of a plain tree counter

@@ -66,7 +66,7 @@ func fpAttackCounter(kind counter.Kind, mode noise.Mode) *Mechanism {
 		}
 		note = "measurements computed with an error bound, rounded to the grid and noised there; release from the noisy measurements"
 	}
-	return &Mechanism{
+	m := &Mechanism{
 		Name:          "fp-attack-counter-" + kind.String() + suffix,
 		Mechanism:     describe(fmt.Sprintf("%v counter, calibrated Gaussian (T = 16, (ε, δ) = (1, 0.01), σ = %.4g), release at round 1", kind, sigma), mode),
 		Neighbours:    "D = 0^16, D′ = (1, 0, …, 0)",
@@ -105,4 +105,16 @@ func fpAttackCounter(kind counter.Kind, mode noise.Mode) *Mechanism {
 			}
 		},
 	}
+	// On secure noise the row's control is the float sampler (floatControl)
+	// where the attack sees it; where round 1's release sums several draws
+	// (padded tree, smooth) it sees nothing on either, and the row has no
+	// control: it shows the attack does not apply, not that it could.
+	if mode.Secure() && kind != counter.TreePadded && kind != counter.Smooth {
+		m.Control = floatControl(func() *Mechanism {
+			c := fpAttackCounter(kind, noise.Simulated)
+			c.Name = m.Name
+			return c
+		})
+	}
+	return m
 }

@@ -64,7 +64,11 @@ func ftrlControlFactor(short bool) float64 {
 // increasing in −wᵀu, w = (BBᵀ)⁻¹a_s, a Gaussian shift of
 // μ_s = 4√(a_sᵀ(BBᵀ)⁻¹a_s)/(√2σ) = Δ₂√(a_sᵀ(BBᵀ)⁻¹a_s)/σ standard
 // deviations, equal to the calibrated μ for a record in all m nodes.
-func ftrlE2EGaussian(shrink float64) *Mechanism {
+//
+// On secure noise (as17-ftrl-e2e-gaussian-secure) the counter runs the exact
+// discrete Gaussian (its grid wrapper); the test and the ε′ control are the
+// same.
+func ftrlE2EGaussian(shrink float64, mode noise.Mode) *Mechanism {
 	const n, T, eps, delta = 2, ftrlE2EGaussT, ftrlE2EGaussEps, ftrlE2EGaussDelta
 	kind := counter.Tree
 	sigma, err := as17.FTRLGaussianSigma(as17.Simplex, n, T, eps, delta, kind)
@@ -83,10 +87,14 @@ func ftrlE2EGaussian(shrink float64) *Mechanism {
 	// u's noise is B(η₁ − η₂): per-draw standard deviation √2σ.
 	s, w, q := pairWeights(noiseMatrix(kind, T), math.Sqrt2*sigma)
 	muPair := 4 * q // q = √(aᵀ(BBᵀ)⁻¹a)/(√2σ); the shift is 4
+	name := "as17-ftrl-e2e-gaussian"
+	if mode.Secure() {
+		name += "-secure"
+	}
 	m := &Mechanism{
-		Name: "as17-ftrl-e2e-gaussian",
-		Mechanism: fmt.Sprintf("AS17 Alg. 1 DP-FTRL, (ε, δ) variant: experts (Hedge), N = 2, T = %d, plain tree, Gaussian node noise σ = %.4g; the predictions x_2 … x_%d",
-			T, bsigma, T+1),
+		Name: name,
+		Mechanism: describe(fmt.Sprintf("AS17 Alg. 1 DP-FTRL, (ε, δ) variant: experts (Hedge), N = 2, T = %d, plain tree, Gaussian node noise σ = %.4g; the predictions x_2 … x_%d",
+			T, bsigma, T+1), mode),
 		Neighbours: fmt.Sprintf("losses all 0 except round %d's, (1, −1) (D) or (−1, 1) (D′): ‖Δl‖₂ = 2√2 = 2‖𝒴‖₂ (the round with the largest exact μ_s = %.4f; calibrated μ = %.4f)",
 			s, muPair, mu),
 		Test:        "Neyman–Pearson: −wᵀu, u_t = ln(x₁/x₂)/(−η) the released loss differences, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B",
@@ -97,7 +105,7 @@ func ftrlE2EGaussian(shrink float64) *Mechanism {
 		New: func() func(*rand.Rand, int) float64 {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
-				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: built, Delta: delta, Counter: kind, Noise: noise.Simulated}, rng)
+				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: built, Delta: delta, Counter: kind, Noise: mode}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -126,7 +134,7 @@ func ftrlE2EGaussian(shrink float64) *Mechanism {
 	if shrink == 1 {
 		m.Control = func(short bool) *Mechanism {
 			f := ftrlControlFactor(short)
-			c := ftrlE2EGaussian(f)
+			c := ftrlE2EGaussian(f, mode)
 			c.Mechanism = fmt.Sprintf("control: DP-FTRL built for ε′ = %.4g at δ = %g, node noise σ/%s = %.4g, under the claim (1, 0.01)",
 				accounting.GDPEpsilon(f*mu, delta), delta, fctr(f), sigma/f)
 			return c
@@ -157,13 +165,22 @@ func ftrlE2EGaussian(shrink float64) *Mechanism {
 // ratio of D′ to D is Σ_j (|z_j − 1| − |z_j + 1|)/λ over the four nodes,
 // at most 8/λ = ε; it reaches ε when every z_j ≤ −1 (probability 1/16
 // under D′), so the claim is tight for this view.
-func ftrlE2ELaplace(shrink float64) *Mechanism {
+//
+// On secure noise (as17-ftrl-e2e-laplace-secure) the nodes are exact
+// discrete Laplace draws; the statistic keeps λ (the claim's ratio), and the
+// control is the secure sampler built for λ/√2: an under-noised discrete
+// scale.
+func ftrlE2ELaplace(shrink float64, mode noise.Mode) *Mechanism {
 	const n, T, eps = 1, ftrlE2ELapT, ftrlE2ELapEps
 	lambda := as17.FTRLLambda(as17.Ball, n, T, eps)
+	name := "as17-ftrl-e2e-laplace"
+	if mode.Secure() {
+		name += "-secure"
+	}
 	m := &Mechanism{
-		Name: "as17-ftrl-e2e-laplace",
-		Mechanism: fmt.Sprintf("AS17 Alg. 1 DP-FTRL, Laplace tree (λ = %g, plain), ball, N = 1, T = %d, η = %g; the predictions x_2 … x_%d",
-			lambda/shrink, T, ftrlE2ELapEta, T+1),
+		Name: name,
+		Mechanism: describe(fmt.Sprintf("AS17 Alg. 1 DP-FTRL, Laplace tree (λ = %g, plain), ball, N = 1, T = %d, η = %g; the predictions x_2 … x_%d",
+			lambda/shrink, T, ftrlE2ELapEta, T+1), mode),
 		Neighbours:  "losses all 0 except round 1's, 1 (D) or −1 (D′): ‖Δl‖₁ = 2 = 2‖𝒴‖₁; round 1 is in all m = 4 nodes",
 		Test:        "exact log-likelihood ratio Σ (|z − 1| − |z + 1|)/λ of the nodes z = L̃_t = −2x_{t+1}/η at t = 1, 2, 4, 8",
 		Epsilon:     eps,
@@ -173,7 +190,7 @@ func ftrlE2ELaplace(shrink float64) *Mechanism {
 			zero, l, x := make([]float64, n), make([]float64, n), make([]float64, n)
 			return func(rng *rand.Rand, which int) float64 {
 				f, err := as17.NewFTRL(as17.FTRLConfig{Set: as17.Ball, Dim: n, Horizon: T, Epsilon: eps, Eta: ftrlE2ELapEta,
-					Lambda: lambda / shrink, Plain: true, Noise: noise.Simulated}, rng)
+					Lambda: lambda / shrink, Plain: true, Noise: mode}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -203,7 +220,7 @@ func ftrlE2ELaplace(shrink float64) *Mechanism {
 	if shrink == 1 {
 		m.Control = func(short bool) *Mechanism {
 			f := ftrlControlFactor(short)
-			c := ftrlE2ELaplace(f)
+			c := ftrlE2ELaplace(f, mode)
 			c.Mechanism = fmt.Sprintf("control: DP-FTRL with node scale λ/%s = %.4g under the claim ε = 1", fctr(f), lambda/f)
 			return c
 		}

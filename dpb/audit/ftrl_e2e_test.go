@@ -7,6 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
 // TestFTRLE2E: the DP-FTRL (ε, δ) row's pair is exactly as private as its
@@ -27,7 +28,7 @@ func TestFTRLE2E(t *testing.T) {
 	if muPair := 4 * q; s != 1 || math.Abs(muPair/mu-1) > 1e-6 {
 		t.Errorf("DP-FTRL (ε, δ) pair: round %d, μ_s = %.6g; want round 1 and the calibrated μ = %.6g", s, muPair, mu)
 	}
-	for _, m := range []*Mechanism{ftrlE2EGaussian(2), ftrlE2ELaplace(2)} {
+	for _, m := range []*Mechanism{ftrlE2EGaussian(2, noise.Simulated), ftrlE2ELaplace(2, noise.Simulated)} {
 		r, err := Run(m, Options{Trials: 10000, Seed: 5})
 		if err != nil {
 			t.Fatal(err)

@@ -58,11 +58,20 @@ func e2eNeighbours(s int) string {
 // wrong L̃ factor (further scaled where the calibration is loose on these
 // releases: [gaussianControlFactor]); for the Wishart, k halved (quartered
 // with short).
-func e2eAudit(alg ss18.Alg) *Mechanism {
+//
+// On secure noise (the Gaussian variants' ss18-e2e-…-secure rows: the
+// Wishart has no secure sampler) the regularizer runs the exact discrete
+// Gaussian of its counter's grid wrapper or Toeplitz measurements, the test
+// is the same (it sees the discrete law to within the rounding), and the
+// control is the variant built for the ε′ at which its σ is √2 (2 with
+// short; further scaled as above) times smaller, at the same L̃²: a
+// regularizer built for L̃²/√2 would clip (square root, BLT) or round away
+// the data of norm L̃ the pair sends, undoing the defect.
+func e2eAudit(alg ss18.Alg, mode noise.Mode) *Mechanism {
 	if alg == ss18.WishartTight {
 		return wishartE2E(e2eSetting, 0, 1)
 	}
-	return gaussianE2E(alg, e2eSetting, 1)
+	return gaussianE2E(alg, e2eSetting, 1, mode)
 }
 
 // gaussianE2E audits an exactly calibrated Gaussian SS18 variant, its
@@ -84,8 +93,8 @@ func e2eAudit(alg ss18.Alg) *Mechanism {
 // cancels in V₂₂ − V₁₁. The statistic is exact only if the regularizer
 // releases what this model says; if it does not, the test is merely
 // suboptimal and the bound still valid.
-func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64) *Mechanism {
-	return gaussianE2EPair(alg, s, shrink, false)
+func gaussianE2E(alg ss18.Alg, s ss18.Setting, shrink float64, mode noise.Mode) *Mechanism {
+	return gaussianE2EPair(alg, s, shrink, false, mode)
 }
 
 // e2eOffDiagNeighbours is the pair of the off-diagonal SS18 audit (s the
@@ -104,13 +113,13 @@ func e2eOffDiagNeighbours(s int) string {
 // (D) or −L̃²/2 a_s (D′): a shift of L̃²a_s against noise σ²BBᵀ, the same
 // exact μ_s as the diagonal pair (2L̃²a_s against 4σ²BBᵀ). Test:
 // Neyman–Pearson, −wᵀV₁₂.
-func gaussianE2EOffDiag(alg ss18.Alg) *Mechanism {
-	return gaussianE2EPair(alg, e2eSetting, 1, true)
+func gaussianE2EOffDiag(alg ss18.Alg, mode noise.Mode) *Mechanism {
+	return gaussianE2EPair(alg, e2eSetting, 1, true, mode)
 }
 
 // gaussianE2EPair is gaussianE2E on the diagonal pair, or on the
 // off-diagonal one (offDiag).
-func gaussianE2EPair(alg ss18.Alg, s ss18.Setting, shrink float64, offDiag bool) *Mechanism {
+func gaussianE2EPair(alg ss18.Alg, s ss18.Setting, shrink float64, offDiag bool, mode noise.Mode) *Mechanism {
 	kind, ok := alg.GaussianCounter(counter.Padded)
 	if !ok {
 		panic("audit: not an exactly calibrated Gaussian variant")
@@ -124,7 +133,18 @@ func gaussianE2EPair(alg ss18.Alg, s ss18.Setting, shrink float64, offDiag bool)
 		panic(err)
 	}
 	built := s
-	built.Lt2 = s.Lt2 / shrink
+	name, neighbours, test := e2eName(alg), "", "Neyman–Pearson: wᵀ(V₂₂ − V₁₁) over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B"
+	if offDiag {
+		name, test = name+"-offdiag", "Neyman–Pearson: −wᵀV₁₂ over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B"
+	}
+	if mode.Secure() {
+		name += "-secure"
+		if shrink != 1 { // the control: built for ε′, σ/shrink, the same L̃²
+			built.Epsilon = accounting.GDPEpsilon(shrink*cal.Mu, s.Delta)
+		}
+	} else {
+		built.Lt2 = s.Lt2 / shrink
+	}
 	bcal, err := calibrate(built, kind)
 	if err != nil {
 		panic(err)
@@ -132,14 +152,14 @@ func gaussianE2EPair(alg ss18.Alg, s ss18.Setting, shrink float64, offDiag bool)
 	// Counter rounds 1..n: round 1 is the zero item, user u is round u+1.
 	user, w, mu := pairWeightsFrom(noiseMatrix(kind, s.N), cal.Sigma, 2)
 	user-- // counter round → user
-	name, neighbours, test := e2eName(alg), e2eNeighbours(user), "Neyman–Pearson: wᵀ(V₂₂ − V₁₁) over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B"
+	neighbours = e2eNeighbours(user)
 	if offDiag {
-		name, neighbours, test = name+"-offdiag", e2eOffDiagNeighbours(user), "Neyman–Pearson: −wᵀV₁₂ over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B"
+		neighbours = e2eOffDiagNeighbours(user)
 	}
 	m := &Mechanism{
 		Name: name,
-		Mechanism: fmt.Sprintf("SS18 %v regularizer (%v counter, padded release, σ = %.4g), d = %d, n = %d, every released V_t",
-			alg, kind, bcal.Sigma, s.D, s.N),
+		Mechanism: describe(fmt.Sprintf("SS18 %v regularizer (%v counter, padded release, σ = %.4g), d = %d, n = %d, every released V_t",
+			alg, kind, bcal.Sigma, s.D, s.N), mode),
 		Neighbours:  neighbours + fmt.Sprintf(" (the user with the largest exact μ_s = %.4f; calibrated μ = %.4f)", mu, cal.Mu),
 		Test:        test,
 		Epsilon:     s.Epsilon,
@@ -150,7 +170,7 @@ func gaussianE2EPair(alg ss18.Alg, s ss18.Setting, shrink float64, offDiag bool)
 			d := s.D
 			v, u, x := make([]float64, d*d), make([]float64, d), make([]float64, d)
 			return func(rng *rand.Rand, which int) float64 {
-				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: built, Mode: counter.Padded, Noise: noise.Simulated}, rng)
+				p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: built, Mode: counter.Padded, Noise: mode}, rng)
 				if err != nil {
 					panic(err)
 				}
@@ -184,8 +204,12 @@ func gaussianE2EPair(alg ss18.Alg, s ss18.Setting, shrink float64, offDiag bool)
 	if shrink == 1 {
 		m.Control = func(short bool) *Mechanism {
 			f, loose := gaussianControlFactor(short, mu, cal.Mu)
-			c := gaussianE2EPair(alg, s, f, offDiag)
+			c := gaussianE2EPair(alg, s, f, offDiag, mode)
 			c.Mechanism = fmt.Sprintf("control: %s built for L̃²/%s (σ/%s) on data of norm L̃%s", alg, fctr(f), fctr(f), loose)
+			if mode.Secure() {
+				c.Mechanism = fmt.Sprintf("control: %s built for ε′ = %.4g at δ = %g (σ/%s, the same L̃²), secure sampler%s",
+					alg, accounting.GDPEpsilon(f*cal.Mu, s.Delta), s.Delta, fctr(f), loose)
+			}
 			return c
 		}
 		m.Note = looseNote(mu, cal.Mu)

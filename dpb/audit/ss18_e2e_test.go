@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -20,7 +21,7 @@ import (
 // its estimate, so a missed defect has probability below 10⁻³ per variant.
 func TestE2EPlantedDefectCaught(t *testing.T) {
 	for _, alg := range []ss18.Alg{ss18.GaussianExact, ss18.GaussianSmooth, ss18.GaussianBLTRound} {
-		r, err := Run(gaussianE2E(alg, e2eSetting, 2), Options{Trials: 3000, Seed: 3})
+		r, err := Run(gaussianE2E(alg, e2eSetting, 2, noise.Simulated), Options{Trials: 3000, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -35,14 +36,14 @@ func TestE2EPlantedDefectCaught(t *testing.T) {
 // by 2 it must fail its claim (same argument and seed as
 // TestE2EPlantedDefectCaught), as built it must not.
 func TestE2EOffDiagonalPair(t *testing.T) {
-	r, err := Run(gaussianE2EPair(ss18.GaussianExact, e2eSetting, 2, true), Options{Trials: 3000, Seed: 3})
+	r, err := Run(gaussianE2EPair(ss18.GaussianExact, e2eSetting, 2, true, noise.Simulated), Options{Trials: 3000, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !r.Failed() {
 		t.Errorf("off-diagonal pair at σ/2: verdict %s, ε lower %.3f; want a violation", r.Verdict, r.Lower)
 	}
-	r, err = Run(gaussianE2EOffDiag(ss18.GaussianExact), Options{Trials: 3000, Seed: 3})
+	r, err = Run(gaussianE2EOffDiag(ss18.GaussianExact, noise.Simulated), Options{Trials: 3000, Seed: 3})
 	if err != nil {
 		t.Fatal(err)
 	}

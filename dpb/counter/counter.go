@@ -2,6 +2,7 @@ package counter
 
 import (
 	"fmt"
+	"math"
 	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -193,6 +194,20 @@ func addRound(z, exact []float64, t, horizon int, g float64) int {
 	}
 	gridAdd(exact, z, g)
 	return t + 1
+}
+
+// MeasurementsPerRecord returns the largest number of noisy measurements
+// one record enters (the nonzero entries of a column of C): the number of
+// nodes for the node counters, whose C is 0/1 (Cost().L1), and the horizon
+// for the square-root and BLT counters, whose record at round s enters every
+// measurement from s on. Times the node noise's dimension, it is the number
+// of noise coordinates a neighbouring pair can move, which the discrete
+// Gaussian's accounting counts (accounting.DiscreteGaussianDelta).
+func MeasurementsPerRecord(c Counter) int {
+	if _, ok := c.(*ToeplitzCounter); ok {
+		return c.Horizon()
+	}
+	return int(math.Round(c.Cost().L1))
 }
 
 // MeanVariance returns the mean of c.VarianceAt(t) over t = 1..Horizon().

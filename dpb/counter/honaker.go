@@ -1,6 +1,7 @@
 package counter
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
@@ -90,14 +91,20 @@ func (h *HonakerTree) Rounds() int { return h.t }
 // Exact returns the exact prefix sum.
 func (h *HonakerTree) Exact() []float64 { return h.exact }
 
-// Add appends z as the next round's value.
+// Add appends z as the next round's value. On secure noise it panics, before
+// it changes anything, when a rounded entry, the exact sum or the data sum of
+// a node that closes would reach 2⁵³ grid steps (grid.go).
 func (h *HonakerTree) Add(z []float64) {
+	if h.grid > 0 && len(z) == h.dim && h.t < h.horizon {
+		h.checkNodeData(z)
+	}
 	h.t = addRound(z, h.exact, h.t, h.horizon, h.grid)
 	d := h.dim
 	top := bits.TrailingZeros(uint(h.t))
 	acc, accD := h.acc, h.accD
 	h.noise.Sample(acc) // the leaf: ŝ_0 = y_0
 	if h.grid > 0 {
+		checkNoiseSum(acc, h.grid) // one draw: exact
 		clear(accD)
 		gridAdd(accD, z, h.grid)
 		for j := range acc {
@@ -110,6 +117,7 @@ func (h *HonakerTree) Add(z []float64) {
 		// child's estimate is acc.
 		h.noise.Sample(h.node)
 		if h.grid > 0 {
+			checkNoiseSum(h.node, h.grid) // one draw: exact
 			// The node's value: its rounded data sum (left's plus acc's,
 			// exact) plus its draw (exact).
 			leftD := h.dat[(i-1)*d : i*d]
@@ -138,6 +146,29 @@ func (h *HonakerTree) Add(z []float64) {
 		return
 	}
 	copy(cur, acc)
+}
+
+// checkNodeData panics with beyondExact when a data sum Add would form at
+// round t + 1 on secure noise (the rounded record, then the data sums of the
+// nodes of levels 1..top that close, as accD accumulates them) reaches 2⁵³
+// grid steps: a sum of records anywhere in the stream can, though the prefix
+// sums stay below it.
+func (h *HonakerTree) checkNodeData(z []float64) {
+	g, d := h.grid, h.dim
+	lim := exactSteps * g
+	top := bits.TrailingZeros(uint(h.t + 1))
+	for j, v := range z {
+		acc := float64(math.RoundToEven(v/g) * g)
+		if !(math.Abs(acc) < lim) {
+			panic(beyondExact)
+		}
+		for i := 1; i <= top; i++ {
+			acc += h.dat[(i-1)*d+j]
+			if !(math.Abs(acc) < lim) {
+				panic(beyondExact)
+			}
+		}
+	}
 }
 
 // NoiseTo writes the noise of the current release.

@@ -187,7 +187,8 @@ func (c *KaryTree) low() int {
 	return i
 }
 
-// Add appends z as the next round's value.
+// Add appends z as the next round's value. On secure noise it panics when
+// a rounded entry or the exact sum would reach 2⁵³ grid steps (grid.go).
 func (c *KaryTree) Add(z []float64) {
 	c.t = addRound(z, c.exact, c.t, c.horizon, c.grid)
 	// Increment the digits: the carry closes the blocks of levels 0..i;
@@ -213,11 +214,12 @@ func (c *KaryTree) Add(z []float64) {
 		for k := range cur {
 			cur[k] = above[k] + c.draw[k]
 		}
-		return
+	} else {
+		for k := range cur {
+			cur[k] += c.draw[k]
+		}
 	}
-	for k := range cur {
-		cur[k] += c.draw[k]
-	}
+	checkNoiseSum(cur, c.grid)
 }
 
 // NoiseTo writes the noise of the current release.

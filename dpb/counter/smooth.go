@@ -96,7 +96,8 @@ func (s *SmoothBinary) Exact() []float64 { return s.exact }
 // Params returns the tree height h and the number of ones k per leaf label.
 func (s *SmoothBinary) Params() (h, k int) { return s.h, s.k }
 
-// Add appends z as the next round's value.
+// Add appends z as the next round's value. On secure noise it panics when
+// a rounded entry or the exact sum would reach 2⁵³ grid steps (grid.go).
 func (s *SmoothBinary) Add(z []float64) {
 	s.t = addRound(z, s.exact, s.t, s.horizon, s.grid)
 	if s.t == 1 {
@@ -109,6 +110,7 @@ func (s *SmoothBinary) Add(z []float64) {
 	}
 	d := s.dim
 	s.noise.Sample(s.sum) // the leaf's own node
+	checkNoiseSum(s.sum, s.grid)
 	for u := s.leaf; u != 0; u &= u - 1 {
 		j := bits.TrailingZeros64(u)
 		id := s.leaf >> (j + 1)
@@ -120,6 +122,7 @@ func (s *SmoothBinary) Add(z []float64) {
 		for i := range s.sum {
 			s.sum[i] += nd[i]
 		}
+		checkNoiseSum(s.sum, s.grid)
 	}
 }
 

@@ -38,5 +38,8 @@ func (ts *TreeSum) UnmarshalBinary(data []byte) error {
 	d.F64sTo("tree sum", ts.exact)
 	d.F64sTo("tree noise", ts.cum)
 	d.F64sTo("tree padding", ts.pad)
+	if err := gridState(ts.grid, ts.exact, ts.cum, ts.pad); d.Err == nil && err != nil {
+		d.Fail(err) // the grid proof's invariants (grid.go)
+	}
 	return d.Done()
 }

@@ -77,6 +77,9 @@ func (h *HonakerTree) UnmarshalBinary(data []byte) error {
 	d.F64sTo("honaker noise", h.cum)
 	if h.grid > 0 {
 		d.F64sTo("honaker node sums", h.dat)
+		if err := gridState(h.grid, append(h.exact[:len(h.exact):len(h.exact)], h.dat...)); d.Err == nil && err != nil {
+			d.Fail(err) // the grid proof's invariants (grid.go)
+		}
 	}
 	return d.Done()
 }
@@ -112,6 +115,9 @@ func (s *SmoothBinary) UnmarshalBinary(data []byte) error {
 		s.valid[j] = d.Bool()
 	}
 	d.F64sTo("smooth noise", s.sum)
+	if err := gridState(s.grid, s.exact, s.node, s.sum); d.Err == nil && err != nil {
+		d.Fail(err) // the grid proof's invariants (grid.go)
+	}
 	return d.Done()
 }
 
@@ -203,6 +209,9 @@ func (c *KaryTree) UnmarshalBinary(data []byte) error {
 	c.t = readRound(d, c.horizon)
 	d.F64sTo("counter sum", c.exact)
 	d.F64sTo("k-ary tree noise", c.cum)
+	if err := gridState(c.grid, c.exact, c.cum); d.Err == nil && err != nil {
+		d.Fail(err) // the grid proof's invariants (grid.go)
+	}
 	u := c.t
 	for i := range c.digit {
 		c.digit[i] = u % c.k

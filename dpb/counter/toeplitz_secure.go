@@ -70,7 +70,9 @@ func (c *ToeplitzCounter) initSecure(bound DataBound) error {
 	}
 	tn, ok := gn.(toeplitzNoise)
 	if !ok || !tn.Gaussian() {
-		return fmt.Errorf("counter: the %s counter runs on secure discrete Gaussian noise only (the ℓ1 cost of rounding its n measurements grows like n, not √n)", c.name)
+		// A refusal of secure noise (noise.ErrNoSecure): with an unset
+		// mode, noise.ExplainDefault adds what the unset mode means.
+		return noise.NoSecure(fmt.Sprintf("counter: the %s counter has no secure Laplace sampler: it runs on secure discrete Gaussian noise only (the ℓ1 cost of rounding its n measurements grows like n, not √n); for Laplace noise take a node counter (tree, Honaker, smooth, k-ary), or set Noise to noise.Simulated for seeded floating-point noise, not a release-grade guarantee", c.name))
 	}
 	if bound.Entry == 0 {
 		return fmt.Errorf("counter: the %s counter needs a data bound on secure noise (DataBound.Entry: the floating-point error of its measurements (Cz)_t, counted in the sensitivity, scales with the data)", c.name)

@@ -120,6 +120,7 @@ func NewTreeSum(dim, horizon int, nz noise.Noise, mode ReleaseMode) (*TreeSum, e
 			for j := range cur {
 				cur[j] = prev[j] + ts.node[j]
 			}
+			checkNoiseSum(cur, ts.grid)
 		}
 	}
 	return ts, nil
@@ -158,8 +159,10 @@ func (ts *TreeSum) NodesInRelease() int {
 // With [noise.Gridded] node noise (the secure mode) every entry of z is first
 // rounded to the nearest multiple of the grid g (ties to even), so the exact
 // sums, the node noises and hence every release are multiples of g, computed
-// without rounding error while they stay below 2⁵³·g in magnitude (g = 2^(⌊log₂ b⌋−20) for
-// noise scale b, so 2³² at b = 1): a release is then exactly
+// without rounding error: Add panics, before it changes anything, when a
+// rounded entry or the exact sum would reach 2⁵³·g in magnitude (g =
+// 2^(⌊log₂ b⌋−20) for noise scale b, so 2³³ at b = 1), and a sum of node
+// draws 2⁵²·g (grid.go). A release is then the correctly rounded
 // g·(integer sum + integer noise).
 func (ts *TreeSum) Add(z []float64) {
 	if len(z) != ts.dim {
@@ -168,12 +171,12 @@ func (ts *TreeSum) Add(z []float64) {
 	if ts.t >= ts.horizon {
 		panic(param.PastHorizon)
 	}
-	ts.t++
 	if g := ts.grid; g > 0 {
-		gridAdd(ts.exact, z, g)
+		gridAdd(ts.exact, z, g) // panics before any change beyond 2⁵³ grid steps
 	} else {
 		simd.VecAdd(ts.exact, ts.exact, z)
 	}
+	ts.t++
 	i := bits.TrailingZeros(uint(ts.t))
 	// Round t closes the node at level i; it gets one fresh draw. The nodes of
 	// the set bits above i are unchanged, so cum[i] = cum[j] + draw, j the next set bit.
@@ -185,9 +188,10 @@ func (ts *TreeSum) Add(z []float64) {
 		// t − 2^i, when cum[j] was written; no round since wrote level j.
 		j := bits.TrailingZeros(rest)
 		simd.VecAdd(cur, ts.cum[j*d:(j+1)*d], ts.node)
-		return
+	} else {
+		copy(cur, ts.node)
 	}
-	copy(cur, ts.node)
+	checkNoiseSum(cur, ts.grid)
 }
 
 // NoiseTo writes the noise of the current release into dst (len dim) and

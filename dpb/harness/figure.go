@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"os"
+	"path"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -20,10 +22,11 @@ import (
 var provenanceKeys = []string{"code_version", "code_version_note", "run_code_version"}
 
 // WriteFigureJSON writes v as indented JSON (as [WriteJSON]) to path,
-// atomically, for writers that cannot stamp a commit (a notebook runs an
-// unstamped build). When the file at path already holds the same content
-// apart from its provenance fields (code_version, code_version_note,
-// run_code_version), it is left as it is: a rerun that reproduces a
+// atomically, sealed with its content hash ([SealJSON]), for writers that
+// cannot stamp a commit (a notebook runs an unstamped build). When the file
+// at path already holds the same content apart from its provenance fields
+// (code_version, code_version_note, run_code_version) and its content hash,
+// it is left as it is: a rerun that reproduces a
 // committed result keeps that result's provenance. Any other content
 // replaces the file, and with it the provenance, which the figures'
 // provenance test then asks for again.
@@ -32,17 +35,22 @@ func WriteFigureJSON(path string, v any) error {
 	if err := WriteJSON(&b, v); err != nil {
 		return err
 	}
-	if old, err := readRegular(path, maxSmallFile); err == nil && sameApartFromProvenance(old, b.Bytes()) {
+	sealed, err := SealJSON(b.Bytes())
+	if err != nil {
+		return fmt.Errorf("harness: %s: %w", path, err)
+	}
+	if old, err := readRegular(path, maxSmallFile); err == nil && sameApartFromProvenance(old, sealed) {
 		return nil
 	}
-	if err := atomicfile.WriteBytes(path, b.Bytes(), 0o644); err != nil {
+	if err := atomicfile.WriteBytes(path, sealed, 0o644); err != nil {
 		return fmt.Errorf("harness: %s: %w", path, err)
 	}
 	return nil
 }
 
 // sameApartFromProvenance reports whether the JSON objects old and new are
-// equal once old's provenance fields are removed (new has none of them).
+// equal once old's provenance fields are removed (new has none of them) and
+// both lose their content hash.
 func sameApartFromProvenance(old, new []byte) bool {
 	var o, n map[string]any
 	if json.Unmarshal(old, &o) != nil || json.Unmarshal(new, &n) != nil {
@@ -54,6 +62,8 @@ func sameApartFromProvenance(old, new []byte) bool {
 		}
 		delete(o, k)
 	}
+	delete(o, ContentHashKey)
+	delete(n, ContentHashKey)
 	return reflect.DeepEqual(o, n)
 }
 
@@ -84,7 +94,16 @@ type Meta struct {
 	// one run's; a run killed mid-set leaves files that do not match
 	// ([VerifyFigureSet]).
 	Files []FileSum `json:"files,omitempty"`
+	// FilesNote is empty for a list the run wrote, or FilesRecordedAtCommit
+	// for a list added to a JSON written before figure JSONs listed their
+	// sets, from the files committed with it (the run was not repeated).
+	FilesNote string `json:"files_note,omitempty"`
 }
+
+// FilesRecordedAtCommit is [Meta.FilesNote] of a file list recorded from
+// the committed files of a set whose run predates the lists: it says that
+// the set is the one committed, not that one run wrote it.
+const FilesRecordedAtCommit = "recorded-at-commit"
 
 // NoNoise is [Meta.Noise]'s entry for a figure that samples no privacy
 // noise.
@@ -116,17 +135,32 @@ func SumFiles(dir string, paths []string) ([]FileSum, error) {
 }
 
 // VerifyFigureSet checks the figure set described by the figure JSON at
-// path: every file it lists exists beside it with the SHA-256 it records.
-// It returns an error naming each file that differs or is missing (a run
-// killed while writing the set, or a file edited since), and an error when
-// the JSON lists no files (written before figure JSONs listed their sets).
+// path: the JSON records its own content hash ([VerifyContentHash]), and
+// every file it lists exists in the JSON's folder with the SHA-256 it
+// records. A listed name must be a local path (no "..", not absolute) and
+// is opened through an [os.Root] on the folder, so a symbolic link that
+// leads out of it is refused too. It returns an error naming each file that
+// differs or is missing (a run killed while writing the set, or a file
+// edited since), an error for an edited JSON, and one when the JSON lists no
+// files (written before figure JSONs listed their sets). A list marked
+// [FilesRecordedAtCommit] is checked the same way.
 func VerifyFigureSet(path string) error {
 	raw, err := readRegular(path, maxSmallFile)
 	if err != nil {
 		return err
 	}
+	if err := VerifyContentHash(raw); err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	return VerifyFigureFiles(path, raw)
+}
+
+// VerifyFigureFiles is [VerifyFigureSet] without the content hash: raw is
+// the content of the figure JSON at path, whose listed files it checks.
+func VerifyFigureFiles(path string, raw []byte) error {
 	var m struct {
-		Files []FileSum `json:"files"`
+		Files     []FileSum `json:"files"`
+		FilesNote string    `json:"files_note"`
 	}
 	if err := json.Unmarshal(raw, &m); err != nil {
 		return fmt.Errorf("%s: %w", path, err)
@@ -134,11 +168,27 @@ func VerifyFigureSet(path string) error {
 	if len(m.Files) == 0 {
 		return fmt.Errorf("%s lists no files (written before figure JSONs listed their sets)", path)
 	}
-	dir := filepath.Dir(path)
+	if m.FilesNote != "" && m.FilesNote != FilesRecordedAtCommit {
+		return fmt.Errorf("%s: unknown files_note %q (want %q or none)", path, m.FilesNote, FilesRecordedAtCommit)
+	}
+	root, err := os.OpenRoot(filepath.Dir(path))
+	if err != nil {
+		return err
+	}
+	defer root.Close()
 	var bad []string
+	seen := map[string]bool{}
 	for _, f := range m.Files {
-		p := filepath.Join(dir, filepath.FromSlash(f.Name))
-		b, err := readRegular(p, maxSmallFile)
+		if err := checkListedName(f.Name); err != nil {
+			bad = append(bad, err.Error())
+			continue
+		}
+		if seen[f.Name] {
+			bad = append(bad, fmt.Sprintf("%s: listed twice", f.Name))
+			continue
+		}
+		seen[f.Name] = true
+		b, err := readRegularIn(root, filepath.FromSlash(f.Name), maxSmallFile)
 		if err != nil {
 			bad = append(bad, fmt.Sprintf("%s: %v", f.Name, err))
 			continue
@@ -149,6 +199,16 @@ func VerifyFigureSet(path string) error {
 	}
 	if bad != nil {
 		return fmt.Errorf("%s: the figure set is mixed: %s", path, strings.Join(bad, "; "))
+	}
+	return nil
+}
+
+// checkListedName refuses a file name of a figure set that could name a
+// file outside the JSON's folder: an absolute path, a ".." element, a
+// backslash (a Windows separator), or an empty name.
+func checkListedName(name string) error {
+	if name == "" || strings.ContainsRune(name, '\\') || !filepath.IsLocal(filepath.FromSlash(name)) || path.IsAbs(name) {
+		return fmt.Errorf("%q: not a path inside the figure's folder (absolute, \"..\" or empty): refused", name)
 	}
 	return nil
 }

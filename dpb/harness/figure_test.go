@@ -3,6 +3,7 @@ package harness
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -34,5 +35,45 @@ func TestWriteFigureJSONKeepsProvenance(t *testing.T) {
 	got, _ := os.ReadFile(path)
 	if strings.Contains(string(got), "committed-by") || !strings.Contains(string(got), `"seed": 2`) {
 		t.Errorf("another result kept the old file or its mark:\n%s", got)
+	}
+}
+
+// A figure JSON that WriteFigureJSON wrote verifies, and still does when
+// re-indented; one value edited (a number's text, a string), a key added
+// twice or the content hash removed is caught by VerifyFigureSet (issue 56).
+func TestFigureJSONContentHash(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f.csv"), []byte("x,y\n1,2\n"), 0o644)
+	files, err := SumFiles(dir, []string{filepath.Join(dir, "f.csv")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "f.json")
+	if err := WriteFigureJSON(path, Meta{Name: "f", Seed: 7, Reps: 3, Config: map[string]any{"eps": 0.5, "note": "a<b"}, Noise: []string{NoNoise}, Files: files}); err != nil {
+		t.Fatal(err)
+	}
+	if err := VerifyFigureSet(path); err != nil {
+		t.Fatalf("as written: %v", err)
+	}
+	good, _ := os.ReadFile(path)
+	reindented := strings.ReplaceAll(string(good), "  ", "\t")
+	os.WriteFile(path, []byte(reindented), 0o644)
+	if err := VerifyFigureSet(path); err != nil {
+		t.Errorf("re-indented: %v", err)
+	}
+	for name, edited := range map[string]string{
+		"seed":        strings.Replace(string(good), `"seed": 7`, `"seed": 8`, 1),
+		"number text": strings.Replace(string(good), `"eps": 0.5`, `"eps": 0.50`, 1),
+		"string":      strings.Replace(string(good), `"note": "a\u003cb"`, `"note": "a\u003cc"`, 1),
+		"key twice":   strings.Replace(string(good), `"seed": 7,`, `"seed": 7, "seed": 7,`, 1),
+		"no hash":     regexp.MustCompile(`,\n  "content_sha256": "[0-9a-f]+"`).ReplaceAllString(string(good), ""),
+	} {
+		if edited == string(good) {
+			t.Fatalf("%s: no edit made in\n%s", name, good)
+		}
+		os.WriteFile(path, []byte(edited), 0o644)
+		if err := VerifyFigureSet(path); err == nil {
+			t.Errorf("%s edited: verified", name)
+		}
 	}
 }

@@ -73,3 +73,35 @@ func notRegular(path string, m fs.FileMode) error {
 	}
 	return fmt.Errorf("harness: %s is a %s, not a regular file: remove it (reading it could block or never end)", path, kind)
 }
+
+// readRegularIn is readRegular for name inside root: the name cannot lead
+// out of root's folder (an [os.Root] refuses "..", absolute names and
+// symbolic links that escape it).
+func readRegularIn(root *os.Root, name string, limit int64) ([]byte, error) {
+	fi, err := root.Stat(name)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, notRegular(name, fi.Mode())
+	}
+	f, err := root.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		if err == nil {
+			err = notRegular(name, fi.Mode())
+		}
+		return nil, err
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, fmt.Errorf("harness: %s: more than %d bytes", name, limit)
+	}
+	return b, nil
+}

@@ -36,9 +36,10 @@ import (
 //	DIR/<label>-<hash>/reps-000035     empty: a run of 35 repetitions used the list
 //
 // Every file carries a SHA-256 that is checked on reading: key.json the
-// hash of its key, a job file that of its value lines (on its header line,
-// "sha256=…"). A truncated or altered file is an error naming the file,
-// never a different result.
+// hash of its key, a job file that of everything but the sum itself: its
+// header line up to the sum and its value lines (at the end of the header
+// line, "sha256=…"). A truncated or altered file is an error naming the
+// file, never a different result.
 //
 // <hash> is the first 16 hex digits of the SHA-256 of the job list's key:
 // the experiment's configuration (with its seed), the series and points of
@@ -371,7 +372,10 @@ func (b *Bin) header(j Job) string {
 }
 
 // Save writes job j's values (len = Points) atomically. The header line
-// records the kernel that computed them and the SHA-256 of the value lines.
+// records the kernel that computed them and ends with the SHA-256 of the
+// file without that field: the header line up to " sha256=", a newline and
+// the value lines ([jobSum]), so no byte of the file but the sum itself is
+// outside it.
 func (b *Bin) Save(j Job, vals []float64) error {
 	if len(vals) != b.shape.Points {
 		return fmt.Errorf("harness: job %v has %d values, want %d", j, len(vals), b.shape.Points)
@@ -382,14 +386,25 @@ func (b *Bin) Save(j Job, vals []float64) error {
 		body = strconv.AppendFloat(body, v, 'g', -1, 64)
 		body = append(body, '\n')
 	}
-	sum := sha256.Sum256(body)
+	head := fmt.Sprintf("%s kernel=%s", b.header(j), simd.Kernel())
+	sum := jobSum(head, body)
 	return atomicfile.WriteFile(b.path(j), 0o644, func(w io.Writer) error {
-		if _, err := fmt.Fprintf(w, "%s kernel=%s sha256=%x\n", b.header(j), simd.Kernel(), sum); err != nil {
+		if _, err := fmt.Fprintf(w, "%s sha256=%s\n", head, sum); err != nil {
 			return err
 		}
 		_, err := w.Write(body)
 		return err
 	})
+}
+
+// jobSum is the hex SHA-256 of a job file without its checksum field: the
+// header line up to " sha256=" (head), a newline, then the value lines.
+func jobSum(head string, body []byte) string {
+	h := sha256.New()
+	io.WriteString(h, head)
+	h.Write([]byte{'\n'})
+	h.Write(body)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // maxJobFile bounds the size of a job file read (a job of P values takes
@@ -426,17 +441,18 @@ func (b *Bin) Load(j Job, out []float64) (bool, error) {
 	if !ok || !strings.HasPrefix(string(head), b.header(j)+" ") {
 		return bad("header does not match " + b.header(j))
 	}
-	var want string
-	for _, field := range strings.Fields(string(head)) {
-		if v, ok := strings.CutPrefix(field, "sha256="); ok {
-			want = v
+	covered, want, ok := strings.Cut(string(head), " sha256=")
+	if !ok || want == "" || strings.Contains(want, " ") {
+		return bad("no sha256= at the end of the header line (a file written before job files carried checksums, or an altered header)")
+	}
+	if !strings.HasPrefix(covered, b.header(j)+" kernel=") || strings.Count(covered, " ") != strings.Count(b.header(j), " ")+1 {
+		return bad("the header line is not " + b.header(j) + " kernel=KERNEL sha256=SUM")
+	}
+	if sum := jobSum(covered, body); sum != want {
+		if old := sha256.Sum256(body); hex.EncodeToString(old[:]) == want {
+			return bad("its checksum covers the values only (written before the header line was covered too, or the header altered since)")
 		}
-	}
-	if want == "" {
-		return bad("no sha256= on the header line (a file written before job files carried checksums, or an altered header)")
-	}
-	if sum := sha256.Sum256(body); hex.EncodeToString(sum[:]) != want {
-		return bad(fmt.Sprintf("the values' SHA-256 is %x, the header records %s", sum, want))
+		return bad(fmt.Sprintf("the SHA-256 of the header and values is %s, the header records %s", sum, want))
 	}
 	sc := bufio.NewScanner(bytes.NewReader(body))
 	for i := range out {

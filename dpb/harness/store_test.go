@@ -239,7 +239,12 @@ func TestStoreChecksum(t *testing.T) {
 		"cut value":   strings.Replace(string(good), "4146.5\n", "4146\n", 1),
 		"digit":       strings.Replace(string(good), "\n2\n", "\n3\n", 1),
 		"no checksum": regexpSHA.ReplaceAllString(string(good), ""),
+		// The header's kernel tag is covered by the checksum too (issue 56).
+		"kernel tag": regexpKernel.ReplaceAllString(string(good), " kernel=other"),
 	} {
+		if content == string(good) {
+			t.Fatalf("%s: no change made in %q", name, good)
+		}
 		os.WriteFile(p, []byte(content), 0o644)
 		_, err := b.Load(Job{}, make([]float64, 3))
 		if err == nil || !strings.Contains(err.Error(), p) {
@@ -255,7 +260,10 @@ func TestStoreChecksum(t *testing.T) {
 	}
 }
 
-var regexpSHA = regexp.MustCompile(` sha256=[0-9a-f]+`)
+var (
+	regexpSHA    = regexp.MustCompile(` sha256=[0-9a-f]+`)
+	regexpKernel = regexp.MustCompile(` kernel=[a-z0-9]+`)
+)
 
 // A key.json whose key does not match its SHA-256 (edited, or a damaged
 // "series": 4e12 that would make listing missing jobs run out of memory) is

@@ -44,8 +44,10 @@ type DPUCBConfig struct {
 	// seeded floating-point noise every experiment runs, reproducible and
 	// not a release-grade guarantee, must be named. Config and Privacy
 	// report the resolved mode.
-	// A Counter without a secure sampler (square root, BLT) refuses an
-	// unset Noise with an error that says to name noise.Simulated.
+	// The square-root and BLT counters have no secure Laplace sampler
+	// (their secure measurements are discrete Gaussian only): on them an
+	// unset or secure Noise is refused with an error that says to name
+	// noise.Simulated.
 	Noise noise.Mode
 	// Counter is each arm's continual counter. Defaults to CounterTree (the
 	// binary mechanism in release mode Mode, as MT14); CounterHonaker,

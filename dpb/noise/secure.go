@@ -22,10 +22,12 @@ import (
 // dpb/as17, dpb/mab and dpb/anytime, and the root dpb package) resolves an
 // unset mode to Secure ([Mode.Resolve]), and what a policy reports
 // (Privacy, Config, its snapshots) is the resolved mode, never Default.
-// A mechanism with no secure sampler (the Wishart noise; the square-root and
-// BLT counters) refuses an unset mode with an error ([ExplainDefault]) that
-// says to set Simulated explicitly, whose releases are not
-// release-grade: an unset mode never falls back to floating-point noise.
+// A mechanism with no secure sampler (the Wishart noise; Laplace noise on
+// the square-root and BLT counters of dpb/counter, whose secure
+// measurements take discrete Gaussian noise only) refuses an unset mode
+// with an error ([ExplainDefault]) that says to set Simulated explicitly,
+// whose releases are not release-grade: an unset mode never falls back to
+// floating-point noise.
 //
 // Simulated is the fast seeded simulation every experiment, check,
 // audit and benchmark asks for by name: floating-point Laplace and Gaussian
@@ -129,7 +131,8 @@ func CheckMode(m Mode) error {
 }
 
 // ErrNoSecure is wrapped by the error of a mechanism asked for secure noise
-// that has no secure sampler (the Wishart noise).
+// that has no secure sampler (the Wishart noise; Laplace noise on the
+// square-root and BLT counters).
 var ErrNoSecure = errors.New("noise: the mechanism has no secure sampler")
 
 // noSecureError is an error wrapping ErrNoSecure with its own message.
@@ -208,7 +211,10 @@ type Gridded interface {
 // continuous one), the discrete Gaussian ‖Δ‖²/(2σ²)-zCDP for integer shifts
 // Δ (CKS20 Theorems 4 and 14, the same ρ as the continuous one). Rounding
 // the data to the grid can grow a sensitivity by one grid step per entry;
-// the constructors inflate the scale to pay for it (see each).
+// the constructors inflate the scale to pay for it (see each). zCDP does
+// not give the continuous Gaussian's exact (ε, δ) curve; the discrete
+// Gaussian's own (ε, δ) is accounting.DiscreteGaussianDelta's, which the
+// mechanisms' Privacy() report on secure noise.
 //
 // SecureNoise ignores every seed: two runs differ. It is not safe for
 // concurrent use (one per goroutine, like *rand.Rand).

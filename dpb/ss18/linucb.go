@@ -126,6 +126,7 @@ type LinUCB struct {
 	beta           float64
 	logDet         float64
 	lam            float64 // λ_t of this round (RadiusMinEig), valid when lamOK
+	jit            float64 // the jitter added to V_t's diagonal this round (factorJittered), else 0
 	lamOK          bool
 	notPD          int
 	fresh          bool // v holds the factor of the current round's V_t
@@ -291,7 +292,7 @@ func (p *LinUCB) prepare() {
 // prepareStats writes V_t and ũ_t into v and u (and this round's bounds
 // when they change).
 func (p *LinUCB) prepareStats() {
-	p.ltReady = false
+	p.ltReady, p.jit = false, 0
 	if lt, s, ok := simd.CholLT(p.cs, p.d); ok && p.ltStats != nil {
 		p.ltStats.statsLT(lt, s, p.u)
 		p.ltReady = true
@@ -367,6 +368,7 @@ func (p *LinUCB) factorJittered() {
 			p.v[i*d+i] += jit
 		}
 		if simd.Cholesky(p.v, p.cs, d) {
+			p.jit = jit
 			return
 		}
 		jit *= 2
@@ -395,18 +397,38 @@ func (p *LinUCB) Confidence() ConfidenceParams {
 }
 
 // minEigLower returns λ_t ≤ λ_min(V_t), the largest of ρ_min (on
-// Proposition 4's event V_t ⪰ H_t ⪰ ρ_min I), the Frobenius bound
-// (1 − 10⁻⁹)/‖M‖²_F (V_t⁻¹ = MᵀM with M = L⁻¹, so λ_max(V_t⁻¹) ≤ ‖M‖²_F),
-// and a certified estimate near λ_min itself: a power iteration on V_t⁻¹ =
-// MᵀM estimates λ̂ ≥ λ_min from above (a Rayleigh quotient of V_t⁻¹ never
-// exceeds its largest eigenvalue), then the largest μ among f·λ̂, f = 0.999,
-// 0.99, 0.95, 0.8, 0.5, for which the Cholesky factorisation of V_t − μI
-// (V_t = LLᵀ from the factor at hand) runs to completion certifies
-// λ_min(V_t) ≥ μ − 4(d+1)u·tr(V_t), u = 2⁻⁵³: the factorisation's backward
-// error is below that margin (Higham, Accuracy and Stability of Numerical
-// Algorithms, Thm. 10.5), so V_t − μI plus a perturbation of norm below the
-// margin is positive definite. Inverse iteration alone would err on the
-// unsafe side; the Cholesky test is what certifies. O(d³) per round.
+// Proposition 4's event V_t ⪰ H_t ⪰ ρ_min I) and two candidates computed
+// from the round's factor, each less a rigorous bound on its floating-point
+// error (u = 2⁻⁵³, γ_k = ku/(1 − ku)):
+//
+//   - Frobenius: the factor L̂ (Cholesky with reciprocal multiplication, any
+//     summation order) satisfies L̂L̂ᵀ = V_t + ΔV, |ΔV| ≤ γ_{d+2}|L̂||L̂ᵀ|
+//     (Higham, Accuracy and Stability of Numerical Algorithms, 2002,
+//     Thm. 10.3, with one more rounding for the reciprocal), so ‖ΔV‖₂ ≤
+//     γ_{d+2}‖L̂‖²_F (|L̂||L̂ᵀ| is positive semidefinite with that trace). M̂,
+//     the computed L̂⁻¹, is not L̂⁻¹: with the residual R = I − M̂L̂, bounded
+//     entry by entry by the computed one plus γ_{d+2}(|M̂||L̂|)_ij twice
+//     over, ‖R‖₂ ≤ ‖R‖_F = r < 1 gives L̂⁻¹ = (I − R)⁻¹M̂ and
+//     λ_min(L̂L̂ᵀ) = ‖L̂⁻¹‖₂⁻² ≥ (1 − r)²/‖M̂‖²_F. Hence
+//     λ_min(V_t) ≥ (1 − r)²/‖M̂‖²_F − γ_{d+2}‖L̂‖²_F. (It had no margin
+//     before issue 56 and overstated λ_min by up to 1.55·10⁻⁴ relative on
+//     ill-conditioned matrices.)
+//   - Cholesky test: a power iteration on V_t⁻¹ = M̂ᵀM̂ estimates λ̂ ≥ λ_min
+//     from above (a Rayleigh quotient of V_t⁻¹ never exceeds its largest
+//     eigenvalue), then the largest μ among f·λ̂, f = 0.999, 0.99, 0.95, 0.8,
+//     0.5, for which the Cholesky factorisation of fl(L̂L̂ᵀ) − μI runs to
+//     completion certifies λ_min(V_t) ≥ μ − c·u·tr(V), c = 4(d+1) for
+//     d ≥ 2 and 9 at d = 1: the test's backward error and ΔV (γ_{d+2}·tr
+//     each), fl(L̂L̂ᵀ)'s error (γ_d·tr) and the rounding of μ on the
+//     diagonal (u·tr) sum to (3d + 5)u·tr plus terms of order u², below the
+//     margin, so V_t − μI plus a perturbation of norm below it is positive
+//     definite. Inverse iteration alone would err on
+//     the unsafe side; the Cholesky test is what certifies.
+//
+// Every sum the bounds themselves form is rounded in the safe direction
+// (relative factors 1 ± 4d²u). When V_t was not positive definite and was
+// factored with jitter j·I added, both candidates certify V_t + jI and j is
+// subtracted. O(d³) per round.
 func (p *LinUCB) minEigLower() float64 {
 	d, dp := p.d, p.dp
 	var f float64
@@ -419,7 +441,10 @@ func (p *LinUCB) minEigLower() float64 {
 	if !(f > 0) || math.IsInf(f, 0) {
 		return lam
 	}
-	lam = max(lam, float64((1-1e-9)/f))
+	const u = 0x1p-53
+	safe := float64(4 * float64(d*d) * u)              // relative error of a sum of ≤ d² rounded terms, with room
+	g := float64(d+2) * u / (1 - float64(d+2)*u)       // γ_{d+2}
+	lam = max(lam, p.frobeniusLower(f, g, safe)-p.jit) // −Inf when the residual is not below 1
 	v, a, x, y := p.eig[:d*d], p.eig[d*d:2*d*d], p.eig[2*d*d:2*d*d+d], p.eig[2*d*d+d:]
 	// Power iteration on V⁻¹ = MᵀM (M lower triangular, column j of M at
 	// mt[j·dp+j : j·dp+d]) from a vector with every component.
@@ -454,7 +479,11 @@ func (p *LinUCB) minEigLower() float64 {
 		}
 		tr += v[i*d+i]
 	}
-	margin := float64(float64(4*float64(d+1)*0x1p-53) * tr)
+	// The margin's constant: above 3d + 5 (two γ_{d+2}·tr terms, γ_d·tr and
+	// u·tr) with room for the second-order terms: 4(d+1) for d ≥ 2 (as
+	// before issue 56), 9 at d = 1.
+	c := float64(max(4*(d+1), 3*d+6))
+	margin := float64(float64(c*0x1p-53)*tr) + p.jit
 	for _, fr := range [...]float64{0.999, 0.99, 0.95, 0.8, 0.5} {
 		mu := float64(fr * hat)
 		if mu-margin <= lam {
@@ -469,6 +498,39 @@ func (p *LinUCB) minEigLower() float64 {
 		}
 	}
 	return lam
+}
+
+// frobeniusLower returns minEigLower's Frobenius candidate (1 − r)²/f −
+// γ‖L̂‖²_F for f = ‖M̂‖²_F and g = γ_{d+2}, or −Inf when the residual bound
+// r of I − M̂L̂ is not below 1; safe is the relative allowance for the
+// rounding of its own sums.
+func (p *LinUCB) frobeniusLower(f, g, safe float64) float64 {
+	d, dp := p.d, p.dp
+	var lf, rr float64
+	for i := 0; i < d; i++ {
+		for j := 0; j <= i; j++ {
+			l := p.v[i*d+j]
+			lf += float64(l * l)
+			// (M̂L̂)_ij = Σ_{k=j..i} M_ik L_kj, M_ik at mt[k·dp+i].
+			var s, a float64
+			for k := j; k <= i; k++ {
+				ml := float64(p.mt[k*dp+i] * p.v[k*d+j])
+				s += ml
+				a += math.Abs(ml)
+			}
+			r := -s
+			if i == j {
+				r = 1 - s
+			}
+			e := float64(math.Abs(r)*(1+4*0x1p-53)) + float64(2*g*a)
+			rr += float64(e * e)
+		}
+	}
+	r := float64(math.Sqrt(rr) * (1 + safe))
+	if !(r < 1) {
+		return math.Inf(-1)
+	}
+	return float64(float64((1-r)*(1-r))/f*(1-safe)) - float64(g*lf*(1+safe))
 }
 
 // invFactorRow returns (M w)_i for the inverse factor M = L⁻¹ of this round

@@ -82,7 +82,7 @@ func runAudit(w io.Writer, args []string) error {
 	bar.end(len(run))
 	table := audit.Results(rs)
 	if *asJSON {
-		if err := writeSnakeJSON(w, struct {
+		if err := writeSealedJSON(w, struct {
 			provenanceJSON
 			StreamVersion int           `json:"stream_version"`
 			Seed          uint64        `json:"seed"`

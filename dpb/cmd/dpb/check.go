@@ -198,7 +198,7 @@ func runCheck(w io.Writer, args []string) error {
 		if len(papers) == 1 {
 			cfg = configs[papers[0]]
 		}
-		if err := writeSnakeJSON(w, struct {
+		if err := writeSealedJSON(w, struct {
 			provenanceJSON
 			Noise    []string       `json:"noise"`
 			Config   any            `json:"config"`

@@ -4,7 +4,7 @@
 //	dpb reproduce NAME [flags]   regenerate a paper figure (into out/figures; -out figures for the committed ones)
 //	dpb slurm NAME [flags]       print an sbatch script: the figure's shards as a job array, then the merge
 //	dpb store [-clean] DIR       list a job store's done and missing jobs, verifying every file's SHA-256
-//	dpb verify FIGURE.json ...   check that every file a figure JSON lists is beside it with the SHA-256 it records
+//	dpb verify FILE.json ...     check result JSONs: a figure set's files (SHA-256, inside its folder), a check or audit JSON's verdicts, every JSON's content hash
 //	dpb check PAPER [flags]      run the proof checks and print verdicts
 //	dpb audit [NAME...] [flags]  audit every mechanism's privacy empirically and print the table
 //	dpb bounds [flags]           print SS18's constants and bounds for a setting

@@ -49,7 +49,7 @@ func writeMeta(base string, m harness.Meta) error {
 		return err
 	}
 	m.Files = files
-	return createWith(base+".json", func(w io.Writer) error { return writeSnakeJSON(w, m) })
+	return createWith(base+".json", func(w io.Writer) error { return writeSealedJSON(w, m) })
 }
 
 // createWith writes the file at path with write, atomically: a reader, or a

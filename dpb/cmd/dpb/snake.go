@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"unicode"
+
+	"github.com/dpbandits/dpbandits/dpb/harness"
 )
 
 // writeSnakeJSON writes v as indented JSON whose object keys are all
@@ -27,6 +29,23 @@ func writeSnakeJSON(w io.Writer, v any) error {
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
 	return enc.Encode(snakeKeys(x))
+}
+
+// writeSealedJSON is writeSnakeJSON sealed with the content hash
+// (harness.SealJSON): every result JSON the command writes (a figure's
+// metadata, check and audit JSON) records the SHA-256 of its canonical
+// content, which dpb verify checks.
+func writeSealedJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	if err := writeSnakeJSON(&b, v); err != nil {
+		return err
+	}
+	sealed, err := harness.SealJSON(b.Bytes())
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(sealed)
+	return err
 }
 
 func snakeKeys(x any) any {

@@ -127,7 +127,7 @@ func TestPrivacyAS17(t *testing.T) {
 	if pr := p.Privacy(); !pr.Private || !(pr.Epsilon > 0) || pr.Delta != 0.01 {
 		t.Errorf("DP-FTPL: %v", pr)
 	}
-	b, err := as17.NewPrivateExp2(as17.Exp2Config{Arms: 4, Horizon: 1024, Epsilon: 0.5}, bandit.Stream(1, 1))
+	b, err := as17.NewPrivateExp2(as17.Exp2Config{Arms: 4, Horizon: 1024, Epsilon: 0.5, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

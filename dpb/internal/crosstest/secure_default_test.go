@@ -53,6 +53,33 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		f, err := as17.NewFTPL(as17.FTPLConfig{Set: as17.Ball, Dim: 4, Horizon: 64, Epsilon: 1, Delta: 1e-3, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(f, err)
 	},
+	"as17.NewPrivateExp2": func(m noise.Mode) (bandit.Privacy, error) {
+		b, err := as17.NewPrivateExp2(as17.Exp2Config{Arms: 4, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
+		if err != nil {
+			return bandit.Privacy{}, err
+		}
+		return b.(*as17.PrivateBandit).Privacy(), nil
+	},
+	"as17.NewPrivateSCRiBLE": func(m noise.Mode) (bandit.Privacy, error) {
+		b, err := as17.NewPrivateSCRiBLE(as17.SCRiBLEConfig{Set: as17.Ball, Dim: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
+		if err != nil {
+			return bandit.Privacy{}, err
+		}
+		return b.(*as17.PrivateBandit).Privacy(), nil
+	},
+	"as17.NewPrivateBandit": func(m noise.Mode) (bandit.Privacy, error) {
+		e, err := as17.NewExp2(as17.Exp2Config{Arms: 3, Horizon: 64, Epsilon: 1}, bandit.Stream(1, 1))
+		if err != nil {
+			return bandit.Privacy{}, err
+		}
+		p, err := as17.NewPrivateBandit(e, as17.PrivateBanditConfig{Dim: 3, Lambda: 2, Bound: 1, Noise: m}, bandit.Stream(1, 1))
+		return privacyOf(p, err)
+	},
+	// Non-private EXP2 and SCRiBLE take the config whose Noise field is
+	// their private wrappers' (NewPrivateExp2, NewPrivateSCRiBLE): they draw
+	// no privacy noise.
+	"as17.NewExp2":    nil,
+	"as17.NewSCRiBLE": nil,
 	"mab.NewDPSE": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mab.NewDPSE(mab.DPSEConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
