@@ -32,7 +32,10 @@ ENV GOPATH=/root/go PATH=/usr/local/go/bin:/root/go/bin:$PATH GOFLAGS=-buildvcs=
 WORKDIR /dpbandits
 # Tools first, so that editing the project does not rebuild them.
 COPY .ci/tools .ci/tools
+# GoNB v0.11.4's "gonb -V" prints v0.11.1 (a stale tag in that release): the
+# build checks the version the binary was built from.
 RUN cd .ci/tools && go install tool && go install golang.org/x/tools/gopls@v0.23.0 \
+ && go version -m "$(command -v gonb)" | grep -Eq 'github.com/janpfeifer/gonb[[:space:]]+v0.11.4' \
  && gonb --install --raw_error
 COPY go.mod go.sum ./
 RUN go mod download
