@@ -20,6 +20,7 @@ versions, each region replaced by a stub that compiles. Exits 1 on a broken rule
 	out := fs.String("out", "out/course", "folder for the student versions (\"\": write none)")
 	ci := fs.String("ci", "", "folder for the notebooks CI executes: the solutions, then the exercises as students get them and with their wrong solutions (.ci/notebooks)")
 	list := fs.Bool("list", false, "print one line per exercise: notebook, what the student writes, what grades it")
+	index := fs.String("index", "", "write the paper-to-code index (statement → function → check verdict → notebook section) to this file, from the code and the checks of dpb check all -short (docs/paper-to-code.md)")
 	pos, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -43,5 +44,19 @@ versions, each region replaced by a stub that compiles. Exits 1 on a broken rule
 		where = ", student versions in " + *out
 	}
 	fmt.Printf("%d notebooks: %d coding exercises, %d prediction cells%s\n", sum.Notebooks, sum.Coding, sum.Predictions, where)
+	if *index != "" {
+		vs, err := course.Verdicts()
+		if err != nil {
+			return err
+		}
+		md, err := course.Index(".", course.Entries, vs)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(*index, md, 0o644); err != nil {
+			return err
+		}
+		fmt.Printf("paper-to-code index written to %s\n", *index)
+	}
 	return nil
 }
