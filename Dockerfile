@@ -45,7 +45,7 @@ COPY . .
 # (a context without .git, or a git worktree's, whose .git file go ignores).
 RUN go build -buildvcs=true -o /usr/local/bin/dpb ./dpb/cmd/dpb && dpb version \
  && go version -m /usr/local/bin/dpb | grep -q vcs.revision=
-COPY --from=echarts /tmp/echarts/package/dist/echarts.min.js /tmp/echarts/package/LICENSE third_party/echarts/
+COPY --from=echarts /tmp/echarts/package/dist/echarts.min.js /tmp/echarts/package/LICENSE notebooks/third_party/echarts/
 RUN go build ./... && go vet -tags notebooks ./dpb/plot
 
 EXPOSE 8888
