@@ -18,7 +18,9 @@ import (
 type Draw struct{ r *rand.Rand }
 
 // Uniform returns a number uniform on [lo, hi).
-func (d Draw) Uniform(lo, hi float64) float64 { return lo + (hi-lo)*d.r.Float64() }
+// (The product is rounded before the add, so no build fuses it into an FMA:
+// the inputs are the same bits on every CPU, see .ci/fma-check.)
+func (d Draw) Uniform(lo, hi float64) float64 { return lo + float64((hi-lo)*d.r.Float64()) }
 
 // LogUniform returns a number whose logarithm is uniform on [ln lo, ln hi)
 // (lo, hi > 0): every order of magnitude equally often.
