@@ -32,7 +32,10 @@ ENV GOPATH=/root/go PATH=/usr/local/go/bin:/root/go/bin:$PATH GOFLAGS=-buildvcs=
 WORKDIR /dpbandits
 # Tools first, so that editing the project does not rebuild them.
 COPY .ci/tools .ci/tools
+# GoNB v0.11.4's "gonb -V" prints v0.11.1 (a stale tag in that release): the
+# build checks the version the binary was built from.
 RUN cd .ci/tools && go install tool && go install golang.org/x/tools/gopls@v0.23.0 \
+ && go version -m "$(command -v gonb)" | grep -Eq 'github.com/janpfeifer/gonb[[:space:]]+v0.11.4' \
  && gonb --install --raw_error
 COPY go.mod go.sum ./
 RUN go mod download
@@ -42,7 +45,7 @@ COPY . .
 # (a context without .git, or a git worktree's, whose .git file go ignores).
 RUN go build -buildvcs=true -o /usr/local/bin/dpb ./dpb/cmd/dpb && dpb version \
  && go version -m /usr/local/bin/dpb | grep -q vcs.revision=
-COPY --from=echarts /tmp/echarts/package/dist/echarts.min.js /tmp/echarts/package/LICENSE third_party/echarts/
+COPY --from=echarts /tmp/echarts/package/dist/echarts.min.js /tmp/echarts/package/LICENSE notebooks/third_party/echarts/
 RUN go build ./... && go vet -tags notebooks ./dpb/plot
 
 EXPOSE 8888

@@ -3,8 +3,8 @@ module github.com/dpbandits/dpbandits
 go 1.26
 
 require (
-	github.com/go-echarts/go-echarts/v2 v2.6.7
-	github.com/janpfeifer/gonb v0.11.1
+	github.com/go-echarts/go-echarts/v2 v2.7.2
+	github.com/janpfeifer/gonb v0.11.4
 	golang.org/x/sys v0.29.0
 	gonum.org/v1/gonum v0.17.0
 	gonum.org/v1/plot v0.17.0

@@ -1,16 +1,18 @@
 #!/usr/bin/python3
 """Checks executed Jupyter notebooks for failures that nbconvert lets through.
 
-GoNB v0.11.1 reports a panic, os.Exit(n), a failing %test or a failing !cmd
-only as text on the cell's stderr and nbconvert still exits 0, so CI reads the
-executed notebook. A notebook fails when a code cell
+GoNB (v0.11.4) makes a panic, os.Exit(n) or a failing %test an "error"
+output of the cell; a failing !cmd still only prints "exit status N"; and a
+failed check of dpb prints "CHECK FAILED" in a cell that succeeds. CI runs
+nbconvert with --allow-errors (so that it writes the executed notebook) and
+reads the notebook. A notebook fails when a code cell
 
   * has an "error" output,
   * was not executed (execution_count is null) although it has source,
   * prints (stdout, stderr, or any text/* display output) a line matching
-    exit status [1-9], "panic: ", "--- FAIL", "signal: ", or the check layer's
-    marker "CHECK FAILED" (dpb's verdict tables print it for any failed check
-    that is not a documented erratum),
+    exit status [1-9] (a failing !cmd) or the check layer's marker
+    "CHECK FAILED" (dpb's verdict tables print it for any failed check that
+    is not a documented erratum),
   * calls a display function (dpbplot.Show…, gonbui.Display…) but shows
     nothing: GoNB can drop the display of a program that exits at once, so
     a cell that should show a figure or a table and shows none fails
@@ -21,7 +23,16 @@ executed notebook. A notebook fails when a code cell
     ("dpb": {"declared_skip": "why"}). In a notebook that declares it, a
     skip is accepted and reported as "skip", never as "ok".
 
+A notebook that dpb course wrote for CI (metadata "dpb": {"course":
+{"solution_cells": N, "expect_fail": [{"cell": ID, "tests": [...]}]}}: the
+solution notebook, then its exercise cells as students get them and with the
+kept wrong solutions, each followed by its %test cells) must show, in each
+expected cell, an error output and "--- FAIL: T" for each of its tests T;
+every other cell is judged as above. --strip-course then cuts it back to the
+solution notebook (the first N cells, without the course metadata), in place.
+
 Usage: nbcheck.py [--expect-fail | --expect-skip | --expect-no-skip] NOTEBOOK...
+       nbcheck.py --strip-course NOTEBOOK...   (see above; in place)
        nbcheck.py --normalize NOTEBOOK...   (drop per-cell execution timestamps
                                              and write the repository's absolute
                                              path as <repo>, in place, so re-runs
@@ -41,9 +52,7 @@ import sys
 # it ("Added replace rule ... to local directory ..."); committed outputs say <repo>.
 REPO = os.path.dirname(os.path.dirname(os.path.realpath(__file__)))
 
-BAD_LINE = re.compile(
-    r"exit status [1-9]|panic: |--- FAIL|signal: [A-Za-z]|CHECK FAILED"
-)
+BAD_LINE = re.compile(r"exit status [1-9]|CHECK FAILED")
 SKIP = "DECLARED SKIP"
 # A GoNB cell runs code only with a "%%" line or a func main; other cells only
 # declare functions and show nothing by design.
@@ -75,7 +84,9 @@ def check(path):
     cells showing a declared skip."""
     with open(path, encoding="utf-8") as f:
         nb = json.load(f)
-    declared = (nb.get("metadata", {}).get("dpb") or {}).get("declared_skip")
+    meta = nb.get("metadata", {}).get("dpb") or {}
+    declared = meta.get("declared_skip")
+    expect = {e["cell"]: e["tests"] for e in (meta.get("course") or {}).get("expect_fail", [])}
     problems, skips = [], []
     code_cells = 0
     for i, cell in enumerate(nb.get("cells", [])):
@@ -83,6 +94,9 @@ def check(path):
             continue
         code_cells += 1
         where = f"cell {i} ({cell.get('id', '?')})"
+        if cell.get("id") in expect:
+            problems += expected_failure(where, cell, expect.pop(cell.get("id")))
+            continue
         if join(cell.get("source", "")).strip() and cell.get("execution_count") is None:
             problems.append(f"{where}: not executed")
         src = join(cell.get("source", ""))
@@ -107,7 +121,38 @@ def check(path):
                         problems.append(f"{where}: {name}: {line.strip()[:200]}")
     if code_cells == 0:
         problems.append("no code cells")
+    for cell_id in expect:
+        problems.append(f"cell {cell_id}: expected to fail, not in the notebook")
     return problems, sorted(set(skips))
+
+
+def expected_failure(where, cell, tests):
+    """Returns the problems of a cell that must fail: an error output, and
+    "--- FAIL: T" for each test T (its test rejects the student's stub or the
+    kept wrong solution)."""
+    outs = cell.get("outputs", [])
+    text = "".join(t for o in outs for _, t in texts(o))
+    problems = []
+    if not any(o.get("output_type") == "error" for o in outs):
+        problems.append(f"{where}: must fail (a stub or a wrong solution), shows no error")
+    for t in tests:
+        if not re.search(rf"^--- FAIL: {re.escape(t)} ", text, re.M):
+            problems.append(f"{where}: {t} must fail here, does not print \"--- FAIL: {t}\"")
+    return problems
+
+
+def strip_course(path):
+    """Cuts a notebook of dpb course back to its solution cells, in place."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    meta = nb.get("metadata", {}).get("dpb") or {}
+    course = meta.pop("course", None)
+    if course is None:
+        return
+    nb["cells"] = nb["cells"][: course["solution_cells"]]
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(nb, f, indent=1, ensure_ascii=False)
+        f.write("\n")
 
 
 def scrub(value):
@@ -141,6 +186,10 @@ def main(argv):
     if argv and argv[0] == "--normalize":
         for path in argv[1:]:
             normalize(path)
+        return 0
+    if argv and argv[0] == "--strip-course":
+        for path in argv[1:]:
+            strip_course(path)
         return 0
     expect_fail = False
     expect_skip = None

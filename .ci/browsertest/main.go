@@ -22,19 +22,29 @@
 // notebook whose exercise answers are replaced by the wrong answers stored
 // in the answer cells' metadata ("dpb": {"wrong_answer": "..."}).
 //
+// With -readme IMAGE=NOTEBOOK it also keeps the README's picture of that
+// notebook from going stale: it writes the notebook's screenshot to
+// -out/readme.png with the SHA-256 of the committed notebook file in a PNG
+// text chunk, and fails unless the committed IMAGE carries the same hash
+// (copy readme.png over it after a notebook change). CI thus writes nothing
+// into the tree, and the image shows the committed notebook.
+//
 // Usage (see .ci/browser):
 //
-//	browsertest -repo DIR -out DIR [-control NB ...] [-wrong NB ...] NOTEBOOK...
+//	browsertest -repo DIR -out DIR [-control NB ...] [-wrong NB ...] [-readme IMAGE=NB] NOTEBOOK...
 package main
 
 import (
 	"context"
 	"crypto/rand"
+	"crypto/sha256"
+	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
+	"hash/crc32"
 	"net"
 	"net/http"
 	"os"
@@ -61,6 +71,7 @@ var (
 	flagPython   = flag.String("python", "/usr/bin/python3", "python3 with nbformat-free stdlib, for .ci/nbcheck.py")
 	flagWidth    = flag.Int("width", 1200, "window width (px)")
 	flagParallel = flag.Int("parallel", 2, "notebooks open at once (each its own tab and kernel)")
+	flagReadme   = flag.String("readme", "", "IMAGE=NOTEBOOK: check that the committed IMAGE is this notebook's screenshot (see the package doc)")
 	flagControls listFlag
 	flagWrong    listFlag
 )
@@ -212,6 +223,14 @@ func run(notebooks []string) error {
 			bad = append(bad, j.name())
 		} else {
 			passed++
+		}
+	}
+	if *flagReadme != "" {
+		if err := readmeImage(repo, out, *flagReadme, jobs, results); err != nil {
+			bad = append(bad, "readme image")
+			fmt.Printf("README image: %v\n", err)
+		} else {
+			fmt.Printf("README image %s: the screenshot of the committed %s\n", strings.Split(*flagReadme, "=")[0], strings.Split(*flagReadme, "=")[1])
 		}
 	}
 	fmt.Printf("browser test: %d of %d as expected", passed, len(jobs))
@@ -599,4 +618,88 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 		}
 	}
 	return r
+}
+
+// readmeKey names the PNG text chunk holding the notebook's SHA-256.
+const readmeKey = "dpb-notebook-sha256"
+
+// readmeImage writes out/readme.png, the screenshot of the notebook of spec
+// ("IMAGE=NOTEBOOK", paths relative to repo) with the notebook file's
+// SHA-256 in a tEXt chunk, and checks that the committed IMAGE carries the
+// same hash.
+func readmeImage(repo, out, spec string, jobs []job, results []result) error {
+	image, nb, ok := strings.Cut(spec, "=")
+	if !ok {
+		return fmt.Errorf("-readme %q: want IMAGE=NOTEBOOK", spec)
+	}
+	shot := ""
+	for i, j := range jobs {
+		if filepath.Clean(j.src) == filepath.Clean(nb) && !j.wrong && !j.expectFail && len(results[i].problems) == 0 {
+			shot = results[i].screenshot
+		}
+	}
+	if shot == "" {
+		return fmt.Errorf("%s did not run cleanly: no screenshot for the README", nb)
+	}
+	src, err := os.ReadFile(filepath.Join(repo, nb))
+	if err != nil {
+		return err
+	}
+	sum := sha256.Sum256(src)
+	want := hex.EncodeToString(sum[:])
+	png, err := os.ReadFile(shot)
+	if err != nil {
+		return err
+	}
+	tagged, err := pngWithText(png, readmeKey, want)
+	if err != nil {
+		return err
+	}
+	fresh := filepath.Join(out, "readme.png")
+	if err := os.WriteFile(fresh, tagged, 0o644); err != nil {
+		return err
+	}
+	committed, err := os.ReadFile(filepath.Join(repo, image))
+	if err != nil {
+		return err
+	}
+	if got := pngText(committed, readmeKey); got != want {
+		return fmt.Errorf("%s is stale: it shows %s at sha256 %q, the committed notebook is %s; the browser test wrote its screenshot to %s (cp it over %s)",
+			image, nb, got, want, rel(repo, fresh), image)
+	}
+	return nil
+}
+
+// pngWithText returns png with a tEXt chunk key=value after its IHDR chunk.
+func pngWithText(png []byte, key, value string) ([]byte, error) {
+	const sigLen = 8
+	if len(png) < sigLen+25 || string(png[12:16]) != "IHDR" {
+		return nil, errors.New("not a PNG")
+	}
+	ihdrEnd := sigLen + 8 + int(binary.BigEndian.Uint32(png[sigLen:])) + 4
+	data := append([]byte(key+"\x00"), value...)
+	chunk := binary.BigEndian.AppendUint32(nil, uint32(len(data)))
+	chunk = append(chunk, "tEXt"...)
+	chunk = append(chunk, data...)
+	chunk = binary.BigEndian.AppendUint32(chunk, crc32.ChecksumIEEE(chunk[4:]))
+	out := append([]byte(nil), png[:ihdrEnd]...)
+	out = append(out, chunk...)
+	return append(out, png[ihdrEnd:]...), nil
+}
+
+// pngText returns the value of the tEXt chunk key of png ("" if none).
+func pngText(png []byte, key string) string {
+	for i := 8; i+12 <= len(png); {
+		n := int(binary.BigEndian.Uint32(png[i:]))
+		if i+12+n > len(png) {
+			break
+		}
+		if string(png[i+4:i+8]) == "tEXt" {
+			if k, v, ok := strings.Cut(string(png[i+8:i+8+n]), "\x00"); ok && k == key {
+				return v
+			}
+		}
+		i += 12 + n
+	}
+	return ""
 }

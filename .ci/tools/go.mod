@@ -18,7 +18,9 @@ require (
 	github.com/go-zeromq/goczmq/v4 v4.2.2 // indirect
 	github.com/go-zeromq/zmq4 v0.17.0 // indirect
 	github.com/gofrs/uuid v4.4.0+incompatible // indirect
-	github.com/janpfeifer/gonb v0.11.1 // indirect
+	github.com/gx-org/backend v0.3.0 // indirect
+	github.com/gx-org/gx v0.6.1 // indirect
+	github.com/janpfeifer/gonb v0.11.4 // indirect
 	github.com/janpfeifer/must v0.2.0 // indirect
 	github.com/mattn/go-colorable v0.1.14 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect

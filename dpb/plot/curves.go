@@ -214,6 +214,9 @@ func Render(p *plot.Plot, format string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if format == "svg" {
+		w = svgFonts{w}
+	}
 	var buf bytes.Buffer
 	if _, err := w.WriteTo(&buf); err != nil {
 		return nil, err

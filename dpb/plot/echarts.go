@@ -23,8 +23,9 @@ import (
 // nor an offline Docker container reach. This adapter loads the library
 // from the repository's own pinned copy instead: echarts@5.4.3's
 // dist/echarts.min.js (Apache-2.0), which .ci/run (and the Dockerfile) fetch
-// with npm into third_party/echarts/ (git-ignored; .ci/fetch-echarts checks
-// its SHA-256). [ShowEChartsLibrary] shows a small loader once per notebook,
+// with npm into notebooks/third_party/echarts/ (git-ignored;
+// .ci/fetch-echarts checks its SHA-256). It lives beside the notebooks so
+// that a Jupyter server started in notebooks/ serves it too. [ShowEChartsLibrary] shows a small loader once per notebook,
 // not the 1 MB library, so committed notebooks stay small; each chart then
 // only carries its option JSON. Without the file the notebook shows a
 // one-line note instead of the chart: every notebook also draws its figures
@@ -37,7 +38,7 @@ import (
 const EChartsVersion = "5.4.3"
 
 // EChartsJSPath returns the path of echarts.min.js: $DPB_ECHARTS_JS if set,
-// else third_party/echarts/echarts.min.js under the repository root.
+// else notebooks/third_party/echarts/echarts.min.js under the repository root.
 func EChartsJSPath() (string, bool) {
 	if p := os.Getenv("DPB_ECHARTS_JS"); p != "" {
 		_, err := os.Stat(p)
@@ -47,20 +48,24 @@ func EChartsJSPath() (string, bool) {
 	if !ok {
 		return "", false
 	}
-	p := filepath.Join(root, "third_party", "echarts", "echarts.min.js")
+	p := filepath.Join(root, "notebooks", "third_party", "echarts", "echarts.min.js")
 	_, err := os.Stat(p)
 	return p, err == nil
 }
 
 // EChartsLibraryURLs are the places, relative to the page, where the
 // loader of [EChartsLibraryHTML] looks for echarts.min.js, in order: beside
-// notebooks/ in the classic Notebook (/notebooks/third_party/… redirects to
-// /files/…), the server root in JupyterLab, and the repository from an HTML
-// export in .ci/out/html/.
+// the notebook in the classic Notebook (/notebooks/<dir>/third_party/…
+// redirects to /files/…, wherever the server was started), beside a
+// notebook in a sibling folder of notebooks/ (the browser test's copies),
+// and from an HTML export in .ci/out/html/. In JupyterLab the loader first
+// tries /files/<the notebook's folder>/third_party/…, read from the page's
+// /lab/tree/… address. Every place is relative to the notebook, so Jupyter
+// started anywhere in the repository (or in notebooks/) finds the library.
 var EChartsLibraryURLs = []string{
-	"../third_party/echarts/echarts.min.js",
-	"/files/third_party/echarts/echarts.min.js",
-	"../../../third_party/echarts/echarts.min.js",
+	"third_party/echarts/echarts.min.js",
+	"../notebooks/third_party/echarts/echarts.min.js",
+	"../../../notebooks/third_party/echarts/echarts.min.js",
 }
 
 // EChartsLibraryHTML returns a <script> element that loads echarts.min.js
@@ -83,6 +88,8 @@ func EChartsLibraryHTML() string {
   if (window.echarts || window.dpbEChartsLoading) { return; }
   window.dpbEChartsLoading = true;
   var urls = ` + string(urls) + `;
+  var lab = location.pathname.match(/^(.*?)\/lab\/(?:workspaces\/[^\/]+\/)?tree\/(.*\/)?[^\/]*$/);
+  if (lab) { urls.unshift(lab[1] + "/files/" + (lab[2] || "") + "third_party/echarts/echarts.min.js"); }
   function next(i) {
     if (window.echarts || i >= urls.length) { window.dpbEChartsLoading = false; return; }
     var url = new URL(urls[i], document.baseURI).href;
@@ -130,7 +137,7 @@ func EChartsHTML(chart Snippeter, width, height string) string {
     if (!window.echarts) {
       if (++tries < 100) { setTimeout(draw, 100); return; }
       el.style.height = "auto";
-      el.innerHTML = "<p><em>echarts not loaded: run the cell with plot.ShowEChartsLibrary() (needs third_party/echarts, see docs/notebooks.md).</em></p>";
+      el.innerHTML = "<p><em>echarts not loaded: run the cell with plot.ShowEChartsLibrary() (needs notebooks/third_party/echarts, see docs/notebooks.md).</em></p>";
       return;
     }
     var option = ` + opt + `;

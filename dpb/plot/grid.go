@@ -48,7 +48,7 @@ func SaveGrid(plots [][]*plot.Plot, base string, w, h vg.Length) error {
 	}
 	svg := vgsvg.New(W, H)
 	drawAll(svg)
-	if err := writeFile(base+".svg", svg); err != nil {
+	if err := writeFile(base+".svg", svgFonts{svg}); err != nil {
 		return err
 	}
 	img := vgimg.NewWith(vgimg.UseWH(W, H), vgimg.UseBackgroundColor(color.White))

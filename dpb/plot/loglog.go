@@ -194,6 +194,10 @@ func WriteTiled(out io.Writer, plots [][]*plot.Plot, w, h vg.Length, format stri
 			}
 		}
 	}
-	_, err := c.WriteTo(out)
+	var wt io.WriterTo = c
+	if format == "svg" {
+		wt = svgFonts{c}
+	}
+	_, err := wt.WriteTo(out)
 	return err
 }

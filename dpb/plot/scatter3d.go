@@ -3,6 +3,7 @@ package plot
 import (
 	"fmt"
 	"image/color"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -332,9 +333,13 @@ func SaveSized(p *plot.Plot, base string, w, h vg.Length) error {
 	}
 	drawable(p)
 	for _, ext := range []string{"svg", "png"} {
-		wt, err := p.WriterTo(w, h, ext)
+		pw, err := p.WriterTo(w, h, ext)
 		if err != nil {
 			return fmt.Errorf("plot: saving %s.%s: %w", base, ext, err)
+		}
+		var wt io.WriterTo = pw
+		if ext == "svg" {
+			wt = svgFonts{pw}
 		}
 		if err := writeFile(base+"."+ext, wt); err != nil {
 			return err

@@ -18,10 +18,11 @@ func ShowSizedAndSave(p *plot.Plot, base string, w, h vg.Length) error {
 		return err
 	}
 	drawable(p)
-	wt, err := p.WriterTo(w, h, "svg")
+	pw, err := p.WriterTo(w, h, "svg")
 	if err != nil {
 		return err
 	}
+	wt := svgFonts{pw}
 	var buf bytes.Buffer
 	if _, err := wt.WriteTo(&buf); err != nil {
 		return err

@@ -11,6 +11,7 @@
 //	dpb bench [flags]            time the bandit loop on one core
 //	dpb data fetch [obd|uci|all] download the public data (checksums pinned)
 //	dpb data dir                 print the data directory the commands and notebooks read
+//	dpb course [NOTEBOOK...]     write the student versions of the notebooks (-out DIR), the index (-index FILE)
 //	dpb version                  the version, and the commit of a stamped build (also -version)
 //
 //	dpb help [COMMAND]           the commands, or one command's flags
