@@ -83,9 +83,11 @@ func gaussianNodeVerdicts(name, ref string, nz noise.Noise, sigma, count, sens, 
 	ksMax := math.Sqrt(math.Log(2/PassPValue) / (2 * mechDraws))
 	v, ks := measureNodeNoise(nz, cdf)
 	cv, cks := measureNodeNoise(scaledNoise{nz, 1 / math.Sqrt2}, cdf)
-	epsHat, err := accounting.GaussianEpsilon(math.Sqrt(v), delta, sens2)
-	if err != nil {
-		return nil, err
+	epsHat := math.Inf(1) // no noise measured (the construction test's noise-off run): no privacy
+	if v > 0 {
+		if epsHat, err = accounting.GaussianEpsilon(math.Sqrt(v), delta, sens2); err != nil {
+			return nil, err
+		}
 	}
 	claim := fmt.Sprintf("measured on the built object: node noise variance ≥ σ_ε², σ_ε the smallest (ε=%g, δ=%.3g)-DP σ for a record over %.4g node draws, Δ₂ = %.4g", eps, delta, count, sens)
 	v1 := NewVerdict(name+"-measured", claim, ref, 0, 0, boolFail(v >= need), need/v,
