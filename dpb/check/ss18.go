@@ -282,6 +282,31 @@ func SS18Privacy(cfg SS18Config) (Verdicts, error) {
 	return vs, err
 }
 
+// checkRegretStep runs [RegretStep] for Theorems 5 and 6's variants at
+// n = 2000 (the step can fail once 2β_t‖x_t‖_{V_t⁻¹} falls below the
+// largest regret, which the ridge reaches by then; short and default alike)
+// and 16 runs: NonPrivate, Gaussian, Wishart and WishartUnshifted at the
+// paper's ε = 1, and the Gaussian variant again at ε = 10³, whose smaller
+// noise lets its step bind (at ε = 1 the private variants' bound is above
+// every action's regret at any n a check can run).
+func checkRegretStep(c SS18Config) (Verdicts, error) {
+	base := LinUCBConfig{D: c.D, K: c.D * c.D, N: 2000, Reps: 16, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}}
+	vs, err := RegretStep(base)
+	if err != nil {
+		return nil, err
+	}
+	hi := base
+	hi.Epsilon, hi.Algs = 1000, []ss18.Alg{ss18.Gaussian}
+	hv, err := RegretStep(hi)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hv {
+		hv[i].Name += "-eps1000"
+	}
+	return append(vs, hv...), nil
+}
+
 // checkSS18Policies runs the checks that need Algorithm 1 itself, on the
 // Appendix D environment with K = d² and gap 0.1: Proposition 4 (α = 0.05,
 // a larger α than the paper's 1/n so that a failure rate above α would be
@@ -298,6 +323,11 @@ func checkSS18Policies(c SS18Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, rv...)
+	sv, err := checkRegretStep(c)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, sv...)
 	cv, err := Claim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err
