@@ -202,6 +202,9 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 //   - Theorem 3 privacy of Algorithm 1 and the ε₀ calibration of Algorithm 2
 //     (exact, on the constructed policies' node scales), and both measured
 //     on the built policies' node noise (Mechanisms, Alg2Mechanism);
+//     Algorithm 1's node noise against the scale MT14 states and its
+//     release noise against the exact law of Σ_{popcount(t)} Lap
+//     (MT14Release);
 //   - the event behind Theorem 4: every arm's private total stays within Γ
 //     of the true total (the Γ relaxation of Algorithm 1, line 7);
 //   - Theorem 4 (DP-UCB's regret, O(·) with constant 1) and Theorem 2 (UCB1,
@@ -240,6 +243,11 @@ func MT14(cfg MT14Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, av...)
+	lv, err := MT14Release(c.stream(9), mt14ReleaseTrials)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, lv...)
 	gv, err := GammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
 	if err != nil {
 		return nil, err
