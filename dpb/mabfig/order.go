@@ -31,18 +31,21 @@ type OrderRow struct {
 // |z| > 3 somewhere with probability about 0.11 (|z| > 4.42 in any cell:
 // about 4.5e-4). Breaking ties toward the lowest index made AdaP-KLUCB's
 // regret 904 best-first against 2,224 best-last (ε = 0.1, k = 5, T = 10⁶).
-func OrderTest(cfg Config) ([]OrderRow, error) {
+//
+// It returns the rows and the configuration as run (defaults filled in,
+// BestLast unset: the first order's).
+func OrderTest(cfg Config) ([]OrderRow, Config, error) {
 	first := cfg
 	first.BestLast = false
 	a, err := Run(first)
 	if err != nil {
-		return nil, err
+		return nil, Config{}, err
 	}
 	last := cfg
 	last.BestLast, last.Seed = true, cfg.Seed+1
 	b, err := Run(last)
 	if err != nil {
-		return nil, err
+		return nil, Config{}, err
 	}
 	ta, tb := a.Table(), b.Table()
 	rows := make([]OrderRow, len(ta))
@@ -56,11 +59,12 @@ func OrderTest(cfg Config) ([]OrderRow, error) {
 		}
 		rows[i] = row
 	}
-	return rows, nil
+	return rows, a.Config, nil
 }
 
 // WriteOrderTable writes the rows of [OrderTest] as markdown under a line
-// stating the run (k, T, runs per order, seeds) and the largest |z|.
+// stating the run (k, means, T, runs per order, seeds) and the largest |z|;
+// cfg is the configuration OrderTest returns.
 func WriteOrderTable(w io.Writer, cfg Config, rows []OrderRow) error {
 	worst := 0.0
 	for _, r := range rows {

@@ -87,9 +87,12 @@ func TestVerdicts(t *testing.T) {
 // listed first).
 func TestOrderTest(t *testing.T) {
 	cfg := Config{Arms: 3, Horizon: 5000, Reps: 20, Seed: 5, Epsilons: []float64{0.3, 3}, Points: 4}
-	rows, err := OrderTest(cfg)
+	rows, ran, err := OrderTest(cfg)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if ran.Best != 0.9 || ran.Gap != 0.5 || ran.BestLast {
+		t.Errorf("configuration as run: %+v", ran)
 	}
 	if len(rows) != 2*len(Algorithms) {
 		t.Fatalf("%d rows, want %d", len(rows), 2*len(Algorithms))
@@ -103,7 +106,7 @@ func TestOrderTest(t *testing.T) {
 		}
 	}
 	var sb strings.Builder
-	if err := WriteOrderTable(&sb, cfg, rows); err != nil || !strings.Contains(sb.String(), "| DP-SE (R_e+1) | 0.3 |") {
+	if err := WriteOrderTable(&sb, ran, rows); err != nil || !strings.Contains(sb.String(), "| DP-SE (R_e+1) | 0.3 |") || !strings.Contains(sb.String(), "means 0.9 / 0.4") {
 		t.Errorf("order table: %v\n%s", err, sb.String())
 	}
 }

@@ -116,7 +116,7 @@ func privateMABOrder(name, out string, cfg mabfig.Config) error {
 		return usagef("%s: -order runs both orders; drop -best-last", name)
 	}
 	start := time.Now()
-	rows, err := mabfig.OrderTest(cfg)
+	rows, ran, err := mabfig.OrderTest(cfg)
 	if err != nil {
 		return err
 	}
@@ -124,7 +124,7 @@ func privateMABOrder(name, out string, cfg mabfig.Config) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Order test of %s (dpb reproduce %s -order; code %s, %v): the regret at T with the best arm listed first and last; the policies of dpb/mab break ties at random, MT14's DP-UCB toward the lowest index.\n\n",
 		name, name, codeVersion(), took.Round(time.Second))
-	if err := mabfig.WriteOrderTable(&b, cfg, rows); err != nil {
+	if err := mabfig.WriteOrderTable(&b, ran, rows); err != nil {
 		return err
 	}
 	if err := os.MkdirAll(out, 0o755); err != nil {
