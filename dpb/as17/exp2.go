@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/noisescale"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/noise"
@@ -298,7 +299,7 @@ func (pb *PrivateBandit) Feedback(loss float64) error {
 	} else {
 		for _, v := range pb.x {
 			if v != 0 {
-				loss += float64(v * noise.Laplace(pb.rng, pb.cfg.Lambda))
+				loss += float64(v * noisescale.Scale(noise.Laplace(pb.rng, pb.cfg.Lambda)))
 			}
 		}
 	}

@@ -12,10 +12,12 @@ import (
 
 // privMABAudits returns the audits of the optimal ε-DP K-armed algorithms
 // (mab.DPSE, mab.AdaP, mab.DPKL, mab.LazyDPTS) at ε = 1 with k = 2 arms. Each
-// runs the policy itself; the AdaP and DP-KL rows label its output, the
-// whole arm sequence (Categorical), and the DP-SE and Lazy-DP-TS rows, whose
-// arm sequences show the reward too weakly, test the released private mean
-// the policy computes (see [dpseAudit]). They share one mechanism — every batch's reward sum released
+// runs the policy itself; the AdaP-UCB and DP-KL rows label its output, the
+// whole arm sequence (Categorical), and the DP-SE, AdaP-KLUCB and Lazy-DP-TS
+// rows, whose arm sequences show the reward too weakly, test the released
+// private mean the policy computes (see [dpseAudit]; AdaP-KLUCB's index is
+// saturated at 1 for every arm over T = 16 rounds, so its arm sequence is
+// the random tie-breaking's, independent of the data). They share one mechanism — every batch's reward sum released
 // once with Lap(1/ε), disjoint batches — and D, D′ differ in one round's
 // reward by the full range 1, which moves one batch sum by 1: the
 // sensitivity the calibration is made for.
@@ -25,7 +27,7 @@ func privMABAudits() []*Mechanism {
 		doublingAudit("privmab-adap-ucb", "AdaP-UCB (Azize & Basu 2022)", 1, func(rng *rand.Rand, eps float64) (bandit.Policy, error) {
 			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps, Noise: noise.Simulated}, rng)
 		}),
-		doublingAudit("privmab-adap-klucb", "AdaP-KLUCB (Azize & Basu 2022)", 1, func(rng *rand.Rand, eps float64) (bandit.Policy, error) {
+		firstReleaseAudit("privmab-adap-klucb", "AdaP-KLUCB (Azize & Basu 2022)", 1, func(rng *rand.Rand, eps float64) (firstReleaser, error) {
 			return mab.NewAdaP(mab.AdaPConfig{Arms: 2, Epsilon: eps, KL: true, Noise: noise.Simulated}, rng)
 		}),
 		doublingAudit("privmab-dp-klucb", "DP-KLUCB (Azize et al. 2025)", 1, func(rng *rand.Rand, eps float64) (bandit.Policy, error) {
@@ -201,6 +203,53 @@ func lazyDPTSAudit(f float64) *Mechanism {
 			g := privMABControl(short)
 			c := lazyDPTSAudit(g)
 			c.Mechanism = fmt.Sprintf("control: Lazy-DP-TS built for ε·%s (Laplace noise %s times too small) under the claim ε = 1", fctr(g), fctr(g))
+			return c
+		}
+	}
+	return m
+}
+
+// firstReleaser is a private K-armed policy whose first episode of arm 0
+// is one round long and whose released mean can be read.
+type firstReleaser interface {
+	bandit.Policy
+	PrivateMean(a int) float64
+}
+
+// firstReleaseAudit audits a doubling-episode policy at the boundary of its
+// mechanism, as [lazyDPTSAudit] does Lazy-DP-TS: arm 0's first released
+// mean after round 1 (its one-round first episode's reward plus the
+// policy's Lap(1/ε) draw), built by build for ε = privMABEps·f. D: round
+// 1's reward is 0; D′: 1.
+func firstReleaseAudit(name, alg string, f float64, build func(rng *rand.Rand, eps float64) (firstReleaser, error)) *Mechanism {
+	m := &Mechanism{
+		Name:        name,
+		Mechanism:   alg + ", k = 2, ε = 1: arm 0's released first-episode mean after round 1",
+		Neighbours:  "D: round 1's reward (arm 0, its first one-round episode) is 0; D′: it is 1",
+		Test:        "Neyman–Pearson: μ̃₀, the released episode sum (one reward + the policy's Lap(1/ε) draw)",
+		Epsilon:     privMABEps,
+		Trials:      200000,
+		ShortTrials: 10000,
+		New: func() func(*rand.Rand, int) float64 {
+			r := &bandit.Round{K: 2, T: 1}
+			return func(rng *rand.Rand, which int) float64 {
+				p, err := build(rng, privMABEps*f)
+				if err != nil {
+					panic(err)
+				}
+				if a := p.Choose(r); a != 0 {
+					panic("audit: " + alg + " did not open with arm 0")
+				}
+				p.Update(r, 0, float64(which))
+				return roundScore(p.PrivateMean(0))
+			}
+		},
+	}
+	if f == 1 {
+		m.Control = func(short bool) *Mechanism {
+			g := privMABControl(short)
+			c := firstReleaseAudit(name, alg, g, build)
+			c.Mechanism = fmt.Sprintf("control: %s built for ε·%s (Laplace noise %s times too small) under the claim ε = 1", alg, fctr(g), fctr(g))
 			return c
 		}
 	}

@@ -127,6 +127,22 @@ func TestCheckSS18Short(t *testing.T) {
 	if _, err := json.Marshal(vs); err != nil {
 		t.Errorf("verdicts are not JSON-encodable: %v", err)
 	}
+	checkControlScores(t, vs)
+}
+
+// checkControlScores: every row with a control prints a score that is at
+// least 1 exactly when the control is caught (its statistic over the
+// verdict's threshold), so that no caught control shows "caught 0×".
+func checkControlScores(t *testing.T, vs Verdicts) {
+	t.Helper()
+	for _, v := range vs {
+		if v.ControlCaught == nil {
+			continue
+		}
+		if (v.ControlScore >= 1) != *v.ControlCaught {
+			t.Errorf("%s: control caught %v but score %v (%s)", v.Name, *v.ControlCaught, v.ControlScore, v.ControlCell())
+		}
+	}
 }
 
 func TestPrivacyAccounting(t *testing.T) {

@@ -50,9 +50,22 @@ func TestControls(t *testing.T) {
 		t.Errorf("the t rule (q = %.3g) is not where it says", q)
 	}
 	a := arithmetic("a", "", "", 0, 0, 0, 1, "")
-	s := Verdicts{vt, vl, vm, a}.Summarise()
-	if s.Verdicts != 4 || s.PassCaught != 1 || s.Vacuous != 2 || s.Arithmetic != 1 || s.Failed != 0 {
+	// An erratum row (outside the paper's hypothesis) that held is counted
+	// among the errata, not the passes, and says so; one that failed too.
+	eh, ef := vt, NewVerdict("ef", "", "", 0.01, 100, 90, 2, "")
+	eh.Name, eh.Erratum, ef.Erratum = "eh", true, true
+	if eh.Status() != "HELD (erratum)" || ef.Status() != "FAIL (erratum)" {
+		t.Errorf("erratum statuses %q, %q", eh.Status(), ef.Status())
+	}
+	s := Verdicts{vt, vl, vm, a, eh, ef}.Summarise()
+	if s.Verdicts != 6 || s.PassCaught != 1 || s.Vacuous != 2 || s.Arithmetic != 1 || s.Errata != 2 || s.ErrataHeld != 1 || s.Failed != 0 {
 		t.Errorf("summary %+v", s)
+	}
+	// An exact control (no trials) that is caught scores its value over its
+	// bound, not 0.
+	ex := withControl(arithmetic("x", "", "", 0, 0, 0, 0.5, ""), NewVerdict("control", "", "", 0, 0, 1, 2.4, ""), "σ/√2")
+	if !*ex.ControlCaught || ex.ControlScore != 2.4 || ex.ControlCell() != "arithmetic, caught 2.4×" {
+		t.Errorf("exact control: %+v (%s)", ex, ex.ControlCell())
 	}
 }
 

@@ -115,8 +115,15 @@ func Claim13(cfg Claim13Config) (Verdicts, error) {
 	if !(rr < n/4) || !(rr-rrFirst < rrFirst) {
 		c2 = 1
 	}
-	v1 = withControl(v1, NewVerdict("control", "", "", 0, 0, c1, (n/4)/total, ""), "jointly DP LinUCB, not standard-DP")
-	v2 = withControl(v2, NewVerdict("control", "", "", 0, 0, c2, rr/(n/4), ""), "randomized response in place of LinUCB")
+	// Each control's score is its statistic over the threshold (≥ 1 iff
+	// caught): LinUCB's margin below n/4 in units of 4.27 s.e.; randomized
+	// response's regret over n/4, or its second half's over its first.
+	ctl1 := NewVerdict("control", "", "", 0, 0, c1, (n/4)/total, "")
+	ctl1.ControlScore = math.Max((n/4-total)/(4.27*totalSE), 1e-9)
+	ctl2 := NewVerdict("control", "", "", 0, 0, c2, rr/(n/4), "")
+	ctl2.ControlScore = math.Max(rr/(n/4), (rr-rrFirst)/rrFirst)
+	v1 = withControl(v1, ctl1, "jointly DP LinUCB, not standard-DP")
+	v2 = withControl(v2, ctl2, "randomized response in place of LinUCB")
 	v1.Detects = fmt.Sprintf("mean < n/4 − %.3g (4.27 s.e.)", 4.27*rrSE)
 	return Verdicts{v1, v2}, nil
 }

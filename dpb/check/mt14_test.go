@@ -13,10 +13,11 @@ func TestCheckMT14Short(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 12 || !vs.OK() {
+	if len(vs) != 14 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
-	want := []string{"mt14-counter-query", "mt14-counter-uniform", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-gamma-relaxation", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
+	checkControlScores(t, vs)
+	want := []string{"mt14-counter-query", "mt14-counter-uniform", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-alg1-noise-scale", "mt14-alg1-release-law", "mt14-gamma-relaxation", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
 	if got := vs.names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("verdicts %v, want %v", got, want)
 	}
@@ -40,6 +41,7 @@ func TestCheckAS17Short(t *testing.T) {
 	if len(vs) != 45 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
+	checkControlScores(t, vs)
 	want := []string{"as17-lemma3.3-upper", "as17-lemma3.3-lower", "as17-thm3.1-privacy-printed", "as17-thm3.1-privacy-corrected",
 		"as17-lemma4.2-privacy-printed", "as17-lemma4.2-privacy-corrected", "as17-thm4.5-privacy-printed", "as17-thm4.5-privacy-corrected",
 		"as17-treeagg-privacy-measured", "as17-treeagg-privacy-law",

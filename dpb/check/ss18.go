@@ -122,9 +122,20 @@ func policyScale(c SS18Config) (n, reps int) {
 	return 2000, 40
 }
 
+// prop4Reps returns the runs of each coverage verdict of [SS18Prop4]: 64
+// (short) or 80, where a radius whose runs fail with probability 0.4 is
+// rejected with probability 0.999 (see [Prop4]). The RadiusMinEig verdicts
+// keep policyScale's runs.
+func prop4Reps(c SS18Config) int {
+	if c.Short {
+		return 64
+	}
+	return 80
+}
+
 // SS18Prop4 runs the Proposition 4 checks of [SS18] (α = 0.05, a
-// larger α than the paper's 1/n so that a failure rate above α would be
-// visible in 40 runs): every paper variant on the padded tree, the shifted
+// larger α than the paper's 1/n so that a failure rate above α is visible
+// in prop4Reps runs): every paper variant on the padded tree, the shifted
 // Wishart on the plain tree, and the exactly calibrated variants, at horizon
 // cfg.PolicyN (default 2000, short 300), under cfg.Plan (each run of each
 // variant is a job), so the confidence-set checks run at the paper's n in
@@ -135,7 +146,7 @@ func SS18Prop4(cfg SS18Config) (Verdicts, error) {
 	if c.PolicyN > 0 {
 		n = c.PolicyN
 	}
-	base := LinUCBConfig{D: c.D, K: c.D * c.D, N: n, Reps: reps, Alpha: 0.05, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}}
+	base := LinUCBConfig{D: c.D, K: c.D * c.D, N: n, Reps: prop4Reps(c), Alpha: 0.05, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers, Plan: c.Plan}}
 	vs, err := Prop4(base)
 	if err != nil {
 		return nil, err
@@ -164,7 +175,7 @@ func SS18Prop4(cfg SS18Config) (Verdicts, error) {
 	// tightened terms with their negative control, at d = 3, K = 9 and a
 	// horizon where the terms bind (λ_min(V_t) above ρ_max or past g₀²/γ²).
 	mc := base
-	mc.D, mc.K, mc.MinEig = 3, 9, true
+	mc.D, mc.K, mc.MinEig, mc.Reps = 3, 9, true, reps
 	mc.N = max(n, 5000)
 	if c.Short {
 		mc.N = max(n, 2000)
@@ -299,6 +310,31 @@ func SS18Privacy(cfg SS18Config) (Verdicts, error) {
 	return vs, err
 }
 
+// checkRegretStep runs [RegretStep] for Theorems 5 and 6's variants at
+// n = 2000 (the step can fail once 2β_t‖x_t‖_{V_t⁻¹} falls below the
+// largest regret, which the ridge reaches by then; short and default alike)
+// and 16 runs: NonPrivate, Gaussian, Wishart and WishartUnshifted at the
+// paper's ε = 1, and the Gaussian variant again at ε = 10³, whose smaller
+// noise lets its step bind (at ε = 1 the private variants' bound is above
+// every action's regret at any n a check can run).
+func checkRegretStep(c SS18Config) (Verdicts, error) {
+	base := LinUCBConfig{D: c.D, K: c.D * c.D, N: 2000, Reps: 16, Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}}
+	vs, err := RegretStep(base)
+	if err != nil {
+		return nil, err
+	}
+	hi := base
+	hi.Epsilon, hi.Algs = 1000, []ss18.Alg{ss18.Gaussian}
+	hv, err := RegretStep(hi)
+	if err != nil {
+		return nil, err
+	}
+	for i := range hv {
+		hv[i].Name += "-eps1000"
+	}
+	return append(vs, hv...), nil
+}
+
 // checkSS18Policies runs the checks that need Algorithm 1 itself, on the
 // Appendix D environment with K = d² and gap 0.1: Proposition 4 (α = 0.05,
 // a larger α than the paper's 1/n so that a failure rate above α would be
@@ -315,6 +351,11 @@ func checkSS18Policies(c SS18Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, rv...)
+	sv, err := checkRegretStep(c)
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, sv...)
 	cv, err := Claim13(Claim13Config{N: 20000, Reps: max(reps/2, 4), Seed: c.Seed, RunOptions: harness.RunOptions{Workers: c.Workers}})
 	if err != nil {
 		return nil, err

@@ -144,7 +144,7 @@ func (p *DPKL) score(a, t int, best float64) float64 {
 }
 
 // Choose returns the arm of the open phase, or starts a new phase with the
-// arm the index picks (ties to the lowest index).
+// arm the index picks (a tie broken at random, from the policy's stream).
 func (p *DPKL) Choose(r *bandit.Round) int {
 	if a, ok := p.s.resume(r); ok {
 		return a // inside an episode: no index, no closure

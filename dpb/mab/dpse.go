@@ -23,6 +23,10 @@ type DPSEConfig struct {
 	// Beta is the failure probability β of the elimination tests. Defaults to
 	// 1/T (Sajed & Sheffet's choice for regret minimisation).
 	Beta float64
+	// PlusOne selects the other reading of the epoch length, R_e =
+	// ⌈max{…}⌉ + 1 (the listing's ⌈max{…} + 1⌉) in place of ⌈max{…}⌉: one
+	// more pull of every active arm in every epoch. Off by default.
+	PlusOne bool
 	// NoNoise is the ε → ∞ limit: no Laplace noise, no privacy width c_e and
 	// no ε-term in R_e — non-private successive elimination (Even-Dar et al.
 	// 2006) on the same epochs; not private.
@@ -53,7 +57,29 @@ type DPSEConfig struct {
 //	h_e = √(ln(8|S|e²/β)/(2R_e)),  c_e = ln(4|S|e²/β)/(εR_e)
 //	remove from S every a with max_b μ̃_b − μ̃_a > 2(h_e + c_e)
 //
-// until one arm is left, which is then played to the end. Privacy: each
+// until one arm is left, which is then played to the end.
+//
+// Where each constant comes from (the paper is not at hand; these are the
+// reasons a reader can check): 8|S|e²/β and 4|S|e²/β spread the failure
+// probability β over the active arms and the epochs (Σ_e 1/e² < 2) for
+// Hoeffding's two-sided tail 2e^{−2R h²} of an epoch mean and the Laplace
+// tail e^{−εRc} of its noise Lap(1/(εR)); the factors 32 and 8 of R_e make
+// h_e ≤ Δ_e/8 and c_e ≤ Δ_e/8, so that an arm Δ_e/2 or more below the best
+// is eliminated by the end of epoch e and the best never is (tested:
+// TestDPSEWidths). Two readings of the rounding exist: R_e = ⌈max{…}⌉ (the
+// default, which this package has always run) and ⌈max{…} + 1⌉ =
+// ⌈max{…}⌉ + 1 ([DPSEConfig.PlusOne]); the private-MAB figure (dpb/mabfig)
+// shows both. Issue 51 reports an independent implementation whose epochs
+// differ from the default by exactly 2 pulls, as the second reading's do
+// with two active arms.
+//
+// DP-SE breaks no ties: every active arm is pulled R_e times and
+// eliminations compare the means against the best, whatever the order. The
+// blocks of an epoch go in arm order, so a run stopped inside an epoch has
+// pulled the arms listed first more; once every bad arm is eliminated the
+// order no longer matters (the private-MAB figure's runs at T = 10⁶).
+//
+// Privacy: each
 // reward enters one epoch mean, each released once with Lap(1/(εR_e)) — Lap(1/ε)
 // on the sum ([privArms]) — so DP-SE is ε-DP. Regret (Sajed & Sheffet 2019):
 // O(Σ_a ln T/Δ_a + k ln T/ε), optimal in order by SS18's Corollary 15.
@@ -145,6 +171,9 @@ func (p *DPSE) startEpoch() {
 	}
 	// R_e ≤ 2^53 keeps the count exact; far beyond any horizon.
 	p.r = int(math.Min(math.Ceil(r), 1<<53))
+	if p.cfg.PlusOne {
+		p.r++
+	}
 	p.left = p.r
 }
 

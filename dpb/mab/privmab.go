@@ -45,7 +45,9 @@ import (
 // Update of another arm panics).
 type privArms struct {
 	noise   noise.Noise
-	grid    float64 // > 0: secure noise, rewards rounded to this grid
+	rng     *rand.Rand // the policy's stream: breaks ties (and feeds the simulated noise)
+	sc      []float64  // argmax's scores
+	grid    float64    // > 0: secure noise, rewards rounded to this grid
 	clip    bool
 	forget  bool
 	pending int // arm chosen and not yet updated, or -1
@@ -93,10 +95,10 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.Mode
 		}
 	}
 	return &privArms{
-		noise: nz, grid: grid, clip: clip, forget: forget, pending: -1,
+		noise: nz, rng: rng, grid: grid, clip: clip, forget: forget, pending: -1,
 		n: make([]int, k), bn: make([]int, k), bs: make([]float64, k),
 		rn: make([]int, k), rs: make([]float64, k),
-		cur: -1, end: make([]int, k),
+		cur: -1, end: make([]int, k), sc: make([]float64, k),
 	}, nil
 }
 
@@ -163,19 +165,49 @@ func (s *privArms) release(arm int) {
 }
 
 // pick starts an episode (after [privArms.resume] found none open) with the
-// first arm never played, or else with the arm of largest score (ties to the
-// lowest index).
+// first arm never played, or else with the arm of largest score, a tie
+// broken uniformly at random (see [privArms.argmax]).
 func (s *privArms) pick(r *bandit.Round, score func(a int) float64) int {
 	a := s.unplayed()
 	if a < 0 {
-		best := math.Inf(-1)
-		for b := range s.n {
-			if v := score(b); v > best || a < 0 {
-				a, best = b, v
+		a = s.argmax(score)
+	}
+	return s.start(r, a)
+}
+
+// argmax returns the arm of largest score. When several arms share it
+// (indices saturated at 1, equal IMED divergences), it draws one of them
+// uniformly from the policy's stream — one draw, and only then: a run
+// without ties draws exactly what it drew before ties were broken at
+// random. Breaking ties toward the lowest index favoured whichever arm the
+// environment lists first (AdaP-KLUCB at ε = 0.1, k = 5: regret 904 with the
+// best arm first, 2,224 with it last).
+// Each score is evaluated once (Lazy-DP-TS's draws a normal).
+func (s *privArms) argmax(score func(a int) float64) int {
+	a, ties := -1, 0
+	best := math.Inf(-1)
+	for b := range s.n {
+		v := score(b)
+		s.sc[b] = v
+		switch {
+		case v > best || a < 0:
+			a, best, ties = b, v, 1
+		case v == best:
+			ties++
+		}
+	}
+	if ties > 1 {
+		j := s.rng.IntN(ties)
+		for b := a; ; b++ {
+			if s.sc[b] == best {
+				if j == 0 {
+					return b
+				}
+				j--
 			}
 		}
 	}
-	return s.start(r, a)
+	return a
 }
 
 // resume chooses the arm of the open episode if it has pulls left.

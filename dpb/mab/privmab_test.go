@@ -399,3 +399,131 @@ func BenchmarkPrivMABStep(b *testing.B) {
 		})
 	}
 }
+
+// TestPrivMABTieBreaking: argmax breaks a tie uniformly at random from the
+// policy's stream and draws nothing when the largest score is unique. Over
+// 6000 fresh streams a three-way tie picks each arm with frequency ⅓: the χ²
+// test (2 d.f.) fails a uniform draw with probability 1e-5.
+func TestPrivMABTieBreaking(t *testing.T) {
+	const reps = 6000
+	counts := make([]int, 4)
+	for rep := range reps {
+		s, err := newPrivArms(4, 1, true, true, false, noise.Simulated, bandit.Stream(10, uint64(rep)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts[s.argmax(func(a int) float64 { return []float64{0.5, 0.9, 0.9, 0.9}[a] })]++
+	}
+	if counts[0] != 0 {
+		t.Fatalf("a lower score won %d ties", counts[0])
+	}
+	var chi2 float64
+	for _, c := range counts[1:] {
+		d := float64(c) - reps/3.0
+		chi2 += d * d / (reps / 3.0)
+	}
+	if p := math.Exp(-chi2 / 2); p < 1e-5 { // χ²(2) survival function
+		t.Errorf("tie-break frequencies %v (χ² = %.1f, p = %.2g), want uniform over arms 1–3", counts[1:], chi2, p)
+	}
+	// A unique largest score: the stream is not drawn.
+	s, _ := newPrivArms(4, 1, true, true, false, noise.Simulated, bandit.Stream(11, 1))
+	if a := s.argmax(func(a int) float64 { return []float64{0.5, 0.9, 0.3, 0.9 - 1e-12}[a] }); a != 1 {
+		t.Errorf("argmax = %d, want 1", a)
+	}
+	if got, want := s.rng.Uint64(), bandit.Stream(11, 1).Uint64(); got != want {
+		t.Error("argmax drew from the policy's stream without a tie")
+	}
+}
+
+// TestPrivMABTiesAreRandom: AdaP-KLUCB's index saturates at 1 for every arm
+// at small ε, so which arm starts an episode is a tie. With the best arm
+// listed first or last, the number of times it is chosen over a run has the
+// same law: 200 runs each (T = 2000, ε = 0.1, k = 5, means 0.9/0.4), the
+// difference of the mean best-arm pulls within 4.42 standard errors
+// (two-sided normal, false failure 1e-5). Breaking ties toward the lowest
+// index fails this by far.
+func TestPrivMABTiesAreRandom(t *testing.T) {
+	const reps, n, k = 200, 2000, 5
+	pulls := func(best int) (mean, se float64) {
+		means := make([]float64, k)
+		for a := range means {
+			means[a] = 0.4
+		}
+		means[best] = 0.9
+		xs := make([]float64, reps)
+		for rep := range reps {
+			p, _ := NewAdaP(AdaPConfig{Arms: k, Epsilon: 0.1, KL: true, Noise: noise.Simulated}, bandit.Stream(12, uint64(rep)))
+			runPolicy(p, means, n, bandit.Stream(13, uint64(rep)))
+			xs[rep] = float64(p.Pulls()[best])
+		}
+		var s, ss float64
+		for _, x := range xs {
+			s += x
+		}
+		mean = s / reps
+		for _, x := range xs {
+			ss += (x - mean) * (x - mean)
+		}
+		return mean, math.Sqrt(ss / (reps - 1) / reps)
+	}
+	m0, s0 := pulls(0)
+	m1, s1 := pulls(k - 1)
+	if z := (m0 - m1) / math.Hypot(s0, s1); math.Abs(z) > testkit.Z5 {
+		t.Errorf("best arm first: %.1f ± %.1f pulls, last: %.1f ± %.1f (z = %.2f)", m0, s0, m1, s1, z)
+	}
+}
+
+// TestDPSEWidths: the epoch lengths make h_e ≤ Δ_e/8 and c_e ≤ Δ_e/8, the
+// property the constants 32 and 8 of R_e are there for; PlusOne adds one
+// pull per epoch.
+func TestDPSEWidths(t *testing.T) {
+	for _, tc := range []struct {
+		k    int
+		eps  float64
+		nn   bool
+		plus bool
+	}{{2, 0.1, false, false}, {5, 1, false, true}, {10, 10, false, false}, {3, 1, true, false}} {
+		p, err := NewDPSE(DPSEConfig{Arms: tc.k, Horizon: 1 << 20, Epsilon: tc.eps, NoNoise: tc.nn, PlusOne: tc.plus, Noise: noise.Simulated}, bandit.Stream(14, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		q, _ := NewDPSE(DPSEConfig{Arms: tc.k, Horizon: 1 << 20, Epsilon: tc.eps, NoNoise: tc.nn, Noise: noise.Simulated}, bandit.Stream(14, 1))
+		for e := 1; e <= 12; e++ {
+			h, c := p.widths()
+			d := math.Ldexp(1, -e)
+			if h > d/8*(1+1e-12) || c > d/8*(1+1e-12) {
+				t.Errorf("%+v epoch %d: h = %v, c = %v, want ≤ Δ/8 = %v", tc, e, h, c, d/8)
+			}
+			if _, r := p.Epoch(); tc.plus {
+				if _, r0 := q.Epoch(); r != r0+1 {
+					t.Errorf("%+v epoch %d: R_e = %d with PlusOne, %d without", tc, e, r, r0)
+				}
+			}
+			p.startEpoch()
+			q.startEpoch()
+		}
+	}
+}
+
+// TestAdaPAllPulls: the other reading of AdaP-UCB's index counts all pulls
+// N_a and takes ln(t − 1); the default counts the rewards behind μ̃_a.
+func TestAdaPAllPulls(t *testing.T) {
+	means := []float64{0.9, 0.6, 0.3}
+	p, _ := NewAdaP(AdaPConfig{Arms: 3, Epsilon: 2, AllPulls: true, Noise: noise.Simulated}, bandit.Stream(15, 1))
+	runPolicy(p, means, 3000, bandit.Stream(15, 2))
+	const tt = 3001
+	for a := range means {
+		n := float64(p.s.n[a])
+		lt := 3.1 * math.Log(tt-1)
+		want := p.s.mean(a) + math.Sqrt(lt/(2*n)) + lt/(2*n)
+		if got := p.Index(a, tt); math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("arm %d: index %v, want %v (N_a = %v)", a, got, want, n)
+		}
+		if p.s.rn[a] == p.s.n[a] && p.s.n[a] > 1 {
+			t.Errorf("arm %d: the released mean holds all %d pulls: no doubling episodes?", a, p.s.n[a])
+		}
+	}
+	if p.String() != "AdaP-UCB (N_a, t−1)" {
+		t.Errorf("name %q", p.String())
+	}
+}

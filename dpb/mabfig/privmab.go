@@ -20,8 +20,16 @@ import (
 )
 
 // Algorithms names the ε-DP K-armed algorithms of [Run], in
-// the order they are drawn: MT14's DP-UCB and the optimal ones that followed.
-var Algorithms = []string{"DP-UCB", "DP-SE", "AdaP-UCB", "AdaP-KLUCB", "DP-KLUCB", "DP-IMED", "Lazy-DP-TS"}
+// the order they are drawn: MT14's DP-UCB and the optimal ones that followed,
+// with the second reading of DP-SE's epoch length (mab.DPSEConfig.PlusOne)
+// and of AdaP-UCB's index (mab.AdaPConfig.AllPulls) beside the default ones.
+var Algorithms = []string{"DP-UCB", "DP-SE", DPSEPlusOne, "AdaP-UCB", AdaPAllPulls, "AdaP-KLUCB", "DP-KLUCB", "DP-IMED", "Lazy-DP-TS"}
+
+// The names of the second readings in [Algorithms].
+const (
+	DPSEPlusOne  = "DP-SE (R_e+1)"
+	AdaPAllPulls = "AdaP-UCB (N_a, t−1)"
+)
 
 // NewPolicy returns the policy named name (one of
 // [Algorithms]) for k arms, horizon T and privacy ε, each with its
@@ -33,8 +41,12 @@ func NewPolicy(name string, k, T int, eps float64, rng *rand.Rand) (bandit.Polic
 		return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
 	case "DP-SE":
 		return mab.NewDPSE(mab.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, rng)
+	case DPSEPlusOne:
+		return mab.NewDPSE(mab.DPSEConfig{Arms: k, Horizon: T, Epsilon: eps, PlusOne: true, Noise: noise.Simulated}, rng)
 	case "AdaP-UCB":
 		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, Noise: noise.Simulated}, rng)
+	case AdaPAllPulls:
+		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, AllPulls: true, Noise: noise.Simulated}, rng)
 	case "AdaP-KLUCB":
 		return mab.NewAdaP(mab.AdaPConfig{Arms: k, Epsilon: eps, KL: true, Noise: noise.Simulated}, rng)
 	case "DP-KLUCB":
@@ -78,6 +90,10 @@ type Config struct {
 	Algorithms []string
 	// Points is the number of log-spaced record rounds. Defaults to 40.
 	Points int
+	// BestLast lists the best arm last instead of first (arm k − 1 has
+	// mean Best): [OrderTest] runs both orders, which must give the same
+	// regret when ties are broken at random.
+	BestLast bool `json:"best_last,omitempty"`
 	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
 	harness.RunOptions
 }
@@ -148,13 +164,18 @@ func Run(cfg Config) (*Result, error) {
 
 func privateMABSeries(alg string, eps float64) string { return fmt.Sprintf("%s ε=%g", alg, eps) }
 
-// means returns the arms' means: Best, then k − 1 times Best − Gap.
+// means returns the arms' means: Best, then k − 1 times Best − Gap (Best
+// last with BestLast).
 func (c Config) means() []float64 {
 	m := make([]float64, c.Arms)
 	for a := range m {
 		m[a] = c.Best - c.Gap
 	}
-	m[0] = c.Best
+	if c.BestLast {
+		m[c.Arms-1] = c.Best
+	} else {
+		m[0] = c.Best
+	}
 	return m
 }
 

@@ -78,3 +78,35 @@ func TestVerdicts(t *testing.T) {
 		t.Fatalf("%d verdicts (want %d); failed %+v", len(vs), want, vs.Failed())
 	}
 }
+
+// TestOrderTest: both orders run, one row per algorithm and ε, and a z
+// that is finite and small on a short run (each |z| ≤ 4.42 fails with
+// probability 1e-5 for an order-blind algorithm). At T = 5000, k = 3 DP-SE
+// has finished its first epoch and eliminated both bad arms in every run (its
+// blocks go in arm order, so a run stopped inside an epoch favours the arms
+// listed first).
+func TestOrderTest(t *testing.T) {
+	cfg := Config{Arms: 3, Horizon: 5000, Reps: 20, Seed: 5, Epsilons: []float64{0.3, 3}, Points: 4}
+	rows, ran, err := OrderTest(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ran.Best != 0.9 || ran.Gap != 0.5 || ran.BestLast {
+		t.Errorf("configuration as run: %+v", ran)
+	}
+	if len(rows) != 2*len(Algorithms) {
+		t.Fatalf("%d rows, want %d", len(rows), 2*len(Algorithms))
+	}
+	for _, r := range rows {
+		if r.Algorithm == "DP-UCB" {
+			continue // MT14's policy, unchanged: its ties still go to the lowest index
+		}
+		if math.IsNaN(r.Z) || math.Abs(r.Z) > 4.42 {
+			t.Errorf("%s ε=%g: first %.1f ± %.1f, last %.1f ± %.1f, z = %.2f", r.Algorithm, r.Epsilon, r.First, r.FirstSE, r.Last, r.LastSE, r.Z)
+		}
+	}
+	var sb strings.Builder
+	if err := WriteOrderTable(&sb, ran, rows); err != nil || !strings.Contains(sb.String(), "| DP-SE (R_e+1) | 0.3 |") || !strings.Contains(sb.String(), "means 0.9 / 0.4") {
+		t.Errorf("order table: %v\n%s", err, sb.String())
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/noisescale"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 )
 
@@ -71,6 +72,7 @@ func (l *LaplaceNoise) Sample(dst []float64) {
 	for i := range dst {
 		dst[i] = Laplace(l.rng, l.b)
 	}
+	noisescale.Apply(dst)
 }
 
 // Laplace returns one Lap(b) draw: a random sign times an Exp(1/b) variable.
@@ -125,6 +127,7 @@ func (g *GaussianNoise) Sample(dst []float64) {
 	for i := range dst {
 		dst[i] = g.sigma * g.rng.NormFloat64()
 	}
+	noisescale.Apply(dst)
 }
 
 // laplaceVar is the variance 2b² of Lap(b).

@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/noisescale"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 )
@@ -73,4 +74,5 @@ func (g *SymGaussianNoise) Sample(dst []float64) {
 		panic(param.BadDim)
 	}
 	g.f.scaledNormalsTo(dst, g.scale)
+	noisescale.Apply(dst)
 }

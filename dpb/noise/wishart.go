@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/noisescale"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 )
@@ -108,14 +109,14 @@ func (w *WishartNoise) Sample(dst []float64) {
 	for i := range diag {
 		diag[i] = math.Sqrt(2 * w.chi[i].draw(&w.f))
 	}
-	if n == 6 {
+	switch {
+	case n == 6:
 		bartlett6To((*[21]float64)(dst), (*[15]float64)(off), (*[6]float64)(diag), w.scale)
-		return
+	case simd.BartlettLanesTo(dst, off, diag, w.col, w.scale):
+	default:
+		BartlettProductTo(dst, off, diag, w.scale)
 	}
-	if simd.BartlettLanesTo(dst, off, diag, w.col, w.scale) {
-		return
-	}
-	BartlettProductTo(dst, off, diag, w.scale)
+	noisescale.Apply(dst)
 }
 
 // bartlett6To is the product loop of Sample written out for n = 6 (d = 5,
