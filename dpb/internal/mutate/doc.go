@@ -3,7 +3,8 @@
 // repository, builds each, and reports which of the project's instruments
 // notices: a verdict of `dpb check all -short` that passed on the unmutated
 // tree and fails on the mutant, else an audit row of `dpb audit -short` that
-// turns into a violation, and for algorithmic defects a test of the mutated
+// turns into a violation (not run on a defect that only adds noise, which no
+// audit can show), and for algorithmic defects a test of the mutated
 // package that fails (tests the catalogue marks as pins of the mutated
 // constant do not count). The mutation score is caught / (total − equivalent),
 // for the privacy and the algorithmic defects separately ([Score]).

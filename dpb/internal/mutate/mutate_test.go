@@ -245,8 +245,8 @@ func TestScratch(t *testing.T) {
 
 // TestRunFixture runs the tool on the fixture module, whose catalogue has
 // one defect per path: caught by the check, by the check crashing, by the
-// audit only, by a test, by a pin only (missed), not buildable, and
-// equivalent. The tree is untouched.
+// audit only, by a test, by a pin only (missed), not buildable, equivalent,
+// and adding noise only (missed, the audit not run). The tree is untouched.
 func TestRunFixture(t *testing.T) {
 	root := fixtureRepo(t)
 	before := treeHash(t, root)
@@ -278,6 +278,7 @@ func TestRunFixture(t *testing.T) {
 		"fx-pin":        {StatusMissed, nil},
 		"fx-build":      {StatusBuildFailed, nil},
 		"fx-equivalent": {StatusMissed, nil},
+		"fx-over":       {StatusMissed, nil},
 	}
 	for id, w := range want {
 		o := by[id]
@@ -297,11 +298,14 @@ func TestRunFixture(t *testing.T) {
 	if o := by["fx-test"]; !slices.Equal(o.Tests, []string{"TestStep"}) {
 		t.Errorf("fx-test: tests %v", o.Tests)
 	}
+	if o := by["fx-over"]; !o.AuditSkipped || o.AuditRun {
+		t.Errorf("fx-over: the audit was not skipped: %+v", o)
+	}
 	if o := by["fx-pin"]; !slices.Equal(o.PinFailures, []string{"TestRatePin"}) || len(o.Tests) > 0 || !o.AuditRun || !o.TestsRun {
 		t.Errorf("fx-pin: %+v", o)
 	}
 	s := rep.Score
-	if s.Privacy != (Tally{Total: 3, Caught: 3, ByCheck: 2, ByAudit: 1}) {
+	if s.Privacy != (Tally{Total: 4, Caught: 3, ByCheck: 2, ByAudit: 1}) {
 		t.Errorf("privacy tally %+v", s.Privacy)
 	}
 	if s.Algorithmic != (Tally{Total: 2, Caught: 1, ByTests: 1, TestsOnly: 1, Equivalent: 1, NotRun: 1}) {
@@ -314,7 +318,7 @@ func TestRunFixture(t *testing.T) {
 	if err := rep.WriteMarkdown(&md); err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range []string{"privacy **3/3 (100 %)**", "algorithmic **1/2 (50 %)**", "| `fx-pin` |", "**MISSED** (check, audit, tests); only pins fail: `TestRatePin`", "**BUILD FAILED**"} {
+	for _, s := range []string{"privacy **3/4 (75 %)**", "algorithmic **1/2 (50 %)**", "| `fx-pin` |", "**MISSED** (check, audit, tests); only pins fail: `TestRatePin`", "**BUILD FAILED**"} {
 		if !strings.Contains(md.String(), s) {
 			t.Errorf("markdown lacks %q:\n%s", s, md.String())
 		}

@@ -231,6 +231,9 @@ func (o Outcome) result() string {
 		if o.AuditRun {
 			ran = append(ran, "audit")
 		}
+		if o.AuditSkipped {
+			ran = append(ran, "no audit: adds noise only")
+		}
 		if o.TestsRun {
 			ran = append(ran, "tests")
 		}

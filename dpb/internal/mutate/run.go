@@ -43,7 +43,8 @@ type Config struct {
 	// Check runs `dpb check all -short` on every defect (the instrument
 	// measured; off only to triage tests quickly).
 	Check bool
-	// Audit runs `dpb audit -short` on a defect the check suite misses.
+	// Audit runs `dpb audit -short` on a defect the check suite misses
+	// (unless it only adds noise: [AddsNoiseOnly]).
 	Audit bool
 	// Tests runs `go test -short` of the mutated package for an
 	// algorithmic defect.
@@ -73,6 +74,9 @@ type Outcome struct {
 	// crash, an error, a timeout): a detection by the check.
 	CheckFailure string `json:"check_failure,omitempty"`
 	AuditRun     bool   `json:"audit_run,omitempty"`
+	// AuditSkipped marks a defect the checks miss that only adds noise
+	// ([AddsNoiseOnly]): the audit is not run on it.
+	AuditSkipped bool `json:"audit_skipped,omitempty"`
 	// AuditRows are the audit rows that turned into a violation.
 	AuditRows    []string `json:"audit_rows,omitempty"`
 	AuditFailure string   `json:"audit_failure,omitempty"`
@@ -327,7 +331,10 @@ func (r *runner) one(ctx context.Context, d Defect) (o Outcome) {
 		}
 	}
 
-	if len(o.CaughtBy) == 0 && r.cfg.Audit {
+	if len(o.CaughtBy) == 0 && r.cfg.Audit && AddsNoiseOnly(d) {
+		o.AuditSkipped = true
+	}
+	if len(o.CaughtBy) == 0 && r.cfg.Audit && !o.AuditSkipped {
 		base, err := r.auditBase(ctx)
 		if err != nil {
 			return fail(err)
@@ -377,6 +384,14 @@ func (r *runner) one(ctx context.Context, d Defect) (o Outcome) {
 	}
 	return o
 }
+
+// AddsNoiseOnly reports whether the defect's category only adds noise to a
+// calibrated mechanism ("over-noise", "extra node"): its releases are a
+// post-processing of the calibrated ones (independent noise added), so they
+// are at least as private, and no audit can show a violation (an audit row
+// would flip only by a false positive of its 95 % bounds). The audit is not
+// run on such defects.
+func AddsNoiseOnly(d Defect) bool { return d.Category == "over-noise" || d.Category == "extra node" }
 
 // compareVerdicts returns the verdicts that passed on the baseline and fail
 // (not vacuous) on the mutant, and those that passed and are now vacuous.
