@@ -51,8 +51,7 @@ var exemptFromConstruction = []struct {
 // every row caught by construction).
 var pendingConstruction = []struct {
 	pattern, reason string
-}{
-}
+}{}
 
 func matchAny(name string, list []struct{ pattern, reason string }) (string, bool) {
 	for _, e := range list {
