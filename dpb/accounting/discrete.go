@@ -106,7 +106,7 @@ func DiscreteGaussianDelta(mu, eps float64, coords int, sigmaMin float64) (float
 	if err != nil {
 		return 0, err
 	}
-	d := GDPDelta(mu, eps) + float64(1+xmath.Exp(eps))*float64(coords)*tv
+	d := GDPDelta(mu, eps) + float64(float64(1+xmath.Exp(eps))*float64(coords)*tv)
 	return math.Min(d*(1+1e-12), 1), nil
 }
 

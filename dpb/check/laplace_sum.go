@@ -45,7 +45,7 @@ func (d laplaceSum) Tail(x float64) float64 {
 		if l > 0 {
 			term *= x / float64(l)
 		}
-		s += c * term
+		s += float64(c * term)
 	}
 	return s
 }

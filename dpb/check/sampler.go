@@ -51,7 +51,7 @@ const samplerDraws = 60_000
 const samplerDefect = 0.97
 
 // stdNormalCDF returns Φ(x).
-func stdNormalCDF(x float64) float64 { return 0.5 * math.Erfc(-x/math.Sqrt2) }
+func stdNormalCDF(x float64) float64 { return float64(0.5 * math.Erfc(-x/math.Sqrt2)) }
 
 // zTwoSided returns the two-sided normal quantile for a false-failure
 // probability p: P[|Z| > z] = p.
@@ -68,7 +68,7 @@ func bwDelta(mu, eps float64) float64 {
 	if !(mu > 0) {
 		return 0
 	}
-	return stdNormalCDF(-eps/mu+mu/2) - math.Exp(eps)*stdNormalCDF(-eps/mu-mu/2)
+	return stdNormalCDF(-eps/mu+float64(mu/2)) - float64(math.Exp(eps)*stdNormalCDF(-eps/mu-float64(mu/2)))
 }
 
 // bwSigma returns the smallest σ at which the Gaussian mechanism of ℓ2
