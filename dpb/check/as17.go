@@ -376,7 +376,7 @@ func as17StepControlRegret(row as17.TableRow, T int, eps float64, lossRng, rng *
 		err = as17.OLORegretCurve(l, row.Set, losses, T, rec, out)
 		return out[0], err
 	case "blo-ball", "blo-cube":
-		b, err := as17.NewPrivateSCRiBLE(as17.SCRiBLEConfig{Set: row.Set, Dim: row.Dim, Horizon: T, Epsilon: eps, Eta: as17.SCRiBLEEta(row.Set, row.Dim, T, eps) / 4}, rng)
+		b, err := as17.NewPrivateSCRiBLE(as17.SCRiBLEConfig{Set: row.Set, Dim: row.Dim, Horizon: T, Epsilon: eps, Eta: as17.SCRiBLEEta(row.Set, row.Dim, T, eps) / 4, Noise: noise.Simulated}, rng)
 		if err != nil {
 			return 0, err
 		}
@@ -384,7 +384,7 @@ func as17StepControlRegret(row as17.TableRow, T int, eps float64, lossRng, rng *
 		return out[0], err
 	case "mab":
 		eta, gamma := as17.Exp2Params(row.Dim, T, eps)
-		b, err := as17.NewPrivateExp2(as17.Exp2Config{Arms: row.Dim, Horizon: T, Epsilon: eps, Eta: eta / 4, Gamma: math.Min(1, gamma)}, rng)
+		b, err := as17.NewPrivateExp2(as17.Exp2Config{Arms: row.Dim, Horizon: T, Epsilon: eps, Eta: eta / 4, Gamma: math.Min(1, gamma), Noise: noise.Simulated}, rng)
 		if err != nil {
 			return 0, err
 		}
