@@ -14,14 +14,20 @@ import (
 // directory is not a file. The file is checked before it is opened and
 // again once open.
 func openRegular(path string) (*os.File, error) {
-	fi, err := os.Stat(path)
+	return openRegularWith(path, os.Stat, os.Open)
+}
+
+// openRegularWith is openRegular with the stat and open of a file system
+// (the operating system's, or an [os.Root]'s).
+func openRegularWith(path string, stat func(string) (fs.FileInfo, error), open func(string) (*os.File, error)) (*os.File, error) {
+	fi, err := stat(path)
 	if err != nil {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, notRegular(path, fi.Mode())
 	}
-	f, err := os.Open(path)
+	f, err := open(path)
 	if err != nil {
 		return nil, err
 	}
@@ -42,13 +48,19 @@ func readRegular(path string, limit int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	return readAllLimit(f, path, limit)
+}
+
+// readAllLimit reads f whole and closes it; more than limit bytes is an
+// error naming name.
+func readAllLimit(f *os.File, name string, limit int64) ([]byte, error) {
 	defer f.Close()
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
 		return nil, err
 	}
 	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("harness: %s: more than %d bytes", path, limit)
+		return nil, fmt.Errorf("harness: %s: more than %d bytes", name, limit)
 	}
 	return b, nil
 }
@@ -78,30 +90,9 @@ func notRegular(path string, m fs.FileMode) error {
 // out of root's folder (an [os.Root] refuses "..", absolute names and
 // symbolic links that escape it).
 func readRegularIn(root *os.Root, name string, limit int64) ([]byte, error) {
-	fi, err := root.Stat(name)
+	f, err := openRegularWith(name, root.Stat, root.Open)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, notRegular(name, fi.Mode())
-	}
-	f, err := root.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		if err == nil {
-			err = notRegular(name, fi.Mode())
-		}
-		return nil, err
-	}
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("harness: %s: more than %d bytes", name, limit)
-	}
-	return b, nil
+	return readAllLimit(f, name, limit)
 }
