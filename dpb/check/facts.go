@@ -420,12 +420,19 @@ func Upsilon(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	d, m := s.D, s.Levels()
-	sigma := s.GaussianSigma()
-	z, err := noise.NewSymGaussianNoise(d+1, sigma, rng)
+	z, err := noise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
 	if err != nil {
 		return nil, err
 	}
+	return upsilonRows(rng, z, s, trials), nil
+}
+
+// upsilonRows are Upsilon's rows on the node-noise sampler z (packed
+// (d+1)×(d+1) draws, meant to be σ_noise·(Z′+Z′ᵀ)/√2); rng feeds the
+// reference's independent PCG stream.
+func upsilonRows(rng *rand.Rand, z noise.Noise, s ss18.Setting, trials int) Verdicts {
+	d, m := s.D, s.Levels()
+	sigma := s.GaussianSigma()
 	p := 2 * float64(s.N) / s.AlphaOrDefault()
 	sharp := sigma * math.Sqrt(2*float64(m)) * (2*math.Sqrt(float64(d)) + math.Sqrt(2*xmath.Log(p)))
 	sf := sigma * math.Sqrt(float64(m)) * (2*math.Sqrt(float64(d)) + 2*math.Sqrt(xmath.Log(2*p)))
@@ -490,7 +497,7 @@ func Upsilon(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, error) {
 		boundRow("upsilon-corrected", fmt.Sprintf("Υ_c = σ√(2m)(4√d + √(2 ln(2n/α))) = %.4g ≥ q_{1−α/2n}", s.UpsilonCorrected()), src+"; dpb.UpsilonCorrected", s.UpsilonCorrected(), qUp, true, "deviation as a square root of the log; "+note),
 		boundRow("upsilon-sharp", fmt.Sprintf("σ√(2m)(2√d + √(2 ln(2n/α))) = %.4g ≥ q_{1−α/2n}", sharp), "Gaussian concentration (this project)", sharp, qUp, true, "without the factor-2 slack on √d; "+note),
 		boundRow("upsilon-sudakov-fernique", fmt.Sprintf("σ√m(2√d + 2√(ln(4n/α))) = %.4g ≥ q_{1−α/2n}", sf), "Sudakov–Fernique + Gaussian concentration (dpb.GaussianCounterCalibrationSharp)", sf, qUp, true, "E λ_max(GOE) ≤ 2√d, √2-Lipschitz, two tails; "+note),
-	}, nil
+	}
 }
 
 // topLeftPacked copies the top-left d×d block of the packed (d+1)×(d+1)

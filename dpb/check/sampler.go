@@ -580,3 +580,33 @@ func counterReleaseRow(rng *rand.Rand, s ss18.Setting, kind counter.Kind) (Verdi
 	v.Note += fmt.Sprintf("; control KS %.3g", cks)
 	return v, nil
 }
+
+// GaussianNodeNoise runs the statements about one SS18 Gaussian node-noise
+// sampler at the setting s on any sampler nz of packed (d+1)×(d+1) draws
+// (§4.2: Z = σ_noise (Z′+Z′ᵀ)/√2, σ_noise = [ss18.Setting.GaussianSigma]):
+// the rows "ss18-gaussian-node-scale", "ss18-gaussian-node-law-offdiag" and
+// "ss18-gaussian-node-law-diag" of [SS18NodeSamplers] (its variance and law
+// per class, two-sided), then "upsilon-tail" of [Upsilon] (the operator
+// norm of m summed draws against its simulated (1 − α/2n)-quantile, trials
+// sums). rng feeds the references' independent streams only.
+//
+// It exists to plant a defect through the public API: pass a wrapper of
+// the sampler (noise.NewSymGaussianNoise, or a built tree's
+// Tree().NodeNoise()) that scales its draws. The tail row bounds the noise
+// from above, as every regularizer bound of SS18 does (Υ, ρ_max, γ): an
+// under-noised sampler passes it. The scale row measures the variance from
+// both sides: a 3 % under-noise fails it (missed with probability below
+// 10⁻⁸, see samplerDraws).
+func GaussianNodeNoise(rng *rand.Rand, nz noise.Noise, s ss18.Setting, trials int) (Verdicts, error) {
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	if want := simd.PackedLen(s.D + 1); nz == nil || nz.Dim() != want {
+		return nil, fmt.Errorf("check: GaussianNodeNoise needs a sampler of packed (d+1)×(d+1) draws, dimension %d for d = %d", want, s.D)
+	}
+	if trials < 100 {
+		return nil, fmt.Errorf("check: GaussianNodeNoise trials = %d, need at least 100", trials)
+	}
+	vs := symGaussNodeRows(nz, s)
+	return append(vs, upsilonRows(rng, nz, s, trials)[0]), nil
+}

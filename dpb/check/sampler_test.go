@@ -2,12 +2,14 @@ package check
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/noise"
+	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
 // TestBWSigmaMatchesAccounting: the check's own bisection on Balle–Wang's
@@ -118,5 +120,58 @@ func TestWishartNodeRowsCatchDefects(t *testing.T) {
 	}
 	if v := wishartNodeRows(offDiagScaled{w(float64(k)), n1, 0.97}, planted, rng, s, k)[1]; v.Pass {
 		t.Errorf("off-diagonal ×0.97: %s passes (%s)", v.Name, v.Note)
+	}
+}
+
+// TestGaussianNodeNoise: through the exported entry point, the true sampler
+// passes every row; a ×0.97 wrapper fails the two-sided scale row, and the
+// one-sided tail row still holds (an upper bound cannot see too little
+// noise). The law rows are not asserted on the wrapper: a 3 % scale moves
+// the KS distance by about 0.007, near their bound 0.010.
+// False failure: the true sampler fails a row with probability ≤ 4·10⁻⁵
+// (10⁻⁵ each); the ×0.97 sampler passes the scale row with probability below
+// 10⁻⁸ (samplerDraws) and fails the tail row only if an under-noised norm
+// exceeds the true quantile more often than the true one does (a 10⁻⁵ event
+// for the true sampler). Fixed seeds.
+func TestGaussianNodeNoise(t *testing.T) {
+	s := ss18.Setting{D: 5, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1} // SS18Facts' Υ setting
+	for _, f := range []float64{1, 0.97} {
+		nz, err := noise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), bandit.Stream(7, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		vs, err := GaussianNodeNoise(bandit.Stream(7, 2), scaledNoise{nz, f}, s, 2000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := map[string]bool{}
+		for _, v := range vs {
+			// Held: the statement held (a pass, or vacuous: the tail row
+			// on the under-noised sampler holds with its control, sized
+			// for the true sampler, no longer caught).
+			got[v.Name] = v.Held()
+		}
+		want := map[string]bool{"ss18-gaussian-node-scale": f == 1, "ss18-gaussian-node-law-offdiag": true, "ss18-gaussian-node-law-diag": true, "upsilon-tail": true}
+		if len(got) != len(want) {
+			t.Fatalf("f=%g: rows %v, want %v", f, got, want)
+		}
+		for name, pass := range want {
+			if f != 1 && strings.Contains(name, "-law-") {
+				continue
+			}
+			if got[name] != pass {
+				t.Errorf("f=%g: %s pass = %v, want %v", f, name, got[name], pass)
+			}
+		}
+	}
+	nz, err := noise.NewSymGaussianNoise(s.D, 1, bandit.Stream(7, 1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := GaussianNodeNoise(bandit.Stream(7, 2), nz, s, 2000); err == nil {
+		t.Error("a d×d sampler for a (d+1)×(d+1) setting: no error")
+	}
+	if _, err := GaussianNodeNoise(bandit.Stream(7, 2), nil, s, 2000); err == nil {
+		t.Error("a nil sampler: no error")
 	}
 }
