@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
@@ -114,7 +115,7 @@ func varianceCounts(kind counter.Kind, horizon int) ([]varianceCount, error) {
 func gaussianMaxAbs(n int) float64 {
 	const b, k = 12.0, 2400
 	h := b / k
-	f := func(x float64) float64 { return 1 - math.Pow(math.Erf(x/math.Sqrt2), float64(n)) }
+	f := func(x float64) float64 { return 1 - xmath.Pow(math.Erf(x/math.Sqrt2), float64(n)) }
 	sum := f(0) + f(b)
 	for i := 1; i < k; i++ {
 		wt := 2.0
