@@ -36,7 +36,8 @@ type AS17Config struct {
 	// size 4 times too small (DP-FTRL on the experts at ε = 10, T = 8192:
 	// η/4 regret 440 ± 18 against the bound 335, within 6.5 s.e.).
 	Epsilons []float64
-	// Dim is N (experts, arms, dimension). Defaults to 4.
+	// Dim is N (experts, arms, dimension). Defaults to 4. The Theorem 4.5
+	// cube row runs at N = 1 whatever Dim (as17SCRiBLECubeDim).
 	Dim int
 	// RunOptions: workers, progress bar and plan (see harness.RunOptions).
 	harness.RunOptions
