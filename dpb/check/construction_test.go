@@ -40,6 +40,7 @@ var exemptFromConstruction = []struct {
 	{`^claim13-standard-dp$`, "randomized response's randomisation is its own coin, not a noise sampler, and Claim 13 bounds every standard-DP learner: its control is a learner outside that class"},
 	{`^prop4-`, "the control plants a defect in the learner's radius (β_t scaled, or RadiusMinEig's λ_t overstated), which the noise does not carry"},
 	{`^thm5-step-`, "the control plants a defect in the learner's choice (the index without θ̃_t), which the noise does not carry"},
+	{`^(claim14-pulls|cor15-regret|mt14-cor15-lower)$`, "a lower bound over every ε-DP learner (SS18 Claim 14, Corollary 15): the control is a learner outside that class (DP-UCB with its node noise and its relaxation Γ off: UCB1's index on exact totals), a learner defect the hook does not plant; with the noise ×10⁻³ DP-UCB still meets the bound through Γ/n_a, which forces near-uniform play at ε = 5·10⁻⁴ (so this check cannot see the noise alone missing)"},
 	{`^mt14-thm4-regret$`, "the control is DP-UCB with its relaxation Γ 4 times too large, a learner defect the noise does not carry"},
 	{`^as17-(cor3\.2|thm3\.5|thm4\.5|thm4\.1|counter-bound)-`, "the control is the learner at a quarter of its step size (η/4; DP-FTPL at 4σ), a learner defect the noise does not carry"},
 }

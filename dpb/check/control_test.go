@@ -42,6 +42,17 @@ func TestControls(t *testing.T) {
 	if vm.Pass || !vm.Vacuous {
 		t.Errorf("a bound above the trivial regret in one cell: %+v", vm)
 	}
+	// A lower bound's control is a learner that must fall below it: caught
+	// when its mean is below the bound by more than q s.e., not otherwise.
+	ql := meanQuantile(1, 40)
+	lowBites := []meanCell{{label: "a", mean: 800, se: 5, bound: 400, runs: 40, lower: true, trivial: 400 - 1.01*ql*10, trivialSE: 10, trivialRuns: 40, control: "privacy off"}}
+	if v := meanVerdict("m", "", "", lowBites, ""); !v.Pass || v.Vacuous || v.ControlCaught == nil || !*v.ControlCaught || v.ControlScore < 1 {
+		t.Errorf("a learner below the lower bound by 1.01 q s.e. was not caught: %+v", v)
+	}
+	lowIdle := []meanCell{{label: "a", mean: 800, se: 5, bound: 400, runs: 40, lower: true, trivial: 400 - 0.99*ql*10, trivialSE: 10, trivialRuns: 40, control: "privacy off"}}
+	if v := meanVerdict("m", "", "", lowIdle, ""); v.Pass || !v.Vacuous || v.ControlScore >= 1 {
+		t.Errorf("a learner below the lower bound by 0.99 q s.e. was caught: %+v", v)
+	}
 	// A cell of 20 runs fails beyond the Bonferroni t quantile, not before.
 	q := meanQuantile(2, 20)
 	over := []meanCell{{label: "a", mean: 50 + 1.01*q, se: 1, bound: 50, runs: 20}, {label: "b", mean: 0, se: 1, bound: 50, runs: 20}}
