@@ -67,7 +67,7 @@ func kovCompositionDelta(m int, eps0, delta0, eps float64) float64 {
 	logw := float64(m) * logp            // ln P(l = 0)
 	var rr float64
 	for l := 0; l <= m; l++ {
-		loss := float64(m-2*l) * eps0
+		loss := float64(float64(m-2*l) * eps0)
 		if loss > eps {
 			rr += float64(math.Exp(logw) * -math.Expm1(eps-loss))
 		}
