@@ -150,6 +150,13 @@ func CounterMechanisms(rng *rand.Rand) (Verdicts, error) {
 			return nil, err
 		}
 		vs = append(append(vs, gv...), nv)
+		if kind == counter.Honaker || kind == counter.Smooth {
+			cv, err := measurementCountRow(kind, nodeCountN)
+			if err != nil {
+				return nil, err
+			}
+			vs = append(vs, cv)
+		}
 	}
 	return vs, nil
 }

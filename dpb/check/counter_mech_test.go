@@ -104,13 +104,14 @@ func TestCountNodes(t *testing.T) {
 // TestCounterMechanisms: every counter's measured rows hold with their
 // controls caught: the node noise, the tree-shaped counts against their
 // claims, and the Honaker and smooth counts against their estimators' exact
-// L2Sq (their releases reveal less than their nodes).
+// L2Sq (their releases reveal less than their nodes) and their Cost()
+// against the measurement matrix of their nodes (the "-cost" rows).
 func TestCounterMechanisms(t *testing.T) {
 	vs, err := CounterMechanisms(bandit.Stream(9, 0))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 3*len(counter.Kinds) || !vs.OK() {
+	if len(vs) != 3*len(counter.Kinds)+2 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed %+v", len(vs), vs.Failed())
 	}
 	for _, v := range vs {

@@ -242,7 +242,11 @@ func CounterRegularizers(cfg TreeConfig) (Verdicts, error) {
 //     makes σ smaller);
 //   - the tight Wishart k: Theorem 8 per node at k's own ε₀ and the optimal
 //     composition over m nodes must give δ ≤ the target (the ratio of the
-//     achieved δ to δ is the slack).
+//     achieved δ to δ is the slack);
+//   - the accountant against evaluations independent of it (accountingRows:
+//     the zCDP → DP conversion against the Gaussian mechanism's exact
+//     profile, the tight Wishart k against the optimal composition written
+//     as a privacy-loss distribution in the check).
 func CalibratedPrivacy(s ss18.Setting) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
@@ -300,5 +304,9 @@ func CalibratedPrivacy(s ss18.Setting) (Verdicts, error) {
 	v.Kind = KindArithmetic
 	cd := accounting.KOVDelta(s.Levels(), accounting.WishartEps0(k/2, s.D, w.Delta0), w.Delta0, s.Epsilon)
 	v = withControl(v, NewVerdict("control", "", "", 0, 0, boolFail(cd <= s.Delta), cd/s.Delta, ""), "k halved")
-	return append(vs, v), nil
+	av, err := accountingRows(s)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(vs, v), av...), nil
 }

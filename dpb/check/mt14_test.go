@@ -35,10 +35,10 @@ func TestCheckAS17Short(t *testing.T) {
 	}
 	// 17 of the paper's statements, the two measured TreeBasedAgg rows, the
 	// three measured rows of each of the 7 counters (node noise variance and
-	// law, node count) and the bound of as17.FTRLCounterBound on each of the
+	// law, node count), the Honaker and smooth counters' cost rows and the bound of as17.FTRLCounterBound on each of the
 	// 5 continual counters that reach the short horizon (the square-root
 	// counter stops below it).
-	if len(vs) != 45 || !vs.OK() {
+	if len(vs) != 47 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	checkControlScores(t, vs)
@@ -47,8 +47,8 @@ func TestCheckAS17Short(t *testing.T) {
 		"as17-treeagg-privacy-measured", "as17-treeagg-privacy-law",
 		"as17-counter-tree-privacy-measured", "as17-counter-tree-privacy-law", "as17-counter-tree-nodes",
 		"as17-counter-tree-padded-privacy-measured", "as17-counter-tree-padded-privacy-law", "as17-counter-tree-padded-nodes",
-		"as17-counter-honaker-privacy-measured", "as17-counter-honaker-privacy-law", "as17-counter-honaker-nodes",
-		"as17-counter-smooth-privacy-measured", "as17-counter-smooth-privacy-law", "as17-counter-smooth-nodes",
+		"as17-counter-honaker-privacy-measured", "as17-counter-honaker-privacy-law", "as17-counter-honaker-nodes", "as17-counter-honaker-cost",
+		"as17-counter-smooth-privacy-measured", "as17-counter-smooth-privacy-law", "as17-counter-smooth-nodes", "as17-counter-smooth-cost",
 		"as17-counter-sqrt-privacy-measured", "as17-counter-sqrt-privacy-law", "as17-counter-sqrt-nodes",
 		"as17-counter-blt-privacy-measured", "as17-counter-blt-privacy-law", "as17-counter-blt-nodes",
 		"as17-counter-kary-privacy-measured", "as17-counter-kary-privacy-law", "as17-counter-kary-nodes",

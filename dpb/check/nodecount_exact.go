@@ -212,3 +212,125 @@ func exactNodeCountRow(kind counter.Kind, n int) (Verdict, error) {
 	v.Detects = fmt.Sprintf("a count off the exact %.6g by more than %.0e of it", exact, nodeCountTol)
 	return v, nil
 }
+
+// nodeCovers reports whether record s (1-based round) enters node id of
+// the counter kind over n rounds, from the node's definition: Honaker's
+// node (i, j) holds the sum of rounds j·2^i + 1 … (j+1)·2^i; the smooth
+// mechanism's leaf (0, ℓ) holds its own label's round and node (j + 1, p)
+// the rounds whose labels agree with p above bit j and have 0 at bit j
+// (labels: the smoothLabels of the rounds).
+func nodeCovers(kind counter.Kind, id [2]int, s int, labels []int) bool {
+	switch kind {
+	case counter.Honaker:
+		lo := id[1] << id[0]
+		return s > lo && s <= lo+1<<id[0]
+	default:
+		l := labels[s-1]
+		if id[0] == 0 {
+			return l == id[1]
+		}
+		j := id[0] - 1
+		return l>>(j+1) == id[1] && l>>j&1 == 0
+	}
+}
+
+// smoothLabels returns the label of each round of the smooth mechanism over
+// n rounds: the n smallest h-bit labels with k ones, in order.
+func smoothLabels(n int) []int {
+	h, k := smoothParams(n)
+	var ls []int
+	for l := 0; len(ls) < n && l < 1<<h; l++ {
+		if popcount(l) == k {
+			ls = append(ls, l)
+		}
+	}
+	return ls
+}
+
+// measurementCount returns the measurement matrix C of the counter kind
+// over n rounds, from the nodes' definitions (nodeCovers) restricted to the
+// nodes the releases use (the ids of B = honakerReleases or
+// smoothReleases), its largest column count max_s ‖C e_s‖² (= ‖C e_s‖₁: C
+// is 0/1) with its record s, and the largest entry of |BC − A| (A the
+// prefix-sum matrix), which is 0 up to rounding when C is the measurement
+// matrix behind B: the releases are B(Cx + z), and an unbiased release of
+// every prefix sum needs BC = A.
+func measurementCount(kind counter.Kind, n int) (count, at int, resid float64) {
+	var rows releaseMatrix
+	var labels []int
+	if kind == counter.Honaker {
+		rows = honakerReleases(n)
+	} else {
+		rows, labels = smoothReleases(n), smoothLabels(n)
+	}
+	nodes := map[[2]int]bool{}
+	for _, r := range rows {
+		for id := range r {
+			nodes[id] = true
+		}
+	}
+	for s := 1; s <= n; s++ {
+		c := 0
+		for id := range nodes {
+			if nodeCovers(kind, id, s, labels) {
+				c++
+			}
+		}
+		if c > count {
+			count, at = c, s
+		}
+		for t, r := range rows {
+			var bc float64
+			for id, w := range r {
+				if nodeCovers(kind, id, s, labels) {
+					bc += w
+				}
+			}
+			a := 0.0
+			if s <= t+1 {
+				a = 1
+			}
+			resid = math.Max(resid, math.Abs(bc-a))
+		}
+	}
+	return count, at, resid
+}
+
+// measurementCountRow is the "-cost" row of the Honaker and smooth
+// counters: the calibration's claim Cost() is documented as the norms of a
+// record's column of the measurement matrix C (counter.Cost), here a node
+// count. C is built in the check from the nodes' definitions
+// (measurementCount: which rounds each node sums), checked to be the
+// matrix behind the estimator's releases (BC = A to 10⁻⁹), and its largest
+// column count must be at most Cost().L2Sq and Cost().L1 (the node-level
+// mechanism, of which the releases are post-processing, is then private at
+// the calibrated σ: the argument of the secure mode, where the node values
+// themselves are the mechanism). The control is the planted defect: the
+// same comparison with the claim one node short (Cost − 1), caught when the
+// definition's count exceeds it. (The releases alone reveal less:
+// exactNodeCountRow's exact L2Sq is below the node count, so a claim one
+// short can still cover the releases; this row holds the claim to what it
+// states.)
+func measurementCountRow(kind counter.Kind, n int) (Verdict, error) {
+	count, at, resid := measurementCount(kind, n)
+	ctr, err := counter.NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+	if err != nil {
+		return Verdict{}, err
+	}
+	c := ctr.Cost()
+	cf := float64(count)
+	cmp := func(claim counter.Cost) bool {
+		return resid <= nodeCountTol && cf <= claim.L2Sq && cf <= claim.L1
+	}
+	v := NewVerdict("as17-counter-"+kind.String()+"-cost",
+		fmt.Sprintf("the %v counter's calibration claim, n = %d: a record's column of the measurement matrix C (built from the nodes' definitions, BC = A) has ‖C e_s‖² = ‖C e_s‖₁ ≤ Cost() = (L2Sq %.6g, L1 %.6g)", kind, n, c.L2Sq, c.L1),
+		"counter.Cost (the measurement matrix's column norms); Honaker 2015; Andersson & Pagh 2023", 0, 0,
+		boolFail(cmp(c)), cf/math.Min(c.L2Sq, c.L1),
+		fmt.Sprintf("largest column of C: %d nodes at record s = %d; max |BC − A| = %.2g", count, at, resid))
+	v.Kind = KindArithmetic
+	bad := counter.Cost{L2Sq: c.L2Sq - 1, L1: c.L1 - 1}
+	ctl := NewVerdict("control", "", "", 0, 0, boolFail(cmp(bad)), cf/math.Min(bad.L2Sq, bad.L1), "")
+	v = withControl(v, ctl, "the claim one node short (Cost − 1)")
+	v.Detects = fmt.Sprintf("a claimed count below the %d nodes a record enters", count)
+	return v, nil
+}

@@ -52,3 +52,30 @@ func TestExactEstimators(t *testing.T) {
 		}
 	}
 }
+
+// TestMeasurementCountRows: the Honaker and smooth counters' Cost() is at
+// least the node count of the measurement matrix built from the nodes'
+// definitions (BC = A), equal to it at n = 64 and 128 (below a power of two
+// the top node never closes), and the row's control (Cost − 1) is caught.
+func TestMeasurementCountRows(t *testing.T) {
+	for _, kind := range []counter.Kind{counter.Honaker, counter.Smooth} {
+		for _, n := range []int{1, 2, 7, 64, 100, nodeCountN} {
+			count, _, resid := measurementCount(kind, n)
+			ctr, err := counter.NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+			if err != nil {
+				t.Fatal(err)
+			}
+			c := ctr.Cost().L2Sq
+			if resid > nodeCountTol || float64(count) > c || (n == 64 || n == nodeCountN) && float64(count) != c {
+				t.Errorf("%v n=%d: count %d, Cost %v, |BC − A| %g", kind, n, count, ctr.Cost(), resid)
+			}
+		}
+		v, err := measurementCountRow(kind, nodeCountN)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !v.Pass || v.ControlCaught == nil || !*v.ControlCaught {
+			t.Errorf("%s: %s, control %s (%s)", v.Name, v.Status(), v.ControlCell(), v.Note)
+		}
+	}
+}

@@ -203,8 +203,10 @@ func normalToLaplace(x, s float64) float64 {
 //
 //   - "ss18-gaussian-node-scale": the symmetrised Gaussian Z = (Z′+Z′ᵀ)/√2
 //     of §4.2 has independent entries, off-diagonal N(0, σ²) and diagonal
-//     N(0, 2σ²) (footnote 4), σ = σ_noise of the printed formula
-//     ([ss18.Setting.GaussianSigma]). The two classes are tested apart:
+//     N(0, 2σ²) (footnote 4), σ = σ_noise of the printed formula evaluated
+//     in the check from ε, δ, L̃² and m (ss18PrintedSigma, not
+//     [ss18.Setting.GaussianSigma], which the built tree uses: a
+//     calibration defect then shows). The two classes are tested apart:
 //     samplerDraws entries each, variance against σ² and 2σ², two-sided at
 //     10⁻⁵/2 each. Control: the draws ×0.97.
 //   - "ss18-gaussian-node-law-offdiag" and "-diag": Kolmogorov–Smirnov of
@@ -212,7 +214,8 @@ func normalToLaplace(x, s float64) float64 {
 //     mapped to a Laplace law of the same variance (a law defect the
 //     variance rows cannot see).
 //   - "ss18-wishart-node-mean": W ~ W_{d+1}(L̃² I, k), k the printed
-//     [ss18.Setting.WishartK], has E W_ii = k L̃²; the mean of the diagonal
+//     formula evaluated in the check (ss18PrintedWishartK; the tree is
+//     built with its own [ss18.Setting.WishartK]), has E W_ii = k L̃²; the mean of the diagonal
 //     entries over L̃² against k, two-sided, standard error √(2k/N).
 //     Control: a sampler built with k ×0.97.
 //   - "ss18-wishart-node-var": Var W_ii = 2k L̃⁴ and Var W_ij = k L̃⁴ (i ≠ j),
@@ -257,7 +260,7 @@ func ss18GaussianNodeRows(rng *rand.Rand, s ss18.Setting) (Verdicts, error) {
 // (d+1)×(d+1) packed matrices (see SS18NodeSamplers).
 func symGaussNodeRows(nz noise.Noise, s ss18.Setting) Verdicts {
 	n1 := s.D + 1
-	sigma := s.GaussianSigma()
+	sigma := ss18PrintedSigma(s)                   // the printed formula evaluated here, not the built object's σ
 	refSD := [2]float64{sigma, math.Sqrt2 * sigma} // off-diagonal, diagonal
 	var draws [2][]float64
 	buf := make([]float64, simd.PackedLen(n1))
@@ -321,8 +324,11 @@ func symGaussNodeRows(nz noise.Noise, s ss18.Setting) Verdicts {
 const wishartEigenDraws = 20_000
 
 func ss18WishartNodeRows(rng *rand.Rand, s ss18.Setting) (Verdicts, error) {
-	k := s.WishartK()
-	reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, K: k, Mode: counter.Padded, Noise: noise.Simulated}, rng)
+	// The reference k is the printed formula evaluated here; the tree takes
+	// its own (K unset: ss18.Setting.WishartK), so a defect in the
+	// calibration shows as a sampler off the reference.
+	k := ss18PrintedWishartK(s)
+	reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, rng)
 	if err != nil {
 		return nil, err
 	}
