@@ -8,6 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
@@ -307,4 +308,41 @@ func (p *DPUCB) Update(r *bandit.Round, arm int, reward float64) {
 	t.SumTo(p.z[:])
 	p.r[arm] = p.z[0]
 	p.n[arm]++
+}
+
+// mt14InitialArm implements the initial round-robin of UCB1 and MT14 Algorithm 1
+// (lines 2-6): round t ≤ k pulls arm t−1. Afterwards an arm never updated
+// (possible only when feedback is delayed, see [Delayed]) is pulled first,
+// its index being +∞.
+func mt14InitialArm(t int, n []int) (int, bool) {
+	if t >= 1 && t <= len(n) {
+		return t - 1, true
+	}
+	for a, c := range n {
+		if c == 0 {
+			return a, true
+		}
+	}
+	return 0, false
+}
+
+// mt14Choose returns the arm of round t for UCB1 (gamma = 0) and MT14
+// Algorithm 1, line 10: after the initial arms of [mt14InitialArm], the first
+// arm maximising r_a/n_a + √(2 ln t / n_a) + γ/n_a, where r_a is arm a's
+// (private) total reward and n_a its number of pulls.
+func mt14Choose(t int, n []int, totals []float64, gamma float64) int {
+	if a, ok := mt14InitialArm(t, n); ok {
+		return a
+	}
+	lt := 2 * xmath.Log(float64(t))
+	totals = totals[:len(n)]
+	best, bestV := 0, math.Inf(-1)
+	for a, c := range n {
+		fc := float64(c)
+		v := totals[a]/fc + math.Sqrt(lt/fc) + gamma/fc
+		if v > bestV {
+			best, bestV = a, v
+		}
+	}
+	return best
 }

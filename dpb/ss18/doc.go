@@ -14,4 +14,10 @@
 //     β_t (Proposition 4: [BetaBar], [BetaLogDet]), the regret bounds of
 //     Theorems 5 and 6 ([Theorem5Bound], [Theorem6Bound]) and the lower bound
 //     of Claim 14 / Corollary 15 ([PrivateMABLowerBound]).
+//
+// Many formulas wrap a product in float64(…), as in float64(a*b) + c: the
+// conversion rounds the product (the Go spec), which keeps a compiler for a
+// CPU with fused multiply-add (GOAMD64=v3, arm64) from computing a*b + c
+// with one rounding, so every CPU gets the same bits from one seed
+// (.ci/fma-check). In a default amd64 build the conversion is a no-op.
 package ss18
