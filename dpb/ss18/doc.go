@@ -17,7 +17,8 @@
 //
 // Many formulas wrap a product in float64(…), as in float64(a*b) + c: the
 // conversion rounds the product (the Go spec), which keeps a compiler for a
-// CPU with fused multiply-add (GOAMD64=v3, arm64) from computing a*b + c
-// with one rounding, so every CPU gets the same bits from one seed
-// (.ci/fma-check). In a default amd64 build the conversion is a no-op.
+// CPU with fused multiply-add (GOAMD64=v3) from computing a*b + c with one
+// rounding, so one seed gives the same bits whatever the build
+// (.ci/fma-check scans the v3 build for fused sites). In a default amd64
+// build the conversion is a no-op.
 package ss18
