@@ -212,17 +212,21 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 
 // MT14 runs the proof checks of Mishra & Thakurta, in this order:
 //
-//   - §2.1 counter error: the binary mechanism's error at one query and
-//     uniformly over t (Chan, Shi & Song 2011, Lemma 2.8, the explicit form
-//     of MT14's O(log^{1.5} T/ε));
+//   - §2.1 counter error: the binary mechanism's error at one query round
+//     against its exact law and uniformly over t against an independent
+//     reference sampler, with Chan, Shi & Song's explicit bounds (Lemma 2.8,
+//     the explicit form of MT14's O(log^{1.5} T/ε)) as arithmetic rows
+//     against the exact tails (TreeCounter);
 //   - Theorem 3 privacy of Algorithm 1 and the ε₀ calibration of Algorithm 2
 //     (exact, on the constructed policies' node scales), and both measured
 //     on the built policies' node noise (Mechanisms, Alg2Mechanism);
 //     Algorithm 1's node noise against the scale MT14 states and its
 //     release noise against the exact law of Σ_{popcount(t)} Lap
 //     (MT14Release);
-//   - the event behind Theorem 4: every arm's private total stays within Γ
-//     of the true total (the Γ relaxation of Algorithm 1, line 7);
+//   - the event behind Theorem 4: the largest deviation of an arm's
+//     private total from its true total, on the built DP-UCB's trees,
+//     against an independent reference sampler, and Γ (Algorithm 1, line 7)
+//     against the exact tails, arithmetic (GammaEvent);
 //   - Theorem 4 (DP-UCB's regret, O(·) with constant 1) and Theorem 2 (UCB1,
 //     Auer et al.'s explicit constants) on Fig. 1's arms; SS18's Corollary 15
 //     lower bound on DP-UCB.
