@@ -68,3 +68,18 @@ func TestUnionQuantile(t *testing.T) {
 		t.Errorf("unionTail(quantile) = %.9g, want 0.05", p)
 	}
 }
+
+// TestTreeCounterPrintedVacuous pins notebook 00_start_here's lesson: the
+// printed bounds' failure-rate check (TreeCounter, which issue 52
+// replaced by CounterLaws) holds and misses its node noise ×2 control.
+func TestTreeCounterPrintedVacuous(t *testing.T) {
+	vs, err := TreeCounter(bandit.Stream(1, 2), 1024, 1, 0.05, 300)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, v := range vs {
+		if !v.Vacuous || v.ControlCaught == nil || *v.ControlCaught {
+			t.Errorf("%s: %s, control %s (want VACUOUS)", v.Name, v.Status(), v.ControlCell())
+		}
+	}
+}
