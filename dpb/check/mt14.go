@@ -378,8 +378,8 @@ func CounterLaws(rng *rand.Rand, T int, eps, alpha float64, queryTrials, trials 
 		tree.SumTo(s)
 		e := math.Abs(s[0] - tree.Exact()[0])
 		law := laws[popcount(q)]
-		u = append(u, 1-2*law.Tail(e))
-		cu = append(cu, 1-2*law.Tail(float64(mt14QueryControl*e)))
+		u = append(u, 1-float64(2*law.Tail(e)))
+		cu = append(cu, 1-float64(2*law.Tail(float64(mt14QueryControl*e))))
 	}
 	ks, cks := ksUniform(u), ksUniform(cu)
 	ksMax := ksThreshold(queryTrials)

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
 // The reference law of a binary-mechanism counter's noise process, sampled
@@ -18,11 +20,12 @@ import (
 
 // refLaplace draws Lap(b) by inversion of a uniform in (0, 1) built from
 // rng's bits (not rng.ExpFloat64, which dpb/noise's Laplace sampler uses):
-// with v = u − ½, x = −b·sign(v)·ln(1 − 2|v|).
+// with v = u − ½, x = −b·sign(v)·ln(1 − 2|v|) (xmath.Log: the same bits on
+// every build).
 func refLaplace(rng *rand.Rand, b float64) float64 {
 	u := (float64(rng.Uint64()>>11) + 0.5) / (1 << 53)
 	v := u - 0.5
-	e := -math.Log1p(-2 * math.Abs(v))
+	e := -xmath.Log(1 - float64(2*math.Abs(v)))
 	if v < 0 {
 		e = -e
 	}
@@ -81,7 +84,7 @@ func ksTwoSampleReject(n int) int {
 func unionTail(laws []laplaceSum, T, copies int, x float64) float64 {
 	var s float64
 	for t := 1; t <= T; t++ {
-		s += 2 * laws[popcount(t)].Tail(x)
+		s += float64(2 * laws[popcount(t)].Tail(x))
 	}
 	return float64(copies) * s
 }
