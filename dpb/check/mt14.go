@@ -23,8 +23,11 @@ type MT14Config struct {
 	Seed uint64
 	// Short shrinks every default below to a run of about a second.
 	Short bool
-	// Trials is the number of independent trees of each counter check.
-	// Defaults to 2000 (short: 300).
+	// Trials raises the number of independent trees (DP-UCB policies for
+	// the Γ row) of each counter check above its fixed size, the one that
+	// gives its control its power (mt14QueryTrials, mt14UniformTrials,
+	// mt14GammaTrials): each runs max(size, Trials). Defaults to 2000
+	// (short: 300), below every size.
 	Trials int
 	// Reps is the number of runs behind each regret mean. Defaults to 20
 	// (short: 6).
@@ -244,7 +247,7 @@ func MT14(cfg MT14Config) (Verdicts, error) {
 			return nil, fmt.Errorf("check: MT14 check config: ε %v, must be finite and > 0", e)
 		}
 	}
-	vs, err := CounterLaws(c.stream(1), 1024, 1, 0.05, mt14QueryTrials, mt14UniformTrials)
+	vs, err := CounterLaws(c.stream(1), 1024, 1, 0.05, max(mt14QueryTrials, c.Trials), max(mt14UniformTrials, c.Trials))
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +271,7 @@ func MT14(cfg MT14Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, lv...)
-	gv, err := GammaEvent(c.stream(2), 5, 1024, 1, 0.05, mt14GammaTrials)
+	gv, err := GammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(mt14GammaTrials, c.Trials))
 	if err != nil {
 		return nil, err
 	}
@@ -287,28 +290,32 @@ func counterBound(b float64, n int, alpha float64) float64 {
 	return b * math.Sqrt(8*float64(n)*xmath.Log(2/alpha))
 }
 
-// The sizes and controls of the counter and Γ rows (TreeCounter,
-// GammaEvent), the same in short and full runs.
+// The sizes and controls of the counter and Γ rows (CounterLaws,
+// GammaEvent), the same in short and full runs (MT14Config.Trials can only
+// raise the sizes).
 const (
 	// mt14QueryTrials is the number of fresh trees behind
 	// mt14-counter-query: the DKW bound at 10⁻⁵ is then 0.0175, and the
-	// control moves the law of the folded release by about 0.04.
+	// control moves the law of the folded release by about 0.04 (caught
+	// 2.5–3.2 times over its threshold over 16 seeds).
 	mt14QueryTrials = 20_000
 	// mt14QueryControl is the control of mt14-counter-query: the node
 	// noise ×0.9 (a 3 % defect moves the folded law by about 0.012 in KS
 	// distance, which would take about 10⁵ trees to see at 10⁻⁵).
 	mt14QueryControl = 0.9
 	// mt14UniformTrials is the number of full trees (and of reference
-	// draws) behind mt14-counter-uniform.
+	// draws) behind mt14-counter-uniform: Gnedenko and Korolyuk's
+	// threshold is then 0.045.
 	mt14UniformTrials = 6000
 	// mt14GammaTrials is the number of DP-UCB policies (k trees each, and
-	// as many reference draws) behind mt14-gamma-relaxation.
+	// as many reference draws) behind mt14-gamma-relaxation: threshold
+	// 0.055.
 	mt14GammaTrials = 4000
 	// mt14MaxControl is the control of the maximum's rows
 	// (mt14-counter-uniform, mt14-gamma-relaxation): the node noise ×0.97.
-	// The maximum over a tree's releases is concentrated (coefficient of
-	// variation about 0.15), so a 3 % scale moves its law far in KS
-	// distance.
+	// The maximum over a tree's releases is concentrated, so a 3 % scale
+	// moves its law by about 0.08 in KS distance (0.11 for the maximum over
+	// k = 5 trees): caught 1.3–2.2 times over the threshold over 16 seeds.
 	mt14MaxControl = 0.97
 )
 
