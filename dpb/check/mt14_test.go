@@ -13,11 +13,11 @@ func TestCheckMT14Short(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 14 || !vs.OK() {
+	if len(vs) != 17 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	checkControlScores(t, vs)
-	want := []string{"mt14-counter-query", "mt14-counter-uniform", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-alg1-noise-scale", "mt14-alg1-release-law", "mt14-gamma-relaxation", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
+	want := []string{"mt14-counter-query", "mt14-counter-query-bound", "mt14-counter-uniform", "mt14-counter-uniform-bound", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-alg1-noise-scale", "mt14-alg1-release-law", "mt14-gamma-relaxation", "mt14-gamma-relaxation-bound", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
 	if got := vs.names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("verdicts %v, want %v", got, want)
 	}
