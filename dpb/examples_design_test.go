@@ -21,16 +21,12 @@ import (
 // an Example after all, fails TestEveryPackageHasAnExample, so the list
 // cannot go stale.
 var exampleExempt = map[string]string{
-	"dpb/internal/mutate": "plants defects in scratch copies of the repository and builds each: " +
-		"every entry point takes minutes and the module's source tree, not an example's 0.5 s",
 	"dpb/internal/perf": "measures this machine (FMA peak, sampling rate, CPU model): " +
 		"its output differs from machine to machine and run to run, so no // Output: block can hold",
 	"dpb/internal/testkit": "test helpers taking *testing.T / *testing.B (χ² p-values, MustPanic, CPU clocks): " +
 		"the package's tests are its examples",
 	"dpb/internal/testutil": "fixtures shared by the tests of several packages (synthetic logs, random kernels): " +
 		"the package's tests are its examples",
-	"dpb/internal/simd": "assembly kernels selected by CPU at start-up, each with its Go reference; " +
-		"callers reach them through dpb/ss18 and dpb/noise, whose examples run them",
 }
 
 // TestEveryPackageHasAnExample: every package under dpb/ that is not a
