@@ -220,7 +220,8 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 //     on the built policies' node noise (Mechanisms, Alg2Mechanism);
 //     Algorithm 1's node noise against the scale MT14 states and its
 //     release noise against the exact law of Σ_{popcount(t)} Lap
-//     (MT14Release);
+//     (MT14Release); the Lap(1/ε) batch releases of the private K-armed
+//     bandits that followed MT14 (dpb/mab) against b = 1/ε (PrivateMABNoise);
 //   - the event behind Theorem 4: every arm's private total stays within Γ
 //     of the true total (the Γ relaxation of Algorithm 1, line 7);
 //   - Theorem 4 (DP-UCB's regret, O(·) with constant 1) and Theorem 2 (UCB1,
@@ -264,6 +265,11 @@ func MT14(cfg MT14Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, lv...)
+	bv, err := PrivateMABNoise(c.stream(21))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, bv...)
 	gv, err := GammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(c.Trials/10, 20))
 	if err != nil {
 		return nil, err
