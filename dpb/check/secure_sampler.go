@@ -92,6 +92,9 @@ func (l discreteLaplaceLaw) cdf(k float64) float64 {
 	return 1 - math.Exp(-(k+1)/l.tau)/(1+l.q)
 }
 
+// pmfUnnorm returns e^{−|k|/τ} (for the tests' summation).
+func (l discreteLaplaceLaw) pmfUnnorm(k float64) float64 { return math.Exp(-math.Abs(k) / l.tau) }
+
 // variance returns 2q/(1−q)².
 func (l discreteLaplaceLaw) variance() float64 {
 	omq := -math.Expm1(-1 / l.tau) // 1 − q without cancellation
