@@ -106,14 +106,13 @@ func (l discreteLaplaceLaw) variance() float64 {
 func discreteGaussCDF(k, s float64) float64 { return stdNormalCDF((k + 0.5) / s) }
 
 // secureClass is one class of entries of a secure sampler's draws: the
-// entries' indices, the check's σ (or, for the Laplace, the law) and what a
-// draw contributes.
+// entries' indices and the check's reference law for them.
 type secureClass struct {
 	name    string
 	entries []int
-	sd      float64 // reference standard deviation in grid steps
-	lap     bool    // discrete Laplace (τ = sd/√2 … see law) rather than Gaussian
-	law     discreteLaplaceLaw
+	sd      float64            // reference standard deviation in grid steps
+	lap     bool               // discrete Laplace (law) rather than discrete Gaussian (σ = sd)
+	law     discreteLaplaceLaw // the Laplace law, when lap
 }
 
 // cdf returns the class's CDF at integer k.
@@ -226,8 +225,8 @@ func laplaceQuantile(p, b float64) float64 {
 	return -b * math.Log(2*(1-p))
 }
 
-// SecureSamplers measures dpb/noise's secure samplers (see the comment on
-// secureLaplaceDraws' block): the discrete Laplace of
+// SecureSamplers measures dpb/noise's secure samplers (rows, laws and
+// sizes: the comment at the top of this file): the discrete Laplace of
 // [noise.NewSecureLaplaceNoise] (dim 3, scale 2.6, ℓ1 sensitivity 1.7), the
 // discrete Gaussian of [noise.NewSecureGaussianNoise] (σ = 1.3 and 2.9, ℓ2
 // sensitivity 1.1) and the symmetric one of
