@@ -113,6 +113,10 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 // Config returns the configuration with defaults filled in.
 func (f *FTPL) Config() FTPLConfig { return f.cfg }
 
+// Counter returns the counter (TreeBasedAgg) that releases the cumulative
+// loss L̃_t, for checks that measure its noise.
+func (f *FTPL) Counter() counter.Counter { return f.lead.ctr }
+
 // Predict writes x_t into dst and returns it.
 func (f *FTPL) Predict(dst []float64) []float64 {
 	dst = param.DstOf(dst, f.cfg.Dim)

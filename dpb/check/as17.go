@@ -79,8 +79,9 @@ func (c AS17Config) stream(i uint64) *rand.Rand { return bandit.Stream(c.Seed, 3
 // Theorem 3.1 / Corollary 3.2, Lemma 4.2 (Theorem 4.1) and Theorem 4.5 as
 // printed (errata) and corrected, TreeBasedAgg's and every continual
 // counter's privacy measured on the built DP-FTRL (node noise variance and
-// law, the nodes a record enters: Mechanisms, CounterMechanisms),
-// Lemma 4.3, then the regret of every row of
+// law, the nodes a record enters: Mechanisms, CounterMechanisms), the
+// noise the built DP-FTPL and private EXP2 add against Theorem 3.5's σ and
+// Theorem 4.1's λ (AS17StatedNoise), Lemma 4.3, then the regret of every row of
 // Tables 1 and 2 against its bound over T and ε: DP-FTRL experts, sphere and
 // cube (Corollary 3.2 via the explicit bound of Theorem 3.4's proof), DP-FTPL
 // (Theorem 3.5), private SCRiBLE on the ball and the cube (Theorem 4.5) and
@@ -106,6 +107,11 @@ func AS17(cfg AS17Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, ctrv...)
+	sv, err := AS17StatedNoise(c.stream(21))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, sv...)
 	for i, bandit := range []bool{false, true} {
 		r, err := Lemma43(Lemma43Config{Bandit: bandit, Arms: c.Dim, Horizon: 1000, Lambda: 1,
 			Reps: max(10*c.Reps, 20), Seed: c.Seed + uint64(i), RunOptions: harness.RunOptions{Workers: c.Workers}})

@@ -35,6 +35,8 @@ var exemptFromConstruction = []struct {
 	{`^lemma22-`, "the elliptical potential (SS18 Lemma 22), deterministic: no mechanism"},
 	{`^gaussian-sensitivity-`, "the sensitivity of the streamed matrices: the data, no noise"},
 	{`^as17-counter-[a-z-]+-nodes$`, "the node count is measured with the check's own impulse probe (no sampler): the counter's structure"},
+	{`^secure-(laplace|gauss|symgauss-diag|symgauss-offdiag)-scale$`, "measures dpb/noise's secure samplers themselves, which carry no noisescale hook by design (a release-grade sampler has no switch that turns its noise off): the hook has nothing to switch off; the control is the sampler built at ×0.97 the scale, i.e. the noise itself, 3 % smaller"},
+	{`^secure-(laplace|gauss|symgauss)-law$`, "measures dpb/noise's secure samplers themselves, which carry no noisescale hook by design: the hook has nothing to switch off; the control maps the same draws to another law"},
 	{`^mt14-thm2-ucb1$`, "UCB1 (MT14 Theorem 2) is not private: no noise"},
 	{`^prop4-NonPrivate-`, "the ridge (NonPrivate) has no noise"},
 	{`^claim13-standard-dp$`, "randomized response's randomisation is its own coin, not a noise sampler, and Claim 13 bounds every standard-DP learner: its control is a learner outside that class"},

@@ -241,7 +241,8 @@ func meanVerdict(name, claim, ref string, cells []meanCell, note string) Verdict
 //     on the built policies' node noise (Mechanisms, Alg2Mechanism);
 //     Algorithm 1's node noise against the scale MT14 states and its
 //     release noise against the exact law of Σ_{popcount(t)} Lap
-//     (MT14Release);
+//     (MT14Release); the Lap(1/ε) batch releases of the private K-armed
+//     bandits that followed MT14 (dpb/mab) against b = 1/ε (PrivateMABNoise);
 //   - the event behind Theorem 4: the largest deviation of an arm's
 //     private total from its true total, on the built DP-UCB's trees,
 //     against an independent reference sampler, and Γ (Algorithm 1, line 7)
@@ -287,6 +288,11 @@ func MT14(cfg MT14Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, lv...)
+	bv, err := PrivateMABNoise(c.stream(21))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, bv...)
 	gv, err := GammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(mt14GammaTrials, c.Trials))
 	if err != nil {
 		return nil, err

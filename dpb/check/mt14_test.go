@@ -13,11 +13,11 @@ func TestCheckMT14Short(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 17 || !vs.OK() {
+	if len(vs) != 18 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	checkControlScores(t, vs)
-	want := []string{"mt14-counter-query", "mt14-counter-query-bound", "mt14-counter-uniform", "mt14-counter-uniform-bound", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-alg1-noise-scale", "mt14-alg1-release-law", "mt14-gamma-relaxation", "mt14-gamma-relaxation-bound", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
+	want := []string{"mt14-counter-query", "mt14-counter-query-bound", "mt14-counter-uniform", "mt14-counter-uniform-bound", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-alg1-noise-scale", "mt14-alg1-release-law", "privmab-laplace-scale", "mt14-gamma-relaxation", "mt14-gamma-relaxation-bound", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
 	if got := vs.names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("verdicts %v, want %v", got, want)
 	}
@@ -37,8 +37,9 @@ func TestCheckAS17Short(t *testing.T) {
 	// three measured rows of each of the 7 counters (node noise variance and
 	// law, node count), the Honaker and smooth counters' cost rows and the bound of as17.FTRLCounterBound on each of the
 	// 5 continual counters that reach the short horizon (the square-root
-	// counter stops below it).
-	if len(vs) != 47 || !vs.OK() {
+	// counter stops below it), and the measured noise of DP-FTPL and private
+	// EXP2 against the paper's σ and λ.
+	if len(vs) != 49 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	checkControlScores(t, vs)
@@ -52,6 +53,7 @@ func TestCheckAS17Short(t *testing.T) {
 		"as17-counter-sqrt-privacy-measured", "as17-counter-sqrt-privacy-law", "as17-counter-sqrt-nodes",
 		"as17-counter-blt-privacy-measured", "as17-counter-blt-privacy-law", "as17-counter-blt-nodes",
 		"as17-counter-kary-privacy-measured", "as17-counter-kary-privacy-law", "as17-counter-kary-nodes",
+		"as17-ftpl-noise-scale", "as17-exp2-noise-scale",
 		"as17-lemma4.3-full", "as17-lemma4.3-bandit", "as17-cor3.2-experts", "as17-cor3.2-sphere", "as17-cor3.2-cube",
 		"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2",
 		"as17-counter-bound-tree", "as17-counter-bound-tree-padded", "as17-counter-bound-honaker", "as17-counter-bound-smooth",

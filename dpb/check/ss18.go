@@ -280,7 +280,8 @@ func SS18Facts(cfg SS18Config) (Verdicts, error) {
 
 // SS18Samplers measures the samplers of the built SS18 objects at
 // [SS18Config.SS18CheckSetting] against the check's own references
-// ([SS18NodeSamplers], [SS18CounterReleases]). Their sizes do not shrink
+// ([SS18NodeSamplers], [SS18CounterReleases]), and dpb/noise's secure
+// samplers, SS18's symmetric one among them ([SecureSamplers]). Their sizes do not shrink
 // with Short: they are what lets a 3 % under-noise be caught.
 func SS18Samplers(cfg SS18Config) (Verdicts, error) {
 	c := cfg.WithDefaults()
@@ -296,7 +297,12 @@ func SS18Samplers(cfg SS18Config) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, cv...), nil
+	vs = append(vs, cv...)
+	sv, err := SecureSamplers(c.stream(21))
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, sv...), nil
 }
 
 // SS18Privacy checks the privacy calibration at [SS18PaperSetting]
