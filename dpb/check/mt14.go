@@ -441,13 +441,7 @@ func CounterLaws(rng *rand.Rand, T int, eps, alpha float64, queryTrials, trials 
 		if err != nil {
 			return nil, err
 		}
-		worst := 0.0
-		for range T {
-			z[0] = float64(rng.Uint64() >> 63)
-			tree.Add(z)
-			tree.SumTo(s)
-			worst = math.Max(worst, math.Abs(s[0]-tree.Exact()[0]))
-		}
+		worst := treeMaxError(tree, T, rng, z, s)
 		ms = append(ms, worst)
 		cms = append(cms, float64(mt14MaxControl*worst))
 		refs = append(refs, refTreeMaxNoise(rrng, T, b, 1, zr))
@@ -634,12 +628,7 @@ func GammaEvent(rng *rand.Rand, k, T int, eps, gamma float64, trials int) (Verdi
 			if tree == nil {
 				return nil, fmt.Errorf("check: DP-UCB's arms run no binary tree")
 			}
-			for range T {
-				z[0] = float64(rng.Uint64() >> 63)
-				tree.Add(z)
-				tree.SumTo(s)
-				worst = math.Max(worst, math.Abs(s[0]-tree.Exact()[0]))
-			}
+			worst = math.Max(worst, treeMaxError(tree, T, rng, z, s))
 		}
 		ms = append(ms, worst)
 		cms = append(cms, float64(mt14MaxControl*worst))
@@ -745,4 +734,18 @@ func checkMT14Regret(c MT14Config) (Verdicts, error) {
 			"MT14 Theorem 2 (Auer et al. 2002, Thm. 1)", thm2, note),
 		lower,
 	}, nil
+}
+
+// treeMaxError feeds T Bernoulli(½) records from rng to tree (z and s are
+// one-coordinate scratch) and returns max_t |S̃_t − S_t|, the largest
+// deviation of its releases from the exact prefix sums.
+func treeMaxError(tree *counter.TreeSum, T int, rng *rand.Rand, z, s []float64) float64 {
+	worst := 0.0
+	for range T {
+		z[0] = float64(rng.Uint64() >> 63)
+		tree.Add(z)
+		tree.SumTo(s)
+		worst = math.Max(worst, math.Abs(s[0]-tree.Exact()[0]))
+	}
+	return worst
 }
