@@ -37,9 +37,9 @@ func TestCheckAS17Short(t *testing.T) {
 	// three measured rows of each of the 7 counters (node noise variance and
 	// law, node count), the Honaker and smooth counters' cost rows and the bound of as17.FTRLCounterBound on each of the
 	// 5 continual counters that reach the short horizon (the square-root
-	// counter stops below it), and the measured noise of DP-FTPL and private
-	// EXP2 against the paper's σ and λ.
-	if len(vs) != 49 || !vs.OK() {
+	// counter stops below it), and the measured noise of DP-FTPL, private
+	// EXP2 and DP-FTRL (Laplace and Gaussian) against the paper's scales.
+	if len(vs) != 51 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	checkControlScores(t, vs)
@@ -53,7 +53,7 @@ func TestCheckAS17Short(t *testing.T) {
 		"as17-counter-sqrt-privacy-measured", "as17-counter-sqrt-privacy-law", "as17-counter-sqrt-nodes",
 		"as17-counter-blt-privacy-measured", "as17-counter-blt-privacy-law", "as17-counter-blt-nodes",
 		"as17-counter-kary-privacy-measured", "as17-counter-kary-privacy-law", "as17-counter-kary-nodes",
-		"as17-ftpl-noise-scale", "as17-exp2-noise-scale",
+		"as17-ftpl-noise-scale", "as17-exp2-noise-scale", "as17-ftrl-noise-scale", "as17-ftrl-gauss-noise-scale",
 		"as17-lemma4.3-full", "as17-lemma4.3-bandit", "as17-cor3.2-experts", "as17-cor3.2-sphere", "as17-cor3.2-cube",
 		"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2",
 		"as17-counter-bound-tree", "as17-counter-bound-tree-padded", "as17-counter-bound-honaker", "as17-counter-bound-smooth",
