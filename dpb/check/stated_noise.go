@@ -163,16 +163,12 @@ func AS17StatedNoise(rng *rand.Rand) (Verdicts, error) {
 // measured noise ×0.97.
 func as17FTRLNoise(rng *rand.Rand) (Verdicts, error) {
 	const n, T, eps, delta = 8, 1024, 1.0, 0.1
-	m := 1 + int(math.Ceil(math.Log2(T)))
+	m := treeLevelsRef(T)
 	lambda := float64(2*m) / eps
 	sigma := bwSigma(eps, delta, 2*math.Sqrt(float64(m)))
-	zero := make([]float64, n)
-	z := make([]float64, n)
 	var vs Verdicts
 	for _, gauss := range []bool{false, true} {
-		var ss float64
-		got := 0
-		for got < statedGaussDraws {
+		ms, got, err := freshNoiseMeanSquare(n, func(zero []float64) (counter.Counter, error) {
 			cfg := as17.FTRLConfig{Set: as17.Cube, Dim: n, Horizon: T, Epsilon: eps, Noise: noise.Simulated}
 			if gauss {
 				cfg.Delta = delta
@@ -181,14 +177,10 @@ func as17FTRLNoise(rng *rand.Rand) (Verdicts, error) {
 			if err != nil {
 				return nil, err
 			}
-			if err := f.Observe(zero); err != nil {
-				return nil, err
-			}
-			f.Counter().NoiseTo(z)
-			for _, x := range z {
-				ss += float64(x * x)
-			}
-			got += n
+			return f.Counter(), f.Observe(zero)
+		})
+		if err != nil {
+			return nil, err
 		}
 		ref, kurt, name := float64(2*float64(m)*lambda*lambda), 2+3/float64(m), "as17-ftrl-noise-scale"
 		claim := fmt.Sprintf("measured on the built object: ε-DP DP-FTRL's padded TreeBasedAgg release ~ Σ of m = %d Lap(λ) per coordinate, λ = 2‖𝒴‖₁m/ε = %g (cube, N=%d, T=%d, ε=%g; computed by the check)", m, lambda, n, T, eps)
@@ -196,7 +188,7 @@ func as17FTRLNoise(rng *rand.Rand) (Verdicts, error) {
 			ref, kurt, name = float64(sigma*sigma), 2, "as17-ftrl-gauss-noise-scale"
 			claim = fmt.Sprintf("measured on the built object: (ε, δ)-DP DP-FTRL's plain-tree release at t = 1 ~ N(0, σ²), σ = %.5g the exact Gaussian-DP calibration for sensitivity 2‖𝒴‖₂√m (m = %d, ε=%g, δ=%g; the check's own bisection)", sigma, m, eps, delta)
 		}
-		r := ss / float64(got) / ref
+		r := ms / ref
 		tol := z5two * math.Sqrt(kurt/float64(got))
 		vs = append(vs, varianceRow(name, claim,
 			"AS17 Theorem 3.1 and Algorithm 1 on Algorithm 2's tree (the built DP-FTRL; scale corrected as in as17.FTRLLambda's doc)",
@@ -212,31 +204,23 @@ func as17FTPLNoise(rng *rand.Rand) (Verdict, error) {
 	regret := math.Sqrt(n) * math.Sqrt(T/(math.Sqrt(n)*lt))
 	priv := math.Sqrt(n) / eps * lt * math.Log(lt/delta)
 	sigma := math.Max(regret, priv)
-	m := 1 + int(math.Ceil(math.Log2(T)))
+	m := treeLevelsRef(T)
 	v := float64(m) * sigma * sigma
-	zero := make([]float64, n)
-	z := make([]float64, n)
-	var ss float64
-	got := 0
-	for got < statedGaussDraws {
+	ms, got, err := freshNoiseMeanSquare(n, func(zero []float64) (counter.Counter, error) {
 		f, err := as17.NewFTPL(as17.FTPLConfig{Set: as17.Simplex, Dim: n, Horizon: T, Epsilon: eps, Delta: delta, Noise: noise.Simulated}, bandit.Stream(rng.Uint64(), 0))
 		if err != nil {
-			return Verdict{}, err
-		}
-		if err := f.Observe(zero); err != nil {
-			return Verdict{}, err
+			return nil, err
 		}
 		ts, ok := f.Counter().(*counter.TreeSum)
 		if !ok {
-			return Verdict{}, fmt.Errorf("check: DP-FTPL's counter is %T, want the tree", f.Counter())
+			return nil, fmt.Errorf("check: DP-FTPL's counter is %T, want the tree", f.Counter())
 		}
-		ts.NoiseTo(z)
-		for _, x := range z {
-			ss += float64(x * x)
-		}
-		got += n
+		return ts, f.Observe(zero)
+	})
+	if err != nil {
+		return Verdict{}, err
 	}
-	r := ss / float64(got) / v
+	r := ms / v
 	tol := z5two * math.Sqrt(2/float64(got))
 	row := varianceRow("as17-ftpl-noise-scale",
 		fmt.Sprintf("measured on the built object: DP-FTPL's TreeBasedAgg release noise ~ N(0, mσ²) per coordinate, σ = %.5g of Theorem 3.5 as printed (privacy term %.5g, regret term %.5g; N=%d, T=%d, ε=%g, δ=%g), m = %d (computed by the check)", sigma, priv, regret, n, T, eps, delta, m),
@@ -283,4 +267,28 @@ func as17Exp2Noise(rng *rand.Rand) (Verdict, error) {
 		fmt.Sprintf("measured on the built object: private EXP2 (Algorithm 4) feeds EXP2 ℓ_t + ⟨Z_t, x̃_t⟩, Z_t ~ Lap^N(λ), λ = 1/ε = %g (Theorem 4.1; Lemma 4.2 with B = 1), N = %d, ε = %g", lambda, arms, eps),
 		"AS17 Theorem 4.1, Lemma 4.2 and Algorithm 4 (the built private EXP2; λ computed by the check)",
 		ys, lambda, fmt.Sprintf("%d rounds of zero losses, the noisy loss read back from EXP2's update (η = %.4g, γ = %.4g)", T, eta, gamma)), nil
+}
+
+// freshNoiseMeanSquare is the sampling loop of the rows that read a built
+// learner's release noise: release builds a fresh learner, feeds it one zero
+// loss of dimension n and returns its counter, whose release noise (NoiseTo,
+// n coordinates) enters the mean square, until statedGaussDraws coordinates.
+// It returns the mean square and the number of coordinates.
+func freshNoiseMeanSquare(n int, release func(zero []float64) (counter.Counter, error)) (float64, int, error) {
+	zero := make([]float64, n)
+	z := make([]float64, n)
+	var ss float64
+	got := 0
+	for got < statedGaussDraws {
+		c, err := release(zero)
+		if err != nil {
+			return 0, 0, err
+		}
+		c.NoiseTo(z)
+		for _, x := range z {
+			ss += float64(x * x)
+		}
+		got += n
+	}
+	return ss / float64(got), got, nil
 }
