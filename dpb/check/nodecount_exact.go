@@ -1,8 +1,10 @@
 package check
 
 import (
+	"cmp"
 	"fmt"
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/mat"
 
@@ -28,13 +30,22 @@ type releaseMatrix []map[[2]int]float64
 // maximum (1-based) and the number of draws B holds.
 func exactL2Sq(rows releaseMatrix) (l2sq float64, at, draws int, err error) {
 	n := len(rows)
-	ids := map[[2]int]int{}
+	// Columns in sorted draw order, not map order: BBᵀ's sums then run in
+	// one order, so the result has the same bits on every run.
+	var keys [][2]int
+	seen := map[[2]int]bool{}
 	for _, r := range rows {
 		for id := range r {
-			if _, ok := ids[id]; !ok {
-				ids[id] = len(ids)
+			if !seen[id] {
+				seen[id] = true
+				keys = append(keys, id)
 			}
 		}
+	}
+	slices.SortFunc(keys, func(x, y [2]int) int { return cmp.Or(cmp.Compare(x[0], y[0]), cmp.Compare(x[1], y[1])) })
+	ids := make(map[[2]int]int, len(keys))
+	for c, id := range keys {
+		ids[id] = c
 	}
 	B := mat.NewDense(n, len(ids), nil)
 	for t, r := range rows {
