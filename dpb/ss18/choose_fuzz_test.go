@@ -11,7 +11,7 @@ import (
 
 // FuzzChooseLockstep scores decision sets whose coordinates are arbitrary
 // finite Float64 bit patterns from the fuzzer (subnormals, ±0, values that
-// overflow the scores) with ChooseLockstep and with each policy's Choose,
+// overflow the scores) with chooseLockstep and with each policy's Choose,
 // and requires the same actions and the same bits in every score: five ridge
 // LinUCB policies of dimension d ≤ 8 (a group of four, then of one) with a
 // few observations each, K = 1…70. Non-finite coordinates are replaced by 0:
@@ -44,16 +44,16 @@ func FuzzChooseLockstep(f *testing.F) {
 			}
 		}
 		arms := make([]int, len(pols))
-		ChooseLockstep(pols, r, arms)
+		chooseLockstep(pols, r, arms)
 		got := make([][]float64, len(pols))
 		for i, pol := range pols {
-			got[i] = append([]float64(nil), pol.(*LinUCB).scores[:k]...)
+			got[i] = append([]float64(nil), pol.(*LinUCB).f.scores[:k]...)
 		}
 		for i, pol := range pols {
 			if a := pol.Choose(r); a != arms[i] {
 				t.Fatalf("d %d, K %d, policy %d: action %d (lockstep), %d (Choose)", d, k, i, arms[i], a)
 			}
-			for j, v := range pol.(*LinUCB).scores[:k] {
+			for j, v := range pol.(*LinUCB).f.scores[:k] {
 				if math.Float64bits(v) != math.Float64bits(got[i][j]) {
 					t.Fatalf("d %d, K %d, policy %d: score %d is %v (lockstep), %v (Choose)", d, k, i, j, got[i][j], v)
 				}

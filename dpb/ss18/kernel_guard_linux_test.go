@@ -193,8 +193,8 @@ func TestCholInv4StaysInside(t *testing.T) {
 
 // TestChooseLockstepStaysInside scores decision sets that end at an
 // inaccessible page for four ridge policies at once through
-// ChooseLockstep, each policy's M, z and score buffer also ending at one
-// (the score buffer exactly as long as ChooseLockstep may write, 4⌊K/4⌋ + 8),
+// chooseLockstep, each policy's M, z and score buffer also ending at one
+// (the score buffer exactly as long as chooseLockstep may write, 4⌊K/4⌋ + 8),
 // and checks the actions and scores against each policy's Choose.
 func TestChooseLockstepStaysInside(t *testing.T) {
 	if !simd.LockAVX512 || simd.Kernel() != "avx512" {
@@ -209,9 +209,9 @@ func TestChooseLockstepStaysInside(t *testing.T) {
 				p := ridgeLinUCB(t, d, 100, 5+3*i, rng)
 				p.ensure()
 				var f1, f2, f3 func()
-				p.mt, f1 = guardedCopy(t, p.mt)
-				p.zp, f2 = guardedCopy(t, p.zp)
-				p.scores, f3 = guardedFloats(t, 4*(k/4)+8)
+				p.f.mt, f1 = guardedCopy(t, p.f.mt)
+				p.f.zp, f2 = guardedCopy(t, p.f.zp)
+				p.f.scores, f3 = guardedFloats(t, 4*(k/4)+8)
 				frees = append(frees, f1, f2, f3)
 				pols[i] = p
 			}
@@ -219,17 +219,17 @@ func TestChooseLockstepStaysInside(t *testing.T) {
 			g.NormalsTo(acts)
 			r := &bandit.Round{T: 1, Dim: d, K: k, Actions: acts}
 			arms := make([]int, 4)
-			ChooseLockstep(pols, r, arms)
+			chooseLockstep(pols, r, arms)
 			got := make([][]float64, 4)
 			for i, pol := range pols {
-				got[i] = append([]float64(nil), pol.(*LinUCB).scores[:k]...)
+				got[i] = append([]float64(nil), pol.(*LinUCB).f.scores[:k]...)
 			}
 			for i, pol := range pols {
 				if a := pol.Choose(r); a != arms[i] {
 					t.Fatalf("d %d, K %d, policy %d: action %d (lockstep), %d (Choose)", d, k, i, arms[i], a)
 				}
-				if j := testkit.FirstDiff(got[i], pol.(*LinUCB).scores[:k]); j >= 0 {
-					t.Fatalf("d %d, K %d, policy %d: score %d is %v (lockstep), %v (Choose)", d, k, i, j, got[i][j], pol.(*LinUCB).scores[j])
+				if j := testkit.FirstDiff(got[i], pol.(*LinUCB).f.scores[:k]); j >= 0 {
+					t.Fatalf("d %d, K %d, policy %d: score %d is %v (lockstep), %v (Choose)", d, k, i, j, got[i][j], pol.(*LinUCB).f.scores[j])
 				}
 			}
 			free()

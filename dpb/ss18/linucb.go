@@ -7,7 +7,6 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/internal/linalg"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 )
 
@@ -100,39 +99,27 @@ type LinUCBConfig struct {
 // (each writes the policy's scratch and this round's factor): wrap it in
 // [bandit.NewLocked] to share it between goroutines.
 type LinUCB struct {
-	cfg LinUCBConfig
+	cfg LinUCBConfig // validated, its defaults filled in
 	d   int
-	reg Regularizer
-	b   RegBounds
-	lt2 float64
+	reg Regularizer // cfg.Regularizer: V_t and ũ_t
+	b   RegBounds   // ρ_min, ρ_max, γ of β_t (this round's when they change)
+	lt2 float64     // L̃², the data bound ‖x‖² + y² ≤ L̃²
+	rc  radiusConsts
+	t   int // rounds completed
 
-	t       int // rounds completed
-	v       []float64
-	u       []float64
-	dp      int       // d rounded up to 4
-	mt, zp  []float64 // kernel layout of M and z (linucb_kernel.go)
-	lanes   []float64 // scratch: PrepareLockstep's when this policy leads a group of four (d ≤ prep4MaxDim), else InverseFactorTo's (d·dp)
-	scores  []float64 // per-action UCB scores, grown to the largest K seen
-	lockPad []float64 // ChooseLockstep's last group of four actions and its K mod 4 last ones, each padded to eight, when this policy leads a group
-	// Radius constants: β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
-	// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
+	beta, logDet float64 // β_t and ln det V_t of the prepared round
+	f            factors // V_t = L Lᵀ, M = L⁻¹, z = M ũ_t in the kernels' layout, λ_t, and the kernels' scratch (linucb_fast.go)
+
+	err     error // the first observation Update rejected
+	skipped int   // rounds UpdateErr skipped
+}
+
+// radiusConsts are the parts of β_t that do not depend on V_t:
+// β_t = σ·sqrt(c0 + ln det V_t) + c1 (log-det form) or
+// σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
+type radiusConsts struct {
 	c0, c1, c2, c3 float64
-	s              []float64 // scratch, len d (VTo's ũ)
-	cs             []float64 // cholesky's scratch, CholScratchLen(d)
-	ltStats        ltStatser // the regularizer, when it writes V_t for the panel kernel (d above cholInvMaxDim and prep4MaxDim, where prepareFactors factors by cholesky)
-	ltReady        bool      // this round's V_t is in CholLT's copy, not in v
-	xy             []float64 // scratch for clipping
-	eig            []float64 // RadiusMinEig's scratch: V_t and V_t − μI (d·d each), two vectors (2d)
-	beta           float64
-	logDet         float64
-	lam            float64 // λ_t of this round (RadiusMinEig), valid when lamOK
-	jit            float64 // the jitter added to V_t's diagonal this round (factorJittered), else 0
-	lamOK          bool
-	notPD          int
-	fresh          bool // v holds the factor of the current round's V_t
-	changing       bool // the regularizer's bounds change every round (BoundsChange)
-	err            error
-	skipped        int // rounds UpdateErr skipped
+	changing       bool // the regularizer's bounds change every round (BoundsChange): recompute them each round
 }
 
 var _ bandit.Checked = (*LinUCB)(nil)
@@ -188,25 +175,9 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		return nil, fmt.Errorf("ss18: regularizer bounds %+v unusable: need 0 < ρ_min <= ρ_max < ∞ and 0 <= γ < ∞", b)
 	}
 	d := cfg.Dim
-	p := &LinUCB{
-		cfg: cfg, d: d, reg: cfg.Regularizer, b: b, lt2: cfg.Regularizer.DataBound(),
-		v: make([]float64, d*d), u: make([]float64, d),
-		s: make([]float64, d), cs: make([]float64, simd.CholScratchLen(d)), xy: make([]float64, d),
-	}
-	p.eig = make([]float64, 2*d*d+2*d)
-	if ls, ok := cfg.Regularizer.(ltStatser); ok && d > max(cholInvMaxDim, prep4MaxDim) {
-		p.ltStats = ls
-	}
+	p := &LinUCB{cfg: cfg, d: d, reg: cfg.Regularizer, b: b, lt2: cfg.Regularizer.DataBound(), f: newFactors(d, cfg.Regularizer)}
 	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
-		p.changing = true
-	}
-	p.dp = simd.PadDim(d)
-	p.mt = make([]float64, p.dp*p.dp)
-	p.zp = make([]float64, p.dp)
-	if d <= prep4MaxDim {
-		p.lanes = make([]float64, 2*d*d*4+2*d*4)
-	} else {
-		p.lanes = make([]float64, d*p.dp)
+		p.rc.changing = true
 	}
 	p.setRadiusConstants()
 	return p, nil
@@ -253,7 +224,7 @@ func (p *LinUCB) ChooseErr(r *bandit.Round) (int, error) {
 // the usual round pays O(K), not O(K·d).
 func (p *LinUCB) finiteScores(r *bandit.Round) bool {
 	var s0, s1 float64
-	sc := p.scores[:r.K]
+	sc := p.f.scores[:r.K]
 	for len(sc) >= 2 {
 		s0 += sc[0] - sc[0]
 		s1 += sc[1] - sc[1]
@@ -281,7 +252,7 @@ func (p *LinUCB) checkRound(r *bandit.Round) {
 
 // prepare forms V_t, its Cholesky factor, M = L⁻¹, z = M ũ_t and β_t for
 // round t = p.t+1. θ̃_t = Mᵀ z is formed only when asked for (ThetaTo).
-// PrepareLockstep (linucb_lockstep.go) does the same for four policies at
+// prepareLockstep (linucb_fast.go) does the same for four policies at
 // once, in the same three phases.
 func (p *LinUCB) prepare() {
 	p.prepareStats()
@@ -292,14 +263,8 @@ func (p *LinUCB) prepare() {
 // prepareStats writes V_t and ũ_t into v and u (and this round's bounds
 // when they change).
 func (p *LinUCB) prepareStats() {
-	p.ltReady, p.jit = false, 0
-	if lt, s, ok := simd.CholLT(p.cs, p.d); ok && p.ltStats != nil {
-		p.ltStats.statsLT(lt, s, p.u)
-		p.ltReady = true
-	} else {
-		p.reg.StatsTo(p.v, p.u)
-	}
-	if p.changing {
+	p.f.stats(p.reg, p.d)
+	if p.rc.changing {
 		// SS18 Algorithm 1 with a changing regularizer: this round's ρ_max,
 		// γ (ρ_min stays fixed, see NewGaussianCounterRegRound).
 		p.b = p.reg.Bounds()
@@ -307,41 +272,17 @@ func (p *LinUCB) prepareStats() {
 	}
 }
 
-// choleskyV factors V_t into v's lower triangle (cholesky's bits) from
-// wherever prepareStats put it: the panel kernel's copy when ltReady, else v.
-func (p *LinUCB) choleskyV() bool {
-	if p.ltReady {
-		return simd.CholFromLT(p.v, p.cs, p.d)
-	}
-	return simd.Cholesky(p.v, p.cs, p.d)
-}
-
-// ltStatser is a regularizer that can write V_t straight into the Cholesky
-// panel kernel's column-major copy (TreeRegularizer.statsLT), sparing the
-// row-major V_t and its copy; the factor has the same bits.
-type ltStatser interface {
-	statsLT(lt []float64, s int, u []float64)
-}
-
-// factorFailed counts a V_t that is not positive definite, factors it with
-// jitter and forms M and z from that factor.
-func (p *LinUCB) factorFailed() {
-	p.notPD++
-	p.factorJittered()
-	simd.InverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, p.d, p.dp)
-}
-
 // prepareFinish computes ln det V_t and β_t from the factor in v (M and z
 // are written) and marks the round prepared.
 func (p *LinUCB) prepareFinish() {
-	p.logDet = linalg.LogDetChol(p.v, p.d)
-	p.lamOK = false
+	p.logDet = linalg.LogDetChol(p.f.v, p.d)
+	p.f.lamOK = false
 	if p.cfg.Radius == RadiusMinEig {
 		p.beta = p.minEigRadius(p.lamT())
 	} else {
 		p.beta = p.radius(p.t + 1)
 	}
-	p.fresh = true
+	p.f.fresh = true
 }
 
 // factorJittered handles a V_t that is not positive definite (possible when
@@ -351,24 +292,24 @@ func (p *LinUCB) prepareFinish() {
 // the rounds where this happened; the proof checks report them.
 func (p *LinUCB) factorJittered() {
 	d := p.d
-	p.reg.StatsTo(p.v, p.u)
+	p.reg.StatsTo(p.f.v, p.f.u)
 	var tr, minDiag float64
 	minDiag = math.Inf(1)
 	for i := 0; i < d; i++ {
-		tr += math.Abs(p.v[i*d+i])
-		minDiag = min(minDiag, p.v[i*d+i])
+		tr += math.Abs(p.f.v[i*d+i])
+		minDiag = min(minDiag, p.f.v[i*d+i])
 	}
 	jit := float64(1e-9 * (tr/float64(d) + 1))
 	if minDiag < 0 {
 		jit += -minDiag
 	}
 	for {
-		p.reg.StatsTo(p.v, p.u)
+		p.reg.StatsTo(p.f.v, p.f.u)
 		for i := 0; i < d; i++ {
-			p.v[i*d+i] += jit
+			p.f.v[i*d+i] += jit
 		}
-		if simd.Cholesky(p.v, p.cs, d) {
-			p.jit = jit
+		if p.f.cholesky(d) {
+			p.f.jit = jit
 			return
 		}
 		jit *= 2
@@ -382,13 +323,13 @@ func (p *LinUCB) factorJittered() {
 func (p *LinUCB) setRadiusConstants() {
 	cp, b := p.Confidence(), p.b
 	d := float64(p.d)
-	p.c1 = cp.S*math.Sqrt(b.RhoMax) + b.Gamma
+	p.rc.c1 = cp.S*math.Sqrt(b.RhoMax) + b.Gamma
 	if p.cfg.Radius == RadiusClosedForm {
-		p.c0 = 2 * xmath.Log(2/cp.Alpha)
-		p.c2 = b.RhoMax / b.RhoMin
-		p.c3 = cp.L * cp.L / (d * b.RhoMin)
+		p.rc.c0 = 2 * xmath.Log(2/cp.Alpha)
+		p.rc.c2 = b.RhoMax / b.RhoMin
+		p.rc.c3 = cp.L * cp.L / (d * b.RhoMin)
 	} else {
-		p.c0 = 2*xmath.Log(2/cp.Alpha) - d*xmath.Log(b.RhoMin)
+		p.rc.c0 = 2*xmath.Log(2/cp.Alpha) - d*xmath.Log(b.RhoMin)
 	}
 }
 
@@ -430,10 +371,10 @@ func (p *LinUCB) Confidence() ConfidenceParams {
 // factored with jitter j·I added, both candidates certify V_t + jI and j is
 // subtracted. O(d³) per round.
 func (p *LinUCB) minEigLower() float64 {
-	d, dp := p.d, p.dp
+	d, dp := p.d, p.f.dp
 	var f float64
 	for j := 0; j < d; j++ {
-		for _, m := range p.mt[j*dp+j : j*dp+d] {
+		for _, m := range p.f.mt[j*dp+j : j*dp+d] {
 			f += float64(m * m)
 		}
 	}
@@ -442,10 +383,10 @@ func (p *LinUCB) minEigLower() float64 {
 		return lam
 	}
 	const u = 0x1p-53
-	safe := float64(4 * float64(d*d) * u)              // relative error of a sum of ≤ d² rounded terms, with room
-	g := float64(d+2) * u / (1 - float64(d+2)*u)       // γ_{d+2}
-	lam = max(lam, p.frobeniusLower(f, g, safe)-p.jit) // −Inf when the residual is not below 1
-	v, a, x, y := p.eig[:d*d], p.eig[d*d:2*d*d], p.eig[2*d*d:2*d*d+d], p.eig[2*d*d+d:]
+	safe := float64(4 * float64(d*d) * u)                // relative error of a sum of ≤ d² rounded terms, with room
+	g := float64(d+2) * u / (1 - float64(d+2)*u)         // γ_{d+2}
+	lam = max(lam, p.frobeniusLower(f, g, safe)-p.f.jit) // −Inf when the residual is not below 1
+	v, a, x, y := p.f.eig[:d*d], p.f.eig[d*d:2*d*d], p.f.eig[2*d*d:2*d*d+d], p.f.eig[2*d*d+d:]
 	// Power iteration on V⁻¹ = MᵀM (M lower triangular, column j of M at
 	// mt[j·dp+j : j·dp+d]) from a vector with every component.
 	for i := range x {
@@ -464,18 +405,18 @@ func (p *LinUCB) minEigLower() float64 {
 		rq = ny / nx // xᵀV⁻¹x / xᵀx
 		// x = Mᵀ y
 		for j := 0; j < d; j++ {
-			x[j] = linalg.Dot(p.mt[j*dp+j:j*dp+d], y[j:d])
+			x[j] = linalg.Dot(p.f.mt[j*dp+j:j*dp+d], y[j:d])
 		}
 	}
 	if !(rq > 0) || math.IsInf(rq, 0) {
 		return lam
 	}
 	hat := 1 / rq
-	// V = L Lᵀ (lower triangle) from the factor in p.v, and its trace.
+	// V = L Lᵀ (lower triangle) from the factor in p.f.v, and its trace.
 	var tr float64
 	for i := 0; i < d; i++ {
 		for j := 0; j <= i; j++ {
-			v[i*d+j] = linalg.Dot(p.v[i*d:i*d+j+1], p.v[j*d:j*d+j+1])
+			v[i*d+j] = linalg.Dot(p.f.v[i*d:i*d+j+1], p.f.v[j*d:j*d+j+1])
 		}
 		tr += v[i*d+i]
 	}
@@ -483,7 +424,7 @@ func (p *LinUCB) minEigLower() float64 {
 	// u·tr) with room for the second-order terms: 4(d+1) for d ≥ 2 (as
 	// before issue 56), 9 at d = 1.
 	c := float64(max(4*(d+1), 3*d+6))
-	margin := float64(float64(c*0x1p-53)*tr) + p.jit
+	margin := float64(float64(c*0x1p-53)*tr) + p.f.jit
 	for _, fr := range [...]float64{0.999, 0.99, 0.95, 0.8, 0.5} {
 		mu := float64(fr * hat)
 		if mu-margin <= lam {
@@ -505,16 +446,16 @@ func (p *LinUCB) minEigLower() float64 {
 // r of I − M̂L̂ is not below 1; safe is the relative allowance for the
 // rounding of its own sums.
 func (p *LinUCB) frobeniusLower(f, g, safe float64) float64 {
-	d, dp := p.d, p.dp
+	d, dp := p.d, p.f.dp
 	var lf, rr float64
 	for i := 0; i < d; i++ {
 		for j := 0; j <= i; j++ {
-			l := p.v[i*d+j]
+			l := p.f.v[i*d+j]
 			lf += float64(l * l)
 			// (M̂L̂)_ij = Σ_{k=j..i} M_ik L_kj, M_ik at mt[k·dp+i].
 			var s, a float64
 			for k := j; k <= i; k++ {
-				ml := float64(p.mt[k*dp+i] * p.v[k*d+j])
+				ml := float64(p.f.mt[k*dp+i] * p.f.v[k*d+j])
 				s += ml
 				a += math.Abs(ml)
 			}
@@ -538,7 +479,7 @@ func (p *LinUCB) frobeniusLower(f, g, safe float64) float64 {
 func (p *LinUCB) invFactorRow(i int, w []float64) float64 {
 	var s float64
 	for j := 0; j <= i; j++ {
-		s += float64(p.mt[j*p.dp+i] * w[j])
+		s += float64(p.f.mt[j*p.f.dp+i] * w[j])
 	}
 	return s
 }
@@ -571,9 +512,9 @@ func (p *LinUCB) noiseNorm() float64 {
 // and [BetaBar] (tested), with the t-independent parts precomputed.
 func (p *LinUCB) radius(t int) float64 {
 	if p.cfg.Radius == RadiusClosedForm {
-		return p.cfg.Sigma*math.Sqrt(p.c0+float64(p.d)*xmath.Log(p.c2+float64(t)*p.c3)) + p.c1
+		return p.cfg.Sigma*math.Sqrt(p.rc.c0+float64(p.d)*xmath.Log(p.rc.c2+float64(t)*p.rc.c3)) + p.rc.c1
 	}
-	return p.cfg.Sigma*math.Sqrt(max(0, p.c0+p.logDet)) + p.c1
+	return p.cfg.Sigma*math.Sqrt(max(0, p.rc.c0+p.logDet)) + p.rc.c1
 }
 
 // Update feeds round t's observation to the regularizer. An observation that
@@ -622,10 +563,10 @@ func (p *LinUCB) UpdateErr(r *bandit.Round, arm int, y float64) error {
 	if err == nil {
 		return nil
 	}
-	clear(p.xy)
-	p.reg.Add(p.xy, 0)
+	clear(p.f.xy)
+	p.reg.Add(p.f.xy, 0)
 	p.t++
-	p.fresh = false
+	p.f.fresh = false
 	p.skipped++
 	return fmt.Errorf("round %d skipped: %w", r.T, err)
 }
@@ -667,13 +608,13 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 		}
 		c := math.Sqrt(p.lt2 / n2)
 		for i, v := range x {
-			p.xy[i] = v * c
+			p.f.xy[i] = v * c
 		}
-		x, y = p.xy, y*c
+		x, y = p.f.xy, y*c
 	}
 	p.reg.Add(x, y)
 	p.t++
-	p.fresh = false
+	p.f.fresh = false
 	return nil
 }
 
@@ -691,7 +632,7 @@ func (p *LinUCB) Rounds() int { return p.t }
 
 // NotPD returns the number of rounds whose V_t was not positive definite and
 // was factored with added jitter.
-func (p *LinUCB) NotPD() int { return p.notPD }
+func (p *LinUCB) NotPD() int { return p.f.notPD }
 
 // Bounds returns the regularizer's ρ_min, ρ_max, γ used in β_t.
 func (p *LinUCB) Bounds() RegBounds { return p.b }
@@ -714,9 +655,9 @@ func (p *LinUCB) ThetaTo(dst []float64) []float64 {
 	dst = param.DstOf(dst, p.d)
 	// θ̃ = V⁻¹ũ = Mᵀ (M ũ) = Mᵀ z: entry j is column j of M (contiguous in
 	// the kernel layout) dotted with z.
-	d, dp := p.d, p.dp
+	d, dp := p.d, p.f.dp
 	for j := 0; j < d; j++ {
-		dst[j] = linalg.Dot(p.mt[j*dp+j:j*dp+d], p.zp[j:d])
+		dst[j] = linalg.Dot(p.f.mt[j*dp+j:j*dp+d], p.f.zp[j:d])
 	}
 	return dst
 }
@@ -724,7 +665,7 @@ func (p *LinUCB) ThetaTo(dst []float64) []float64 {
 // VTo writes V_t (d×d row-major) for the current round into dst (nil allocates).
 func (p *LinUCB) VTo(dst []float64) []float64 {
 	dst = param.DstOf(dst, p.d*p.d)
-	p.reg.StatsTo(dst, p.s)
+	p.reg.StatsTo(dst, p.f.s)
 	return dst
 }
 
@@ -740,9 +681,9 @@ func (p *LinUCB) ConfidenceDistance(theta []float64) float64 {
 	// ‖θ − θ̃‖²_V = ‖Lᵀθ − z‖² since Lᵀθ̃ = Lᵀ L⁻ᵀ z = z.
 	var s float64
 	for i := 0; i < d; i++ {
-		w := -p.zp[i]
+		w := -p.f.zp[i]
 		for k := i; k < d; k++ {
-			w += float64(p.v[k*d+i] * theta[k])
+			w += float64(p.f.v[k*d+i] * theta[k])
 		}
 		s += float64(w * w)
 	}
@@ -750,7 +691,7 @@ func (p *LinUCB) ConfidenceDistance(theta []float64) float64 {
 }
 
 func (p *LinUCB) ensure() {
-	if !p.fresh {
+	if !p.f.fresh {
 		p.prepare()
 	}
 }
@@ -765,10 +706,10 @@ func (p *LinUCB) RadiusMinEig() float64 {
 
 // lamT returns λ_t for a prepared round, computed once a round.
 func (p *LinUCB) lamT() float64 {
-	if !p.lamOK {
-		p.lam, p.lamOK = p.minEigLower(), true
+	if !p.f.lamOK {
+		p.f.lam, p.f.lamOK = p.minEigLower(), true
 	}
-	return p.lam
+	return p.f.lam
 }
 
 // MinEigRadius returns the RadiusMinEig form of β_t for the current round
@@ -783,7 +724,7 @@ func (p *LinUCB) MinEigRadius(lam float64) float64 {
 
 // minEigRadius is MinEigRadius for a prepared round.
 func (p *LinUCB) minEigRadius(lam float64) float64 {
-	c0 := p.c0
+	c0 := p.rc.c0
 	if p.cfg.Radius == RadiusClosedForm { // c0 is the closed form's there
 		c0 = 2*xmath.Log(2/p.cfg.Alpha) - float64(p.d)*xmath.Log(p.b.RhoMin)
 	}

@@ -26,7 +26,7 @@ func BenchmarkLinUCBPrepare(b *testing.B) {
 	}
 }
 
-// BenchmarkPrepareLockstep times PrepareLockstep for four ridge policies at
+// BenchmarkPrepareLockstep times prepareLockstep for four ridge policies at
 // d = 5 (CholInv4AVX2 on AVX2 CPUs: the four factorisations, inverse
 // factors and z in vector lanes, as SS18 Fig. 4's job-round needs them).
 func BenchmarkPrepareLockstep(b *testing.B) {
@@ -48,9 +48,9 @@ func BenchmarkPrepareLockstep(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				for _, p := range lins {
-					p.fresh = false
+					p.f.fresh = false
 				}
-				PrepareLockstep(pols)
+				prepareLockstep(pols)
 			}
 		})
 	}

@@ -190,13 +190,13 @@ func TestMinEigLowerAdversarial(t *testing.T) {
 			scale := math.Pow(10, -3+9*rng.Float64())
 			v := adversarialSPD(rng, d, cond, scale, c%3)
 			total++
-			copy(p.v, v)
-			if !simd.Cholesky(p.v, p.cs, d) {
+			copy(p.f.v, v)
+			if !simd.Cholesky(p.f.v, p.f.cs, d) {
 				skipped++ // LinUCB would jitter; the certificate then subtracts the jitter
 				continue
 			}
-			clear(p.u)
-			simd.InverseFactorTo(p.mt, p.zp, p.v, p.u, p.lanes, d, p.dp)
+			clear(p.f.u)
+			simd.InverseFactorTo(p.f.mt, p.f.zp, p.f.v, p.f.u, p.f.lanes, d, p.f.dp)
 			lamT := p.minEigLower()
 			if lamT <= 1e-300 { // no candidate certified anything above ρ_min
 				none++

@@ -72,8 +72,8 @@ func unmarshalRegState(r Regularizer, data []byte) error {
 func (p *LinUCB) AppendBinary(b []byte) ([]byte, error) {
 	e := snap.Enc{B: b}
 	e.Int(p.t)
-	e.Int(p.notPD)
-	e.Bool(p.fresh)
+	e.Int(p.f.notPD)
+	e.Bool(p.f.fresh)
 	msg := ""
 	if p.err != nil {
 		msg = p.err.Error()
@@ -111,12 +111,12 @@ func (p *LinUCB) UnmarshalBinary(data []byte) error {
 	if msg != "" {
 		p.err = errors.New(msg)
 	}
-	p.fresh = false
+	p.f.fresh = false
 	if fresh {
 		// The factor is a deterministic function of the restored statistics:
 		// forming it again gives the same bits; it must not count twice.
 		p.prepare()
 	}
-	p.notPD = notPD
+	p.f.notPD = notPD
 	return nil
 }

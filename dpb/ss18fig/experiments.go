@@ -8,6 +8,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/internal/lockstep"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/noise"
@@ -222,7 +223,7 @@ func regretLockstep(env bandit.Environment, pols []bandit.Policy, n int, rec []i
 	for t := 1; t <= n; t++ {
 		env.Next(r, t)
 		best := env.BestMean(r)
-		ss18.ChooseLockstep(pols, r, arms) // the same bits as each Choose, faster
+		lockstep.Choose(pols, r, arms) // the same bits as each Choose, faster
 		for p, pol := range pols {
 			a := arms[p]
 			regret[p] += best - env.Mean(r, a)

@@ -11,6 +11,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/internal/lockstep"
 	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
@@ -204,7 +205,7 @@ func BenchmarkSS18Exp2RoundSet(b *testing.B) {
 					b.Fatal("benchmark ran past the horizon")
 				}
 				env.Next(r, t)
-				ss18.ChooseLockstep(pols, r, arms)
+				lockstep.Choose(pols, r, arms)
 				for i, p := range pols {
 					p.Update(r, arms[i], env.Reward(r, arms[i]))
 				}

@@ -7,6 +7,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	dpenv "github.com/dpbandits/dpbandits/dpb/env"
 	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/internal/lockstep"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
@@ -101,9 +102,9 @@ type LockstepTimingConfig struct {
 	// Horizon is the trees' horizon n (at least Rounds; 0: Rounds). The
 	// paper's 5·10⁷ gives m = 27 levels.
 	Horizon int
-	// Together scores the four policies in one pass (ss18.ChooseLockstep, as
+	// Together scores the four policies in one pass (lockstep.Choose, as
 	// RegretLockstep does); false calls each policy's Choose in turn after
-	// ss18.PrepareLockstep (the previous release's loop), for comparison.
+	// lockstep.Prepare (the previous release's loop), for comparison.
 	Together bool
 	Seed     uint64
 }
@@ -153,9 +154,9 @@ func TimeLockstep(cfg LockstepTimingConfig) (LockstepTiming, error) {
 		ct.Tick(t)
 		env.Next(r, t)
 		if cfg.Together {
-			ss18.ChooseLockstep(pols, r, arms)
+			lockstep.Choose(pols, r, arms)
 		} else {
-			ss18.PrepareLockstep(pols)
+			lockstep.Prepare(pols)
 			for i, p := range pols {
 				arms[i] = p.Choose(r)
 			}

@@ -12,7 +12,7 @@ import (
 )
 
 // TestPrepareLockstepSameBits runs two copies of the same policies on one
-// environment in lockstep, one copy prepared by PrepareLockstep every round
+// environment in lockstep, one copy prepared by prepareLockstep every round
 // and the other by its own Choose, and requires the same action from each
 // pair every round and the same bits in β_t, ln det V_t, M and z, for
 // d = 2, 5, 9, 16 (four at a time in vector lanes) and 17 (one by one): the
@@ -70,14 +70,14 @@ func prepareLockstepSameBits(t *testing.T, d, n int) int {
 	for tt := 1; tt <= n; tt++ {
 		env.Next(r, tt)
 		env3.Next(r3, tt)
-		PrepareLockstep(a)
+		prepareLockstep(a)
 		for p := range a {
 			rr := r
 			if p == len(a)-1 {
 				rr = r3
 			}
 			pa, pb := a[p].(*LinUCB), b[p].(*LinUCB)
-			if p < len(a)-1 && !pa.fresh {
+			if p < len(a)-1 && !pa.f.fresh {
 				t.Fatalf("d %d, round %d: policy %d not prepared by PrepareLockstep", d, tt, p)
 			}
 			ca, cb := pa.Choose(rr), pb.Choose(rr)
@@ -85,8 +85,8 @@ func prepareLockstepSameBits(t *testing.T, d, n int) int {
 				t.Fatalf("d %d, round %d, policy %d: action %d (lockstep), %d (alone)", d, tt, p, ca, cb)
 			}
 			same([]float64{pa.beta, pa.logDet}, []float64{pb.beta, pb.logDet}, "β, ln det", tt, p)
-			same(pa.mt, pb.mt, "M", tt, p)
-			same(pa.zp, pb.zp, "z", tt, p)
+			same(pa.f.mt, pb.f.mt, "M", tt, p)
+			same(pa.f.zp, pb.f.zp, "z", tt, p)
 			var y float64
 			if p == len(a)-1 {
 				y = env3.Reward(r3, ca)
@@ -108,7 +108,7 @@ func prepareLockstepSameBits(t *testing.T, d, n int) int {
 }
 
 // TestChooseLockstepSameBits runs two copies of the same policies, one
-// choosing through ChooseLockstep and the other through Choose, and requires
+// choosing through chooseLockstep and the other through Choose, and requires
 // the same action and the same bits in every score, every round: d = 2…9
 // (9 is above LockMaxDim, chosen one by one), K from 1 to 70 (no block of
 // four, an odd number of blocks, a K mod 4 tail of 1–3 actions), six SS18
@@ -158,7 +158,7 @@ func chooseLockstepSameBits(t *testing.T, d, k int) {
 	rng := bandit.Stream(12, uint64(d*100+k))
 	armsA, armsB := make([]int, len(a)), make([]int, len(b))
 	check := func(rr *bandit.Round, tt int, what string) {
-		ChooseLockstep(a, rr, armsA)
+		chooseLockstep(a, rr, armsA)
 		for p, pol := range b {
 			armsB[p] = pol.Choose(rr)
 			if armsA[p] != armsB[p] {
@@ -170,7 +170,7 @@ func chooseLockstepSameBits(t *testing.T, d, k int) {
 			}
 			pb := pol.(*LinUCB)
 			for i := 0; i < k; i++ {
-				if x, y := pa.scores[i], pb.scores[i]; math.Float64bits(x) != math.Float64bits(y) {
+				if x, y := pa.f.scores[i], pb.f.scores[i]; math.Float64bits(x) != math.Float64bits(y) {
 					t.Fatalf("d %d, K %d, round %d (%s), policy %d: score %d is %v (lockstep), %v (alone)", d, k, tt, what, p, i, x, y)
 				}
 			}
@@ -206,7 +206,7 @@ func chooseLockstepSameBits(t *testing.T, d, k int) {
 		}
 		copy(odd.Actions, r.Actions)
 		b[0].Choose(odd)
-		for j, v := range b[0].(*LinUCB).scores[:k] {
+		for j, v := range b[0].(*LinUCB).f.scores[:k] {
 			if v > 0 {
 				for i := j * d; i < (j+1)*d; i++ {
 					odd.Actions[i] = -odd.Actions[i]
@@ -229,7 +229,7 @@ func chooseLockstepSameBits(t *testing.T, d, k int) {
 
 // BenchmarkChooseLockstep times choosing for SS18 Fig. 4's four variants
 // (d = 5, K = 25, padded tree) on one prepared decision set: each policy's
-// Choose in turn (alone), or ChooseLockstep (lockstep).
+// Choose in turn (alone), or chooseLockstep (lockstep).
 func BenchmarkChooseLockstep(b *testing.B) {
 	for _, mode := range []string{"alone", "lockstep"} {
 		b.Run("mode="+mode, func(b *testing.B) {
@@ -256,7 +256,7 @@ func BenchmarkChooseLockstep(b *testing.B) {
 			}
 			env.Next(r, 101)
 			arms := make([]int, len(pols))
-			ChooseLockstep(pols, r, arms) // prepared
+			chooseLockstep(pols, r, arms) // prepared
 			b.ReportAllocs()
 			for b.Loop() {
 				if mode == "alone" {
@@ -264,7 +264,7 @@ func BenchmarkChooseLockstep(b *testing.B) {
 						arms[i] = p.Choose(r)
 					}
 				} else {
-					ChooseLockstep(pols, r, arms)
+					chooseLockstep(pols, r, arms)
 				}
 			}
 		})
@@ -296,24 +296,24 @@ func TestPrepareInterleavedSameBits(t *testing.T) {
 					for k := range d {
 						s += float64(bm[i*d+k] * bm[j*d+k])
 					}
-					p.v[i*d+j] = s / float64(d)
+					p.f.v[i*d+j] = s / float64(d)
 				}
-				p.v[i*d+i] += 1e-3
+				p.f.v[i*d+i] += 1e-3
 			}
-			g.NormalsTo(p.u)
-			l := append([]float64(nil), p.v...)
-			mt, zp := make([]float64, len(p.mt)), make([]float64, len(p.zp))
+			g.NormalsTo(p.f.u)
+			l := append([]float64(nil), p.f.v...)
+			mt, zp := make([]float64, len(p.f.mt)), make([]float64, len(p.f.zp))
 			if !simd.Cholesky(l, make([]float64, d), d) {
 				t.Fatalf("d %d, trial %d: not positive definite", d, trial)
 			}
-			simd.InverseFactorTo(mt, zp, l, p.u, make([]float64, d*p.dp), d, p.dp)
-			clear(p.mt)
-			clear(p.zp)
+			simd.InverseFactorTo(mt, zp, l, p.f.u, make([]float64, d*p.f.dp), d, p.f.dp)
+			clear(p.f.mt)
+			clear(p.f.zp)
 			prepareFactors(p)
 			for _, c := range []struct {
 				what      string
 				got, want []float64
-			}{{"L", p.v, l}, {"M", p.mt, mt}, {"z", p.zp, zp}} {
+			}{{"L", p.f.v, l}, {"M", p.f.mt, mt}, {"z", p.f.zp, zp}} {
 				for i := range c.want {
 					if math.Float64bits(c.got[i]) != math.Float64bits(c.want[i]) {
 						t.Fatalf("d %d, trial %d: %s[%d] is %v interleaved, %v in turn", d, trial, c.what, i, c.got[i], c.want[i])
