@@ -95,6 +95,13 @@ type LinUCBConfig struct {
 // Per round: one d×d Cholesky factorisation (O(d³)), O(d²) per action, and the
 // regularizer's update. Nothing allocates after construction.
 //
+// The algorithm reads plainly in algorithm1.go: a reference implementation
+// in plain loops (Cholesky, two triangular solves, β_t by Proposition 4,
+// the argmax), which the tests hold LinUCB to for every regularizer
+// (TestReferenceMatchesFastPath). LinUCB computes the same in the kernels'
+// layout (linucb_fast.go: θ̃_t = Mᵀz with M = L⁻¹ and z = M ũ_t, the
+// assembly, the lockstep driver), with the same bits on every CPU.
+//
 // A LinUCB is not safe for concurrent use, not even two concurrent Chooses
 // (each writes the policy's scratch and this round's factor): wrap it in
 // [bandit.NewLocked] to share it between goroutines.
@@ -126,17 +133,33 @@ var _ bandit.Checked = (*LinUCB)(nil)
 
 // NewLinUCB returns SS18 Algorithm 1 with the given configuration.
 func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
-	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
+	cfg, b, err := cfg.check()
+	if err != nil {
 		return nil, err
 	}
+	d := cfg.Dim
+	p := &LinUCB{cfg: cfg, d: d, reg: cfg.Regularizer, b: b, lt2: cfg.Regularizer.DataBound(), f: newFactors(d, cfg.Regularizer)}
+	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
+		p.rc.changing = true
+	}
+	p.setRadiusConstants()
+	return p, nil
+}
+
+// check validates the configuration and returns it with its defaults
+// filled in, and the regularizer's first bounds.
+func (cfg LinUCBConfig) check() (LinUCBConfig, RegBounds, error) {
+	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
+		return cfg, RegBounds{}, err
+	}
 	if cfg.Horizon < 1 {
-		return nil, fmt.Errorf("ss18: horizon is %d, must be >= 1", cfg.Horizon)
+		return cfg, RegBounds{}, fmt.Errorf("ss18: horizon is %d, must be >= 1", cfg.Horizon)
 	}
 	if cfg.Regularizer == nil {
-		return nil, fmt.Errorf("ss18: LinUCB needs a regularizer (NewRidge, NewWishartTree, NewGaussianTree)")
+		return cfg, RegBounds{}, fmt.Errorf("ss18: LinUCB needs a regularizer (NewRidge, NewWishartTree, NewGaussianTree)")
 	}
 	if rd := cfg.Regularizer.Dim(); rd != cfg.Dim {
-		return nil, fmt.Errorf("ss18: regularizer has dimension %d, LinUCB has %d", rd, cfg.Dim)
+		return cfg, RegBounds{}, fmt.Errorf("ss18: regularizer has dimension %d, LinUCB has %d", rd, cfg.Dim)
 	}
 	if cfg.Sigma == 0 {
 		cfg.Sigma = 1
@@ -158,29 +181,23 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		v    float64
 	}{{"sigma", cfg.Sigma}, {"S", cfg.S}, {"L", cfg.L}} {
 		if err := param.CheckPositive(c.name, c.v); err != nil {
-			return nil, err
+			return cfg, RegBounds{}, err
 		}
 	}
 	if err := param.CheckProb("alpha", cfg.Alpha); err != nil {
-		return nil, err
+		return cfg, RegBounds{}, err
 	}
 	if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusClosedForm && cfg.Radius != RadiusMinEig {
-		return nil, fmt.Errorf("ss18: unknown radius form %d", int(cfg.Radius))
+		return cfg, RegBounds{}, fmt.Errorf("ss18: unknown radius form %d", int(cfg.Radius))
 	}
 	if h, ok := cfg.Regularizer.(interface{ Horizon() int }); ok && h.Horizon() < cfg.Horizon {
-		return nil, fmt.Errorf("ss18: regularizer built for %d rounds, LinUCB horizon is %d", h.Horizon(), cfg.Horizon)
+		return cfg, RegBounds{}, fmt.Errorf("ss18: regularizer built for %d rounds, LinUCB horizon is %d", h.Horizon(), cfg.Horizon)
 	}
 	b := cfg.Regularizer.Bounds()
 	if !(b.RhoMin > 0) || !(b.RhoMax >= b.RhoMin) || !(b.Gamma >= 0) || math.IsInf(b.RhoMax, 0) || math.IsInf(b.Gamma, 0) {
-		return nil, fmt.Errorf("ss18: regularizer bounds %+v unusable: need 0 < ρ_min <= ρ_max < ∞ and 0 <= γ < ∞", b)
+		return cfg, RegBounds{}, fmt.Errorf("ss18: regularizer bounds %+v unusable: need 0 < ρ_min <= ρ_max < ∞ and 0 <= γ < ∞", b)
 	}
-	d := cfg.Dim
-	p := &LinUCB{cfg: cfg, d: d, reg: cfg.Regularizer, b: b, lt2: cfg.Regularizer.DataBound(), f: newFactors(d, cfg.Regularizer)}
-	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
-		p.rc.changing = true
-	}
-	p.setRadiusConstants()
-	return p, nil
+	return cfg, b, nil
 }
 
 // Choose returns the index of the action with the largest upper confidence
