@@ -29,7 +29,7 @@ func KnobChartHTML(r *ss18fig.CounterErrorResult, draw int) string {
 	f := func(v float64) string { return strconv.FormatFloat(v, 'g', -1, 64) }
 	attr := fmt.Sprintf(`class="dpb-knob" data-counter="%s" data-epsilon="%s" data-delta="%s" data-sigma="%s" data-draw="%d" data-measured-last="%s" data-predicted-last="%s"`,
 		html.EscapeString(r.Config.Kind.String()), f(r.Config.Epsilon), f(r.Config.Delta), f(r.Sigma), draw, f(c.Mean[0][last]), f(c.Mean[1][last]))
-	chart := EChartsCurves(c, r.Title(), "round t", "error of the release (RMS over runs)", false)
+	chart := EChartsCurves(c, r.Title(), "round t", "RMS error", false)
 	return "<div " + attr + ">\n" + EChartsHTML(chart, "900px", "420px") + "\n</div>"
 }
 
