@@ -226,9 +226,13 @@ func driveWidget(ctx context.Context, w *widgetSpec, shot string) (problems, not
 	}
 	defer func() {
 		// Done ends the cell whatever happened; then the kernel must idle.
-		if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(clickJS, jsString(w.Done)))); err != nil {
+		clicked, err := chromedp.Run(ctx, chromedp.Evaluate[bool](fmt.Sprintf(clickJS, jsString(w.Done))))
+		if err != nil {
 			problems = append(problems, fmt.Sprintf("widget: clicking Done: %v", err))
 			return
+		}
+		if !clicked {
+			problems = append(problems, "widget: no Done button to click: the cell ended before Done (its time limit?)")
 		}
 		t0 := time.Now()
 		for time.Since(t0) < widgetIdleWait {
