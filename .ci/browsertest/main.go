@@ -74,11 +74,13 @@ var (
 	flagReadme   = flag.String("readme", "", "IMAGE=NOTEBOOK: check that the committed IMAGE is this notebook's screenshot (see the package doc)")
 	flagControls listFlag
 	flagWrong    listFlag
+	flagUnwired  listFlag
 )
 
 func main() {
 	flag.Var(&flagControls, "control", "a notebook that must fail (repeatable)")
 	flag.Var(&flagWrong, "wrong", "a notebook whose exercises, given their wrong answers, must fail (repeatable)")
+	flag.Var(&flagUnwired, "unwired", "a widget notebook whose slider, wired to nothing, must fail (repeatable; see widget.go)")
 	flag.Parse()
 	if err := run(flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "browsertest:", err)
@@ -91,13 +93,18 @@ func main() {
 type job struct {
 	src        string
 	wrong      bool
+	unwired    bool // the widget's slider wired to nothing (widget.go)
 	expectFail bool
+	expect     string // a control must fail with a problem containing this
 }
 
 func (j job) name() string {
 	n := strings.TrimSuffix(filepath.Base(j.src), ".ipynb")
 	if j.wrong {
 		n += "__wrong_answers"
+	}
+	if j.unwired {
+		n += "__unwired"
 	}
 	return n
 }
@@ -120,6 +127,9 @@ func run(notebooks []string) error {
 	}
 	for _, nb := range flagWrong {
 		jobs = append(jobs, job{src: nb, wrong: true, expectFail: true})
+	}
+	for _, nb := range flagUnwired {
+		jobs = append(jobs, job{src: nb, unwired: true, expectFail: true, expect: "was not redrawn"})
 	}
 	if len(jobs) == 0 {
 		return errors.New("no notebooks")
@@ -203,10 +213,15 @@ func run(notebooks []string) error {
 		r := results[i]
 		secs := r.secs
 		failed := len(r.problems) > 0
+		if j.expect != "" && failed && !strings.Contains(strings.Join(r.problems, "\n"), j.expect) {
+			failed = false // failed, but not the way the control must
+		}
 		status := "ok"
 		switch {
 		case j.expectFail && failed:
 			status = "failed as expected (control)"
+		case j.expectFail && j.expect != "" && len(r.problems) > 0:
+			status = "CONTROL FAILED WRONGLY"
 		case j.expectFail:
 			status = "CONTROL PASSED (it must fail)"
 		case failed:
@@ -215,6 +230,9 @@ func run(notebooks []string) error {
 		fmt.Printf("%-36s %-30s %4.0fs  charts %d/%d, images %d\n", j.name(), status, secs, r.charts, r.declared, r.images)
 		for _, p := range r.problems {
 			fmt.Printf("    %s\n", p)
+		}
+		for _, n := range r.notes {
+			fmt.Printf("    %s\n", n)
 		}
 		if r.screenshot != "" {
 			fmt.Printf("    screenshot %s\n", rel(repo, r.screenshot))
@@ -370,6 +388,7 @@ type result struct {
 	images     int
 	screenshot string
 	secs       float64
+	notes      []string // what the widget drive saw (widget.go)
 }
 
 // prepare writes the temporary copy: outputs cleared, and with wrong, each
@@ -508,6 +527,13 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 	copyPath := filepath.Join(tmp, name+".ipynb")
 	declared, err := prepare(filepath.Join(repo, j.src), copyPath, j.wrong)
 	r.declared = declared
+	if err == nil && j.unwired {
+		err = unwire(copyPath)
+	}
+	var widget *widgetSpec
+	if err == nil {
+		widget, err = readWidget(copyPath)
+	}
 	if err != nil {
 		r.problems = append(r.problems, err.Error())
 		return r
@@ -538,6 +564,10 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 	}
 	if _, err := chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { Jupyter.notebook.set_autosave_interval(0); Jupyter.notebook.execute_all_cells(); return true; })()`)); err != nil {
 		return fail("run all: %v", err)
+	}
+	if widget != nil { // its cell runs until the test clicks Done
+		problems, notes := driveWidget(ctx, widget, filepath.Join(out, "screenshots", name+"__knob.png"))
+		r.problems, r.notes = append(r.problems, problems...), notes
 	}
 	// Wait until no cell is queued or running and the kernel is idle, twice
 	// in a row (the indicator can flicker idle between two cells).

@@ -20,12 +20,17 @@ type Options struct {
 // Summary counts what [Build] found.
 type Summary struct {
 	Notebooks, Coding, Predictions int
+	// BrowserOnly names (file names) the notebooks declared out of the
+	// headless run ([BrowserOnlyKey]), for which no CI copy was written.
+	BrowserOnly []string
 }
 
 // Build analyses each notebook (see [Analyse]) and writes its student
 // version and its CI run into the folders of opt, under the notebook's file
-// name. With opt.List it writes one line per exercise: notebook, the
-// functions (or answers) the student writes, and what grades them. It fails
+// name; a notebook declared browser-only ([Notebook.BrowserOnly]) gets no
+// CI copy (CI runs it in the browser instead) and may hold no exercise.
+// With opt.List it writes one line per exercise: notebook, the functions
+// (or answers) the student writes, and what grades them. It fails
 // on the first rule a notebook breaks, writing nothing for it.
 func Build(paths []string, opt Options) (Summary, error) {
 	var sum Summary
@@ -41,8 +46,22 @@ func Build(paths []string, opt Options) (Summary, error) {
 			errs = append(errs, err)
 			continue
 		}
-		sum.Notebooks++
+		why, err := nb.BrowserOnly()
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
 		name := filepath.Base(p)
+		if why != "" {
+			if len(exs) > 0 {
+				// Only the headless run checks that stubs and wrong
+				// solutions fail their tests.
+				errs = append(errs, fmt.Errorf("course: %s: declared browser-only (%s) but has %d exercise(s), which only the headless run checks", p, why, len(exs)))
+				continue
+			}
+			sum.BrowserOnly = append(sum.BrowserOnly, name)
+		}
+		sum.Notebooks++
 		for _, ex := range exs {
 			if ex.Coding() {
 				sum.Coding += len(ex.Funcs)
@@ -55,9 +74,10 @@ func Build(paths []string, opt Options) (Summary, error) {
 		}
 		for _, out := range []struct {
 			dir string
+			ci  bool
 			nb  func() *Notebook
-		}{{opt.Student, func() *Notebook { return Student(nb, exs) }}, {opt.CI, func() *Notebook { return CIRun(nb, exs) }}} {
-			if out.dir == "" {
+		}{{opt.Student, false, func() *Notebook { return Student(nb, exs) }}, {opt.CI, true, func() *Notebook { return CIRun(nb, exs) }}} {
+			if out.dir == "" || (out.ci && why != "") {
 				continue
 			}
 			data, err := out.nb().Marshal()

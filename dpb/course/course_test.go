@@ -2,6 +2,7 @@ package course
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -138,6 +139,62 @@ func TestCommittedNotebooks(t *testing.T) {
 			if (string(a) != string(b)) != touched[i] && !touched[i] {
 				t.Errorf("%s: cell %d differs in the student version but is no exercise or test cell", p, i)
 			}
+		}
+	}
+}
+
+// A notebook declared browser-only gets its student version and no CI copy
+// (so .ci/notebooks never executes it); the declaration must say why, and
+// such a notebook may hold no exercise (only the headless run checks them).
+func TestBrowserOnly(t *testing.T) {
+	write := func(meta map[string]any, cells ...any) string {
+		nb := fixture(t, cells...)
+		if meta != nil {
+			nb.Meta()[BrowserOnlyKey] = meta[BrowserOnlyKey]
+		}
+		data, err := nb.Marshal()
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(t.TempDir(), "knob.ipynb")
+		if err := os.WriteFile(p, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	plain := []any{"%%\nfmt.Println(1)", nil}
+	for _, c := range []struct {
+		name    string
+		meta    map[string]any
+		cells   []any
+		wantCI  bool
+		wantErr string
+	}{
+		{"undeclared", nil, plain, true, ""},
+		{"declared", map[string]any{BrowserOnlyKey: "widgets wait for a reader"}, plain, false, ""},
+		{"empty reason", map[string]any{BrowserOnlyKey: " "}, plain, false, "must say why"},
+		{"not a string", map[string]any{BrowserOnlyKey: true}, plain, false, "must say why"},
+		{"with an exercise", map[string]any{BrowserOnlyKey: "widgets"}, []any{goodCell, goodMeta, testCell, nil}, false, "only the headless run checks"},
+	} {
+		p := write(c.meta, c.cells...)
+		student, ci := t.TempDir(), t.TempDir()
+		sum, err := Build([]string{p}, Options{Student: student, CI: ci})
+		if c.wantErr != "" {
+			if err == nil || !strings.Contains(err.Error(), c.wantErr) {
+				t.Errorf("%s: err = %v, want %q", c.name, err, c.wantErr)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%s: %v", c.name, err)
+		}
+		_, errCI := os.Stat(filepath.Join(ci, "knob.ipynb"))
+		_, errStudent := os.Stat(filepath.Join(student, "knob.ipynb"))
+		if (errCI == nil) != c.wantCI || errStudent != nil {
+			t.Errorf("%s: CI copy written %v (want %v), student version written %v", c.name, errCI == nil, c.wantCI, errStudent == nil)
+		}
+		if got := len(sum.BrowserOnly) == 1 && sum.BrowserOnly[0] == "knob.ipynb"; got == c.wantCI {
+			t.Errorf("%s: Summary.BrowserOnly = %v", c.name, sum.BrowserOnly)
 		}
 	}
 }

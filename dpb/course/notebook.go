@@ -135,6 +135,31 @@ func dpbMeta(raw map[string]any) map[string]any {
 	return d
 }
 
+// BrowserOnlyKey is the notebook metadata key ("dpb": {"browser_only":
+// "why"}) that keeps a notebook out of the headless run: [Build] writes no
+// CI copy of it, so .ci/notebooks does not execute it (a notebook whose
+// widgets wait for a reader would block nbconvert for ever), and .ci/browser
+// drives it instead. The value says why, in words; it must be a non-empty
+// string.
+const BrowserOnlyKey = "browser_only"
+
+// BrowserOnly returns why the notebook is kept out of the headless run, or
+// "" when it is not (see [BrowserOnlyKey]); an error when the key holds
+// anything but a non-empty string.
+func (nb *Notebook) BrowserOnly() (string, error) {
+	md, _ := nb.Raw["metadata"].(map[string]any)
+	d, _ := md["dpb"].(map[string]any)
+	v, ok := d[BrowserOnlyKey]
+	if !ok {
+		return "", nil
+	}
+	why, _ := v.(string)
+	if strings.TrimSpace(why) == "" {
+		return "", fmt.Errorf("course: %s: metadata dpb.%s is %v, must say why in a non-empty string", nb.Path, BrowserOnlyKey, v)
+	}
+	return why, nil
+}
+
 // Type returns "code", "markdown" or "raw".
 func (c Cell) Type() string { s, _ := c.Raw["cell_type"].(string); return s }
 
