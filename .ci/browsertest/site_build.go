@@ -140,6 +140,8 @@ func courseOrder(start []byte, all []string) ([]courseStep, error) {
 			s.Title = m[1]
 			s.Text = s.Text[len(m[0]):]
 		}
+		// On the index, "this notebook" is the start notebook.
+		s.Text = strings.ReplaceAll(s.Text, "this notebook", "`"+startNotebook+"`")
 		for _, m := range backtickRE.FindAllStringSubmatch(s.Text, -1) {
 			if known[m[1]] && !seen[m[1]] {
 				seen[m[1]] = true
@@ -203,15 +205,15 @@ func readNotebookInfo(data []byte) (notebookInfo, error) {
 			continue
 		}
 		src := cellSource(c.Source)
-		// Code spans and escaped dollars are not maths.
-		src = backtickRE.ReplaceAllString(src, "")
-		src = strings.ReplaceAll(src, `\$`, "")
-		info.Maths += len(mathSpanRE.FindAllString(src, -1))
 		if info.Title == "" {
 			if m := notebookTitle.FindStringSubmatch(src); m != nil {
 				info.Title = strings.TrimSpace(m[1])
 			}
 		}
+		// Code spans and escaped dollars are not maths.
+		src = backtickRE.ReplaceAllString(src, "")
+		src = strings.ReplaceAll(src, `\$`, "")
+		info.Maths += len(mathSpanRE.FindAllString(src, -1))
 	}
 	return info, nil
 }

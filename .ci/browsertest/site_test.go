@@ -103,13 +103,13 @@ func TestRewriteLinks(t *testing.T) {
 
 func TestReadNotebookInfo(t *testing.T) {
 	nb := `{"metadata": {"dpb": {"charts": 2}}, "cells": [
-	 {"cell_type": "markdown", "source": ["# Title with $x$\n", "Cost \\$5, code ` + "`$a$`" + `, and $$y^2$$ and \\(z\\).\n"]},
+	 {"cell_type": "markdown", "source": ["# Title with $x$ and ` + "`code`" + `\n", "Cost \\$5, code ` + "`$a$`" + `, and $$y^2$$ and \\(z\\).\n"]},
 	 {"cell_type": "code", "source": "fmt.Println(\"$q$\")"}]}`
 	info, err := readNotebookInfo([]byte(nb))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Title != "Title with $x$" || info.Charts != 2 || info.Maths != 3 {
+	if info.Title != "Title with $x$ and `code`" || info.Charts != 2 || info.Maths != 3 {
 		t.Errorf("info %+v, want title, 2 charts, 3 formulas", info)
 	}
 }
