@@ -41,6 +41,7 @@ type checkConfig struct {
 	width        int
 	pageTimeout  time.Duration
 	settleWindow time.Duration
+	screenshots  bool
 }
 
 func siteCheckCmd(args []string) error {
@@ -53,8 +54,9 @@ func siteCheckCmd(args []string) error {
 	fs.StringVar(&c.chromium, "chromium", "chromium", "browser binary")
 	fs.IntVar(&c.parallel, "parallel", 2, "pages open at once")
 	fs.IntVar(&c.width, "width", 1200, "window width (px)")
-	fs.DurationVar(&c.pageTimeout, "timeout", 90*time.Second, "time limit per page")
-	fs.DurationVar(&c.settleWindow, "settle", 20*time.Second, "how long a page's maths and charts may take to finish after its load event")
+	fs.DurationVar(&c.pageTimeout, "timeout", 180*time.Second, "time limit per page")
+	fs.DurationVar(&c.settleWindow, "settle", 60*time.Second, "how long a page's maths and charts may take to finish after its load event")
+	fs.BoolVar(&c.screenshots, "screenshots", true, "save a full-page screenshot of every page of each -site")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -231,7 +233,7 @@ func siteCheck(c checkConfig) error {
 	mathjax := map[string]bool{}
 	for _, j := range jobs {
 		shots := ""
-		if !j.control {
+		if !j.control && c.screenshots {
 			shots = filepath.Join(out, "screenshots")
 		}
 		r, err := checkSite(browserCtx, c, j.dir, shots, j.control, mathjax)
