@@ -23,11 +23,15 @@ const (
 	breakTo   = `href="paper_to_code.html`
 )
 
-// siteBreakCmd copies a built site and plants one broken internal link.
+// siteBreakCmd copies a built site and plants one broken internal link, or
+// with -drop leaves a folder out of the copy instead (the control for
+// MathJax's fonts: a subset measured on a machine whose browser took the
+// installed fonts-mathjax lacks them).
 func siteBreakCmd(args []string) error {
 	fs := flag.NewFlagSet("site break", flag.ContinueOnError)
 	in := fs.String("in", "", "a built site")
 	out := fs.String("out", "", "the copy with one broken link (replaced)")
+	drop := fs.String("drop", "", "instead of the link, leave this folder (relative to the site) out of the copy")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -36,6 +40,17 @@ func siteBreakCmd(args []string) error {
 	}
 	if err := copyTree(*in, *out); err != nil {
 		return err
+	}
+	if *drop != "" {
+		d := filepath.Join(*out, filepath.Clean(*drop))
+		if rel, err := filepath.Rel(*out, d); err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+			return usagef("site break: -drop %q is not a folder inside the site", *drop)
+		}
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return fmt.Errorf("site break: %s is not a folder of the site", d)
+		}
+		fmt.Printf("control: %s without %s\n", *out, *drop)
+		return os.RemoveAll(d)
 	}
 	p := filepath.Join(*out, breakPage)
 	b, err := os.ReadFile(p)
