@@ -34,7 +34,7 @@ func siteMain(args []string) int {
 	case "crop":
 		err = siteCropCmd(args[1:])
 	default:
-		err = fmt.Errorf("unknown site subcommand %q (build, check, break, crop)", args[0])
+		err = usagef("unknown site subcommand %q (build, check, break, crop)", args[0])
 	}
 	var usage usageError
 	switch {

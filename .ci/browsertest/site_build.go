@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"html"
@@ -317,6 +318,9 @@ func siteBuild(c buildConfig) (string, error) {
 		return "", fmt.Errorf("the pinned echarts copy is missing (%v): run .ci/fetch-echarts", err)
 	}
 
+	if err := replaceable(out, repo); err != nil {
+		return "", err
+	}
 	if err := os.RemoveAll(out); err != nil {
 		return "", err
 	}
@@ -415,6 +419,26 @@ func siteBuild(c buildConfig) (string, error) {
 		fmt.Fprintf(&sum, "site: MathJax subset %d files, %.2f MB (of %s)\n", mjFiles, float64(mjBytes)/1e6, debianMathJax)
 	}
 	return sum.String(), nil
+}
+
+// replaceable refuses an output folder the build must not delete: the
+// repository or a folder holding it, or a non-empty folder that is not a
+// site built before (no index.html).
+func replaceable(out, repo string) error {
+	if rel, err := filepath.Rel(out, repo); err == nil && !strings.HasPrefix(rel, "..") {
+		return fmt.Errorf("-out %s holds the repository: refusing to replace it", out)
+	}
+	entries, err := os.ReadDir(out)
+	if errors.Is(err, fs.ErrNotExist) || (err == nil && len(entries) == 0) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(out, "index.html")); err != nil {
+		return fmt.Errorf("-out %s is a non-empty folder without index.html, not a site built before: refusing to replace it", out)
+	}
+	return nil
 }
 
 // copyMathJax copies the files of list (or all of MathJax) into dst.

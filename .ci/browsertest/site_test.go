@@ -186,3 +186,28 @@ func TestCropBand(t *testing.T) {
 		t.Error("a band below the image gave no error")
 	}
 }
+
+// TestReplaceable: the build replaces a folder only when it is empty, absent
+// or a site built before, and never the repository or a folder holding it.
+func TestReplaceable(t *testing.T) {
+	dir := t.TempDir()
+	repo := dir + "/repo"
+	for _, d := range []string{repo, dir + "/site", dir + "/other", dir + "/empty"} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	os.WriteFile(dir+"/site/index.html", nil, 0o644)
+	os.WriteFile(dir+"/other/notes.txt", nil, 0o644)
+	for _, c := range []struct {
+		out string
+		ok  bool
+	}{
+		{dir + "/site", true}, {dir + "/empty", true}, {dir + "/absent", true},
+		{dir + "/other", false}, {repo, false}, {dir, false},
+	} {
+		if err := replaceable(c.out, repo); (err == nil) != c.ok {
+			t.Errorf("replaceable(%s) = %v, want ok=%v", c.out, err, c.ok)
+		}
+	}
+}

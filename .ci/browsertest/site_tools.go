@@ -38,6 +38,20 @@ func siteBreakCmd(args []string) error {
 	if *in == "" || *out == "" {
 		return usagef("site break: -in and -out are required")
 	}
+	inAbs, err := filepath.Abs(*in)
+	if err != nil {
+		return err
+	}
+	if _, err := os.Stat(filepath.Join(inAbs, "index.html")); err != nil {
+		return fmt.Errorf("site break: %s is not a built site (no index.html)", *in)
+	}
+	outAbs, err := filepath.Abs(*out)
+	if err != nil {
+		return err
+	}
+	if err := replaceable(outAbs, inAbs); err != nil {
+		return err
+	}
 	if err := copyTree(*in, *out); err != nil {
 		return err
 	}
