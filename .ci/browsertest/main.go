@@ -78,6 +78,9 @@ var (
 )
 
 func main() {
+	if len(os.Args) > 1 && os.Args[1] == "site" { // the course site: site.go
+		os.Exit(siteMain(os.Args[2:]))
+	}
 	flag.Var(&flagControls, "control", "a notebook that must fail (repeatable)")
 	flag.Var(&flagWrong, "wrong", "a notebook whose exercises, given their wrong answers, must fail (repeatable)")
 	flag.Var(&flagUnwired, "unwired", "a widget notebook whose slider, wired to nothing, must fail (repeatable; see widget.go)")
