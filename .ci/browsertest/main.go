@@ -204,6 +204,13 @@ func run(notebooks []string) error {
 			for i := range next {
 				t0 := time.Now()
 				results[i] = openNotebook(browserCtx, srv, repo, tmp, out, jobs[i])
+				if first := widgetNeverAppeared(results[i].problems); first != "" && !jobs[i].expectFail {
+					// Seen once in ten runs (docs/notebooks.md): GoNB's widgets
+					// never reached the page. One more attempt, in a fresh tab
+					// and kernel; the first attempt's failure is kept as a note.
+					results[i] = openNotebook(browserCtx, srv, repo, tmp, out, jobs[i])
+					results[i].notes = append(results[i].notes, "retried once; the first attempt: "+first)
+				}
 				results[i].secs = time.Since(t0).Seconds()
 				close(done[i])
 			}
@@ -733,6 +740,18 @@ func pngText(png []byte, key string) string {
 			}
 		}
 		i += 12 + n
+	}
+	return ""
+}
+
+// widgetNeverAppeared returns the problem that says a widget notebook's
+// widgets never appeared (driveWidget), or "" when there is none: the only
+// failure the browser test retries, once.
+func widgetNeverAppeared(problems []string) string {
+	for _, p := range problems {
+		if strings.HasPrefix(p, "widget: the widget and its chart did not appear within") {
+			return p
+		}
 	}
 	return ""
 }

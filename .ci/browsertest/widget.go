@@ -193,7 +193,7 @@ func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // Time limits of the drive (the redraw itself takes well under a second).
 const (
-	widgetAppearWait = 5 * time.Minute  // Run All to the widget (the cells before it compile and run)
+	widgetAppearWait = 3 * time.Minute  // Run All to the widget (the cells before it compile and run; 34–69 s seen)
 	widgetRedrawWait = 15 * time.Second // a move to its redraw
 	widgetIdleWait   = 60 * time.Second // Done to an idle kernel
 )
