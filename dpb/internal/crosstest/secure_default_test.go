@@ -97,11 +97,19 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		return privacyOf(p, err)
 	},
 	"anytime.NewSS18": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
+		p, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
 	"anytime.NewDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.StreamSource(1, 1))
+		p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
+		return privacyOf(p, err)
+	},
+	"anytime.NewSS18FromSource": func(m noise.Mode) (bandit.Privacy, error) {
+		p, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
+		return privacyOf(p, err)
+	},
+	"anytime.NewDPUCBFromSource": func(m noise.Mode) (bandit.Privacy, error) {
+		p, err := anytime.NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.StreamSource(1, 1))
 		return privacyOf(p, err)
 	},
 	"dpb.NewSS18Policy": func(m noise.Mode) (bandit.Privacy, error) {
@@ -113,11 +121,11 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		return privacyOf(p, err)
 	},
 	"dpb.NewAnytimeSS18": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := dpb.NewAnytimeSS18(dpb.SS18Config{Alg: dpb.SS18Gaussian, Setting: svcSetting, Noise: m}, dpb.StreamSource(1, 1))
+		p, err := dpb.NewAnytimeSS18(dpb.SS18Config{Alg: dpb.SS18Gaussian, Setting: svcSetting, Noise: m}, dpb.Stream(1, 1))
 		return privacyOf(p, err)
 	},
 	"dpb.NewAnytimeDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, dpb.StreamSource(1, 1))
+		p, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, dpb.Stream(1, 1))
 		return privacyOf(p, err)
 	},
 }
@@ -184,7 +192,7 @@ func TestUnsetNoiseIsSecure(t *testing.T) {
 	if got := p.Config().Noise; got != noise.Secure {
 		t.Errorf("DP-UCB's Config().Noise = %v, want secure", got)
 	}
-	a, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting}, bandit.StreamSource(1, 1))
+	a, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting}, bandit.StreamSource(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,7 +316,7 @@ func TestUnsetNoiseWithoutSecureSamplerIsAnError(t *testing.T) {
 			return err
 		}},
 		{"anytime.NewSS18 Wishart", func(m noise.Mode) error {
-			_, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
+			_, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
 			return err
 		}},
 		{"dpb.NewSS18Policy Wishart", func(m noise.Mode) error {
@@ -380,7 +388,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 		}
 	}
 	cfg := mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1}
-	a, err := anytime.NewDPUCB(cfg, bandit.StreamSource(1, 1))
+	a, err := anytime.NewDPUCBFromSource(cfg, bandit.StreamSource(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +404,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 	for _, m := range []noise.Mode{noise.Secure, noise.Default} {
 		c := cfg
 		c.Noise = m
-		b, err := anytime.NewDPUCB(c, bandit.StreamSource(2, 2))
+		b, err := anytime.NewDPUCBFromSource(c, bandit.StreamSource(2, 2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,7 +416,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 	// configuration), so the restores above compared the noise mode.
 	c := cfg
 	c.Noise = noise.Simulated
-	b, err := anytime.NewDPUCB(c, bandit.StreamSource(2, 2))
+	b, err := anytime.NewDPUCBFromSource(c, bandit.StreamSource(2, 2))
 	if err != nil {
 		t.Fatal(err)
 	}

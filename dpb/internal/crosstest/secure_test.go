@@ -126,7 +126,7 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 			t.Errorf("%v counter accepted secure noise", k)
 		}
 	}
-	p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
+	p, err := anytime.NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +141,7 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 		t.Error("a secure AnytimeDPUCB restored an empty snapshot")
 	}
 	s := ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	q, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
+	q, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
 	if err != nil {
 		t.Fatal(err)
 	}
