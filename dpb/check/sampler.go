@@ -332,7 +332,7 @@ func ss18WishartNodeRows(rng *rand.Rand, s ss18.Setting) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	planted, err := noise.NewWishartNoise(s.D+1, s.Lt2, samplerDefect*float64(k), rng)
+	planted, err := noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: s.D + 1, Scale: s.Lt2, DF: samplerDefect * float64(k)}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +442,7 @@ const counterReleaseRuns = 80
 func releaseGram(kind counter.Kind, n int) (*mat.SymDense, error) {
 	cols := 4*n + 64
 	probe := &impulseNoise{dim: cols, cols: cols}
-	ctr, err := counter.NewCounter(kind, cols, n, probe)
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: cols, Horizon: n, Noise: probe})
 	if err != nil {
 		return nil, err
 	}

@@ -70,7 +70,7 @@ func GaussianCounterCalibration(s Setting, kind counter.Kind) (GaussianCounterCa
 	if err := s.Validate(); err != nil {
 		return GaussianCounterCal{}, err
 	}
-	probe, err := counter.NewCounter(kind, 1, s.N, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: s.N, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return GaussianCounterCal{}, err
 	}
@@ -148,18 +148,14 @@ func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.Mode
 				return nil, err
 			}
 		}
-		var sn *noise.SecureNoise
-		if sn, err = noise.NewSecureSymGaussianNoiseSlack(n1, cal.Sigma, math.Sqrt2*s.Lt2, slack); err == nil {
-			sn.SeedFrom(mode, rng)
-			nz = sn
-		}
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: mode, N: n1, Sigma: cal.Sigma, Sensitivity: math.Sqrt2 * s.Lt2, Slack: slack}, rng)
 	} else {
-		nz, err = noise.NewSymGaussianNoise(s.D+1, cal.Sigma, rng)
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: cal.Sigma}, rng)
 	}
 	if err != nil {
 		return nil, err
 	}
-	ctr, err := counter.NewCounterBounded(kind, simd.PackedLen(n1), s.N, nz, bound)
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: simd.PackedLen(n1), Horizon: s.N, Noise: nz, Bound: bound})
 	if err != nil {
 		return nil, err
 	}

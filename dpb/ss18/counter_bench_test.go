@@ -26,8 +26,10 @@ func BenchmarkCounterStep(b *testing.B) {
 				horizon = 1 << 13
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			nz, _ := noise.NewSymGaussianNoise(n1, 1, rng)
-			benchCounterStep(b, func() (counter.Counter, error) { return counter.NewCounter(kind, dim, horizon, nz) })
+			nz, _ := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: n1, Sigma: 1}, rng)
+			benchCounterStep(b, func() (counter.Counter, error) {
+				return counter.New(counter.Config{Kind: kind, Dim: dim, Horizon: horizon, Noise: nz})
+			})
 		})
 	}
 }

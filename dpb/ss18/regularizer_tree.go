@@ -145,7 +145,7 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	if !(b.RhoMin > 0) {
 		return nil, fmt.Errorf("ss18: wishart shift %v leaves ρ_min = %v, must be > 0 (ρ_min unshifted is %v)", b.Shift, b.RhoMin, unshifted.RhoMin)
 	}
-	nz, err := noise.NewWishartNoise(s.D+1, s.Lt2, float64(k), rng)
+	nz, err := noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: s.D + 1, Scale: s.Lt2, DF: float64(k)}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -199,13 +199,9 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if cfg.Noise.Secure() {
 		// (x, y) = √L̃²·e₁ against √L̃²·e₂ moves the packed Gram matrix by
 		// √2·L̃² in ℓ2, the most any neighbouring pair can.
-		var sn *noise.SecureNoise
-		if sn, err = noise.NewSecureSymGaussianNoise(s.D+1, s.GaussianSigma(), math.Sqrt2*s.Lt2); err == nil {
-			sn.SeedFrom(cfg.Noise, rng)
-			nz = sn
-		}
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: cfg.Noise, N: s.D + 1, Sigma: s.GaussianSigma(), Sensitivity: math.Sqrt2 * s.Lt2}, rng)
 	} else {
-		nz, err = noise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: s.GaussianSigma()}, rng)
 	}
 	if err != nil {
 		return nil, err
@@ -223,10 +219,11 @@ func newTreeReg(kind string, s Setting, nz noise.Noise, mode counter.ReleaseMode
 		mode = counter.Padded // what Propositions 9 and 11 assume
 	}
 	n1 := s.D + 1
-	tree, err := counter.NewTreeSum(simd.PackedLen(n1), s.N, nz, mode)
+	treeAny, err := counter.New(counter.Config{Kind: counter.Tree, Dim: simd.PackedLen(n1), Horizon: s.N, Noise: nz, Mode: mode})
 	if err != nil {
 		return nil, err
 	}
+	tree := treeAny.(*counter.TreeSum)
 	r := &TreeRegularizer{
 		kind: kind, d: s.D, setting: s, ctr: tree, tree: tree, diag: diag, bounds: b,
 		z: make([]float64, n1), buf: make([]float64, simd.PackedLen(n1)),

@@ -163,8 +163,8 @@ func TestTreeNoiseVariance(t *testing.T) {
 		sum2 := make([]float64, n+1)
 		buf := make([]float64, 1)
 		for rep := 0; rep < R; rep++ {
-			g, _ := noise.NewGaussianNoise(1, sigma, bandit.Stream(5, uint64(rep)))
-			ts, _ := counter.NewTreeSum(1, n, g, mode)
+			g, _ := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 1, Sigma: sigma}, bandit.Stream(5, uint64(rep)))
+			ts, _ := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: n, Noise: g, Mode: mode})
 			for r := 1; r <= n; r++ {
 				ts.Add(buf[:1:1])
 				z := ts.NoiseTo(nil)[0]

@@ -119,7 +119,7 @@ func newGaussianCounterRegRound(s Setting, kind counter.Kind, mode noise.Mode, r
 		return nil, err
 	}
 	rc := &roundCal{sigma: cal.Sigma, sd: math.Sqrt(float64(s.D)), alpha: s.AlphaOrDefault(), hn: harmonic(s.N)}
-	probe, err := counter.NewCounter(kind, 1, s.N, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: s.N, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return nil, err
 	}
