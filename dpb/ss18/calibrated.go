@@ -94,17 +94,13 @@ func (c GaussianCounterCal) Epsilon(s Setting) float64 {
 	return accounting.GDPEpsilon(math.Sqrt(c.Cost.L2Sq)*s.Lt2/c.Sigma, s.Delta)
 }
 
-// NewGaussianCounterReg returns SS18's Gaussian regularizer (Section 4.2)
+// newGaussianCounterReg returns SS18's Gaussian regularizer (Section 4.2)
 // released by the counter kind, with σ calibrated exactly and the
 // Proposition 11 bounds derived from the counter's variance (see
 // [GaussianCounterCal]). Like the tree regularizers it starts with one
 // data-independent zero item and has horizon n.
-func NewGaussianCounterReg(s Setting, kind counter.Kind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterReg(s, kind, noise.Simulated, rng)
-}
-
-// newGaussianCounterReg is [NewGaussianCounterReg] on noise of the given
-// mode (see newGaussianCounterRegCal).
+// ([NewRegularizer], RegGaussianCounter), on noise of the given mode (see
+// newGaussianCounterRegCal).
 func newGaussianCounterReg(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
@@ -242,13 +238,10 @@ func GaussianCounterCalibrationSharp(s Setting, kind counter.Kind) (GaussianCoun
 	return c, nil
 }
 
-// NewGaussianCounterRegSharp is [NewGaussianCounterReg] with the bounds and
-// shift of [GaussianCounterCalibrationSharp]: the same σ and counter, so the
-// same (ε, δ).
-func NewGaussianCounterRegSharp(s Setting, kind counter.Kind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterRegSharp(s, kind, noise.Simulated, rng)
-}
-
+// newGaussianCounterRegSharp is the calibrated Gaussian regularizer
+// ([NewRegularizer], RegGaussianCounterSharp) with the bounds and shift of
+// [GaussianCounterCalibrationSharp]: the same σ and counter as
+// RegGaussianCounter, so the same (ε, δ).
 func newGaussianCounterRegSharp(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)

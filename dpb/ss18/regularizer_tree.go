@@ -38,35 +38,12 @@ func (s ShiftMode) String() string {
 	return fmt.Sprintf("ShiftMode(%d)", int(s))
 }
 
-// TreeRegConfig configures [NewWishartTree] and [NewGaussianTree].
-type TreeRegConfig struct {
-	// Setting holds d, the horizon n, ε, δ, L̃² and α. Required.
-	Setting Setting
-	// Mode is the tree's release mode. Defaults (counter.ModeDefault) to
-	// Padded, where every release carries exactly m node noises, as
-	// Propositions 9 and 11 assume; Plain (the binary mechanism as usually
-	// run) must be named.
-	Mode counter.ReleaseMode
-	// Shift selects the shift of the identity. Defaults to ShiftPaper.
-	Shift ShiftMode
-	// ShiftValue is c when Shift is ShiftGiven: subtracted for Wishart
-	// (H_t = W − cI; negative c adds), added for Gaussian (H_t = N + cI).
-	ShiftValue float64
-	// K is the Wishart degrees of freedom per node. Defaults to
-	// Setting.WishartK(), the printed formula of Section 4.1.
-	K int
-	// Upsilon is Υ, the bound on the Gaussian noise's operator norm used by
-	// the shift 2Υ and the bounds. Defaults to Setting.Upsilon() (as printed).
-	Upsilon float64
-	// Noise selects the sampler. Unset (noise.Default) it is
-	// noise.Secure: the Gaussian tree's exact discrete Gaussian entries on a
-	// grid from crypto/rand (see [noise.Mode] and
-	// [noise.NewSecureSymGaussianNoise]). noise.Simulated (seeded
-	// floating-point noise, reproducible, not release-grade) must be named.
-	// There is no secure Wishart sampler: NewWishartTree rejects noise.Secure,
-	// and an unset Noise with an error that says to name noise.Simulated.
-	Noise noise.Mode
-}
+// TreeRegConfig was the config of the tree regularizers; it is
+// [RegularizerConfig] (whose Kind the deprecated NewWishartTree and
+// NewGaussianTree ignore).
+//
+// Deprecated: use RegularizerConfig with [NewRegularizer].
+type TreeRegConfig = RegularizerConfig
 
 // TreeRegularizer is a private changing regularizer of SS18 Section 4: the
 // stream of (d+1)×(d+1) matrices [x_t; y_t][x_t; y_t]ᵀ enters one [counter.TreeSum]
@@ -106,7 +83,15 @@ type TreeRegularizer struct {
 var _ Regularizer = (*TreeRegularizer)(nil)
 
 // NewWishartTree returns the Wishart tree regularizer of SS18 Section 4.1.
+//
+// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegWishartTree, ...}, rng)
+// (kept for dpb/ss18's linucb*.go tests, migrated with them).
 func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newWishartTree(cfg, rng)
+}
+
+// newWishartTree is [NewRegularizer] for RegWishartTree.
+func newWishartTree(cfg RegularizerConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -158,7 +143,15 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 }
 
 // NewGaussianTree returns the Gaussian tree regularizer of SS18 Section 4.2.
+//
+// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, ...}, rng)
+// (kept for dpb/ss18's linucb*.go tests, migrated with them).
 func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianTree(cfg, rng)
+}
+
+// newGaussianTree is [NewRegularizer] for RegGaussianTree.
+func newGaussianTree(cfg RegularizerConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -391,7 +384,7 @@ func (r *TreeRegularizer) NoiseNormBound() float64 {
 func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }
 
 // Tree returns the underlying tree (for checks: NodesInRelease, Levels),
-// or nil when the regularizer runs another counter ([NewGaussianCounterReg]).
+// or nil when the regularizer runs another counter ([NewRegularizer] (RegGaussianCounter)).
 func (r *TreeRegularizer) Tree() *counter.TreeSum { return r.tree }
 
 // Counter returns the continual counter that releases the statistics.

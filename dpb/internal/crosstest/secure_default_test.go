@@ -32,6 +32,13 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
+	"ss18.NewRegularizer": func(m noise.Mode) (bandit.Privacy, error) {
+		r, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianTree, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
+		if err != nil {
+			return bandit.Privacy{}, err
+		}
+		return r.(*ss18.TreeRegularizer).Privacy(), nil
+	},
 	"ss18.NewGaussianTree": func(m noise.Mode) (bandit.Privacy, error) {
 		r, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(r, err)
@@ -311,8 +318,8 @@ func TestUnsetNoiseWithoutSecureSamplerIsAnError(t *testing.T) {
 			_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.WishartTight, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}},
-		{"ss18.NewWishartTree", func(m noise.Mode) error {
-			_, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
+		{"ss18.NewRegularizer RegWishartTree", func(m noise.Mode) error {
+			_, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegWishartTree, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}},
 		{"anytime.NewSS18 Wishart", func(m noise.Mode) error {
