@@ -84,7 +84,7 @@ func (c *ToeplitzCounter) initSecure(bound DataBound) error {
 	}
 	need := c.slack(e, g)
 	if !(tn.Slack() >= need) {
-		return fmt.Errorf("counter: the secure noise pays for a sensitivity slack of %v, the %s counter needs %v at data bound %v (build it with noise.NewSecureGaussianNoiseSlack and counter.ToeplitzSlack)", tn.Slack(), c.name, need, bound.Entry)
+		return fmt.Errorf("counter: the secure noise pays for a sensitivity slack of %v, the %s counter needs %v at data bound %v (build it with noise.New, its Config.Slack from counter.ToeplitzSlack)", tn.Slack(), c.name, need, bound.Entry)
 	}
 	d := c.dim
 	s := &toeplitzSecure{g: g, bound: bound.Entry, clip: bound.Clip, e: e, meas: make([]float64, d)}
