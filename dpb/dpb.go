@@ -112,13 +112,15 @@ func NewSS18Policy(cfg SS18Config, rng *rand.Rand) (*LinUCB, error) { return ss1
 func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) { return mt14.NewDPUCB(cfg, rng) }
 
 // NewAnytimeSS18 returns SS18's LinUCB for a stream of unknown length,
-// starting from the guess cfg.Setting.N and doubling.
-func NewAnytimeSS18(cfg SS18Config, src *rand.ChaCha8) (*AnytimeSS18, error) {
-	return anytime.NewSS18(cfg, src)
+// starting from the guess cfg.Setting.N and doubling. It keys a source of
+// its own from rng (anytime.NewSS18), which its snapshots save.
+func NewAnytimeSS18(cfg SS18Config, rng *rand.Rand) (*AnytimeSS18, error) {
+	return anytime.NewSS18(cfg, rng)
 }
 
 // NewAnytimeDPUCB returns MT14's DP-UCB for a stream of unknown length,
-// starting from the guess cfg.Horizon and doubling.
-func NewAnytimeDPUCB(cfg DPUCBConfig, src *rand.ChaCha8) (*AnytimeDPUCB, error) {
-	return anytime.NewDPUCB(cfg, src)
+// starting from the guess cfg.Horizon and doubling (a source of its own
+// keyed from rng, as [NewAnytimeSS18]).
+func NewAnytimeDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*AnytimeDPUCB, error) {
+	return anytime.NewDPUCB(cfg, rng)
 }

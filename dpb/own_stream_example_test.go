@@ -23,7 +23,7 @@ func ExampleNewAnytimeSS18() {
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
 		// Noise unset: secure noise from crypto/rand (dpb.NoiseSecure).
-	}, dpb.StreamSource(42, 1))
+	}, dpb.Stream(42, 1))
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -66,7 +66,7 @@ func ExampleNewAnytimeSS18() {
 		Alg:     dpb.SS18Gaussian,
 		Setting: dpb.SS18Setting{D: d, N: 1000, Epsilon: 1, Delta: 1e-3, Lt2: 2},
 		Mode:    dpb.Padded,
-	}, dpb.StreamSource(0, 0)) // any source: its state is restored
+	}, dpb.Stream(0, 0)) // any seed: the state is restored
 	if err := restored.UnmarshalBinary(saved); err != nil {
 		fmt.Println(err)
 		return
@@ -90,7 +90,7 @@ func ExampleNewAnytimeSS18() {
 // an unknown horizon: ε = 1 for the whole run, whatever its length, on
 // secure noise (Noise unset).
 func ExampleNewAnytimeDPUCB() {
-	pol, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 1000, Epsilon: 1}, dpb.StreamSource(42, 2))
+	pol, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 1000, Epsilon: 1}, dpb.Stream(42, 2))
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -3,6 +3,7 @@ package anytime
 import (
 	"bytes"
 	"encoding"
+	"encoding/binary"
 	"fmt"
 	"math"
 	"math/rand/v2"
@@ -15,6 +16,20 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
+
+// ownSource returns a ChaCha8 source keyed by four Uint64 drawn from rng:
+// the random state an anytime policy built from a *rand.Rand owns and saves
+// (a *rand.Rand hides its source, so it cannot be saved itself).
+func ownSource(rng *rand.Rand) *rand.ChaCha8 {
+	if rng == nil {
+		panic(param.NilRand)
+	}
+	var key [32]byte
+	for i := 0; i < len(key); i += 8 {
+		binary.LittleEndian.PutUint64(key[i:], rng.Uint64())
+	}
+	return rand.NewChaCha8(key)
+}
 
 // epochs is the doubling schedule of the anytime policies (see [SS18]).
 type epochs struct {
@@ -140,11 +155,22 @@ type SS18 struct {
 
 var _ bandit.Checked = (*SS18)(nil)
 
-// NewSS18 returns the policy; src must not be used by anything else
-// (give it its own stream, e.g. [bandit.StreamSource](seed, id)). Its first epoch
-// is NewPolicy with horizon n₀ = cfg.Setting.N and α₀ = α/2, drawing from
-// rand.New(src).
-func NewSS18(cfg ss18.PolicyConfig, src *rand.ChaCha8) (*SS18, error) {
+// NewSS18 returns the policy, drawing from rng like every other constructor
+// in dpb. The policy owns its random state so that MarshalBinary can save
+// it: it keys a ChaCha8 source of its own with 32 bytes (four Uint64) drawn
+// from rng here and never touches rng again (one seed still reproduces the
+// run bit for bit). Its first epoch is NewPolicy with horizon
+// n₀ = cfg.Setting.N and α₀ = α/2. [NewSS18FromSource] draws from a given
+// source instead.
+func NewSS18(cfg ss18.PolicyConfig, rng *rand.Rand) (*SS18, error) {
+	return NewSS18FromSource(cfg, ownSource(rng))
+}
+
+// NewSS18FromSource is [NewSS18] drawing from src itself (rand.New(src)) instead
+// of a source keyed from a *rand.Rand: for a caller that holds the exact
+// stream, e.g. [bandit.StreamSource](seed, id), whose draws it then equals.
+// src must not be used by anything else.
+func NewSS18FromSource(cfg ss18.PolicyConfig, src *rand.ChaCha8) (*SS18, error) {
 	if src == nil {
 		panic(param.NilRand)
 	}
@@ -297,7 +323,7 @@ func (p *SS18) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
-// built by NewSS18 with the same configuration (any source: its state
+// built by NewSS18 or NewSS18FromSource with the same configuration (any source: its state
 // is overwritten). On error the policy must not be used.
 func (p *SS18) UnmarshalBinary(data []byte) error {
 	d, src, err := unmarshal(data, anytimeSS18Tag, p.cfg, &p.ep)
@@ -344,10 +370,19 @@ type DPUCB struct {
 
 var _ bandit.Checked = (*DPUCB)(nil)
 
-// NewDPUCB returns the policy; src must not be used by anything else.
-// Its first epoch is NewDPUCB with Horizon T₀ and Gamma γ/2, drawing from
-// rand.New(src).
-func NewDPUCB(cfg mt14.DPUCBConfig, src *rand.ChaCha8) (*DPUCB, error) {
+// NewDPUCB returns the policy, drawing from rng like every other
+// constructor in dpb; like [NewSS18] it keys a ChaCha8 source of its own
+// from four Uint64 of rng, so that MarshalBinary saves its random state.
+// Its first epoch is mt14.NewDPUCB with Horizon T₀ and Gamma γ/2.
+// [NewDPUCBFromSource] draws from a given source instead.
+func NewDPUCB(cfg mt14.DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
+	return NewDPUCBFromSource(cfg, ownSource(rng))
+}
+
+// NewDPUCBFromSource is [NewDPUCB] drawing from src itself (rand.New(src)):
+// for a caller that holds the exact stream, e.g.
+// [bandit.StreamSource](seed, id). src must not be used by anything else.
+func NewDPUCBFromSource(cfg mt14.DPUCBConfig, src *rand.ChaCha8) (*DPUCB, error) {
 	if src == nil {
 		panic(param.NilRand)
 	}
@@ -466,7 +501,7 @@ func (p *DPUCB) MarshalBinary() ([]byte, error) {
 }
 
 // UnmarshalBinary restores a state saved by MarshalBinary into a policy
-// built by NewDPUCB with the same configuration.
+// built by NewDPUCB or NewDPUCBFromSource with the same configuration.
 func (p *DPUCB) UnmarshalBinary(data []byte) error {
 	d, src, err := unmarshal(data, anytimeDPUCBTag, p.cfg, &p.ep)
 	if err != nil {

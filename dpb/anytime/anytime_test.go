@@ -69,8 +69,9 @@ func snapshotCases() []snapshotCase {
 				name:   fmt.Sprintf("SS18/%v/%v", alg, mode),
 				newEnv: lin,
 				newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-					return NewSS18(ss18.PolicyConfig{Alg: alg, Mode: mode,
+					return NewSS18FromSource(ss18.PolicyConfig{Alg: alg, Mode: mode,
 						Setting: ss18.Setting{D: d, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, src)
+
 				},
 			})
 		}
@@ -80,7 +81,7 @@ func snapshotCases() []snapshotCase {
 			name:   fmt.Sprintf("DPUCB/%v", mode),
 			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Mode: mode, Noise: noise.Simulated}, src)
+				return NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Mode: mode, Noise: noise.Simulated}, src)
 			},
 		})
 	}
@@ -89,7 +90,7 @@ func snapshotCases() []snapshotCase {
 			name:   fmt.Sprintf("DPUCB/%v", kind),
 			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.Simulated}, src)
+				return NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.Simulated}, src)
 			},
 		})
 	}
@@ -100,8 +101,9 @@ func snapshotCases() []snapshotCase {
 			name:   fmt.Sprintf("SS18/%v/secure-seeded", alg),
 			newEnv: lin,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewSS18(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Noise: noise.SecureSeeded,
+				return NewSS18FromSource(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Noise: noise.SecureSeeded,
 					Setting: ss18.Setting{D: d, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}}, src)
+
 			},
 		})
 	}
@@ -110,7 +112,7 @@ func snapshotCases() []snapshotCase {
 			name:   fmt.Sprintf("DPUCB/%v/secure-seeded", kind),
 			newEnv: karmed,
 			newPol: func(src *rand.ChaCha8) (ownStreamPolicy, error) {
-				return NewDPUCB(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.SecureSeeded}, src)
+				return NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 4, Horizon: n0, Epsilon: 1, Counter: kind, Noise: noise.SecureSeeded}, src)
 			},
 		})
 	}
@@ -180,21 +182,21 @@ func TestAnytimeSnapshotContinuesBitIdentically(t *testing.T) {
 // or truncated data.
 func TestAnytimeSnapshotRejects(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	a, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	a, _ := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	snap, _ := a.MarshalBinary()
 	other := set
 	other.Epsilon = 2
-	b, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: other, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	b, _ := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: other, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	if err := b.UnmarshalBinary(snap); err == nil || !strings.Contains(err.Error(), "configuration") {
 		t.Errorf("other configuration: err = %v", err)
 	}
-	c, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	c, _ := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	for _, cut := range []int{0, 10, len(snap) / 2, len(snap) - 1} {
 		if err := c.UnmarshalBinary(snap[:cut]); err == nil {
 			t.Errorf("truncated to %d bytes: no error", cut)
 		}
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 40, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 2, Horizon: 40, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	if err := u.UnmarshalBinary(snap); err == nil || !strings.Contains(err.Error(), "AnytimeSS18") {
 		t.Errorf("wrong type: err = %v", err)
 	}
@@ -207,7 +209,7 @@ func TestAnytimeFirstEpochIsFixedHorizon(t *testing.T) {
 	const n0 = 200
 	for _, alg := range ss18.Algs {
 		cfg := ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Setting: ss18.Setting{D: 3, N: n0, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}
-		any, err := NewSS18(cfg, bandit.StreamSource(3, 4))
+		any, err := NewSS18FromSource(cfg, bandit.StreamSource(3, 4))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -251,7 +253,7 @@ func TestAnytimePastHorizon(t *testing.T) {
 	}()
 
 	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.Wishart} {
-		p, err := NewSS18(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+		p, err := NewSS18FromSource(ss18.PolicyConfig{Alg: alg, Mode: counter.Padded, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -281,7 +283,7 @@ func TestAnytimePastHorizon(t *testing.T) {
 			t.Fatalf("%v: epoch 3 setting %+v", alg, cur.Setting)
 		}
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: n0, Epsilon: 0.5, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 3, Horizon: n0, Epsilon: 0.5, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	kenv, _ := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: []float64{0.9, 0.5, 0.4}, Noise: dpenv.Bernoulli}, bandit.Stream(1, 0))
 	kr := bandit.NewRound(kenv)
 	runActions(kenv, kr, u, 1, total)
@@ -293,7 +295,7 @@ func TestAnytimePastHorizon(t *testing.T) {
 // A round of the anytime policies allocates nothing within an epoch (a new
 // epoch builds a new policy, once per doubling).
 func TestAnytimeRoundAllocs(t *testing.T) {
-	p, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: 3, N: 1 << 12, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	p, _ := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: 3, N: 1 << 12, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	env, _ := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 3, K: 9, Gap: 0.1}, bandit.Stream(1, 0))
 	r := bandit.NewRound(env)
 	tt := 0
@@ -307,7 +309,7 @@ func TestAnytimeRoundAllocs(t *testing.T) {
 	if n := testing.AllocsPerRun(200, step); n != 0 {
 		t.Errorf("AnytimeSS18 round: %v allocations", n)
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 1 << 12, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 3, Horizon: 1 << 12, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	kr := &bandit.Round{K: 3}
 	ustep := func() {
 		kr.T++
@@ -324,7 +326,7 @@ func TestAnytimeRoundAllocs(t *testing.T) {
 // noise), the cost a service pays per checkpoint.
 func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
 	cfg := ss18.PolicyConfig{Alg: ss18.Gaussian, Mode: counter.Padded, Setting: ss18.Setting{D: 5, N: 1 << 20, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}
-	p, _ := NewSS18(cfg, bandit.StreamSource(1, 1))
+	p, _ := NewSS18FromSource(cfg, bandit.StreamSource(1, 1))
 	env, _ := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, bandit.Stream(1, 0))
 	r := bandit.NewRound(env)
 	for t := 1; t <= 1000; t++ {
@@ -332,7 +334,7 @@ func BenchmarkAnytimeSS18Snapshot(b *testing.B) {
 		a := p.Choose(r)
 		p.Update(r, a, env.Reward(r, a))
 	}
-	q, _ := NewSS18(cfg, bandit.StreamSource(2, 2))
+	q, _ := NewSS18FromSource(cfg, bandit.StreamSource(2, 2))
 	b.ReportAllocs()
 	var size int
 	for b.Loop() {
@@ -357,7 +359,7 @@ func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 	set := ss18.Setting{D: 3, N: 40, Epsilon: 1, Delta: 0.1, Lt2: 2}
 	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianHonaker} {
 		cfg := ss18.PolicyConfig{Alg: alg, Setting: set, Noise: noise.Secure}
-		sec, err := NewSS18(cfg, bandit.StreamSource(1, 1))
+		sec, err := NewSS18FromSource(cfg, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -368,7 +370,7 @@ func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%v: a secure-mode policy was not saved: %v", alg, err)
 		}
-		res, _ := NewSS18(cfg, bandit.StreamSource(2, 2))
+		res, _ := NewSS18FromSource(cfg, bandit.StreamSource(2, 2))
 		if err := res.UnmarshalBinary(snap); err != nil {
 			t.Fatalf("%v: a secure-mode policy was not restored: %v", alg, err)
 		}
@@ -381,8 +383,8 @@ func TestAnytimeSnapshotNoiseMode(t *testing.T) {
 			t.Errorf("%v: restored privacy noise %q", alg, p.Noise)
 		}
 	}
-	sec, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Secure}, bandit.StreamSource(1, 1))
-	sim, _ := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	sec, _ := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Secure}, bandit.StreamSource(1, 1))
+	sim, _ := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: set, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	snap, err := sim.MarshalBinary()
 	if err != nil {
 		t.Fatal(err)
@@ -406,7 +408,7 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 	}
 	for _, k := range []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary} {
 		cfg := mt14.DPUCBConfig{Arms: 3, Horizon: 40, Epsilon: 1, Counter: k, NoRelaxation: true, Noise: noise.Simulated}
-		a, err := NewDPUCB(cfg, bandit.StreamSource(1, 1))
+		a, err := NewDPUCBFromSource(cfg, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -415,7 +417,7 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 		runActions(envA, rA, a, 1, 70)
 		snap, _ := a.MarshalBinary()
 		want := runActions(envA, rA, a, 71, 200)
-		b, _ := NewDPUCB(cfg, bandit.StreamSource(5, 5))
+		b, _ := NewDPUCBFromSource(cfg, bandit.StreamSource(5, 5))
 		if err := b.UnmarshalBinary(snap); err != nil {
 			t.Fatal(err)
 		}
@@ -432,7 +434,7 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 		}
 		other := cfg
 		other.Counter = counter.Tree
-		c, _ := NewDPUCB(other, bandit.StreamSource(1, 1))
+		c, _ := NewDPUCBFromSource(other, bandit.StreamSource(1, 1))
 		if err := c.UnmarshalBinary(snap); err == nil {
 			t.Errorf("%v snapshot restored into a tree-counter policy", k)
 		}
@@ -443,7 +445,7 @@ func TestAnytimeDPUCBCounters(t *testing.T) {
 // keeps playing its full epoch and stops learning (forced here by making the
 // configuration invalid after construction).
 func TestAnytimeEpochFailure(t *testing.T) {
-	p, err := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 3, N: 20, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	p, err := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 3, N: 20, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -453,7 +455,7 @@ func TestAnytimeEpochFailure(t *testing.T) {
 	if e, _ := p.Epoch(); p.Err() == nil || e != 0 || p.Rounds() != 20 {
 		t.Errorf("epoch %d, rounds %d, err %v", e, p.Rounds(), p.Err())
 	}
-	u, _ := NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 20, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+	u, _ := NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 2, Horizon: 20, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 	u.cfg.Epsilon = -1
 	kenv, _ := dpenv.NewKArmedEnv(dpenv.KArmedConfig{Means: []float64{0.9, 0.5}, Noise: dpenv.Bernoulli}, bandit.Stream(1, 0))
 	runActions(kenv, bandit.NewRound(kenv), u, 1, 30)
@@ -487,7 +489,7 @@ func BenchmarkOwnStreamRound(b *testing.B) {
 			if name == "fixed" {
 				p, _ = ss18.NewPolicy(cfg, bandit.Stream(1, 1))
 			} else {
-				p, _ = NewSS18(cfg, bandit.StreamSource(1, 1))
+				p, _ = NewSS18FromSource(cfg, bandit.StreamSource(1, 1))
 			}
 			b.ReportAllocs()
 			i := 0

@@ -15,7 +15,7 @@ import (
 // DP-UCB with ε = 10 on its own rounds, so the whole run stays 10-DP however
 // long it goes.
 func ExampleNewDPUCB() {
-	p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 1000, Epsilon: 10, Noise: noise.Simulated}, bandit.StreamSource(1, bandit.StreamID(0, 1)))
+	p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 1000, Epsilon: 10, Noise: noise.Simulated}, bandit.Stream(1, bandit.StreamID(0, 1)))
 	if err != nil {
 		panic(err)
 	}

@@ -18,14 +18,14 @@ import (
 func formatPolicies() map[string]func() ownStreamPolicy {
 	return map[string]func() ownStreamPolicy{
 		"ss18": func() ownStreamPolicy {
-			p, err := NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(2, 2))
+			p, err := NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.StreamSource(2, 2))
 			if err != nil {
 				panic(err)
 			}
 			return p
 		},
 		"dpucb": func() ownStreamPolicy {
-			p, err := NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(2, 2))
+			p, err := NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.Simulated}, bandit.StreamSource(2, 2))
 			if err != nil {
 				panic(err)
 			}

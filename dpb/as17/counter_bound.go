@@ -155,7 +155,7 @@ func NewFTRLCounterBound(set DecisionSet, n, horizon int, eta, sigma float64, ki
 	if !(eta > 0) || math.IsInf(eta, 1) || !(sigma >= 0) || math.IsInf(sigma, 1) {
 		return b, fmt.Errorf("as17: eta %v and sigma %v: want eta > 0 and sigma >= 0, finite", eta, sigma)
 	}
-	c, err := counter.NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
+	c, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: horizon, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return b, err
 	}

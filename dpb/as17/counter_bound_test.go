@@ -53,7 +53,7 @@ func TestGaussianWidthMonteCarlo(t *testing.T) {
 // s_t = σ√V_{t−1}.
 func ftrlCounterSDs(t *testing.T, kind counter.Kind, horizon int, sigma float64) []float64 {
 	t.Helper()
-	c, err := counter.NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
+	c, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: horizon, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -252,11 +252,11 @@ func NewPrivateBandit(inner BanditLearner, cfg PrivateBanditConfig, rng *rand.Ra
 	cfg.Noise = cfg.Noise.Resolve()
 	pb := &PrivateBandit{cfg: cfg, inner: inner, rng: rng, x: make([]float64, cfg.Dim), xinf: -1}
 	if cfg.Noise.Secure() {
-		sn, err := noise.NewSecureLaplaceNoise(1, cfg.Lambda, 2*cfg.Bound)
+		snAny, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: cfg.Noise, Dim: 1, Scale: cfg.Lambda, Sensitivity: 2 * cfg.Bound}, rng)
 		if err != nil {
 			return nil, err
 		}
-		sn.SeedFrom(cfg.Noise, rng)
+		sn := snAny.(*noise.SecureNoise)
 		pb.sec = sn
 	}
 	return pb, nil

@@ -86,13 +86,9 @@ func NewFTPL(cfg FTPLConfig, rng *rand.Rand) (*FTPL, error) {
 		for i := range sigmas {
 			sigmas[i] = cfg.Sigma
 		}
-		var sn *noise.SecureNoise
-		if sn, err = noise.NewSecureGaussianNoise(sigmas, 2*cfg.Set.YNorm2(cfg.Dim)); err == nil {
-			sn.SeedFrom(cfg.Noise, rng)
-			nz = sn
-		}
+		nz, err = noise.New(noise.Config{Law: noise.GaussianLaw, Mode: cfg.Noise, Sigmas: sigmas, Sensitivity: 2 * cfg.Set.YNorm2(cfg.Dim)}, rng)
 	} else {
-		nz, err = noise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng)
+		nz, err = noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: cfg.Dim, Sigma: cfg.Sigma}, rng)
 	}
 	if err != nil {
 		return nil, err

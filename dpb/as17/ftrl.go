@@ -41,10 +41,11 @@ type leaderSum struct {
 }
 
 func newLeaderSum(dim, horizon int, nz noise.Noise, mode counter.ReleaseMode) (*leaderSum, error) {
-	tree, err := counter.NewTreeSum(dim, horizon, nz, mode)
+	treeAny, err := counter.New(counter.Config{Kind: counter.Tree, Dim: dim, Horizon: horizon, Noise: nz, Mode: mode})
 	if err != nil {
 		return nil, err
 	}
+	tree := treeAny.(*counter.TreeSum)
 	ls := &leaderSum{ctr: tree, tree: tree, sum: make([]float64, dim), clip: make([]float64, dim)}
 	if mode == counter.Padded {
 		tmp := make([]float64, dim)
@@ -182,7 +183,7 @@ func NewFTRL(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 	var nz noise.Noise = noise.ZeroNoise{N: cfg.Dim}
 	if private {
 		// A node's ℓ1 sensitivity is 2‖𝒴‖₁ (FTRLLambda).
-		lap, err := noise.NewLaplaceNoiseMode(cfg.Noise, cfg.Dim, cfg.Lambda, 2*cfg.Set.YNorm1(cfg.Dim), rng)
+		lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: cfg.Noise, Dim: cfg.Dim, Scale: cfg.Lambda, Sensitivity: 2 * cfg.Set.YNorm1(cfg.Dim)}, rng)
 		if err != nil {
 			return nil, err
 		}

@@ -40,7 +40,7 @@ func FTRLGaussianSigma(set DecisionSet, dim, horizon int, eps, delta float64, ki
 	if err := param.CheckDelta(delta); err != nil {
 		return 0, err
 	}
-	probe, err := counter.NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: horizon, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return 0, err
 	}
@@ -89,15 +89,14 @@ func newFTRLCounter(cfg FTRLConfig, rng *rand.Rand) (*FTRL, error) {
 				return nil, err
 			}
 		}
-		sn, serr := noise.NewSecureGaussianNoiseSlack(sigmas, 2*cfg.Set.YNorm2(cfg.Dim), slack)
+		sn, serr := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: cfg.Noise, Sigmas: sigmas, Sensitivity: 2 * cfg.Set.YNorm2(cfg.Dim), Slack: slack}, rng)
 		if serr != nil {
 			return nil, serr
 		}
-		sn.SeedFrom(cfg.Noise, rng)
 		nz = sn
 	} else {
 		var err error
-		if nz, err = noise.NewGaussianNoise(cfg.Dim, cfg.Sigma, rng); err != nil {
+		if nz, err = noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: cfg.Dim, Sigma: cfg.Sigma}, rng); err != nil {
 			return nil, err
 		}
 	}
@@ -111,7 +110,7 @@ func newFTRLOn(cfg FTRLConfig, nz noise.Noise) (*FTRL, error) {
 	if _, ok := nz.(noise.Gridded); ok {
 		bound = ftrlBound(cfg)
 	}
-	ctr, err := counter.NewCounterBounded(cfg.Counter, cfg.Dim, cfg.Horizon, nz, bound)
+	ctr, err := counter.New(counter.Config{Kind: cfg.Counter, Dim: cfg.Dim, Horizon: cfg.Horizon, Noise: nz, Bound: bound})
 	if err != nil {
 		return nil, err
 	}

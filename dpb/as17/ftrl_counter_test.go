@@ -64,7 +64,7 @@ func TestFTRLGaussianSigmaCalibration(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			probe, _ := counter.NewCounter(kind, 1, T, noise.ZeroNoise{N: 1})
+			probe, _ := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: T, Noise: noise.ZeroNoise{N: 1}})
 			l2sq := probe.Cost().L2Sq
 			if kind == counter.Tree || kind == counter.TreePadded {
 				if l2sq != float64(counter.TreeLevels(T)) {

@@ -23,11 +23,11 @@ func releaseNoise(t *testing.T, mode counter.ReleaseMode, n, reps int, b float64
 	}
 	buf := make([]float64, 1)
 	for r := range reps {
-		lap, err := noise.NewLaplaceNoise(1, b, rng)
+		lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: b}, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
-		ts, err := counter.NewTreeSum(1, n, lap, mode)
+		ts, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: n, Noise: lap, Mode: mode})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func TestFTRLInitialNoise(t *testing.T) {
 	x := make([]float64, reps)
 	m := counter.TreeLevels(n)
 	for r := range reps {
-		lap, _ := noise.NewLaplaceNoise(1, lam, rng)
+		lap, _ := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: lam}, rng)
 		ls, err := newLeaderSum(1, n, lap, counter.Padded)
 		if err != nil {
 			t.Fatal(err)
@@ -160,7 +160,7 @@ func TestFTRLInitialNoise(t *testing.T) {
 	if math.Abs(v-want) > tol { // false-failure probability ≈ 1e-5
 		t.Errorf("L̃_0 variance %.3f, want %.3f ± %.3f", v, want, tol)
 	}
-	lap, _ := noise.NewLaplaceNoise(1, lam, rng)
+	lap, _ := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: lam}, rng)
 	ls, _ := newLeaderSum(1, n, lap, counter.Plain)
 	if ls.sum[0] != 0 {
 		t.Errorf("plain L̃_0 = %v, want 0", ls.sum[0])

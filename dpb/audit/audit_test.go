@@ -320,7 +320,7 @@ func TestGaussianCounterCalibration(t *testing.T) {
 		if strings.Contains(m.Note, "calibration bug") {
 			t.Errorf("%v: %s", k, m.Note)
 		}
-		probe, _ := counter.NewCounter(k, 1, gaussT, noise.ZeroNoise{N: 1})
+		probe, _ := counter.New(counter.Config{Kind: k, Dim: 1, Horizon: gaussT, Noise: noise.ZeroNoise{N: 1}})
 		sig, _ := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
 		_, _, muS := pairWeights(noiseMatrix(k, gaussT), sig)
 		for _, short := range []bool{false, true} {
@@ -335,7 +335,7 @@ func TestGaussianCounterCalibration(t *testing.T) {
 			}
 		}
 		if k == counter.Tree {
-			probe, _ := counter.NewCounter(k, 1, gaussT, noise.ZeroNoise{N: 1})
+			probe, _ := counter.New(counter.Config{Kind: k, Dim: 1, Horizon: gaussT, Noise: noise.ZeroNoise{N: 1}})
 			sigma, _ := accounting.GaussianSigma(gaussEps, gaussDelta, math.Sqrt(probe.Cost().L2Sq))
 			s, _, muPair := pairWeights(noiseMatrix(k, gaussT), sigma)
 			if s != 1 || math.Abs(muPair-mu) > 1e-9*mu {

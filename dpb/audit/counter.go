@@ -121,20 +121,17 @@ func newCounter(rng *rand.Rand, mode counter.ReleaseMode, nm noise.Mode, b float
 	var nz noise.Noise
 	var err error
 	if nm.Secure() {
-		var sn *noise.SecureNoise
-		if sn, err = noise.NewSecureLaplaceNoise(1, b, 1); err == nil {
-			sn.SeedFrom(nm, rng)
-			nz = sn
-		}
+		nz, err = noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: nm, Dim: 1, Scale: b, Sensitivity: 1}, rng)
 	} else {
-		nz, err = noise.NewLaplaceNoise(1, b, rng)
+		nz, err = noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: b}, rng)
 	}
 	if err != nil {
 		panic(err)
 	}
-	tree, err := counter.NewTreeSum(1, counterT, nz, mode)
+	treeAny, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: counterT, Noise: nz, Mode: mode})
 	if err != nil {
 		panic(err)
 	}
+	tree := treeAny.(*counter.TreeSum)
 	return tree
 }

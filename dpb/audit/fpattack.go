@@ -61,9 +61,9 @@ func fpAttack(name string, nm noise.Mode) *Mechanism {
 	b := mt14.TreeCounterScale(counterT, 1, eps)
 	newNoise := func(rng *rand.Rand) (noise.Noise, error) {
 		if nm.Secure() {
-			return seeded(noise.NewSecureLaplaceNoise(1, b, 1))(nm, rng)
+			return seeded(noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Secure, Dim: 1, Scale: b, Sensitivity: 1}, nil))(nm, rng)
 		}
-		return noise.NewLaplaceNoise(1, b, rng)
+		return noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: b}, rng)
 	}
 	m := fpAttackOn(name, describe("MT14 Laplace tree counter (T = 16, ε = 1), release at round 1", nm),
 		"floating-point attack: is |release| off the grid ±b·j·we[i] of Go's exponential ziggurat?",
@@ -96,7 +96,7 @@ func floatControl(build func() *Mechanism) func(bool) *Mechanism {
 // secure noise ([noise.NewSecureGaussianNoise], exact discrete Gaussian on a
 // grid) the same test is run and the bound must stay at or below ε.
 func fpAttackGaussian(name string, nm noise.Mode) *Mechanism {
-	probe, err := counter.NewCounter(counter.Tree, 1, gaussT, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: gaussT, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		panic(err)
 	}
@@ -106,9 +106,9 @@ func fpAttackGaussian(name string, nm noise.Mode) *Mechanism {
 	}
 	newNoise := func(rng *rand.Rand) (noise.Noise, error) {
 		if nm.Secure() {
-			return seeded(noise.NewSecureGaussianNoise([]float64{sigma}, 1))(nm, rng)
+			return seeded(noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{sigma}, Sensitivity: 1}, nil))(nm, rng)
 		}
-		return noise.NewGaussianNoise(1, sigma, rng)
+		return noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 1, Sigma: sigma}, rng)
 	}
 	m := fpAttackOn(name, describe("calibrated Gaussian tree counter (T = 16, (ε, δ) = (1, 0.01)), release at round 1", nm),
 		"floating-point attack: is |release| off the grid σ·j·wn[i] of Go's normal ziggurat?",
@@ -143,7 +143,7 @@ func fpAttackOn(name, mech, test string, eps, delta float64, nm noise.Mode,
 				if err != nil {
 					panic(err)
 				}
-				tree, err := counter.NewTreeSum(1, counterT, nm, counter.Plain)
+				tree, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: counterT, Noise: nm, Mode: counter.Plain})
 				if err != nil {
 					panic(err)
 				}
@@ -161,11 +161,12 @@ func fpAttackOn(name, mech, test string, eps, delta float64, nm noise.Mode,
 
 // seeded returns a secure sampler's constructor result with its entropy set
 // for mode (rng's bits for noise.SecureSeeded).
-func seeded(s *noise.SecureNoise, err error) func(noise.Mode, *rand.Rand) (noise.Noise, error) {
+func seeded(n noise.Noise, err error) func(noise.Mode, *rand.Rand) (noise.Noise, error) {
 	return func(mode noise.Mode, rng *rand.Rand) (noise.Noise, error) {
 		if err != nil {
 			return nil, err
 		}
+		s := n.(*noise.SecureNoise) // built with Mode noise.Secure
 		s.SeedFrom(mode, rng)
 		return s, nil
 	}

@@ -43,7 +43,7 @@ func fpAttackCounterAudits(secure noise.Mode) []*Mechanism {
 // release is a function of grid-valued node values and the bound must stay
 // at or below ε.
 func fpAttackCounter(kind counter.Kind, mode noise.Mode) *Mechanism {
-	probe, err := counter.NewCounter(kind, 1, gaussT, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: gaussT, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		panic(err)
 	}
@@ -84,14 +84,14 @@ func fpAttackCounter(kind counter.Kind, mode noise.Mode) *Mechanism {
 				var nz noise.Noise
 				var err error
 				if mode.Secure() {
-					nz, err = seeded(noise.NewSecureGaussianNoiseSlack([]float64{sigma}, 1, slack))(mode, rng)
+					nz, err = seeded(noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{sigma}, Sensitivity: 1, Slack: slack}, nil))(mode, rng)
 				} else {
-					nz, err = noise.NewGaussianNoise(1, sigma, rng)
+					nz, err = noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 1, Sigma: sigma}, rng)
 				}
 				if err != nil {
 					panic(err)
 				}
-				c, err := counter.NewCounterBounded(kind, 1, gaussT, nz, bound)
+				c, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: gaussT, Noise: nz, Bound: bound})
 				if err != nil {
 					panic(err)
 				}

@@ -40,7 +40,7 @@ func noiseMatrix(kind counter.Kind, T int) *mat.Dense {
 	var cols [][]float64
 	for k := 0; ; k++ {
 		nz := &impulseNoise{k: k}
-		c, err := counter.NewCounter(kind, 1, T, nz)
+		c, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: T, Noise: nz})
 		if err != nil {
 			panic(err)
 		}
@@ -195,7 +195,7 @@ func looseNote(muPair, mu float64) string {
 // gaussianCounterShrink is [gaussianCounter] with the noise drawn at σ/shrink
 // (shrink > 1: a control).
 func gaussianCounterShrink(kind counter.Kind, shrink float64, mode noise.Mode) *Mechanism {
-	probe, err := counter.NewCounter(kind, 1, gaussT, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: gaussT, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		panic(err)
 	}
@@ -235,14 +235,14 @@ func gaussianCounterShrink(kind counter.Kind, shrink float64, mode noise.Mode) *
 				var nz noise.Noise
 				var err error
 				if mode.Secure() {
-					nz, err = seeded(noise.NewSecureGaussianNoiseSlack([]float64{sigma / shrink}, 1, slack))(mode, rng)
+					nz, err = seeded(noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{sigma / shrink}, Sensitivity: 1, Slack: slack}, nil))(mode, rng)
 				} else {
-					nz, err = noise.NewGaussianNoise(1, sigma/shrink, rng)
+					nz, err = noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 1, Sigma: sigma / shrink}, rng)
 				}
 				if err != nil {
 					panic(err)
 				}
-				c, err := counter.NewCounterBounded(kind, 1, gaussT, nz, bound)
+				c, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: gaussT, Noise: nz, Bound: bound})
 				if err != nil {
 					panic(err)
 				}

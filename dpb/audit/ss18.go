@@ -94,10 +94,11 @@ func gaussianTree(name string, nm noise.Mode) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: nm}, rng)
+				regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianTree, Setting: s, Mode: counter.Plain, Noise: nm}, rng)
 				if err != nil {
 					panic(err)
 				}
+				reg := regAny.(*ss18.TreeRegularizer)
 				sc.run(reg, which)
 				sum := 0.0
 				for _, b := range sc.blocks {
@@ -138,10 +139,11 @@ func wishartTree(name string) *Mechanism {
 			d := s.D
 			sc := newSS18Scratch()
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Plain, Noise: noise.Simulated}, rng)
+				regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegWishartTree, Setting: s, Mode: counter.Plain, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}
+				reg := regAny.(*ss18.TreeRegularizer)
 				sc.run(reg, which)
 				c := reg.Bounds().Shift
 				k := float64(reg.K())

@@ -292,7 +292,7 @@ func wishartE2E(s ss18.Setting, k int, grow float64) *Mechanism {
 			v, u, x := make([]float64, d*d), make([]float64, d), make([]float64, d)
 			a, l := make([]float64, d*d), make([]float64, d*d)
 			return func(rng *rand.Rand, which int) float64 {
-				reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, K: k, Mode: counter.Plain, Noise: noise.Simulated}, rng)
+				reg, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegWishartTree, Setting: s, K: k, Mode: counter.Plain, Noise: noise.Simulated}, rng)
 				if err != nil {
 					panic(err)
 				}

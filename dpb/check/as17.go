@@ -191,14 +191,14 @@ func checkNoiseLawLevels(rng *rand.Rand, T int, alpha float64, trials int, mode 
 	m := 1 + int(math.Ceil(math.Log2(float64(T))))
 	law := newLaplaceSum(m, 1)
 	qHi, qLo := law.AbsQuantile(alpha), law.AbsQuantile(0.5)
-	lap, err := noise.NewLaplaceNoise(1, 1, rng)
+	lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: 1}, rng)
 	if err != nil {
 		return nil, nil, nil, err
 	}
 	horizon := T >> short
 	z := make([]float64, 1)
 	for range trials {
-		tree, err := counter.NewTreeSum(1, horizon, lap, mode)
+		tree, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: horizon, Noise: lap, Mode: mode})
 		if err != nil {
 			return nil, nil, nil, err
 		}

@@ -93,7 +93,7 @@ type varianceCount struct {
 // kind over horizon T with their counts, sorted by V (the plain tree's and
 // Honaker's take at most 1 + ⌈log₂T⌉ values).
 func varianceCounts(kind counter.Kind, horizon int) ([]varianceCount, error) {
-	c, err := counter.NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
+	c, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: horizon, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ func TestControls(t *testing.T) {
 // scale the claim needs (and above it) and fails it when the claim needs
 // twice the scale; the law row rejects a mis-stated scale.
 func TestMechanismRows(t *testing.T) {
-	lap, err := noise.NewLaplaceNoise(1, 10, bandit.Stream(5, 1))
+	lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: 10}, bandit.Stream(5, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

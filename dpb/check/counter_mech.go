@@ -235,7 +235,7 @@ func countNodes(kind counter.Kind, n, skip int) (NodeCount, error) {
 	}
 	cols := 4*n + 64
 	probe := &impulseNoise{dim: cols + n, cols: cols}
-	ctr, err := counter.NewCounter(kind, cols+n, n, probe)
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: cols + n, Horizon: n, Noise: probe})
 	if err != nil {
 		return NodeCount{}, err
 	}
@@ -326,7 +326,7 @@ func nodeCountVerdict(kind counter.Kind, n int) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	ctr, err := counter.NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -21,7 +21,7 @@ func TestGaussianNodeRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := noise.NewGaussianNoise(3, sigma, bandit.Stream(6, 1))
+	g, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 3, Sigma: sigma}, bandit.Stream(6, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestGaussianNodeRows(t *testing.T) {
 	if !ok[0].Pass || !ok[1].Pass || !*ok[0].ControlCaught || !*ok[1].ControlCaught {
 		t.Errorf("a calibrated mechanism: %+v", ok)
 	}
-	quiet, err := noise.NewGaussianNoise(3, sigma/math.Sqrt2, bandit.Stream(6, 2))
+	quiet, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 3, Sigma: sigma / math.Sqrt2}, bandit.Stream(6, 2))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/harness"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -31,17 +32,22 @@ var sharpVariants = []ss18.Alg{ss18.GaussianBLTSharp, ss18.GaussianBLTRound}
 // newCounterVariantReg builds the regularizer of a counter or sharp variant.
 func newCounterVariantReg(a ss18.Alg, s ss18.Setting, rng *rand.Rand) (*ss18.TreeRegularizer, error) {
 	kind, _ := a.GaussianCounter(counter.Padded)
+	cfg := ss18.RegularizerConfig{Kind: ss18.RegGaussianCounter, Setting: s, Counter: kind, Noise: noise.Simulated}
 	switch a {
 	case ss18.GaussianBLTSharp:
-		return ss18.NewGaussianCounterRegSharp(s, kind, rng)
+		cfg.Kind = ss18.RegGaussianCounterSharp
 	case ss18.GaussianBLTRound:
-		return ss18.NewGaussianCounterRegRound(s, kind, rng)
+		cfg.Kind = ss18.RegGaussianCounterRound
 	}
-	return ss18.NewGaussianCounterReg(s, kind, rng)
+	reg, err := ss18.NewRegularizer(cfg, rng)
+	if err != nil {
+		return nil, err
+	}
+	return reg.(*ss18.TreeRegularizer), nil
 }
 
 // CounterRegularizers checks SS18 Proposition 11 per round for the
-// Gaussian regularizer on each counter ([ss18.NewGaussianCounterReg]): with
+// Gaussian regularizer on each counter ([ss18.NewRegularizer] (RegGaussianCounter)): with
 // probability ≥ 1 − α/(2n) in each round t,
 //
 //	‖H_t‖ ≤ ρ_max = 3Υ,   λ_min(H_t) ≥ ρ_min = Υ,   ‖h_t‖_{H_t⁻¹} ≤ γ,

@@ -355,7 +355,7 @@ func GaussianSingularValues(rng *rand.Rand, rows, cols int, alpha float64, trial
 // control the scale s ×c² (√λ ×c, c by tailVerdict); "-printed" the printed
 // deviation against that quantile.
 func WishartEigenvalues(rng *rand.Rand, d int, k, scale, alpha float64, trials int) (Verdicts, error) {
-	w, err := noise.NewWishartNoise(d, scale, k, rng)
+	w, err := noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: d, Scale: scale, DF: k}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -420,7 +420,7 @@ func Upsilon(rng *rand.Rand, s ss18.Setting, trials int) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	z, err := noise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
+	z, err := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: s.GaussianSigma()}, rng)
 	if err != nil {
 		return nil, err
 	}

@@ -381,7 +381,7 @@ func CounterLaws(rng *rand.Rand, T int, eps, alpha float64, queryTrials, trials 
 		return nil, fmt.Errorf("check: counter check needs trials >= 1 (got %d, %d)", queryTrials, trials)
 	}
 	bq, bu := counterBound(b, m, alpha), counterBound(b, m, alpha/float64(T))
-	lap, err := noise.NewLaplaceNoise(1, mt14.TreeCounterScale(T, 1, eps), rng)
+	lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: mt14.TreeCounterScale(T, 1, eps)}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -395,7 +395,7 @@ func CounterLaws(rng *rand.Rand, T int, eps, alpha float64, queryTrials, trials 
 	u := make([]float64, 0, queryTrials)
 	cu := make([]float64, 0, queryTrials)
 	for range queryTrials {
-		tree, err := counter.NewTreeSum(1, T, lap, counter.Plain)
+		tree, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: T, Noise: lap, Mode: counter.Plain})
 		if err != nil {
 			return nil, err
 		}
@@ -437,10 +437,11 @@ func CounterLaws(rng *rand.Rand, T int, eps, alpha float64, queryTrials, trials 
 	cms := make([]float64, 0, trials)
 	refs := make([]float64, 0, trials)
 	for range trials {
-		tree, err := counter.NewTreeSum(1, T, lap, counter.Plain)
+		treeAny, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: T, Noise: lap, Mode: counter.Plain})
 		if err != nil {
 			return nil, err
 		}
+		tree := treeAny.(*counter.TreeSum)
 		worst := treeMaxError(tree, T, rng, z, s)
 		ms = append(ms, worst)
 		cms = append(cms, float64(mt14MaxControl*worst))
@@ -479,14 +480,14 @@ func TreeCounter(rng *rand.Rand, T int, eps, alpha float64, trials int) (Verdict
 		return nil, fmt.Errorf("check: counter check needs ln(2T/α) < m: T=%d α=%v", T, alpha)
 	}
 	bq, bu := counterBound(b, m, alpha), counterBound(b, m, alpha/float64(T))
-	lap, err := noise.NewLaplaceNoise(1, b, rng)
+	lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: b}, rng)
 	if err != nil {
 		return nil, err
 	}
 	var rq, ru []float64
 	z, s := make([]float64, 1), make([]float64, 1)
 	for range trials {
-		tree, err := counter.NewTreeSum(1, T, lap, counter.Plain)
+		tree, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: T, Noise: lap, Mode: counter.Plain})
 		if err != nil {
 			return nil, err
 		}

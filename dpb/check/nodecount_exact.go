@@ -204,7 +204,7 @@ func exactNodeCountRow(kind counter.Kind, n int) (Verdict, error) {
 	if err != nil {
 		return Verdict{}, err
 	}
-	ctr, err := counter.NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -324,7 +324,7 @@ func measurementCount(kind counter.Kind, n int) (count, at int, resid float64) {
 // states.)
 func measurementCountRow(kind counter.Kind, n int) (Verdict, error) {
 	count, at, resid := measurementCount(kind, n)
-	ctr, err := counter.NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return Verdict{}, err
 	}

@@ -15,7 +15,7 @@ import (
 // their control (a node's noise missing) caught.
 func TestExactEstimators(t *testing.T) {
 	for _, n := range []int{1, 2, 7, 64, 100, 128} {
-		h, err := counter.NewHonakerTree(1, n, noise.ZeroNoise{N: 1})
+		h, err := counter.New(counter.Config{Kind: counter.Honaker, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -61,7 +61,7 @@ func TestMeasurementCountRows(t *testing.T) {
 	for _, kind := range []counter.Kind{counter.Honaker, counter.Smooth} {
 		for _, n := range []int{1, 2, 7, 64, 100, nodeCountN} {
 			count, _, resid := measurementCount(kind, n)
-			ctr, err := counter.NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+			ctr, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -249,10 +249,11 @@ func SS18NodeSamplers(rng *rand.Rand, s ss18.Setting) (Verdicts, error) {
 }
 
 func ss18GaussianNodeRows(rng *rand.Rand, s ss18.Setting) (Verdicts, error) {
-	reg, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, rng)
+	regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianTree, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, rng)
 	if err != nil {
 		return nil, err
 	}
+	reg := regAny.(*ss18.TreeRegularizer)
 	return symGaussNodeRows(reg.Tree().NodeNoise(), s), nil
 }
 
@@ -328,11 +329,12 @@ func ss18WishartNodeRows(rng *rand.Rand, s ss18.Setting) (Verdicts, error) {
 	// its own (K unset: ss18.Setting.WishartK), so a defect in the
 	// calibration shows as a sampler off the reference.
 	k := ss18PrintedWishartK(s)
-	reg, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, rng)
+	regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegWishartTree, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, rng)
 	if err != nil {
 		return nil, err
 	}
-	planted, err := noise.NewWishartNoise(s.D+1, s.Lt2, samplerDefect*float64(k), rng)
+	reg := regAny.(*ss18.TreeRegularizer)
+	planted, err := noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: s.D + 1, Scale: s.Lt2, DF: samplerDefect * float64(k)}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -442,7 +444,7 @@ const counterReleaseRuns = 80
 func releaseGram(kind counter.Kind, n int) (*mat.SymDense, error) {
 	cols := 4*n + 64
 	probe := &impulseNoise{dim: cols, cols: cols}
-	ctr, err := counter.NewCounter(kind, cols, n, probe)
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: cols, Horizon: n, Noise: probe})
 	if err != nil {
 		return nil, err
 	}
@@ -464,7 +466,7 @@ func releaseGram(kind counter.Kind, n int) (*mat.SymDense, error) {
 
 // SS18CounterReleases measures the release noise of SS18's Gaussian
 // regularizer on every continual counter ([counter.Kinds]), built by
-// [ss18.NewGaussianCounterReg] for the setting s (σ calibrated exactly for
+// [ss18.NewRegularizer] (RegGaussianCounter) for the setting s (σ calibrated exactly for
 // the counter's Cost()), against its exact law: over the n releases of a
 // run, each packed entry's noise is N(0, σ_ε² f² BBᵀ), f = 1 off the
 // diagonal and √2 on it (the symmetrised node noise), B the counter's noise
@@ -525,10 +527,11 @@ func counterReleaseRow(rng *rand.Rand, s ss18.Setting, kind counter.Kind) (Verdi
 	rel := make([]float64, p)
 	x := make([]float64, s.D)
 	for range counterReleaseRuns {
-		reg, err := ss18.NewGaussianCounterReg(s, kind, rng)
+		regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianCounter, Setting: s, Counter: kind, Noise: noise.Simulated}, rng)
 		if err != nil {
 			return Verdict{}, err
 		}
+		reg := regAny.(*ss18.TreeRegularizer)
 		ctr := reg.Counter()
 		if sigma == 0 {
 			cost = ctr.Cost().L2Sq

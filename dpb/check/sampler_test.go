@@ -66,7 +66,7 @@ func TestSymGaussNodeRowsCatchDefects(t *testing.T) {
 	s := SS18Config{Short: true}.SS18CheckSetting()
 	n1 := s.D + 1
 	fresh := func(id uint64) noise.Noise {
-		g, err := noise.NewSymGaussianNoise(n1, s.GaussianSigma(), bandit.Stream(1, id))
+		g, err := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: n1, Sigma: s.GaussianSigma()}, bandit.Stream(1, id))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -103,7 +103,7 @@ func TestWishartNodeRowsCatchDefects(t *testing.T) {
 	n1, k := s.D+1, s.WishartK()
 	rng := bandit.Stream(1, 7)
 	w := func(kf float64) noise.Noise {
-		nz, err := noise.NewWishartNoise(n1, s.Lt2, kf, rng)
+		nz, err := noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: n1, Scale: s.Lt2, DF: kf}, rng)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -136,7 +136,7 @@ func TestWishartNodeRowsCatchDefects(t *testing.T) {
 func TestGaussianNodeNoise(t *testing.T) {
 	s := ss18.Setting{D: 5, N: 10, Epsilon: 1, Delta: 0.1, Lt2: 2, Alpha: 0.1} // SS18Facts' Υ setting
 	for _, f := range []float64{1, 0.97} {
-		nz, err := noise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), bandit.Stream(7, 1))
+		nz, err := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: s.GaussianSigma()}, bandit.Stream(7, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -164,7 +164,7 @@ func TestGaussianNodeNoise(t *testing.T) {
 			}
 		}
 	}
-	nz, err := noise.NewSymGaussianNoise(s.D, 1, bandit.Stream(7, 1))
+	nz, err := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D, Sigma: 1}, bandit.Stream(7, 1))
 	if err != nil {
 		t.Fatal(err)
 	}

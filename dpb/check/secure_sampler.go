@@ -227,12 +227,12 @@ func laplaceQuantile(p, b float64) float64 {
 
 // SecureSamplers measures dpb/noise's secure samplers (rows, laws and
 // sizes: the comment at the top of this file): the discrete Laplace of
-// [noise.NewSecureLaplaceNoise] (dim 3, scale 2.6, ℓ1 sensitivity 1.7), the
-// discrete Gaussian of [noise.NewSecureGaussianNoise] (σ = 1.3 and 2.9, ℓ2
-// sensitivity 1.1) and the symmetric one of
-// [noise.NewSecureSymGaussianNoise] (3×3, σ = 1.7, sensitivity √2·L̃² at
+// [noise.New] with LaplaceLaw (dim 3, scale 2.6, ℓ1 sensitivity 1.7), the
+// discrete Gaussian of GaussianLaw (σ = 1.3 and 2.9, ℓ2 sensitivity 1.1) and
+// the symmetric one of SymGaussianLaw (3×3, σ = 1.7, sensitivity √2·L̃² at
 // L̃² = 2, SS18's), each against the law its constructor documents with the
-// scale computed here.
+// scale computed here. The configs leave Mode unset, which is the secure
+// sampler (the law measured here); its bits come from rng (SetEntropy).
 func SecureSamplers(rng *rand.Rand) (Verdicts, error) {
 	entropy := noise.RandReader{R: rng}
 	var vs Verdicts
@@ -241,7 +241,8 @@ func SecureSamplers(rng *rand.Rand) (Verdicts, error) {
 	// Discrete Laplace.
 	const ldim, lscale, lsens = 3, 2.6, 1.7
 	build := func(f float64) (*noise.SecureNoise, error) {
-		s, err := noise.NewSecureLaplaceNoise(ldim, f*lscale, lsens)
+		sAny, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Dim: ldim, Scale: f * lscale, Sensitivity: lsens}, nil)
+		s, _ := sAny.(*noise.SecureNoise) // nil on error
 		if err == nil {
 			s.SetEntropy(entropy)
 		}
@@ -269,7 +270,8 @@ func SecureSamplers(rng *rand.Rand) (Verdicts, error) {
 	sig := []float64{1.3, 2.9}
 	const gsens = 1.1
 	gb := func(f float64) (*noise.SecureNoise, error) {
-		s, err := noise.NewSecureGaussianNoise([]float64{f * sig[0], f * sig[1]}, gsens)
+		sAny, err := noise.New(noise.Config{Law: noise.GaussianLaw, Sigmas: []float64{f * sig[0], f * sig[1]}, Sensitivity: gsens}, nil)
+		s, _ := sAny.(*noise.SecureNoise) // nil on error
 		if err == nil {
 			s.SetEntropy(entropy)
 		}
@@ -297,7 +299,8 @@ func SecureSamplers(rng *rand.Rand) (Verdicts, error) {
 	const n, ssig = 3, 1.7
 	ssens := math.Sqrt2 * 2
 	sb := func(f float64) (*noise.SecureNoise, error) {
-		s, err := noise.NewSecureSymGaussianNoise(n, f*ssig, ssens)
+		sAny, err := noise.New(noise.Config{Law: noise.SymGaussianLaw, N: n, Sigma: f * ssig, Sensitivity: ssens}, nil)
+		s, _ := sAny.(*noise.SecureNoise) // nil on error
 		if err == nil {
 			s.SetEntropy(entropy)
 		}

@@ -207,18 +207,19 @@ func TreeRegularizers(cfg TreeConfig) (Verdicts, *TreeRounds, error) {
 			variants := gaussVariants
 			if ser.wishart {
 				variants = wishartVariants
-				sampler, err = noise.NewWishartNoise(d+1, scaleW, float64(k), rng)
+				sampler, err = noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: d + 1, Scale: scaleW, DF: float64(k)}, rng)
 			} else {
-				sampler, err = noise.NewSymGaussianNoise(d+1, s.GaussianSigma(), rng)
+				sampler, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: d + 1, Sigma: s.GaussianSigma()}, rng)
 			}
 			if err != nil {
 				return err
 			}
 			p := simd.PackedLen(d + 1)
-			ts, err := counter.NewTreeSum(p, n, sampler, ser.mode)
+			tsAny, err := counter.New(counter.Config{Kind: counter.Tree, Dim: p, Horizon: n, Noise: sampler, Mode: ser.mode})
 			if err != nil {
 				return err
 			}
+			ts := tsAny.(*counter.TreeSum)
 			zero := make([]float64, p)
 			nz := make([]float64, p)
 			block := make([]float64, simd.PackedLen(d))

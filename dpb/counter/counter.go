@@ -123,45 +123,6 @@ func ParseKind(s string) (Kind, error) {
 	return 0, fmt.Errorf("counter: unknown counter %q (want one of tree, tree-padded, honaker, smooth, sqrt, blt, kary)", s)
 }
 
-// NewCounter returns a counter of the given kind over horizon rounds of
-// dim-vectors with node noise (whose Dim must be dim). Only the node noise
-// is random; the counter draws from it and nothing else.
-func NewCounter(kind Kind, dim, horizon int, nz noise.Noise) (Counter, error) {
-	switch kind {
-	case Tree:
-		return NewTreeSum(dim, horizon, nz, Plain)
-	case TreePadded:
-		return NewTreeSum(dim, horizon, nz, Padded)
-	case Honaker:
-		return NewHonakerTree(dim, horizon, nz)
-	case Smooth:
-		return NewSmoothBinary(dim, horizon, nz)
-	case Sqrt:
-		return NewSqrtCounter(dim, horizon, nz)
-	case BLT:
-		return NewBLTCounter(dim, horizon, nz)
-	case Kary:
-		return NewKaryTree(dim, horizon, KaryArity(horizon), nz)
-	}
-	return nil, fmt.Errorf("counter: unknown counter kind %d", int(kind))
-}
-
-// NewCounterBounded is [NewCounter] with the data bound that the Toeplitz
-// counters (square root, BLT) need on secure noise ([DataBound]); the node
-// counters, whose grid wrapper needs no bound, ignore it once validated.
-func NewCounterBounded(kind Kind, dim, horizon int, nz noise.Noise, bound DataBound) (Counter, error) {
-	if err := checkBound(bound); err != nil {
-		return nil, err
-	}
-	switch kind {
-	case Sqrt:
-		return NewSqrtCounterBounded(dim, horizon, nz, bound)
-	case BLT:
-		return NewBLTCounterBounded(dim, horizon, nz, bound)
-	}
-	return NewCounter(kind, dim, horizon, nz)
-}
-
 // checkCounterArgs validates the arguments every counter constructor but
 // TreeSum's takes. Every counter takes secure (gridded) noise: the node
 // counters through the grid wrapper, the Toeplitz ones given a data bound.

@@ -32,7 +32,7 @@ func (r *recNoise) Sample(dst []float64) {
 func TestCounterZeroNoiseExact(t *testing.T) {
 	for _, kind := range Kinds {
 		for _, n := range []int{1, 2, 3, 7, 8, 9, 100, 1025} {
-			c, err := NewCounter(kind, 3, n, noise.ZeroNoise{N: 3})
+			c, err := New(Config{Kind: kind, Dim: 3, Horizon: n, Noise: noise.ZeroNoise{N: 3}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -170,7 +170,7 @@ func TestCounterNoiseMatchesDefinition(t *testing.T) {
 	for _, kind := range []Kind{Honaker, Smooth, Sqrt, BLT} {
 		for _, n := range []int{1, 5, 64, 100} {
 			rn := &recNoise{n: 2, rng: rand.New(rand.NewPCG(1, uint64(n)))}
-			c, err := NewCounter(kind, 2, n, rn)
+			c, err := New(Config{Kind: kind, Dim: 2, Horizon: n, Noise: rn})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -196,7 +196,7 @@ func TestCounterNoiseMatchesDefinition(t *testing.T) {
 func TestCounterCost(t *testing.T) {
 	const n = 300
 	// Honaker: nodes (i, r), r ≤ n a multiple of 2^i, contain s iff r − 2^i < s ≤ r.
-	h, _ := NewHonakerTree(1, n, noise.ZeroNoise{N: 1})
+	h, _ := New(Config{Kind: Honaker, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 	most := 0
 	for s := 1; s <= n; s++ {
 		cnt := 0
@@ -213,8 +213,8 @@ func TestCounterCost(t *testing.T) {
 		t.Errorf("honaker: a record enters %d nodes, cost says %v", most, h.Cost().L2Sq)
 	}
 	// Smooth: the nodes drawn (leaf, left siblings) containing each leaf.
-	sb, _ := NewSmoothBinary(1, n, noise.ZeroNoise{N: 1})
-	hh, kk := sb.Params()
+	sb, _ := New(Config{Kind: Smooth, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
+	hh, kk := sb.(*SmoothBinary).Params()
 	var leaves []uint64
 	for l := uint64(0); len(leaves) < n; l++ {
 		if bits.OnesCount64(l) == kk {
@@ -244,7 +244,7 @@ func TestCounterCost(t *testing.T) {
 	}
 	// Toeplitz: c from B c = 1 by naive forward substitution on b.
 	for _, kind := range []Kind{Sqrt, BLT} {
-		c, _ := NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+		c, _ := New(Config{Kind: kind, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 		rn := &recNoise{n: 1, rng: rand.New(rand.NewPCG(2, 2))}
 		_ = rn
 		b := make([]float64, n)
@@ -290,8 +290,8 @@ func TestCounterCost(t *testing.T) {
 func TestCounterEmpiricalVariance(t *testing.T) {
 	const n, R = 64, 4000
 	for k, kind := range Kinds {
-		nz, _ := noise.NewGaussianNoise(R, 1, rand.New(rand.NewPCG(7, uint64(k))))
-		c, err := NewCounter(kind, R, n, nz)
+		nz, _ := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: R, Sigma: 1}, rand.New(rand.NewPCG(7, uint64(k))))
+		c, err := New(Config{Kind: kind, Dim: R, Horizon: n, Noise: nz})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,7 +332,7 @@ func stepMeanSquare(c Counter, buf []float64) float64 {
 
 func TestHonakerMaxVariance(t *testing.T) {
 	for _, n := range []int{1, 2, 3, 5, 6, 7, 8, 13, 100, 255, 256, 1000, 4097} {
-		h, _ := NewHonakerTree(1, n, noise.ZeroNoise{N: 1})
+		h, _ := New(Config{Kind: Honaker, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 		best := 0.0
 		for r := 1; r <= n; r++ {
 			best = max(best, h.VarianceAt(r))
@@ -345,26 +345,26 @@ func TestHonakerMaxVariance(t *testing.T) {
 
 func TestCounterErrors(t *testing.T) {
 	for _, kind := range Kinds {
-		if _, err := NewCounter(kind, 0, 10, noise.ZeroNoise{N: 0}); err == nil {
+		if _, err := New(Config{Kind: kind, Dim: 0, Horizon: 10, Noise: noise.ZeroNoise{N: 0}}); err == nil {
 			t.Errorf("%v: dim 0 accepted", kind)
 		}
-		if _, err := NewCounter(kind, 2, 0, noise.ZeroNoise{N: 2}); err == nil {
+		if _, err := New(Config{Kind: kind, Dim: 2, Horizon: 0, Noise: noise.ZeroNoise{N: 2}}); err == nil {
 			t.Errorf("%v: horizon 0 accepted", kind)
 		}
-		if _, err := NewCounter(kind, 2, 10, noise.ZeroNoise{N: 3}); err == nil {
+		if _, err := New(Config{Kind: kind, Dim: 2, Horizon: 10, Noise: noise.ZeroNoise{N: 3}}); err == nil {
 			t.Errorf("%v: noise of the wrong dimension accepted", kind)
 		}
-		if _, err := NewCounter(kind, 2, 10, nil); err == nil {
+		if _, err := New(Config{Kind: kind, Dim: 2, Horizon: 10, Noise: nil}); err == nil {
 			t.Errorf("%v: nil noise accepted", kind)
 		}
 		if k, err := ParseKind(kind.String()); err != nil || k != kind {
 			t.Errorf("ParseKind(%q) = %v, %v", kind.String(), k, err)
 		}
 	}
-	if _, err := NewSqrtCounter(1, MaxSqrtHorizon+1, noise.ZeroNoise{N: 1}); err == nil {
+	if _, err := New(Config{Kind: Sqrt, Dim: 1, Horizon: MaxSqrtHorizon + 1, Noise: noise.ZeroNoise{N: 1}}); err == nil {
 		t.Error("sqrt counter above its horizon limit accepted")
 	}
-	if _, err := NewBLTCounterWith(1, 10, noise.ZeroNoise{N: 1}, []float64{1}, []float64{1}); err == nil {
+	if _, err := New(Config{Kind: BLT, Dim: 1, Horizon: 10, Noise: noise.ZeroNoise{N: 1}, Omega: []float64{1}, Lambda: []float64{1}}); err == nil {
 		t.Error("BLT λ = 1 accepted")
 	}
 	if _, err := ParseKind("bogus"); err == nil {
@@ -379,7 +379,7 @@ func TestProfileCounterMatchesCounter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			c, _ := NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+			c, _ := New(Config{Kind: kind, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 			if mv, mean, cost := c.MaxVariance(), MeanVariance(c), c.Cost(); !(math.Abs(p.MaxVar-mv) <= 1e-9*mv && math.Abs(p.MeanVar-mean) <= 1e-9*mean &&
 				math.Abs(p.Cost.L2Sq-cost.L2Sq) <= 1e-9*cost.L2Sq && math.Abs(p.Cost.L1-cost.L1) <= 1e-9*cost.L1) {
 				t.Errorf("%v n=%d: profile %+v, counter max %v mean %v cost %+v", kind, n, p, mv, mean, cost)

@@ -4,8 +4,8 @@
 // modern counters with less noise at the same privacy: Honaker's variance
 // reduction ([HonakerTree]), the smooth binary mechanism ([SmoothBinary]),
 // the k-ary tree ([KaryTree]) and the Toeplitz (square-root and BLT)
-// factorisations ([ToeplitzCounter]). [NewCounter] builds any of them by
-// [Kind]; [ProfileOf] gives their exact per-round variances.
+// factorisations ([ToeplitzCounter]). [New] builds any of them from a [Config]
+// naming its [Kind]; [ProfileOf] gives their exact per-round variances.
 // With secure (gridded) node noise the tree, k-ary, smooth and Honaker
 // counters run through one grid wrapper, and the Toeplitz counters, given a
 // data bound ([DataBound]), round their measurements to the grid with their

@@ -14,10 +14,11 @@ import (
 // dimension (grid g = 2⁻²⁰) and its grid.
 func secureUnit(t *testing.T, seed uint64) (*noise.SecureNoise, float64) {
 	t.Helper()
-	s, err := noise.NewSecureGaussianNoise([]float64{1}, 1)
+	sAny, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{1}, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	s := sAny.(*noise.SecureNoise)
 	s.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(56, seed))})
 	return s, s.Grid()
 }
@@ -44,7 +45,7 @@ func TestNodeCountersExactRange(t *testing.T) {
 	for _, kind := range []Kind{Tree, TreePadded, Honaker, Smooth, Kary} {
 		for _, sign := range []float64{1, -1} {
 			nz, g := secureUnit(t, uint64(kind))
-			c, err := NewCounter(kind, 1, 8, nz)
+			c, err := New(Config{Kind: kind, Dim: 1, Horizon: 8, Noise: nz})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -64,7 +65,7 @@ func TestNodeCountersExactRange(t *testing.T) {
 			if c.Rounds() != 1 || c.Exact()[0] != below {
 				t.Errorf("%v: the refused record changed the counter: round %d, sum %v", kind, c.Rounds(), c.Exact()[0])
 			}
-			fresh, _ := NewCounter(kind, 1, 8, nz)
+			fresh, _ := New(Config{Kind: kind, Dim: 1, Horizon: 8, Noise: nz})
 			if msg := addRefused(fresh, []float64{sign * 0x1p53 * g}); msg == "" {
 				t.Errorf("%v: a record of 2⁵³ grid steps accepted", kind)
 			}
@@ -84,7 +85,7 @@ func TestHonakerNodeDataExactRange(t *testing.T) {
 	big := (0x1p53 - 1) * g
 	for _, last := range []float64{0, g} {
 		for _, kind := range []Kind{Honaker, Tree} {
-			c, _ := NewCounter(kind, 1, 8, nz)
+			c, _ := New(Config{Kind: kind, Dim: 1, Horizon: 8, Noise: nz})
 			var msg string
 			for _, z := range []float64{-big, 0, big, last} {
 				if msg = addRefused(c, []float64{z}); msg != "" {
@@ -111,7 +112,7 @@ func TestNodeCountersNoiseExactRange(t *testing.T) {
 				draws[i] = []float64{0}
 			}
 			nz := &griddedReplay{replayNoise{g: g, draws: draws}}
-			c, err := NewCounter(kind, 1, 8, nz)
+			c, err := New(Config{Kind: kind, Dim: 1, Horizon: 8, Noise: nz})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -156,16 +157,17 @@ func TestToeplitzCountersExactRange(t *testing.T) {
 			t.Errorf("%v: above the edge: %v, want the 2^51 refusal", kind, err)
 		}
 		slack, _ := ToeplitzSlack(kind, 1, n, DataBound{Entry: lo}, g)
-		nz, err := noise.NewSecureGaussianNoiseSlack([]float64{sigma}, 1, slack)
+		nzAny, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{sigma}, Sensitivity: 1, Slack: slack}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		nz := nzAny.(*noise.SecureNoise)
 		nz.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(56, 3))})
-		c, err := NewCounterBounded(kind, 1, n, nz, DataBound{Entry: lo})
+		c, err := New(Config{Kind: kind, Dim: 1, Horizon: n, Noise: nz, Bound: DataBound{Entry: lo}})
 		if err != nil {
 			t.Fatalf("%v at the edge B = %v: %v", kind, lo, err)
 		}
-		if _, err := NewCounterBounded(kind, 1, n, nz, DataBound{Entry: hi}); err == nil {
+		if _, err := New(Config{Kind: kind, Dim: 1, Horizon: n, Noise: nz, Bound: DataBound{Entry: hi}}); err == nil {
 			t.Errorf("%v: B = %v above the edge accepted", kind, hi)
 		}
 		w := math.RoundToEven(lo/g) * g

@@ -82,13 +82,18 @@ func TestGridReleaseIsPostProcessing(t *testing.T) {
 		all  bool
 		mk   func(noise.Noise) (Counter, error)
 	}{
-		{"tree", false, func(nz noise.Noise) (Counter, error) { return NewTreeSum(dim, n, nz, Plain) }},
-		{"honaker", true, func(nz noise.Noise) (Counter, error) { return NewHonakerTree(dim, n, nz) }},
+		{"tree", false, func(nz noise.Noise) (Counter, error) {
+			return New(Config{Kind: Tree, Dim: dim, Horizon: n, Noise: nz, Mode: Plain})
+		}},
+		{"honaker", true, func(nz noise.Noise) (Counter, error) {
+			return New(Config{Kind: Honaker, Dim: dim, Horizon: n, Noise: nz})
+		}},
 	} {
-		sec, err := noise.NewSecureGaussianNoise([]float64{3, 3, 3}, 1)
+		secAny, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{3, 3, 3}, Sensitivity: 1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
+		sec := secAny.(*noise.SecureNoise)
 		sec.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(38, 2))})
 		g := sec.Grid()
 		rec := &griddedRecord{recordNoise{Noise: sec}}
@@ -160,18 +165,20 @@ func TestGridReleasesOnGrid(t *testing.T) {
 			var nz noise.Noise
 			g := 0.0
 			if secure {
-				s, err := noise.NewSecureGaussianNoise([]float64{2, 2}, 1)
+				sAny, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{2, 2}, Sensitivity: 1}, nil)
 				if err != nil {
 					t.Fatal(err)
 				}
+				s := sAny.(*noise.SecureNoise)
 				s.SetEntropy(noise.RandReader{R: rng})
 				nz, g = s, s.Grid()
 			} else {
-				nz, _ = noise.NewGaussianNoise(dim, 2, rng)
-				s, _ := noise.NewSecureGaussianNoise([]float64{2, 2}, 1)
+				nz, _ = noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: dim, Sigma: 2}, rng)
+				sAny, _ := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{2, 2}, Sensitivity: 1}, nil)
+				s, _ := sAny.(*noise.SecureNoise) // nil on error
 				g = s.Grid()
 			}
-			c, err := NewCounter(kind, dim, n, nz)
+			c, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: nz})
 			if err != nil {
 				t.Fatalf("%v secure=%v: %v", kind, secure, err)
 			}

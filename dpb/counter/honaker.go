@@ -53,8 +53,9 @@ type HonakerTree struct {
 	accD  []float64 // secure only: the rounded data sum of acc's node
 }
 
-// NewHonakerTree returns a Honaker-estimator tree counter.
-func NewHonakerTree(dim, horizon int, nz noise.Noise) (*HonakerTree, error) {
+// newHonakerTree returns a Honaker-estimator tree counter ([New], Kind
+// [Honaker]).
+func newHonakerTree(dim, horizon int, nz noise.Noise) (*HonakerTree, error) {
 	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}

@@ -141,9 +141,9 @@ func KaryArity(n int) int {
 	return arg
 }
 
-// NewKaryTree returns a k-ary tree counter over horizon rounds of
-// dim-vectors, arity in [MinKaryArity, MaxKaryArity].
-func NewKaryTree(dim, horizon, arity int, nz noise.Noise) (*KaryTree, error) {
+// newKaryTree returns a k-ary tree counter over horizon rounds of
+// dim-vectors, arity in [MinKaryArity, MaxKaryArity] ([New], Kind [Kary]).
+func newKaryTree(dim, horizon, arity int, nz noise.Noise) (*KaryTree, error) {
 	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}

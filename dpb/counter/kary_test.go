@@ -42,7 +42,7 @@ func karyRelease(t, k int) [][2]int {
 func TestKaryZeroNoiseExact(t *testing.T) {
 	for _, k := range karyArities {
 		for _, n := range []int{1, 2, 8, 9, 26, 27, 28, 100, 1000, 4097} {
-			c, err := NewKaryTree(3, n, k, noise.ZeroNoise{N: 3})
+			c, err := New(Config{Kind: Kary, Dim: 3, Horizon: n, Noise: noise.ZeroNoise{N: 3}, Arity: k})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -60,7 +60,7 @@ func TestKaryNoiseMatchesDefinition(t *testing.T) {
 	for _, k := range karyArities {
 		for _, n := range []int{1, 5, 64, 100, 730} {
 			rn := &recNoise{n: 2, rng: rand.New(rand.NewPCG(3, uint64(n*k)))}
-			c, err := NewKaryTree(2, n, k, rn)
+			c, err := New(Config{Kind: Kary, Dim: 2, Horizon: n, Noise: rn, Arity: k})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,7 +110,8 @@ func TestKaryNoiseMatchesDefinition(t *testing.T) {
 func TestKaryExactStatistics(t *testing.T) {
 	for _, k := range karyArities {
 		for _, n := range []int{1, 2, 3, 7, 8, 9, 63, 64, 65, 100, 255, 1000, 4097} {
-			c, _ := NewKaryTree(1, n, k, noise.ZeroNoise{N: 1})
+			cc, _ := New(Config{Kind: Kary, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}, Arity: k})
+			c := cc.(*KaryTree)
 			best, sum := 0.0, 0.0
 			used := map[[2]int]bool{}
 			for r := 1; r <= n; r++ {
@@ -185,8 +186,8 @@ func TestKaryArity(t *testing.T) {
 func TestKaryEmpiricalVarianceLaplace(t *testing.T) {
 	const n, R, b = 300, 4000, 0.7
 	for i, k := range []int{3, 5, 17} {
-		nz, _ := noise.NewLaplaceNoise(R, b, rand.New(rand.NewPCG(11, uint64(i))))
-		c, err := NewKaryTree(R, n, k, nz)
+		nz, _ := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: R, Scale: b}, rand.New(rand.NewPCG(11, uint64(i))))
+		c, err := New(Config{Kind: Kary, Dim: R, Horizon: n, Noise: nz, Arity: k})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,8 +203,8 @@ func TestKaryEmpiricalVarianceLaplace(t *testing.T) {
 }
 
 func TestKaryErrors(t *testing.T) {
-	for _, a := range []int{-1, 0, 1, 65, 1000} {
-		_, err := NewKaryTree(1, 10, a, noise.ZeroNoise{N: 1})
+	for _, a := range []int{-1, 1, 65, 1000} { // 0 is the default arity (TestNewConfig)
+		_, err := New(Config{Kind: Kary, Dim: 1, Horizon: 10, Noise: noise.ZeroNoise{N: 1}, Arity: a})
 		if err == nil || !strings.Contains(err.Error(), "arity") || !strings.Contains(err.Error(), fmt.Sprint(a)) {
 			t.Errorf("arity %d: error %v", a, err)
 		}
@@ -213,16 +214,16 @@ func TestKaryErrors(t *testing.T) {
 		noise  noise.Noise
 	}{{0, 10, noise.ZeroNoise{N: 0}}, {1, 0, noise.ZeroNoise{N: 1}}, {1, -3, noise.ZeroNoise{N: 1}}, {2, 10, noise.ZeroNoise{N: 1}}, {1, 10, nil}}
 	for _, c := range bad {
-		if _, err := NewKaryTree(c.dim, c.n, 4, c.noise); err == nil {
+		if _, err := New(Config{Kind: Kary, Dim: c.dim, Horizon: c.n, Noise: c.noise, Arity: 4}); err == nil {
 			t.Errorf("dim %d, n %d, noise %v accepted", c.dim, c.n, c.noise)
 		}
 	}
-	if sec, err := noise.NewSecureLaplaceNoise(1, 1, 1); err == nil {
-		if _, err := NewKaryTree(1, 10, 4, sec); err != nil {
+	if sec, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Secure, Dim: 1, Scale: 1, Sensitivity: 1}, nil); err == nil {
+		if _, err := New(Config{Kind: Kary, Dim: 1, Horizon: 10, Noise: sec, Arity: 4}); err != nil {
 			t.Errorf("gridded secure noise refused: %v", err)
 		}
 	}
-	c, _ := NewKaryTree(2, 3, 2, noise.ZeroNoise{N: 2})
+	c, _ := New(Config{Kind: Kary, Dim: 2, Horizon: 3, Noise: noise.ZeroNoise{N: 2}, Arity: 2})
 	testkit.MustPanic(t, func() { c.Add([]float64{1}) })
 	for range 3 {
 		c.Add([]float64{1, 1})
@@ -231,8 +232,8 @@ func TestKaryErrors(t *testing.T) {
 }
 
 func TestKaryNoAllocs(t *testing.T) {
-	nz, _ := noise.NewLaplaceNoise(21, 1, rand.New(rand.NewPCG(1, 1)))
-	c, _ := NewKaryTree(21, 1<<20, 8, nz)
+	nz, _ := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 21, Scale: 1}, rand.New(rand.NewPCG(1, 1)))
+	c, _ := New(Config{Kind: Kary, Dim: 21, Horizon: 1 << 20, Noise: nz, Arity: 8})
 	z, dst := make([]float64, 21), make([]float64, 21)
 	if a := testing.AllocsPerRun(2000, func() {
 		c.Add(z)

@@ -58,7 +58,8 @@ func ProfileOf(kind Kind, n int) (Profile, error) {
 		p.Cost.L2Sq = cum
 		return p, nil
 	case BLT:
-		c, err := NewBLTCounter(1, n, noise.ZeroNoise{N: 1})
+		omega, lambda := BLTParams(n)
+		c, err := newBLTCounter(1, n, noise.ZeroNoise{N: 1}, omega, lambda, DataBound{})
 		if err != nil {
 			return p, err
 		}
@@ -98,7 +99,7 @@ func ProfileOf(kind Kind, n int) (Profile, error) {
 		p.Cost = Cost{L2Sq: m, L1: m}
 		return p, nil
 	}
-	c, err := NewCounter(kind, 1, n, noise.ZeroNoise{N: 1})
+	c, err := New(Config{Kind: kind, Dim: 1, Horizon: n, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return p, err
 	}

@@ -64,8 +64,9 @@ func SmoothBinaryParams(n int) (h, k int) {
 	return h, k
 }
 
-// NewSmoothBinary returns a smooth binary mechanism for horizon rounds.
-func NewSmoothBinary(dim, horizon int, nz noise.Noise) (*SmoothBinary, error) {
+// newSmoothBinary returns a smooth binary mechanism for horizon rounds
+// ([New], Kind [Smooth]).
+func newSmoothBinary(dim, horizon int, nz noise.Noise) (*SmoothBinary, error) {
 	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}

@@ -15,11 +15,11 @@ import (
 // dim-vectors on Laplace node noise seeded by seed.
 func newStateCounter(t *testing.T, kind Kind, dim, horizon int, seed uint64) Counter {
 	t.Helper()
-	nz, err := noise.NewLaplaceNoise(dim, 1, rand.New(rand.NewPCG(seed, 0)))
+	nz, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: dim, Scale: 1}, rand.New(rand.NewPCG(seed, 0)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	c, err := NewCounter(kind, dim, horizon, nz)
+	c, err := New(Config{Kind: kind, Dim: dim, Horizon: horizon, Noise: nz})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -20,12 +20,12 @@ import (
 //
 // Two choices of b are provided:
 //
-//   - [NewSqrtCounter]: the square-root factorisation B = C = A^{1/2},
+//   - [Sqrt]: the square-root factorisation B = C = A^{1/2},
 //     b_j = c_j = C(2j, j)/4^j (Henzinger, Upadhyay & Upadhyay 2023;
 //     Fichtenberger, Henzinger & Upadhyay 2023), whose max-variance × cost is
 //     within 1 + o(1) of optimal among factorisations; it keeps every draw,
 //     O(n·dim) memory and O(t·dim) work at round t — for n up to ≈ 10⁵.
-//   - [NewBLTCounter]: a buffered linear Toeplitz B (Dvijotham, McMahan,
+//   - [BLT]: a buffered linear Toeplitz B (Dvijotham, McMahan,
 //     Pillutla, Steinke & Thakurta 2024): b_0 = 1 and b_j = Σ_i ω_i λ_i^j
 //     for j ≥ 1, a sum of K geometric sequences, so (Bη)_t = η_t + Σ_i ω_i S_i
 //     with K buffers S_i ← λ_i(S_i + η_{t−1}): O(K·dim) memory and work per
@@ -41,7 +41,7 @@ import (
 //
 // Secure noise. On gridded node noise ([noise.Gridded], the exact
 // discrete Gaussian of [noise.SecureNoise]) the counter needs a bound on
-// its data ([DataBound], [NewSqrtCounterBounded], [NewBLTCounterBounded]):
+// its data ([DataBound], [Config].Bound):
 // it rounds each record to the grid, computes the measurements (Cw)_t in
 // floating point with an a-priori error bound e ([ToeplitzCounter.ErrorBound]),
 // rounds them to the grid, adds the discrete draw, and releases B applied
@@ -90,19 +90,14 @@ func SqrtCoefficients(n int) []float64 {
 	return b
 }
 
-// MaxSqrtHorizon is the largest horizon NewSqrtCounter accepts (its memory
+// MaxSqrtHorizon is the largest horizon the square-root counter accepts (its memory
 // is horizon·dim floats and its work O(horizon²·dim) in total).
 const MaxSqrtHorizon = 1 << 17
 
-// NewSqrtCounter returns the exact square-root factorisation counter. On
-// secure (gridded) noise it needs a data bound: [NewSqrtCounterBounded].
-func NewSqrtCounter(dim, horizon int, nz noise.Noise) (*ToeplitzCounter, error) {
-	return NewSqrtCounterBounded(dim, horizon, nz, DataBound{})
-}
-
-// NewSqrtCounterBounded is [NewSqrtCounter] with the data bound that
-// secure noise needs (see [DataBound]; ignored by simulated noise).
-func NewSqrtCounterBounded(dim, horizon int, nz noise.Noise, bound DataBound) (*ToeplitzCounter, error) {
+// newSqrtCounter returns the exact square-root factorisation counter ([New],
+// Kind [Sqrt]) with the data bound that secure noise needs (see [DataBound];
+// ignored by simulated noise).
+func newSqrtCounter(dim, horizon int, nz noise.Noise, bound DataBound) (*ToeplitzCounter, error) {
 	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}
@@ -131,7 +126,7 @@ func NewSqrtCounterBounded(dim, horizon int, nz noise.Noise, bound DataBound) (*
 	return c, c.initSecure(bound)
 }
 
-// BLTParams returns the ω and λ of [NewBLTCounter] for horizon n: the
+// BLTParams returns the default ω and λ of the BLT counter ([Config]) for horizon n: the
 // trapezoid nodes u_i = u_max − iΔu, Δu = 1.5, from u_max = ln 10 down to
 // u_min = ln(10⁻³/n), λ_i = exp(−e^{u_i}), ω_i = (Δu/π) e^{u_i/2}: K = 16
 // buffers at n = 2²⁰, 17 at 2²⁴. The grid was chosen by measuring max
@@ -148,28 +143,11 @@ func BLTParams(n int) (omega, lambda []float64) {
 	return omega, lambda
 }
 
-// NewBLTCounter returns the streaming BLT counter with [BLTParams]. On
-// secure (gridded) noise it needs a data bound: [NewBLTCounterBounded].
-func NewBLTCounter(dim, horizon int, nz noise.Noise) (*ToeplitzCounter, error) {
-	return NewBLTCounterBounded(dim, horizon, nz, DataBound{})
-}
-
-// NewBLTCounterBounded is [NewBLTCounter] with the data bound that secure
-// noise needs (see [DataBound]; ignored by simulated noise).
-func NewBLTCounterBounded(dim, horizon int, nz noise.Noise, bound DataBound) (*ToeplitzCounter, error) {
-	omega, lambda := BLTParams(horizon)
-	return NewBLTCounterWithBound(dim, horizon, nz, omega, lambda, bound)
-}
-
-// NewBLTCounterWith returns a BLT counter with b_j = Σ_i ω_i λ_i^j (j ≥ 1):
-// every λ_i must be in [0, 1) and every ω_i finite.
-func NewBLTCounterWith(dim, horizon int, nz noise.Noise, omega, lambda []float64) (*ToeplitzCounter, error) {
-	return NewBLTCounterWithBound(dim, horizon, nz, omega, lambda, DataBound{})
-}
-
-// NewBLTCounterWithBound is [NewBLTCounterWith] with the data bound that
-// secure noise needs (see [DataBound]; ignored by simulated noise).
-func NewBLTCounterWithBound(dim, horizon int, nz noise.Noise, omega, lambda []float64, bound DataBound) (*ToeplitzCounter, error) {
+// newBLTCounter returns a BLT counter ([New], Kind [BLT]) with
+// b_j = Σ_i ω_i λ_i^j (j ≥ 1), every λ_i in [0, 1) and every ω_i finite, and
+// the data bound that secure noise needs (see [DataBound]; ignored by
+// simulated noise).
+func newBLTCounter(dim, horizon int, nz noise.Noise, omega, lambda []float64, bound DataBound) (*ToeplitzCounter, error) {
 	if err := checkCounterArgs(dim, horizon, nz); err != nil {
 		return nil, err
 	}

@@ -9,7 +9,7 @@ import (
 )
 
 // DataBound is the bound on the data that a Toeplitz counter needs on
-// secure noise ([NewSqrtCounterBounded], [NewBLTCounterBounded]): the
+// secure noise ([Config].Bound): the
 // a-priori bound e on the floating-point error of its measurements (Cw)_t
 // scales with it (see counter_grid.go). Simulated noise ignores it.
 type DataBound struct {
@@ -84,7 +84,7 @@ func (c *ToeplitzCounter) initSecure(bound DataBound) error {
 	}
 	need := c.slack(e, g)
 	if !(tn.Slack() >= need) {
-		return fmt.Errorf("counter: the secure noise pays for a sensitivity slack of %v, the %s counter needs %v at data bound %v (build it with noise.NewSecureGaussianNoiseSlack and counter.ToeplitzSlack)", tn.Slack(), c.name, need, bound.Entry)
+		return fmt.Errorf("counter: the secure noise pays for a sensitivity slack of %v, the %s counter needs %v at data bound %v (build it with noise.New, its Config.Slack from counter.ToeplitzSlack)", tn.Slack(), c.name, need, bound.Entry)
 	}
 	d := c.dim
 	s := &toeplitzSecure{g: g, bound: bound.Entry, clip: bound.Clip, e: e, meas: make([]float64, d)}
@@ -176,7 +176,7 @@ func ToeplitzSlack(kind Kind, dim, horizon int, bound DataBound, g float64) (flo
 	if err := param.CheckPositive("grid", g); err != nil {
 		return 0, err
 	}
-	probe, err := NewCounter(kind, 1, horizon, noise.ZeroNoise{N: 1})
+	probe, err := New(Config{Kind: kind, Dim: 1, Horizon: horizon, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return 0, err
 	}

@@ -41,10 +41,11 @@ func newSecureToeplitz(t *testing.T, kind Kind, dim, n int, sigma, bound float64
 	if err != nil {
 		t.Fatal(err)
 	}
-	sn, err := noise.NewSecureGaussianNoiseSlack(sig, 1, slack)
+	snAny, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: sig, Sensitivity: 1, Slack: slack}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sn := snAny.(*noise.SecureNoise)
 	return sn
 }
 
@@ -72,7 +73,7 @@ func TestToeplitzSecureReleaseIsPostProcessing(t *testing.T) {
 		g := sec.Grid()
 		rec := &toeplitzRecord{griddedRecord{recordNoise{Noise: sec}}}
 		mk := func(nz noise.Noise) *ToeplitzCounter {
-			c, err := NewCounterBounded(kind, dim, n, nz, bound)
+			c, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: nz, Bound: bound})
 			if err != nil {
 				t.Fatalf("%v: %v", kind, err)
 			}
@@ -128,21 +129,21 @@ func TestToeplitzSecureReleaseIsPostProcessing(t *testing.T) {
 // positive control).
 func TestToeplitzSecureRefusals(t *testing.T) {
 	const n, dim = 1000, 2
-	lap, _ := noise.NewSecureLaplaceNoise(dim, 1, 1)
+	lap, _ := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Secure, Dim: dim, Scale: 1, Sensitivity: 1}, nil)
 	for _, kind := range []Kind{Sqrt, BLT} {
 		good := newSecureToeplitz(t, kind, dim, n, 1, 1e4)
-		if _, err := NewCounter(kind, dim, n, good); err == nil || !strings.Contains(err.Error(), "data bound") {
+		if _, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: good}); err == nil || !strings.Contains(err.Error(), "data bound") {
 			t.Errorf("%v without a bound: error %v", kind, err)
 		}
-		if _, err := NewCounterBounded(kind, dim, n, lap, DataBound{Entry: 1}); err == nil || !strings.Contains(err.Error(), "Gaussian") {
+		if _, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: lap, Bound: DataBound{Entry: 1}}); err == nil || !strings.Contains(err.Error(), "Gaussian") {
 			t.Errorf("%v on secure Laplace: error %v", kind, err)
 		}
 		for _, b := range []float64{math.NaN(), -1, math.Inf(1)} {
-			if _, err := NewCounterBounded(kind, dim, n, good, DataBound{Entry: b}); err == nil {
+			if _, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: good, Bound: DataBound{Entry: b}}); err == nil {
 				t.Errorf("%v: bound %v accepted", kind, b)
 			}
 		}
-		c, err := NewCounterBounded(kind, dim, n, good, DataBound{Entry: 1e4})
+		c, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: good, Bound: DataBound{Entry: 1e4}})
 		if err != nil {
 			t.Fatalf("%v: the slack of ToeplitzSlack refused: %v", kind, err)
 		}
@@ -153,12 +154,12 @@ func TestToeplitzSecureRefusals(t *testing.T) {
 		// e omitted: the slack of the rounding alone.
 		tc := c.(*ToeplitzCounter)
 		noE := tc.slack(0, good.Grid())
-		short, _ := noise.NewSecureGaussianNoiseSlack([]float64{1, 1}, 1, noE)
-		if _, err := NewCounterBounded(kind, dim, n, short, DataBound{Entry: 1e4}); err == nil || !strings.Contains(err.Error(), "slack") {
+		short, _ := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{1, 1}, Sensitivity: 1, Slack: noE}, nil)
+		if _, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: short, Bound: DataBound{Entry: 1e4}}); err == nil || !strings.Contains(err.Error(), "slack") {
 			t.Errorf("%v: noise without 2e in its slack accepted (error %v)", kind, err)
 		}
 		// A larger bound than the noise was calibrated for is refused too.
-		if _, err := NewCounterBounded(kind, dim, n, good, DataBound{Entry: 1e6}); err == nil {
+		if _, err := New(Config{Kind: kind, Dim: dim, Horizon: n, Noise: good, Bound: DataBound{Entry: 1e6}}); err == nil {
 			t.Errorf("%v: a bound above the calibration's accepted", kind)
 		}
 		// A bound too large for the grid.
@@ -179,7 +180,7 @@ func TestToeplitzSecureDataBound(t *testing.T) {
 	}
 	for _, kind := range []Kind{Sqrt, BLT} {
 		for _, clip := range []bool{false, true} {
-			c, err := NewCounterBounded(kind, 1, 8, newSecureToeplitz(t, kind, 1, 8, 1, 2), DataBound{Entry: 2, Clip: clip})
+			c, err := New(Config{Kind: kind, Dim: 1, Horizon: 8, Noise: newSecureToeplitz(t, kind, 1, 8, 1, 2), Bound: DataBound{Entry: 2, Clip: clip}})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -194,8 +195,8 @@ func TestToeplitzSecureDataBound(t *testing.T) {
 				t.Errorf("%v clip=%v: NaN accepted", kind, clip)
 			}
 		}
-		sim, _ := noise.NewGaussianNoise(1, 1, rand.New(rand.NewPCG(1, 1)))
-		c, err := NewCounterBounded(kind, 1, 8, sim, DataBound{Entry: 2})
+		sim, _ := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 1, Sigma: 1}, rand.New(rand.NewPCG(1, 1)))
+		c, err := New(Config{Kind: kind, Dim: 1, Horizon: 8, Noise: sim, Bound: DataBound{Entry: 2}})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -216,10 +217,11 @@ func TestBLTSecureMeasurementError(t *testing.T) {
 	const n, bnd = 2000, 1.0
 	sec := newSecureToeplitz(t, BLT, 1, n, 1, bnd)
 	sec.SetEntropy(noise.RandReader{R: rand.New(rand.NewPCG(38, 5))})
-	c, err := NewBLTCounterBounded(1, n, sec, DataBound{Entry: bnd})
+	cc, err := New(Config{Kind: BLT, Dim: 1, Horizon: n, Noise: sec, Bound: DataBound{Entry: bnd}})
 	if err != nil {
 		t.Fatal(err)
 	}
+	c := cc.(*ToeplitzCounter)
 	e := c.ErrorBound()
 	rng := rand.New(rand.NewPCG(38, 6))
 	const prec = 400

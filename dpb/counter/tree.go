@@ -16,8 +16,9 @@ const (
 	// ModeDefault is the zero ReleaseMode: a policy's config that leaves its
 	// mode unset gets the mode its bounds need (Padded for SS18's tree
 	// regularizers, whose Propositions 9 and 11 assume it; Plain for MT14,
-	// whose Theorem 4 is for the binary mechanism). [NewTreeSum] refuses it:
-	// a bare counter names its mode.
+	// whose Theorem 4 is for the binary mechanism). In a counter [Config]
+	// it means the Kind's own mode (Tree plain, TreePadded padded); the
+	// deprecated NewTreeSum refuses it.
 	ModeDefault ReleaseMode = iota
 	// Plain is the binary mechanism of Chan, Shi & Song (2011) and Dwork et al.
 	// (2010): the release at round t sums the noise of popcount(t) tree nodes,
@@ -84,8 +85,17 @@ type TreeSum struct {
 }
 
 // NewTreeSum returns a tree over horizon rounds of dim-vectors with the given
-// node noise and release mode. The noise's dimension must equal dim.
+// node noise and release mode (ModeDefault is refused).
+//
+// Deprecated: use New(Config{Kind: Tree, Mode: mode, ...}) (kept for the
+// notebook 00_start_here).
 func NewTreeSum(dim, horizon int, nz noise.Noise, mode ReleaseMode) (*TreeSum, error) {
+	return newTreeSum(dim, horizon, nz, mode)
+}
+
+// newTreeSum returns a tree over horizon rounds of dim-vectors with the given
+// node noise and release mode. The noise's dimension must equal dim.
+func newTreeSum(dim, horizon int, nz noise.Noise, mode ReleaseMode) (*TreeSum, error) {
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}

@@ -25,7 +25,7 @@ func (s *seqNoise) Sample(dst []float64) {
 func TestTreeSumZeroNoiseExact(t *testing.T) {
 	for _, mode := range []ReleaseMode{Plain, Padded} {
 		for _, n := range []int{1, 2, 3, 7, 8, 9, 100, 1024, 1025} {
-			ts, err := NewTreeSum(3, n, noise.ZeroNoise{N: 3}, mode)
+			ts, err := New(Config{Kind: Tree, Dim: 3, Horizon: n, Noise: noise.ZeroNoise{N: 3}, Mode: mode})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -55,10 +55,11 @@ func TestTreeSumNodes(t *testing.T) {
 	for _, mode := range []ReleaseMode{Plain, Padded} {
 		const n = 300
 		sn := &seqNoise{n: 2}
-		ts, err := NewTreeSum(2, n, sn, mode)
+		c, err := New(Config{Kind: Tree, Dim: 2, Horizon: n, Noise: sn, Mode: mode})
 		if err != nil {
 			t.Fatal(err)
 		}
+		ts := c.(*TreeSum)
 		m := ts.Levels()
 		npad := 0
 		if mode == Padded {
@@ -100,16 +101,16 @@ func TestTreeLevels(t *testing.T) {
 }
 
 func TestTreeSumErrors(t *testing.T) {
-	if _, err := NewTreeSum(0, 10, noise.ZeroNoise{N: 0}, Plain); err == nil {
+	if _, err := New(Config{Kind: Tree, Dim: 0, Horizon: 10, Noise: noise.ZeroNoise{N: 0}, Mode: Plain}); err == nil {
 		t.Error("dim 0 accepted")
 	}
-	if _, err := NewTreeSum(2, 0, noise.ZeroNoise{N: 2}, Plain); err == nil {
+	if _, err := New(Config{Kind: Tree, Dim: 2, Horizon: 0, Noise: noise.ZeroNoise{N: 2}, Mode: Plain}); err == nil {
 		t.Error("horizon 0 accepted")
 	}
-	if _, err := NewTreeSum(2, 10, noise.ZeroNoise{N: 3}, Plain); err == nil {
+	if _, err := New(Config{Kind: Tree, Dim: 2, Horizon: 10, Noise: noise.ZeroNoise{N: 3}, Mode: Plain}); err == nil {
 		t.Error("noise dimension mismatch accepted")
 	}
-	ts, _ := NewTreeSum(1, 1, noise.ZeroNoise{N: 1}, Plain)
+	ts, _ := New(Config{Kind: Tree, Dim: 1, Horizon: 1, Noise: noise.ZeroNoise{N: 1}, Mode: Plain})
 	ts.Add([]float64{1})
 	defer func() {
 		if recover() == nil {

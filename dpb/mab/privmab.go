@@ -85,7 +85,7 @@ func newPrivArms(k int, eps float64, noNoise, forget, clip bool, mode noise.Mode
 	var nz noise.Noise = noise.ZeroNoise{N: 1}
 	grid := 0.0
 	if !noNoise {
-		lap, err := noise.NewLaplaceNoiseMode(mode, 1, 1/eps, 1, rng)
+		lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: mode, Dim: 1, Scale: 1 / eps, Sensitivity: 1}, rng)
 		if err != nil {
 			return nil, err
 		}

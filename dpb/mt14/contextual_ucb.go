@@ -190,16 +190,17 @@ func NewContextualUCB(cfg ContextualUCBConfig, rng *rand.Rand) (*ContextualUCB, 
 		if scale > 0 {
 			// Both mechanisms calibrate to ℓ1 sensitivity dim (one per
 			// entry, or dim for the whole vector).
-			lap, err := noise.NewLaplaceNoiseMode(cfg.Noise, dim, scale, float64(dim), rng)
+			lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: cfg.Noise, Dim: dim, Scale: scale, Sensitivity: float64(dim)}, rng)
 			if err != nil {
 				return nil, err
 			}
 			nz = lap
 		}
-		tree, err := counter.NewTreeSum(dim, cfg.Horizon, nz, cfg.Mode)
+		treeAny, err := counter.New(counter.Config{Kind: counter.Tree, Dim: dim, Horizon: cfg.Horizon, Noise: nz, Mode: cfg.Mode})
 		if err != nil {
 			return nil, err
 		}
+		tree := treeAny.(*counter.TreeSum)
 		m := &p.models[i]
 		*m = ctxModel{tree: tree, rel: make([]float64, dim), a: make([]float64, d*d),
 			inv: make([]float64, d*d), chol: make([]float64, d*d), b: make([]float64, d), th: make([]float64, d)}

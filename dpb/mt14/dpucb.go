@@ -174,7 +174,7 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	if !cfg.NoNoise {
 		p.scale = TreeCounterScale(cfg.Horizon, 1, eps0)
 		if kind != counter.Tree && kind != counter.TreePadded {
-			probe, err := counter.NewCounter(kind, 1, cfg.Horizon, noise.ZeroNoise{N: 1})
+			probe, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: cfg.Horizon, Noise: noise.ZeroNoise{N: 1}})
 			if err != nil {
 				return nil, err
 			}
@@ -188,13 +188,13 @@ func NewDPUCB(cfg DPUCBConfig, rng *rand.Rand) (*DPUCB, error) {
 	for a := range p.trees {
 		var nz noise.Noise = noise.ZeroNoise{N: 1}
 		if !cfg.NoNoise {
-			lap, err := noise.NewLaplaceNoiseMode(cfg.Noise, 1, p.scale, 1, rng)
+			lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: cfg.Noise, Dim: 1, Scale: p.scale, Sensitivity: 1}, rng)
 			if err != nil {
 				return nil, err
 			}
 			nz = lap
 		}
-		t, err := counter.NewCounter(kind, 1, cfg.Horizon, nz)
+		t, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: cfg.Horizon, Noise: nz})
 		if err != nil {
 			return nil, noise.ExplainDefault(requested, err)
 		}

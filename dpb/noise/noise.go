@@ -44,8 +44,17 @@ type LaplaceNoise struct {
 	rng *rand.Rand
 }
 
-// NewLaplaceNoise returns Lap(scale) noise of dimension dim.
+// NewLaplaceNoise returns simulated Lap(scale) noise of dimension dim.
+//
+// Deprecated: use New(Config{Law: LaplaceLaw, Mode: Simulated, Dim: dim,
+// Scale: scale}, rng) (kept for the notebook 00_start_here).
 func NewLaplaceNoise(dim int, scale float64, rng *rand.Rand) (*LaplaceNoise, error) {
+	return newLaplace(dim, scale, rng)
+}
+
+// newLaplace returns Lap(scale) noise of dimension dim ([New], LaplaceLaw,
+// Simulated).
+func newLaplace(dim int, scale float64, rng *rand.Rand) (*LaplaceNoise, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -99,8 +108,9 @@ type GaussianNoise struct {
 	rng   *rand.Rand
 }
 
-// NewGaussianNoise returns N(0, sigma²) noise of dimension dim.
-func NewGaussianNoise(dim int, sigma float64, rng *rand.Rand) (*GaussianNoise, error) {
+// newGaussian returns N(0, sigma²) noise of dimension dim ([New],
+// GaussianLaw, Simulated).
+func newGaussian(dim int, sigma float64, rng *rand.Rand) (*GaussianNoise, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}

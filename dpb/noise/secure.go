@@ -41,7 +41,7 @@ import (
 // claim.
 //
 // Secure draws exact discrete noise on an integer grid with randomness
-// from crypto/rand ([NewSecureLaplaceNoise], [NewSecureSymGaussianNoise]):
+// from crypto/rand ([New] with Mode Secure):
 // the data are rounded to the grid, so every release is exactly
 // grid·(integer sum + integer noise) and its law is exactly the discrete
 // mechanism's, whose privacy is proven on its own (no bit pattern carries
@@ -158,21 +158,6 @@ func ExplainDefault(requested Mode, err error) error {
 	return fmt.Errorf("noise: Noise is unset, which means secure noise, and this mechanism has none: set Noise to noise.Simulated to run it on seeded floating-point noise, not a release-grade guarantee (its low bits can reveal the data). %w", err)
 }
 
-// NewLaplaceNoiseMode returns Lap(scale) node noise of the given mode: the
-// seeded [LaplaceNoise] for Simulated, or [NewSecureLaplaceNoise] for ℓ1
-// sensitivity sens (with its bits from rng for SecureSeeded; from
-// crypto/rand for Secure and the unset Default).
-func NewLaplaceNoiseMode(mode Mode, dim int, scale, sens float64, rng *rand.Rand) (Noise, error) {
-	if mode = mode.Resolve(); mode.Secure() {
-		s, err := NewSecureLaplaceNoise(dim, scale, sens)
-		if err == nil {
-			s.SeedFrom(mode, rng)
-		}
-		return s, err
-	}
-	return NewLaplaceNoise(dim, scale, rng)
-}
-
 // SecureGridBits is the resolution of the secure grid: the grid is the power
 // of two g with scale/g ∈ [2²⁰, 2²¹), fine enough that rounding the data to
 // it changes nothing the noise does not swamp.
@@ -181,7 +166,7 @@ const SecureGridBits = 20
 // SecureGrid returns the grid g = 2^(⌊log₂ scale⌋ − 20) of the secure
 // noise whose smallest scale (Laplace scale, or smallest Gaussian σ) is
 // scale: what a caller needs to size a slack before building the noise
-// ([NewSecureGaussianNoiseSlack]).
+// ([Config].Slack).
 func SecureGrid(scale float64) float64 {
 	_, e := math.Frexp(scale) // scale = f·2^e, f ∈ [0.5, 1)
 	return math.Ldexp(1, e-1-SecureGridBits)
@@ -222,7 +207,7 @@ type SecureNoise struct {
 	gauss bool
 	grid  float64
 	tau   uint64   // discrete Laplace scale in grid steps
-	slack float64  // extra ℓ2 sensitivity paid for (NewSecureGaussianNoiseSlack)
+	slack float64  // extra ℓ2 sensitivity paid for ([Config].Slack)
 	sigma []uint64 // discrete Gaussian σ_i in grid steps, per entry
 	src   *cryptoSource
 	// scratch for the exact Gaussian test
@@ -231,7 +216,7 @@ type SecureNoise struct {
 
 var _ Noise = (*SecureNoise)(nil)
 
-// NewSecureLaplaceNoise returns secure discrete Laplace noise of dimension
+// newSecureLaplace returns secure discrete Laplace noise of dimension
 // dim standing in for Lap(scale) noise calibrated to ℓ1 sensitivity sens
 // (scale = sens/ε₀ for an ε₀-DP node, or the tree's m·sens/ε). The grid is
 // g = SecureGrid(scale) and the discrete scale is
@@ -241,7 +226,7 @@ var _ Noise = (*SecureNoise)(nil)
 // which pays for rounding (each of dim entries can move one more step): the
 // rounded ℓ1 sensitivity (sens + dim·g)/g over τ is at most sens/scale, the ε₀
 // of the continuous mechanism.
-func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
+func newSecureLaplace(dim int, scale, sens float64) (*SecureNoise, error) {
 	if err := param.CheckDim("dimension", dim); err != nil {
 		return nil, err
 	}
@@ -256,7 +241,7 @@ func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
 	return &SecureNoise{grid: g, tau: uint64(tau), sigma: make([]uint64, dim), src: newCryptoSource()}, nil
 }
 
-// NewSecureGaussianNoise returns secure discrete Gaussian noise with one
+// newSecureGaussian returns secure discrete Gaussian noise with one
 // entry per element of sigmas, standing in for independent N(0, sigmas[i]²)
 // entries calibrated to an ℓ2 sensitivity sens that some neighbouring pair
 // attains. With g = SecureGrid(min σ) each discrete σ is
@@ -267,23 +252,20 @@ func NewSecureLaplaceNoise(dim int, scale, sens float64) (*SecureNoise, error) {
 // ‖Δ‖_{σ} = (Σ Δ_i²/σ_i²)^{1/2} grows by at most g√dim/min σ while its
 // maximum is at least sens/max σ; scaling every σ by f keeps the maximum,
 // hence the zCDP ρ = max‖Δ‖_σ²/2, at or below the continuous mechanism's.
-func NewSecureGaussianNoise(sigmas []float64, sens float64) (*SecureNoise, error) {
-	return NewSecureGaussianNoiseSlack(sigmas, sens, 0)
-}
-
-// NewSecureGaussianNoiseSlack is [NewSecureGaussianNoise] paying, beyond
+//
+// It pays, beyond
 // the rounding of the data, for an extra change of at most slack (ℓ2, in
 // the units of sens) in the rounded statistic of a neighbouring pair:
 //
 //	σ′_i = ⌈sigmas[i]·f/g⌉ grid steps,   f = 1 + (g·√dim + slack)·(max σ/min σ)/sens,
 //
-// by the argument of [NewSecureGaussianNoise] with g√dim + slack in place
+// by the argument above with g√dim + slack in place
 // of g√dim. The Toeplitz counters of dpb/counter need it: their rounded
 // measurements move by up to 2e + g more than the exact ones (e the
 // floating-point error bound of computing them), which they express as a
 // slack per unit of their cost (counter.ToeplitzSlack). slack must be
 // finite and ≥ 0; [SecureNoise.Slack] returns it.
-func NewSecureGaussianNoiseSlack(sigmas []float64, sens, slack float64) (*SecureNoise, error) {
+func newSecureGaussian(sigmas []float64, sens, slack float64) (*SecureNoise, error) {
 	if err := param.CheckDim("dimension", len(sigmas)); err != nil {
 		return nil, err
 	}
@@ -312,20 +294,15 @@ func NewSecureGaussianNoiseSlack(sigmas []float64, sens, slack float64) (*Secure
 	return n, nil
 }
 
-// NewSecureSymGaussianNoise is the secure counterpart of
-// [NewSymGaussianNoise]: packed n×n symmetric noise with σ off the diagonal
+// newSecureSymGaussian is the secure counterpart of
+// [SymGaussianNoise]: packed n×n symmetric noise with σ off the diagonal
 // and √2σ on it, discrete Gaussian on the grid, for a mechanism whose
 // neighbouring packed data differ by at most sens in ℓ2 (attained). For the
 // SS18 tree, sens = √2·L̃²: (x, y) = L̃e₁ against L̃e₂ changes two diagonal
 // entries by L̃² each, and ‖vvᵀ − v′v′ᵀ‖_F² = 2L̃⁴ − 2(v·v′)² ≤ 2L̃⁴ bounds
 // every pair.
-func NewSecureSymGaussianNoise(n int, sigma, sens float64) (*SecureNoise, error) {
-	return NewSecureSymGaussianNoiseSlack(n, sigma, sens, 0)
-}
-
-// NewSecureSymGaussianNoiseSlack is [NewSecureSymGaussianNoise] with a
-// sensitivity slack ([NewSecureGaussianNoiseSlack]).
-func NewSecureSymGaussianNoiseSlack(n int, sigma, sens, slack float64) (*SecureNoise, error) {
+// slack is a sensitivity slack as for the Gaussian ([Config].Slack).
+func newSecureSymGaussian(n int, sigma, sens, slack float64) (*SecureNoise, error) {
 	if err := param.CheckDim("matrix size", n); err != nil {
 		return nil, err
 	}
@@ -339,7 +316,7 @@ func NewSecureSymGaussianNoiseSlack(n int, sigma, sens, slack float64) (*SecureN
 		}
 		s[simd.PackedIndex(n, i, i)] = math.Sqrt2 * sigma
 	}
-	return NewSecureGaussianNoiseSlack(s, sens, slack)
+	return newSecureGaussian(s, sens, slack)
 }
 
 // SetEntropy makes s draw its uniform bits from r instead of crypto/rand
@@ -407,7 +384,7 @@ func ModeOf(n Noise) Mode {
 func (s *SecureNoise) Grid() float64 { return s.grid }
 
 // Slack returns the extra ℓ2 sensitivity the discrete Gaussian σ′ pays for
-// ([NewSecureGaussianNoiseSlack]); 0 for Laplace and for the constructors
+// ([Config].Slack); 0 for Laplace and for the constructors
 // without slack.
 func (s *SecureNoise) Slack() float64 { return s.slack }
 

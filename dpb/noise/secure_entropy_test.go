@@ -12,7 +12,7 @@ import (
 // only bytes), and the library default stays crypto/rand.
 func TestSecureSeededEntropy(t *testing.T) {
 	draw := func(mode Mode, seed uint64) []float64 {
-		nz, err := NewLaplaceNoiseMode(mode, 3, 2.5, 1, rand.New(rand.NewChaCha8([32]byte{byte(seed)})))
+		nz, err := New(Config{Law: LaplaceLaw, Mode: mode, Dim: 3, Scale: 2.5, Sensitivity: 1}, rand.New(rand.NewChaCha8([32]byte{byte(seed)})))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -44,8 +44,10 @@ func TestSecureSeededEntropy(t *testing.T) {
 		}
 		return k
 	}
-	s1, _ := NewSecureGaussianNoise([]float64{3, 40}, 1)
-	s2, _ := NewSecureGaussianNoise([]float64{3, 40}, 1)
+	s1Any, _ := New(Config{Law: GaussianLaw, Mode: Secure, Sigmas: []float64{3, 40}, Sensitivity: 1}, nil)
+	s1, _ := s1Any.(*SecureNoise) // nil on error
+	s2Any, _ := New(Config{Law: GaussianLaw, Mode: Secure, Sigmas: []float64{3, 40}, Sensitivity: 1}, nil)
+	s2, _ := s2Any.(*SecureNoise) // nil on error
 	s1.SetEntropy(bytes.NewReader(bs))
 	s2.SetEntropy(RandReader{rand.New(rand.NewChaCha8([32]byte{7}))})
 	k1, k2 := g(s1), g(s2)

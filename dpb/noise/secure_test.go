@@ -92,7 +92,7 @@ func TestBernoulliExp(t *testing.T) {
 // √(20b⁴/n)); a correct sampler fails with probability below 10⁻⁸.
 func TestSecureNoiseScale(t *testing.T) {
 	const b, n = 2.0, 20000
-	nz, err := NewSecureLaplaceNoise(1, b, 1)
+	nz, err := New(Config{Law: LaplaceLaw, Mode: Secure, Dim: 1, Scale: b, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -109,10 +109,11 @@ func TestSecureNoiseScale(t *testing.T) {
 	}
 	// The discrete Gaussian at its real grid (σ ≈ 2²⁰ steps): variance σ²
 	// within 6 standard errors (√(2/n)σ²).
-	gn, err := NewSecureGaussianNoise([]float64{1.5}, 1)
+	gnAny, err := New(Config{Law: GaussianLaw, Mode: Secure, Sigmas: []float64{1.5}, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	gn := gnAny.(*SecureNoise)
 	s2 = 0
 	for range n {
 		gn.Sample(x)
@@ -123,10 +124,11 @@ func TestSecureNoiseScale(t *testing.T) {
 	if v := s2 / n; !(math.Abs(v-sg2) <= 6*math.Sqrt(2.0/n)*sg2) {
 		t.Errorf("discrete Gaussian variance %.4f, want %.4f", v, sg2)
 	}
-	sg, err := NewSecureSymGaussianNoise(3, 5, math.Sqrt2)
+	sgAny, err := New(Config{Law: SymGaussianLaw, Mode: Secure, N: 3, Sigma: 5, Sensitivity: math.Sqrt2}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	sg := sgAny.(*SecureNoise)
 	g := sg.Grid()
 	for i, s := range sg.Sigmas() {
 		base := 5.0
@@ -141,19 +143,19 @@ func TestSecureNoiseScale(t *testing.T) {
 }
 
 func TestSecureNoiseErrors(t *testing.T) {
-	if _, err := NewSecureLaplaceNoise(0, 1, 1); err == nil {
+	if _, err := New(Config{Law: LaplaceLaw, Mode: Secure, Dim: 0, Scale: 1, Sensitivity: 1}, nil); err == nil {
 		t.Error("dimension 0 accepted")
 	}
-	if _, err := NewSecureLaplaceNoise(1, math.NaN(), 1); err == nil {
+	if _, err := New(Config{Law: LaplaceLaw, Mode: Secure, Dim: 1, Scale: math.NaN(), Sensitivity: 1}, nil); err == nil {
 		t.Error("NaN scale accepted")
 	}
-	if _, err := NewSecureLaplaceNoise(1, 1, 0); err == nil {
+	if _, err := New(Config{Law: LaplaceLaw, Mode: Secure, Dim: 1, Scale: 1, Sensitivity: 0}, nil); err == nil {
 		t.Error("zero sensitivity accepted")
 	}
-	if _, err := NewSecureGaussianNoise([]float64{1, -1}, 1); err == nil {
+	if _, err := New(Config{Law: GaussianLaw, Mode: Secure, Sigmas: []float64{1, -1}, Sensitivity: 1}, nil); err == nil {
 		t.Error("negative sigma accepted")
 	}
-	if _, err := NewSecureSymGaussianNoise(2, math.Inf(1), 1); err == nil {
+	if _, err := New(Config{Law: SymGaussianLaw, Mode: Secure, N: 2, Sigma: math.Inf(1), Sensitivity: 1}, nil); err == nil {
 		t.Error("infinite sigma accepted")
 	}
 }

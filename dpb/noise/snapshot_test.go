@@ -13,7 +13,7 @@ import (
 // with the package's name.
 func TestNoiseState(t *testing.T) {
 	rng := func(s uint64) *rand.Rand { return rand.New(rand.NewPCG(s, 0)) }
-	lap, err := NewLaplaceNoise(2, 1, rng(1))
+	lap, err := New(Config{Law: LaplaceLaw, Mode: Simulated, Dim: 2, Scale: 1}, rng(1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -29,14 +29,14 @@ func TestNoiseState(t *testing.T) {
 	}
 
 	seeded := func(s uint64) Noise {
-		nz, err := NewLaplaceNoiseMode(SecureSeeded, 2, 1, 1, rng(s))
+		nz, err := New(Config{Law: LaplaceLaw, Mode: SecureSeeded, Dim: 2, Scale: 1, Sensitivity: 1}, rng(s))
 		if err != nil {
 			t.Fatal(err)
 		}
 		return nz
 	}
 	sym := func(s uint64) Noise {
-		nz, err := NewSymGaussianNoise(3, 1, rng(s))
+		nz, err := New(Config{Law: SymGaussianLaw, Mode: Simulated, N: 3, Sigma: 1}, rng(s))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -66,7 +66,7 @@ func TestNoiseState(t *testing.T) {
 			}
 		}
 	}
-	crypto, err := NewLaplaceNoiseMode(Secure, 2, 1, 1, nil)
+	crypto, err := New(Config{Law: LaplaceLaw, Mode: Secure, Dim: 2, Scale: 1, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,9 +35,18 @@ type SymGaussianNoise struct {
 
 var _ Noise = (*SymGaussianNoise)(nil)
 
-// NewSymGaussianNoise returns the symmetrised Gaussian noise of n×n matrices
-// with entry scale sigma (> 0 and finite).
+// NewSymGaussianNoise returns the simulated symmetrised Gaussian noise of
+// n×n matrices with entry scale sigma (> 0 and finite).
+//
+// Deprecated: use New(Config{Law: SymGaussianLaw, Mode: Simulated, N: n,
+// Sigma: sigma}, rng) (kept for the notebook ss18_privacy).
 func NewSymGaussianNoise(n int, sigma float64, rng *rand.Rand) (*SymGaussianNoise, error) {
+	return newSymGaussian(n, sigma, rng)
+}
+
+// newSymGaussian returns the symmetrised Gaussian noise of n×n matrices
+// with entry scale sigma (> 0 and finite) ([New], SymGaussianLaw, Simulated).
+func newSymGaussian(n int, sigma float64, rng *rand.Rand) (*SymGaussianNoise, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}

@@ -21,7 +21,7 @@ func TestSymGaussianMoments(t *testing.T) {
 		sigma float64
 	}{{1, 3}, {4, 0.7}, {6, 1e-3}} {
 		t.Run(fmt.Sprintf("n=%d", tc.n), func(t *testing.T) {
-			g, err := NewSymGaussianNoise(tc.n, tc.sigma, bandit.Stream(10, uint64(tc.n)))
+			g, err := New(Config{Law: SymGaussianLaw, Mode: Simulated, N: tc.n, Sigma: tc.sigma}, bandit.Stream(10, uint64(tc.n)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -73,14 +73,15 @@ func TestSymGaussianErrorsAndAllocs(t *testing.T) {
 		n     int
 		sigma float64
 	}{{0, 1}, {3, 0}, {3, -2}, {3, math.NaN()}, {3, math.Inf(1)}} {
-		if _, err := NewSymGaussianNoise(tc.n, tc.sigma, rng); err == nil {
+		if _, err := New(Config{Law: SymGaussianLaw, Mode: Simulated, N: tc.n, Sigma: tc.sigma}, rng); err == nil {
 			t.Errorf("NewSymGaussianNoise(%d, %v) accepted", tc.n, tc.sigma)
 		}
 	}
-	g, err := NewSymGaussianNoise(5, 2, rng)
+	gAny, err := New(Config{Law: SymGaussianLaw, Mode: Simulated, N: 5, Sigma: 2}, rng)
 	if err != nil {
 		t.Fatal(err)
 	}
+	g := gAny.(*SymGaussianNoise)
 	if g.Dim() != 15 || g.N() != 5 || g.Sigma() != 2 {
 		t.Errorf("accessors: Dim %d N %d Sigma %v", g.Dim(), g.N(), g.Sigma())
 	}
@@ -101,7 +102,7 @@ func TestSymGaussianErrorsAndAllocs(t *testing.T) {
 func BenchmarkSymGaussianSample(b *testing.B) {
 	for _, n := range []int{6, 17, 65} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			g, err := NewSymGaussianNoise(n, 1, bandit.Stream(12, 0))
+			g, err := New(Config{Law: SymGaussianLaw, Mode: Simulated, N: n, Sigma: 1}, bandit.Stream(12, 0))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -49,10 +49,10 @@ type WishartNoise struct {
 
 var _ Noise = (*WishartNoise)(nil)
 
-// NewWishartNoise returns a sampler of W_n(scale·I, k). n must be >= 1,
+// newWishart returns a sampler of W_n(scale·I, k) ([New], WishartLaw). n must be >= 1,
 // scale > 0 and finite, and k > n − 1 and finite (the condition for the
 // distribution to exist and be nonsingular).
-func NewWishartNoise(n int, scale float64, k float64, rng *rand.Rand) (*WishartNoise, error) {
+func newWishart(n int, scale float64, k float64, rng *rand.Rand) (*WishartNoise, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}

@@ -192,7 +192,7 @@ func TestWishartMoments(t *testing.T) {
 		{5, 1, 12},     // integer k
 	} {
 		t.Run(fmt.Sprintf("n=%d,k=%v", tc.n, tc.k), func(t *testing.T) {
-			w, err := NewWishartNoise(tc.n, tc.scale, tc.k, bandit.Stream(2, uint64(tc.n)))
+			w, err := New(Config{Law: WishartLaw, Mode: Simulated, N: tc.n, Scale: tc.scale, DF: tc.k}, bandit.Stream(2, uint64(tc.n)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -261,7 +261,7 @@ func TestWishartQuadraticForm(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("n=%d,k=%v", tc.n, tc.k), func(t *testing.T) {
 			rng := bandit.Stream(3, uint64(tc.n))
-			w, err := NewWishartNoise(tc.n, tc.scale, tc.k, rng)
+			w, err := New(Config{Law: WishartLaw, Mode: Simulated, N: tc.n, Scale: tc.scale, DF: tc.k}, rng)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -315,10 +315,11 @@ func TestWishartEigenvaluesVsGram(t *testing.T) {
 		N     = 8000
 	)
 	rngB, rngG := bandit.Stream(4, 1), bandit.Stream(4, 2)
-	w, err := NewWishartNoise(n, scale, k, rngB)
+	wAny, err := New(Config{Law: WishartLaw, Mode: Simulated, N: n, Scale: scale, DF: k}, rngB)
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := wAny.(*WishartNoise)
 	buf := make([]float64, simd.PackedLen(n))
 	g := make([]float64, n)
 	var eig mat.EigenSym
@@ -372,14 +373,15 @@ func TestWishartErrors(t *testing.T) {
 		{3, 1, math.NaN()},
 		{3, 1, math.Inf(1)},
 	} {
-		if _, err := NewWishartNoise(tc.n, tc.scale, tc.k, rng); err == nil {
+		if _, err := New(Config{Law: WishartLaw, Mode: Simulated, N: tc.n, Scale: tc.scale, DF: tc.k}, rng); err == nil {
 			t.Errorf("NewWishartNoise(%d, %v, %v) accepted", tc.n, tc.scale, tc.k)
 		}
 	}
-	w, err := NewWishartNoise(3, 2, 2.01, rng)
+	wAny, err := New(Config{Law: WishartLaw, Mode: Simulated, N: 3, Scale: 2, DF: 2.01}, rng)
 	if err != nil {
 		t.Fatalf("k just above n−1 rejected: %v", err)
 	}
+	w := wAny.(*WishartNoise)
 	if w.Dim() != 6 || w.Scale() != 2 || w.DoF() != 2.01 || w.N() != 3 {
 		t.Errorf("accessors: Dim %d Scale %v DoF %v N %d", w.Dim(), w.Scale(), w.DoF(), w.N())
 	}
@@ -394,8 +396,8 @@ func TestWishartErrors(t *testing.T) {
 }
 
 func TestWishartDeterministicAndZeroAlloc(t *testing.T) {
-	a, _ := NewWishartNoise(6, 2, 139115, bandit.Stream(6, 0))
-	b, _ := NewWishartNoise(6, 2, 139115, bandit.Stream(6, 0))
+	a, _ := New(Config{Law: WishartLaw, Mode: Simulated, N: 6, Scale: 2, DF: 139115}, bandit.Stream(6, 0))
+	b, _ := New(Config{Law: WishartLaw, Mode: Simulated, N: 6, Scale: 2, DF: 139115}, bandit.Stream(6, 0))
 	x, y := make([]float64, 21), make([]float64, 21)
 	for range 10 {
 		a.Sample(x)
@@ -419,7 +421,7 @@ func TestWishartDeterministicAndZeroAlloc(t *testing.T) {
 func BenchmarkWishartSample(b *testing.B) {
 	for _, n := range []int{6, 17, 65} {
 		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
-			w, err := NewWishartNoise(n, 2, 139115, bandit.Stream(7, 0))
+			w, err := New(Config{Law: WishartLaw, Mode: Simulated, N: n, Scale: 2, DF: 139115}, bandit.Stream(7, 0))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -453,7 +455,7 @@ func TestWishartBlockLaw(t *testing.T) {
 	} {
 		t.Run(fmt.Sprintf("d=%d,k=%v", tc.d, tc.k), func(t *testing.T) {
 			n := tc.d + 1
-			w, err := NewWishartNoise(n, tc.scale, tc.k, bandit.Stream(8, uint64(tc.d)))
+			w, err := New(Config{Law: WishartLaw, Mode: Simulated, N: n, Scale: tc.scale, DF: tc.k}, bandit.Stream(8, uint64(tc.d)))
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -505,7 +507,7 @@ func TestWishartClaim19(t *testing.T) {
 		alpha = 0.05
 		N     = 4000
 	)
-	w, err := NewWishartNoise(d, scale, k, bandit.Stream(9, 0))
+	w, err := New(Config{Law: WishartLaw, Mode: Simulated, N: d, Scale: scale, DF: k}, bandit.Stream(9, 0))
 	if err != nil {
 		t.Fatal(err)
 	}

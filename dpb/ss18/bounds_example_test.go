@@ -28,9 +28,9 @@ func ExampleSetting() {
 
 // A Wishart node noise as SS18 Section 4.1 uses it: W_{d+1}(L̃² I, k) in
 // packed form. Its draws are positive definite.
-func ExampleNewWishartNoise() {
+func Example_wishartNoise() {
 	s := ss18.Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	w, err := noise.NewWishartNoise(s.D+1, s.Lt2, float64(s.WishartK()), bandit.Stream(1, bandit.StreamID(0, 1)))
+	w, err := noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: s.D + 1, Scale: s.Lt2, DF: float64(s.WishartK())}, bandit.Stream(1, bandit.StreamID(0, 1)))
 	if err != nil {
 		panic(err)
 	}

@@ -70,7 +70,7 @@ func GaussianCounterCalibration(s Setting, kind counter.Kind) (GaussianCounterCa
 	if err := s.Validate(); err != nil {
 		return GaussianCounterCal{}, err
 	}
-	probe, err := counter.NewCounter(kind, 1, s.N, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: s.N, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		return GaussianCounterCal{}, err
 	}
@@ -94,17 +94,13 @@ func (c GaussianCounterCal) Epsilon(s Setting) float64 {
 	return accounting.GDPEpsilon(math.Sqrt(c.Cost.L2Sq)*s.Lt2/c.Sigma, s.Delta)
 }
 
-// NewGaussianCounterReg returns SS18's Gaussian regularizer (Section 4.2)
+// newGaussianCounterReg returns SS18's Gaussian regularizer (Section 4.2)
 // released by the counter kind, with σ calibrated exactly and the
 // Proposition 11 bounds derived from the counter's variance (see
 // [GaussianCounterCal]). Like the tree regularizers it starts with one
 // data-independent zero item and has horizon n.
-func NewGaussianCounterReg(s Setting, kind counter.Kind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterReg(s, kind, noise.Simulated, rng)
-}
-
-// newGaussianCounterReg is [NewGaussianCounterReg] on noise of the given
-// mode (see newGaussianCounterRegCal).
+// ([NewRegularizer], RegGaussianCounter), on noise of the given mode (see
+// newGaussianCounterRegCal).
 func newGaussianCounterReg(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
@@ -148,18 +144,14 @@ func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.Mode
 				return nil, err
 			}
 		}
-		var sn *noise.SecureNoise
-		if sn, err = noise.NewSecureSymGaussianNoiseSlack(n1, cal.Sigma, math.Sqrt2*s.Lt2, slack); err == nil {
-			sn.SeedFrom(mode, rng)
-			nz = sn
-		}
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: mode, N: n1, Sigma: cal.Sigma, Sensitivity: math.Sqrt2 * s.Lt2, Slack: slack}, rng)
 	} else {
-		nz, err = noise.NewSymGaussianNoise(s.D+1, cal.Sigma, rng)
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: cal.Sigma}, rng)
 	}
 	if err != nil {
 		return nil, err
 	}
-	ctr, err := counter.NewCounterBounded(kind, simd.PackedLen(n1), s.N, nz, bound)
+	ctr, err := counter.New(counter.Config{Kind: kind, Dim: simd.PackedLen(n1), Horizon: s.N, Noise: nz, Bound: bound})
 	if err != nil {
 		return nil, err
 	}
@@ -246,13 +238,10 @@ func GaussianCounterCalibrationSharp(s Setting, kind counter.Kind) (GaussianCoun
 	return c, nil
 }
 
-// NewGaussianCounterRegSharp is [NewGaussianCounterReg] with the bounds and
-// shift of [GaussianCounterCalibrationSharp]: the same σ and counter, so the
-// same (ε, δ).
-func NewGaussianCounterRegSharp(s Setting, kind counter.Kind, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianCounterRegSharp(s, kind, noise.Simulated, rng)
-}
-
+// newGaussianCounterRegSharp is the calibrated Gaussian regularizer
+// ([NewRegularizer], RegGaussianCounterSharp) with the bounds and shift of
+// [GaussianCounterCalibrationSharp]: the same σ and counter as
+// RegGaussianCounter, so the same (ε, δ).
 func newGaussianCounterRegSharp(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)

@@ -26,8 +26,10 @@ func BenchmarkCounterStep(b *testing.B) {
 				horizon = 1 << 13
 			}
 			rng := rand.New(rand.NewPCG(1, 2))
-			nz, _ := noise.NewSymGaussianNoise(n1, 1, rng)
-			benchCounterStep(b, func() (counter.Counter, error) { return counter.NewCounter(kind, dim, horizon, nz) })
+			nz, _ := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: n1, Sigma: 1}, rng)
+			benchCounterStep(b, func() (counter.Counter, error) {
+				return counter.New(counter.Config{Kind: kind, Dim: dim, Horizon: horizon, Noise: nz})
+			})
 		})
 	}
 }
@@ -69,7 +71,7 @@ func BenchmarkLinUCBCounterStep(b *testing.B) {
 			continue
 		}
 		b.Run(fmt.Sprintf("counter=%v/d=5/K=25", kind), func(b *testing.B) {
-			reg, err := NewGaussianCounterReg(s, kind, bandit.Stream(1, 1))
+			reg, err := NewRegularizer(RegularizerConfig{Kind: RegGaussianCounter, Setting: s, Counter: kind, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -85,7 +87,7 @@ func TestCounterRegularizerNoAllocs(t *testing.T) {
 	x := []float64{0.1, 0.2, 0.3, 0.4, 0.5}
 	v, u := make([]float64, 25), make([]float64, 5)
 	for _, kind := range counter.Kinds {
-		reg, err := NewGaussianCounterReg(s, kind, bandit.Stream(1, 1))
+		reg, err := NewRegularizer(RegularizerConfig{Kind: RegGaussianCounter, Setting: s, Counter: kind, Noise: noise.Simulated}, bandit.Stream(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -17,8 +17,10 @@ func BenchmarkKaryStep(b *testing.B) {
 	for _, dim := range []int{1, 21} {
 		for _, k := range []int{counter.KaryArity(n), 2, 4, 16} {
 			b.Run(fmt.Sprintf("dim=%d/k=%d", dim, k), func(b *testing.B) {
-				nz, _ := noise.NewLaplaceNoise(dim, 1, rand.New(rand.NewPCG(1, 2)))
-				benchCounterStep(b, func() (counter.Counter, error) { return counter.NewKaryTree(dim, n, k, nz) })
+				nz, _ := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: dim, Scale: 1}, rand.New(rand.NewPCG(1, 2)))
+				benchCounterStep(b, func() (counter.Counter, error) {
+					return counter.New(counter.Config{Kind: counter.Kary, Dim: dim, Horizon: n, Noise: nz, Arity: k})
+				})
 			})
 		}
 	}

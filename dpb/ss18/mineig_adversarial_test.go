@@ -177,7 +177,7 @@ func TestMinEigLowerAdversarial(t *testing.T) {
 	over, skipped, total, none := 0, 0, 0, 0
 	worst := 0.0
 	for _, d := range dims {
-		reg, err := NewRidge(d, 1e-300)
+		reg, err := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: d}, Lambda: 1e-300}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

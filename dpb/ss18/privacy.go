@@ -33,7 +33,7 @@ func (r *Ridge) Privacy() bandit.Privacy { return bandit.NonPrivate(r.String()) 
 //   - Gaussian (Section 4.2): σ²_noise = 16 m L̃⁴ ln(4/δ)²/ε² per entry; the
 //     zCDP accounting of [Setting.GaussianEpsilonZCDP] shows it reaches a
 //     smaller ε at the same δ (the stated ε is the target, not the tightest).
-//   - The exactly calibrated Gaussian regularizers ([NewGaussianCounterReg],
+//   - The exactly calibrated Gaussian regularizers ([NewRegularizer] (RegGaussianCounter),
 //     any counter): σ from exact Gaussian-DP accounting of the counter's
 //     per-record cost (Dong, Roth & Su 2022), so (ε, δ) is reached exactly.
 //   - A Wishart k between the tight value of [Setting.WishartKTight]

@@ -13,7 +13,7 @@ import (
 //	V_t = G_t + H_t,   ũ_t = u_t + h_t,   G_t = Σ_{s<t} x_s x_sᵀ,  u_t = Σ_{s<t} y_s x_s
 //
 // The non-private [Ridge] keeps H_t = λI and h_t = 0; the private tree
-// regularizers ([NewWishartTree], [NewGaussianTree]) release G_t and u_t
+// regularizers ([NewRegularizer]: RegWishartTree, RegGaussianTree, RegGaussianCounter…) release G_t and u_t
 // through the tree-based mechanism, so H_t and h_t are the tree's noise
 // (plus a shift of the identity). LinUCB sees only what StatsTo writes.
 type Regularizer interface {
@@ -45,7 +45,13 @@ type Ridge struct {
 }
 
 // NewRidge returns the ridge regularizer λI in dimension d.
-func NewRidge(d int, lambda float64) (*Ridge, error) {
+//
+// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegRidge, ...}, nil)
+// (kept for dpb/ss18's linucb*.go tests, migrated with them).
+func NewRidge(d int, lambda float64) (*Ridge, error) { return newRidge(d, lambda) }
+
+// newRidge is [NewRegularizer] for RegRidge.
+func newRidge(d int, lambda float64) (*Ridge, error) {
 	if err := param.CheckDim("dimension", d); err != nil {
 		return nil, err
 	}

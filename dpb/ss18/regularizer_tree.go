@@ -38,35 +38,12 @@ func (s ShiftMode) String() string {
 	return fmt.Sprintf("ShiftMode(%d)", int(s))
 }
 
-// TreeRegConfig configures [NewWishartTree] and [NewGaussianTree].
-type TreeRegConfig struct {
-	// Setting holds d, the horizon n, ε, δ, L̃² and α. Required.
-	Setting Setting
-	// Mode is the tree's release mode. Defaults (counter.ModeDefault) to
-	// Padded, where every release carries exactly m node noises, as
-	// Propositions 9 and 11 assume; Plain (the binary mechanism as usually
-	// run) must be named.
-	Mode counter.ReleaseMode
-	// Shift selects the shift of the identity. Defaults to ShiftPaper.
-	Shift ShiftMode
-	// ShiftValue is c when Shift is ShiftGiven: subtracted for Wishart
-	// (H_t = W − cI; negative c adds), added for Gaussian (H_t = N + cI).
-	ShiftValue float64
-	// K is the Wishart degrees of freedom per node. Defaults to
-	// Setting.WishartK(), the printed formula of Section 4.1.
-	K int
-	// Upsilon is Υ, the bound on the Gaussian noise's operator norm used by
-	// the shift 2Υ and the bounds. Defaults to Setting.Upsilon() (as printed).
-	Upsilon float64
-	// Noise selects the sampler. Unset (noise.Default) it is
-	// noise.Secure: the Gaussian tree's exact discrete Gaussian entries on a
-	// grid from crypto/rand (see [noise.Mode] and
-	// [noise.NewSecureSymGaussianNoise]). noise.Simulated (seeded
-	// floating-point noise, reproducible, not release-grade) must be named.
-	// There is no secure Wishart sampler: NewWishartTree rejects noise.Secure,
-	// and an unset Noise with an error that says to name noise.Simulated.
-	Noise noise.Mode
-}
+// TreeRegConfig was the config of the tree regularizers; it is
+// [RegularizerConfig] (whose Kind the deprecated NewWishartTree and
+// NewGaussianTree ignore).
+//
+// Deprecated: use RegularizerConfig with [NewRegularizer].
+type TreeRegConfig = RegularizerConfig
 
 // TreeRegularizer is a private changing regularizer of SS18 Section 4: the
 // stream of (d+1)×(d+1) matrices [x_t; y_t][x_t; y_t]ᵀ enters one [counter.TreeSum]
@@ -106,7 +83,15 @@ type TreeRegularizer struct {
 var _ Regularizer = (*TreeRegularizer)(nil)
 
 // NewWishartTree returns the Wishart tree regularizer of SS18 Section 4.1.
+//
+// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegWishartTree, ...}, rng)
+// (kept for dpb/ss18's linucb*.go tests, migrated with them).
 func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newWishartTree(cfg, rng)
+}
+
+// newWishartTree is [NewRegularizer] for RegWishartTree.
+func newWishartTree(cfg RegularizerConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -145,7 +130,7 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 	if !(b.RhoMin > 0) {
 		return nil, fmt.Errorf("ss18: wishart shift %v leaves ρ_min = %v, must be > 0 (ρ_min unshifted is %v)", b.Shift, b.RhoMin, unshifted.RhoMin)
 	}
-	nz, err := noise.NewWishartNoise(s.D+1, s.Lt2, float64(k), rng)
+	nz, err := noise.New(noise.Config{Law: noise.WishartLaw, Mode: noise.Simulated, N: s.D + 1, Scale: s.Lt2, DF: float64(k)}, rng)
 	if err != nil {
 		return nil, err
 	}
@@ -158,7 +143,15 @@ func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error)
 }
 
 // NewGaussianTree returns the Gaussian tree regularizer of SS18 Section 4.2.
+//
+// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, ...}, rng)
+// (kept for dpb/ss18's linucb*.go tests, migrated with them).
 func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newGaussianTree(cfg, rng)
+}
+
+// newGaussianTree is [NewRegularizer] for RegGaussianTree.
+func newGaussianTree(cfg RegularizerConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
 	}
@@ -199,13 +192,9 @@ func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error
 	if cfg.Noise.Secure() {
 		// (x, y) = √L̃²·e₁ against √L̃²·e₂ moves the packed Gram matrix by
 		// √2·L̃² in ℓ2, the most any neighbouring pair can.
-		var sn *noise.SecureNoise
-		if sn, err = noise.NewSecureSymGaussianNoise(s.D+1, s.GaussianSigma(), math.Sqrt2*s.Lt2); err == nil {
-			sn.SeedFrom(cfg.Noise, rng)
-			nz = sn
-		}
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: cfg.Noise, N: s.D + 1, Sigma: s.GaussianSigma(), Sensitivity: math.Sqrt2 * s.Lt2}, rng)
 	} else {
-		nz, err = noise.NewSymGaussianNoise(s.D+1, s.GaussianSigma(), rng)
+		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: s.GaussianSigma()}, rng)
 	}
 	if err != nil {
 		return nil, err
@@ -223,10 +212,11 @@ func newTreeReg(kind string, s Setting, nz noise.Noise, mode counter.ReleaseMode
 		mode = counter.Padded // what Propositions 9 and 11 assume
 	}
 	n1 := s.D + 1
-	tree, err := counter.NewTreeSum(simd.PackedLen(n1), s.N, nz, mode)
+	treeAny, err := counter.New(counter.Config{Kind: counter.Tree, Dim: simd.PackedLen(n1), Horizon: s.N, Noise: nz, Mode: mode})
 	if err != nil {
 		return nil, err
 	}
+	tree := treeAny.(*counter.TreeSum)
 	r := &TreeRegularizer{
 		kind: kind, d: s.D, setting: s, ctr: tree, tree: tree, diag: diag, bounds: b,
 		z: make([]float64, n1), buf: make([]float64, simd.PackedLen(n1)),
@@ -394,7 +384,7 @@ func (r *TreeRegularizer) NoiseNormBound() float64 {
 func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }
 
 // Tree returns the underlying tree (for checks: NodesInRelease, Levels),
-// or nil when the regularizer runs another counter ([NewGaussianCounterReg]).
+// or nil when the regularizer runs another counter ([NewRegularizer] (RegGaussianCounter)).
 func (r *TreeRegularizer) Tree() *counter.TreeSum { return r.tree }
 
 // Counter returns the continual counter that releases the statistics.

@@ -25,17 +25,17 @@ func TestTreeRegularizerStats(t *testing.T) {
 		mk   func() (*TreeRegularizer, error)
 	}{
 		{"wishart-shifted-padded", func() (*TreeRegularizer, error) {
-			return NewWishartTree(TreeRegConfig{Setting: testSetting(d, n), Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
+			return treeReg(NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: testSetting(d, n), Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 		}},
 		{"wishart-unshifted-plain", func() (*TreeRegularizer, error) {
-			return NewWishartTree(TreeRegConfig{Setting: testSetting(d, n), Shift: ShiftNone, Noise: noise.Simulated}, bandit.Stream(1, 2))
+			return treeReg(NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: testSetting(d, n), Shift: ShiftNone, Noise: noise.Simulated}, bandit.Stream(1, 2)))
 		}},
 		{"gaussian-plain", func() (*TreeRegularizer, error) {
-			return NewGaussianTree(TreeRegConfig{Setting: testSetting(d, n), Noise: noise.Simulated}, bandit.Stream(1, 3))
+			return treeReg(NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: testSetting(d, n), Noise: noise.Simulated}, bandit.Stream(1, 3)))
 		}},
 		{"gaussian-given", func() (*TreeRegularizer, error) {
 			s := testSetting(d, n)
-			return NewGaussianTree(TreeRegConfig{Setting: s, Shift: ShiftGiven, ShiftValue: 3 * s.Upsilon(), Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 4))
+			return treeReg(NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: s, Shift: ShiftGiven, ShiftValue: 3 * s.Upsilon(), Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 4)))
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -89,7 +89,7 @@ func TestTreeRegularizerStats(t *testing.T) {
 // for Wishart is positive, and the recorded shift equals the bounds' Shift.
 func TestTreeRegularizerShift(t *testing.T) {
 	s := testSetting(4, 1000)
-	w, err := NewWishartTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(3, 1))
+	w, err := NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(3, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestTreeRegularizerShift(t *testing.T) {
 			t.Fatalf("H+c diagonal %v, want ≈ %v", got, s.Lt2*mk)
 		}
 	}
-	g, err := NewGaussianTree(TreeRegConfig{Setting: s, Noise: noise.Simulated}, bandit.Stream(3, 2))
+	g, err := NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: s, Noise: noise.Simulated}, bandit.Stream(3, 2))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -128,21 +128,21 @@ func TestTreeRegularizerErrors(t *testing.T) {
 			err        error
 		}{name, want, err})
 	}
-	r, err := NewWishartTree(TreeRegConfig{Setting: Setting{D: 3, N: 100, Epsilon: -1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err := treeReg(NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: Setting{D: 3, N: 100, Epsilon: -1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("eps<0", "epsilon", r, err)
-	r, err = NewWishartTree(TreeRegConfig{Setting: Setting{D: 3, N: 100, Epsilon: math.NaN(), Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err = treeReg(NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: Setting{D: 3, N: 100, Epsilon: math.NaN(), Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("eps NaN", "epsilon", r, err)
-	r, err = NewGaussianTree(TreeRegConfig{Setting: Setting{D: 3, N: 100, Epsilon: 1, Delta: 1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err = treeReg(NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: Setting{D: 3, N: 100, Epsilon: 1, Delta: 1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("delta=1", "delta", r, err)
-	r, err = NewGaussianTree(TreeRegConfig{Setting: Setting{D: 0, N: 100, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err = treeReg(NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: Setting{D: 0, N: 100, Epsilon: 1, Delta: 0.1, Lt2: 2}, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("d=0", "dimension", r, err)
-	r, err = NewWishartTree(TreeRegConfig{Setting: s, K: 3, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err = treeReg(NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, K: 3, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("k<=d", "degrees of freedom", r, err)
-	r, err = NewGaussianTree(TreeRegConfig{Setting: s, Shift: ShiftNone, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err = treeReg(NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: s, Shift: ShiftNone, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("gaussian unshifted", "needs a shift", r, err)
-	r, err = NewGaussianTree(TreeRegConfig{Setting: s, Shift: ShiftGiven, ShiftValue: s.Upsilon() / 2, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err = treeReg(NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: s, Shift: ShiftGiven, ShiftValue: s.Upsilon() / 2, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("gaussian shift below Υ", "not above", r, err)
-	r, err = NewWishartTree(TreeRegConfig{Setting: s, Shift: ShiftGiven, ShiftValue: 1e12, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	r, err = treeReg(NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Shift: ShiftGiven, ShiftValue: 1e12, Noise: noise.Simulated}, bandit.Stream(1, 1)))
 	add("wishart shift too big", "ρ_min", r, err)
 	for _, c := range cases {
 		if c.err == nil || !strings.Contains(c.err.Error(), c.want) {
@@ -163,8 +163,8 @@ func TestTreeNoiseVariance(t *testing.T) {
 		sum2 := make([]float64, n+1)
 		buf := make([]float64, 1)
 		for rep := 0; rep < R; rep++ {
-			g, _ := noise.NewGaussianNoise(1, sigma, bandit.Stream(5, uint64(rep)))
-			ts, _ := counter.NewTreeSum(1, n, g, mode)
+			g, _ := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: 1, Sigma: sigma}, bandit.Stream(5, uint64(rep)))
+			ts, _ := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: n, Noise: g, Mode: mode})
 			for r := 1; r <= n; r++ {
 				ts.Add(buf[:1:1])
 				z := ts.NoiseTo(nil)[0]

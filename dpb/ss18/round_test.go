@@ -22,10 +22,11 @@ func TestGaussianCounterRegRound(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := NewGaussianCounterRegRound(s, counter.BLT, bandit.Stream(1, 1))
+	rAny, err := NewRegularizer(RegularizerConfig{Kind: RegGaussianCounterRound, Setting: s, Counter: counter.BLT, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
+	r := rAny.(*TreeRegularizer)
 	if !r.BoundsChange() {
 		t.Fatal("BoundsChange is false")
 	}
@@ -100,12 +101,13 @@ func TestGaussianCounterRegRound(t *testing.T) {
 		p.Update(rd, arm, env.Reward(rd, arm))
 	}
 	for _, kind := range []counter.Kind{counter.Tree, counter.Honaker, counter.Smooth} {
-		if _, err := NewGaussianCounterRegRound(s, kind, bandit.Stream(1, 1)); err == nil {
+		if _, err := NewRegularizer(RegularizerConfig{Kind: RegGaussianCounterRound, Setting: s, Counter: kind, Noise: noise.Simulated}, bandit.Stream(1, 1)); err == nil {
 			t.Errorf("%v (variance not monotone) accepted", kind)
 		}
 	}
 	// The constant-bound regularizers do not change.
-	g, _ := NewGaussianCounterReg(s, counter.BLT, bandit.Stream(1, 1))
+	gAny, _ := NewRegularizer(RegularizerConfig{Kind: RegGaussianCounter, Setting: s, Counter: counter.BLT, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	g, _ := gAny.(*TreeRegularizer) // nil on error
 	if g.BoundsChange() || g.RoundBounds(7) != g.Bounds() {
 		t.Error("the exact-calibration regularizer reports changing bounds")
 	}

@@ -22,7 +22,7 @@ func BenchmarkSecureVsSimulated(b *testing.B) {
 	for _, mode := range []noise.Mode{noise.Simulated, noise.Secure} {
 		b.Run(fmt.Sprintf("alg=Gaussian/d=5/K=25/noise=%v", mode), func(b *testing.B) {
 			s := Setting{D: 5, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
-			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: mode}, bandit.Stream(1, 1))
+			reg, err := NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: s, Mode: counter.Padded, Noise: mode}, bandit.Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}

@@ -26,7 +26,7 @@ const (
 	WishartUnshifted
 	// GaussianExact is the Gaussian regularizer on the same tree (the
 	// configured release mode) with σ calibrated exactly and the sharp Υ
-	// ([NewGaussianCounterReg]).
+	// ([NewRegularizer] (RegGaussianCounter)).
 	GaussianExact
 	// GaussianHonaker is GaussianExact on Honaker's tree estimator.
 	GaussianHonaker
@@ -46,7 +46,7 @@ const (
 	GaussianBLTSharp
 	// GaussianBLTRound is GaussianBLT (the same σ and counter) with
 	// bounds and shift that follow the counter's variance round by round
-	// and a summable failure budget ([NewGaussianCounterRegRound]).
+	// and a summable failure budget ([NewRegularizer] (RegGaussianCounterRound)).
 	GaussianBLTRound
 	// GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig and
 	// WishartTightMinEig are those variants (the same regularizer, noise and
@@ -254,9 +254,9 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		if lambda == 0 {
 			lambda = 1
 		}
-		reg, err = NewRidge(s.D, lambda)
+		reg, err = NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: s, Lambda: lambda}, rng)
 	case Gaussian:
-		reg, err = NewGaussianTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
+		reg, err = NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
 	case GaussianExact, GaussianHonaker, GaussianSmooth, GaussianSqrt, GaussianBLT, GaussianBLTSharp, GaussianBLTRound:
 		if cfg.Shift != ShiftPaper {
 			return nil, fmt.Errorf("ss18: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
@@ -264,24 +264,24 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 		kind, _ := cfg.Alg.GaussianCounter(cfg.Mode)
 		switch cfg.Alg {
 		case GaussianBLTSharp:
-			reg, err = newGaussianCounterRegSharp(s, kind, cfg.Noise, rng)
+			reg, err = NewRegularizer(RegularizerConfig{Kind: RegGaussianCounterSharp, Setting: s, Counter: kind, Noise: cfg.Noise}, rng)
 		case GaussianBLTRound:
-			reg, err = newGaussianCounterRegRound(s, kind, cfg.Noise, rng)
+			reg, err = NewRegularizer(RegularizerConfig{Kind: RegGaussianCounterRound, Setting: s, Counter: kind, Noise: cfg.Noise}, rng)
 		default:
-			reg, err = newGaussianCounterReg(s, kind, cfg.Noise, rng)
+			reg, err = NewRegularizer(RegularizerConfig{Kind: RegGaussianCounter, Setting: s, Counter: kind, Noise: cfg.Noise}, rng)
 		}
 	case WishartTight:
 		k, kerr := s.WishartKTight()
 		if kerr != nil {
 			return nil, kerr
 		}
-		reg, err = NewWishartTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, K: k, Noise: cfg.Noise}, rng)
+		reg, err = NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Mode: cfg.Mode, Shift: cfg.Shift, ShiftValue: cfg.ShiftValue, K: k, Noise: cfg.Noise}, rng)
 	case Wishart, WishartUnshifted:
 		shift := cfg.Shift
 		if cfg.Alg == WishartUnshifted && shift == ShiftPaper {
 			shift = ShiftNone
 		}
-		reg, err = NewWishartTree(TreeRegConfig{Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
+		reg, err = NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
 	default:
 		return nil, fmt.Errorf("ss18: unknown SS18 algorithm %d", int(cfg.Alg))
 	}

@@ -130,11 +130,11 @@ type CounterSimulation struct {
 // SimulateCounter runs [CounterSimulation] for a counter kind with the
 // seed's stream.
 func SimulateCounter(kind counter.Kind, n, reps int, seed uint64) (*CounterSimulation, error) {
-	nz, err := noise.NewGaussianNoise(reps, 1, bandit.Stream(seed, uint64(kind)))
+	nz, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: reps, Sigma: 1}, bandit.Stream(seed, uint64(kind)))
 	if err != nil {
 		return nil, err
 	}
-	c, err := counter.NewCounter(kind, reps, n, nz)
+	c, err := counter.New(counter.Config{Kind: kind, Dim: reps, Horizon: n, Noise: nz})
 	if err != nil {
 		return nil, err
 	}

@@ -190,7 +190,7 @@ func exp1Cell(cfg Exp1Config, c, rep int) (bandit.Environment, *ss18.LinUCB, err
 	if err != nil {
 		return nil, nil, err
 	}
-	reg, err := ss18.NewRidge(d, cfg.Lambda)
+	reg, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegRidge, Setting: ss18.Setting{D: d}, Lambda: cfg.Lambda}, nil)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -147,7 +147,7 @@ func TestRegretLockstep(t *testing.T) {
 		return e
 	}
 	newPol := func(lambda float64) bandit.Policy {
-		reg, err := ss18.NewRidge(4, lambda)
+		reg, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegRidge, Setting: ss18.Setting{D: 4}, Lambda: lambda}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -38,7 +38,7 @@ func TestLaplaceAllocatesNothing(t *testing.T) {
 }
 
 func TestLinUCBShortActionsPanicsClearly(t *testing.T) {
-	reg, err := ss18.NewRidge(3, 1)
+	reg, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegRidge, Setting: ss18.Setting{D: 3}, Lambda: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

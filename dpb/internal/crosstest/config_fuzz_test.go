@@ -103,7 +103,7 @@ func FuzzNewRidgeLinUCB(f *testing.F) {
 		if d > 32 || n > 1<<20 {
 			return
 		}
-		reg, err := ss18.NewRidge(d, lambda)
+		reg, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegRidge, Setting: ss18.Setting{D: d}, Lambda: lambda}, nil)
 		if err != nil {
 			return
 		}

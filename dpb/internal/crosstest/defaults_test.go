@@ -23,7 +23,7 @@ func TestZeroAlgIsAnError(t *testing.T) {
 	} else if !strings.Contains(err.Error(), "unset") {
 		t.Errorf("zero Alg: error %q does not say the Alg is unset", err)
 	}
-	if _, err := anytime.NewSS18(ss18.PolicyConfig{Setting: svcSetting}, bandit.StreamSource(1, 1)); err == nil {
+	if _, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Setting: svcSetting}, bandit.StreamSource(1, 1)); err == nil {
 		t.Errorf("anytime: zero Alg built a policy")
 	}
 	if _, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.NonPrivate, Setting: svcSetting}, bandit.Stream(1, 1)); err != nil {

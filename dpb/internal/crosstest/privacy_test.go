@@ -38,14 +38,16 @@ func TestPrivacyReports(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: set, K: kt - 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	wAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegWishartTree, Setting: set, K: kt - 1, Noise: noise.Simulated}, bandit.Stream(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
+	w := wAny.(*ss18.TreeRegularizer)
 	if pr := w.Privacy(); !math.IsInf(pr.Epsilon, 1) {
 		t.Errorf("Wishart with k below the tight calibration: %v", pr)
 	}
-	w, _ = ss18.NewWishartTree(ss18.TreeRegConfig{Setting: set, K: kt, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	wAny, _ = ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegWishartTree, Setting: set, K: kt, Noise: noise.Simulated}, bandit.Stream(1, 1))
+	w = wAny.(*ss18.TreeRegularizer)
 	if pr := w.Privacy(); pr.Epsilon != set.Epsilon || !strings.Contains(pr.Accounting, "optimal composition") {
 		t.Errorf("Wishart with the tight k: %v", pr)
 	}

@@ -32,6 +32,13 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		p, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
+	"ss18.NewRegularizer": func(m noise.Mode) (bandit.Privacy, error) {
+		r, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianTree, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
+		if err != nil {
+			return bandit.Privacy{}, err
+		}
+		return r.(*ss18.TreeRegularizer).Privacy(), nil
+	},
 	"ss18.NewGaussianTree": func(m noise.Mode) (bandit.Privacy, error) {
 		r, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(r, err)
@@ -97,11 +104,19 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		return privacyOf(p, err)
 	},
 	"anytime.NewSS18": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
+		p, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
 	},
 	"anytime.NewDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.StreamSource(1, 1))
+		p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
+		return privacyOf(p, err)
+	},
+	"anytime.NewSS18FromSource": func(m noise.Mode) (bandit.Privacy, error) {
+		p, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
+		return privacyOf(p, err)
+	},
+	"anytime.NewDPUCBFromSource": func(m noise.Mode) (bandit.Privacy, error) {
+		p, err := anytime.NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.StreamSource(1, 1))
 		return privacyOf(p, err)
 	},
 	"dpb.NewSS18Policy": func(m noise.Mode) (bandit.Privacy, error) {
@@ -113,11 +128,11 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		return privacyOf(p, err)
 	},
 	"dpb.NewAnytimeSS18": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := dpb.NewAnytimeSS18(dpb.SS18Config{Alg: dpb.SS18Gaussian, Setting: svcSetting, Noise: m}, dpb.StreamSource(1, 1))
+		p, err := dpb.NewAnytimeSS18(dpb.SS18Config{Alg: dpb.SS18Gaussian, Setting: svcSetting, Noise: m}, dpb.Stream(1, 1))
 		return privacyOf(p, err)
 	},
 	"dpb.NewAnytimeDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
-		p, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, dpb.StreamSource(1, 1))
+		p, err := dpb.NewAnytimeDPUCB(dpb.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, dpb.Stream(1, 1))
 		return privacyOf(p, err)
 	},
 }
@@ -184,7 +199,7 @@ func TestUnsetNoiseIsSecure(t *testing.T) {
 	if got := p.Config().Noise; got != noise.Secure {
 		t.Errorf("DP-UCB's Config().Noise = %v, want secure", got)
 	}
-	a, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting}, bandit.StreamSource(1, 1))
+	a, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting}, bandit.StreamSource(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,12 +318,12 @@ func TestUnsetNoiseWithoutSecureSamplerIsAnError(t *testing.T) {
 			_, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: ss18.WishartTight, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}},
-		{"ss18.NewWishartTree", func(m noise.Mode) error {
-			_, err := ss18.NewWishartTree(ss18.TreeRegConfig{Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
+		{"ss18.NewRegularizer RegWishartTree", func(m noise.Mode) error {
+			_, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegWishartTree, Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
 			return err
 		}},
 		{"anytime.NewSS18 Wishart", func(m noise.Mode) error {
-			_, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
+			_, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Wishart, Setting: svcSetting, Noise: m}, bandit.StreamSource(1, 1))
 			return err
 		}},
 		{"dpb.NewSS18Policy Wishart", func(m noise.Mode) error {
@@ -380,7 +395,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 		}
 	}
 	cfg := mt14.DPUCBConfig{Arms: 2, Horizon: 16, Epsilon: 1}
-	a, err := anytime.NewDPUCB(cfg, bandit.StreamSource(1, 1))
+	a, err := anytime.NewDPUCBFromSource(cfg, bandit.StreamSource(1, 1))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -396,7 +411,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 	for _, m := range []noise.Mode{noise.Secure, noise.Default} {
 		c := cfg
 		c.Noise = m
-		b, err := anytime.NewDPUCB(c, bandit.StreamSource(2, 2))
+		b, err := anytime.NewDPUCBFromSource(c, bandit.StreamSource(2, 2))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -408,7 +423,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 	// configuration), so the restores above compared the noise mode.
 	c := cfg
 	c.Noise = noise.Simulated
-	b, err := anytime.NewDPUCB(c, bandit.StreamSource(2, 2))
+	b, err := anytime.NewDPUCBFromSource(c, bandit.StreamSource(2, 2))
 	if err != nil {
 		t.Fatal(err)
 	}

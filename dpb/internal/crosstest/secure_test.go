@@ -21,10 +21,11 @@ import (
 // exact grid multiples, that release − rounded exact sum is an integer number
 // of grid steps, and that the data are rounded (ties to even).
 func TestSecureTreeReleasesOnGrid(t *testing.T) {
-	nz, err := noise.NewSecureLaplaceNoise(2, 3.5, 1)
+	nzAny, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Secure, Dim: 2, Scale: 3.5, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	nz := nzAny.(*noise.SecureNoise)
 	g := nz.Grid()
 	if g != math.Ldexp(1, 1-noise.SecureGridBits) { // 3.5 = 0.875·2², so g = 2^(2−1−20)
 		t.Fatalf("grid %g, want 2^-19", g)
@@ -33,7 +34,7 @@ func TestSecureTreeReleasesOnGrid(t *testing.T) {
 	if want := 3.5 * (1 + 2*g) / g; !(float64(nz.Tau()) >= want && float64(nz.Tau()) < want+1) {
 		t.Fatalf("τ = %d, want ⌈%g⌉", nz.Tau(), want)
 	}
-	tree, err := counter.NewTreeSum(2, 8, nz, counter.Padded)
+	tree, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 2, Horizon: 8, Noise: nz, Mode: counter.Padded})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,12 +113,12 @@ func TestSecurePolicies(t *testing.T) {
 // Honaker, smooth, k-ary: the grid wrapper) take it, and a secure
 // own-stream policy saves and restores.
 func TestSecureOnlyOnNodeCounters(t *testing.T) {
-	nz, err := noise.NewSecureLaplaceNoise(1, 2, 1)
+	nz, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Secure, Dim: 1, Scale: 2, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, k := range counter.Kinds {
-		_, err := counter.NewCounter(k, 1, 16, nz)
+		_, err := counter.New(counter.Config{Kind: k, Dim: 1, Horizon: 16, Noise: nz})
 		toeplitz := k == counter.Sqrt || k == counter.BLT
 		if !toeplitz && err != nil {
 			t.Errorf("%v counter rejected secure noise: %v", k, err)
@@ -126,7 +127,7 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 			t.Errorf("%v counter accepted secure noise", k)
 		}
 	}
-	p, err := anytime.NewDPUCB(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
+	p, err := anytime.NewDPUCBFromSource(mt14.DPUCBConfig{Arms: 2, Horizon: 8, Epsilon: 1, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -141,7 +142,7 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 		t.Error("a secure AnytimeDPUCB restored an empty snapshot")
 	}
 	s := ss18.Setting{D: 2, N: 8, Epsilon: 1, Delta: 0.1, Lt2: 2}
-	q, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
+	q, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: s, Noise: noise.Secure}, rand.NewChaCha8([32]byte{}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -161,14 +162,16 @@ func TestSecureOnlyOnNodeCounters(t *testing.T) {
 // pipeline fails with probability 10⁻⁶ per law.
 func TestSecureReleaseLaw(t *testing.T) {
 	const n, bins = 20000, 20
-	lap, err := noise.NewSecureLaplaceNoise(1, 5, 1)
+	lapAny, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Secure, Dim: 1, Scale: 5, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	gau, err := noise.NewSecureGaussianNoise([]float64{3}, 1)
+	lap := lapAny.(*noise.SecureNoise)
+	gauAny, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{3}, Sensitivity: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
+	gau := gauAny.(*noise.SecureNoise)
 	tau := float64(lap.Tau())
 	q := math.Exp(-1 / tau)
 	// CDF of DLap(τ) at the integer x: P(K ≤ x).
@@ -207,7 +210,7 @@ func TestSecureReleaseLaw(t *testing.T) {
 		z := []float64{1}
 		rel := make([]float64, 1)
 		for range n {
-			tree, err := counter.NewTreeSum(1, 4, c.noise, counter.Plain)
+			tree, err := counter.New(counter.Config{Kind: counter.Tree, Dim: 1, Horizon: 4, Noise: c.noise, Mode: counter.Plain})
 			if err != nil {
 				t.Fatal(err)
 			}

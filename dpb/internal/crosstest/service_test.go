@@ -42,7 +42,7 @@ func TestNonFiniteFeatureIsAnError(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		a, err := anytime.NewSS18(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
+		a, err := anytime.NewSS18FromSource(ss18.PolicyConfig{Alg: ss18.Gaussian, Setting: svcSetting, Noise: noise.Simulated}, bandit.StreamSource(1, 1))
 		if err != nil {
 			t.Fatal(err)
 		}
