@@ -121,11 +121,11 @@ func CounterError(cfg CounterErrorConfig) (*CounterErrorResult, error) {
 	if cfg.sigmaFactor != 0 {
 		sigma *= cfg.sigmaFactor
 	}
-	nz, err := noise.NewGaussianNoise(reps, sigma, bandit.Stream(cfg.Seed, 2*uint64(cfg.Kind)+1))
+	nz, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Simulated, Dim: reps, Sigma: sigma}, bandit.Stream(cfg.Seed, 2*uint64(cfg.Kind)+1))
 	if err != nil {
 		return nil, err
 	}
-	c, err := counter.NewCounter(cfg.Kind, reps, n, nz)
+	c, err := counter.New(counter.Config{Kind: cfg.Kind, Dim: reps, Horizon: n, Noise: nz})
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func chiSquareRounds(t *testing.T, r *CounterErrorResult, alpha float64) (bad in
 		t.Fatal(err)
 	}
 	sigma := math.Sqrt(p.Cost.L2Sq) / accounting.GDPMu(cfg.Epsilon, cfg.Delta)
-	probe, err := counter.NewCounter(cfg.Kind, 1, cfg.Horizon, noise.ZeroNoise{N: 1})
+	probe, err := counter.New(counter.Config{Kind: cfg.Kind, Dim: 1, Horizon: cfg.Horizon, Noise: noise.ZeroNoise{N: 1}})
 	if err != nil {
 		t.Fatal(err)
 	}
