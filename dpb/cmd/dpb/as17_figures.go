@@ -14,15 +14,6 @@ import (
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
-func init() {
-	registerFigure("as17-table1", "AS17 Table 1: DP-FTRL/FTPL regret vs T and ε beside the bounds", func(name, out string, args []string) error {
-		return runAS17Table(name, out, args, 1)
-	})
-	registerFigure("as17-table2", "AS17 Table 2: private SCRiBLE/EXP2 regret vs T and ε beside the bounds", func(name, out string, args []string) error {
-		return runAS17Table(name, out, args, 2)
-	})
-}
-
 func parseKind(s string) (as17.LossKind, error) {
 	for _, k := range []as17.LossKind{as17.Stochastic, as17.WorstCase, as17.Switching} {
 		if k.String() == s {

@@ -27,11 +27,6 @@ import (
 // Figures beyond the papers: the continual counters at equal
 // privacy, and SS18's Figure 4 setting with exactly calibrated variants.
 
-func init() {
-	registerFigure("beyond-counters", "continual counters at equal (ε, δ): max and mean per-round noise s.d. vs n, exact", runBeyondCounters)
-	registerFigure("beyond-ss18", "SS18 Fig. 4's setting with exact calibration and modern counters, regret over time", runBeyondSS18)
-}
-
 func runBeyondCounters(name, out string, args []string) error {
 	fs := figureFlags(name)
 	eps := floatVar(fs, "eps", 1, "target ε")
@@ -209,10 +204,6 @@ func orPositive(v, def int) int {
 	return def
 }
 
-func init() {
-	registerFigure("beyond-mt14", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's, the smooth binary and the k-ary tree counters beside the tree", runBeyondMT14)
-}
-
 func runBeyondMT14(name, out string, args []string) error {
 	fs := figureFlags(name)
 	var c ss18Common
@@ -264,10 +255,6 @@ func runBeyondMT14(name, out string, args []string) error {
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, wall)
 	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": snap.StreamVersion}})
-}
-
-func init() {
-	registerFigure("beyond-as17", "AS17 Table 1's DP-FTRL with the continual counters at one (ε, δ): regret vs T beside the Laplace tree and the bounds", runBeyondAS17)
 }
 
 // runBeyondAS17 runs "dpb reproduce beyond-as17": DP-FTRL on AS17 Table 1's

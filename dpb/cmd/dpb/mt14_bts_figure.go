@@ -14,11 +14,6 @@ import (
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
-func init() {
-	registerFigure("mt14-fig2-obd-bts", "MT14 Fig. 2 on OBD's Bernoulli-TS log: rejection replay and DR (with ESS) beside uniform-log replay",
-		mt14Fig2BTS)
-}
-
 func mt14Fig2BTS(name, out string, args []string) error {
 	fl := newMT14Flags(name)
 	pmin := floatVar(fl.fs, "pmin", 0, "rejection threshold PMin on the BTS log, 0 (1/K) or in [10/events, 1]: about PMin·events are accepted")

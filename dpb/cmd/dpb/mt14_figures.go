@@ -22,17 +22,6 @@ import (
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
-func init() {
-	for _, k := range []int{5, 10} {
-		registerFigure(fmt.Sprintf("mt14-fig1-k%d", k), fmt.Sprintf("MT14 Fig. 1: DP-UCB vs UCB1 regret over time, k=%d, Δ=0.5", k),
-			func(name, out string, args []string) error { return mt14Fig1(name, out, k, args) })
-	}
-	registerFigure("mt14-fig2-shuttle", "MT14 Fig. 2 on Shuttle: private contextual UCB, replay CTR vs ε and delay",
-		func(name, out string, args []string) error { return mt14Fig2(name, out, "shuttle", args) })
-	registerFigure("mt14-fig2-obd", "MT14 Fig. 2 on Open Bandit Dataset (men, random): replay CTR vs ε and delay",
-		func(name, out string, args []string) error { return mt14Fig2(name, out, "obd", args) })
-}
-
 // mt14Flags are the flags every MT14 figure accepts (the group's common ones
 // plus its own).
 type mt14Flags struct {

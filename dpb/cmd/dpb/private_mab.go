@@ -16,14 +16,6 @@ import (
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
-func init() {
-	for _, k := range []int{5, 10} {
-		registerFigure(fmt.Sprintf("private-mab-k%d", k),
-			fmt.Sprintf("DP-UCB vs the optimal ε-DP bandits (DP-SE, AdaP, DP-KLUCB, DP-IMED, Lazy-DP-TS) on MT14 Fig. 1's arms, k=%d, with lower bounds", k),
-			func(name, out string, args []string) error { return privateMAB(name, out, k, args) })
-	}
-}
-
 // privateMABPanels are the ε of the regret-over-time panels.
 var privateMABPanels = []float64{0.1, 1, 10}
 

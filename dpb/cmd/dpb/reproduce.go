@@ -12,31 +12,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-
-	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
-
-// figure is one reproducible figure: "dpb reproduce NAME" runs it. Each
-// paper's figures live in their own file and register themselves in init.
-type figure struct {
-	summary string
-	// run parses its own flags from args and writes figures/<name>.* under out.
-	run func(name, out string, args []string) error
-}
-
-var figures = map[string]figure{}
-
-func registerFigure(name, summary string, run func(name, out string, args []string) error) {
-	if _, dup := figures[name]; dup {
-		panic("dpb: figure registered twice: " + name)
-	}
-	figures[name] = figure{summary: summary, run: func(name, out string, args []string) error {
-		// Record the files the figure writes into out, for its JSON's
-		// list (writeMeta).
-		defer atomicfile.Record(out)()
-		return run(name, out, args)
-	}}
-}
 
 func init() {
 	register("reproduce", "regenerate a paper figure (dpb reproduce -list)", runReproduce)

@@ -20,10 +20,6 @@ import (
 // The regret of secure noise against simulated noise at SS18 Fig. 4's
 // setting (ss18fig.SecureRegret).
 
-func init() {
-	registerFigure("secure-regret", "SS18 Fig. 4's setting: regret on secure (seeded) vs simulated noise, paired runs, and CPU µs per round", runSecureRegret)
-}
-
 func runSecureRegret(name, out string, args []string) error {
 	fs := figureFlags(name)
 	var c ss18Common

@@ -21,14 +21,6 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-func init() {
-	registerFigure("ss18-fig1", "SS18 Fig. 1: one decision set in R³, K = 1000 actions", runSS18Fig1)
-	registerFigure("ss18-fig2", "SS18 Fig. 2: non-private LinUCB regret over time for several d (Exp. 1)", runSS18Fig2)
-	registerFigure("ss18-fig3", "SS18 Fig. 3: total regret vs d, log–log with fitted slope (Exp. 1)", runSS18Fig3)
-	registerFigure("ss18-fig4", "SS18 Fig. 4: private variants' regret over time, Δ = 0 and 0.1 (Exp. 2)", runSS18Fig4)
-	registerFigure("ss18-fig5", "SS18 Fig. 5: regret vs the shift (ρ_min) for several gaps (Exp. 3)", runSS18Fig5)
-}
-
 // ss18Common are the flags every SS18 figure accepts (the group shares them).
 type ss18Common struct {
 	n, runs, workers int
