@@ -9,10 +9,10 @@ func figureTable() []figureSpec {
 		{"ss18-fig1", "ss18", "SS18 Fig. 1: one decision set in R³, K = 1000 actions", plotOutputs, runSS18Fig1},
 		{"ss18-fig2", "ss18", "SS18 Fig. 2: non-private LinUCB regret over time for several d (Exp. 1)", plotOutputs, runSS18Fig2},
 		{"ss18-fig3", "ss18", "SS18 Fig. 3: total regret vs d, log–log with fitted slope (Exp. 1)", plotOutputs, runSS18Fig3},
-		{"ss18-fig4", "ss18", "SS18 Fig. 4: private variants' regret over time, Δ = 0 and 0.1 (Exp. 2)", plotOutputs, runSS18Fig4},
+		{"ss18-fig4", "ss18", "SS18 Fig. 4: private variants' regret over time, Δ = 0 and 0.1 (Exp. 2)", plotOutputs, figurePhases(defineSS18Fig4)},
 		{"ss18-fig5", "ss18", "SS18 Fig. 5: regret vs the shift (ρ_min) for several gaps (Exp. 3)", plotOutputs, runSS18Fig5},
 		{"secure-regret", "secure", "SS18 Fig. 4's setting: regret on secure (seeded) vs simulated noise, paired runs, and CPU µs per round",
-			[]string{".svg", ".png", ".csv", "-cpu.csv"}, runSecureRegret},
+			[]string{".svg", ".png", ".csv", "-cpu.csv"}, figurePhases(defineSecureRegret)},
 	}
 	for _, k := range []int{5, 10} {
 		t = append(t, figureSpec{fmt.Sprintf("mt14-fig1-k%d", k), "mt14", fmt.Sprintf("MT14 Fig. 1: DP-UCB vs UCB1 regret over time, k=%d, Δ=0.5", k), plotOutputs,

@@ -244,49 +244,46 @@ func runSS18Fig3(name, out string, args []string) error {
 
 // ---------------------------------------------------------------- Experiment 2
 
-func runSS18Fig4(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineSS18Fig4 defines ss18-fig4's flags (figurePhases): Experiment 2.
+func defineSS18Fig4(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
-	var plotToV int
-	plotTo := &plotToV
-	countVar(fs, plotTo, "plotto", 0, 0, maxHorizon, "plot rounds up to this, 0: n (-paper: 2e7)")
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	var plotTo int
+	countVar(fs, &plotTo, "plotto", 0, 0, maxHorizon, "plot rounds up to this, 0: n (-paper: 2e7)")
+	return func() (*figureRun, error) {
+		cfg := ss18fig.Exp2Config{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
+		cfg.ApplyScale(c.scale())
+		if c.scale() == harness.ScalePaper && plotTo == 0 {
+			plotTo = 20000000 // Figure 4 plots the first 2·10⁷ rounds
+		}
+		if c.n > 0 {
+			cfg.Horizon = c.n
+		}
+		if c.runs > 0 {
+			cfg.Reps = c.runs
+		}
+		var res *ss18fig.Exp2Result
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				res, err = ss18fig.Experiment2(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeSS18Fig4(name, base, res, plotTo, wall) },
+		}, nil
 	}
-	cfg := ss18fig.Exp2Config{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
-	cfg.ApplyScale(c.scale())
-	if c.scale() == harness.ScalePaper && *plotTo == 0 {
-		*plotTo = 20000000 // Figure 4 plots the first 2·10⁷ rounds
-	}
-	if c.n > 0 {
-		cfg.Horizon = c.n
-	}
-	if c.runs > 0 {
-		cfg.Reps = c.runs
-	}
-	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
-		return err
-	}
-	plan, err := c.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
-	start := time.Now()
-	res, err := ss18fig.Experiment2(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	cfg = res.Config
+}
+
+// writeSS18Fig4 writes Figure 4's grid, its curves and its JSON with the
+// Wishart and Gaussian bounds of the setting.
+func writeSS18Fig4(name, base string, res *ss18fig.Exp2Result, plotTo int, wall float64) error {
+	cfg := res.Config
 	fmt.Fprintf(os.Stderr, "experiment 2: n = %d, %d runs × %d gaps × %d variants in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
-	grid, err := dpbplot.SS18Fig4(res, float64(*plotTo))
+	grid, err := dpbplot.SS18Fig4(res, float64(plotTo))
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
@@ -303,7 +300,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	unsh, sh := st.WishartBounds(k)
 	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
 	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
-		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
+		"experiment": cfg, "plot_to": plotTo, "wall_seconds": wall, "bounds": bounds,
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"rewards":      "rademacher (L̃² = 2), α = 1/n",
 	}})
