@@ -33,9 +33,9 @@ func figureTable() []figureSpec {
 	as17 := []string{".svg", ".png", "-excess.svg", "-excess.png", "-eps.svg", "-eps.png", "-eps.csv", ".csv"}
 	return append(t,
 		figureSpec{"as17-table1", "as17", "AS17 Table 1: DP-FTRL/FTPL regret vs T and ε beside the bounds", as17,
-			func(name, out string, args []string) error { return runAS17Table(name, out, args, 1) }},
+			figurePhases(defineAS17Table(1))},
 		figureSpec{"as17-table2", "as17", "AS17 Table 2: private SCRiBLE/EXP2 regret vs T and ε beside the bounds", as17,
-			func(name, out string, args []string) error { return runAS17Table(name, out, args, 2) }},
+			figurePhases(defineAS17Table(2))},
 		figureSpec{"beyond-counters", "beyond", "continual counters at equal (ε, δ): max and mean per-round noise s.d. vs n, exact", plotOutputs, runBeyondCounters},
 		figureSpec{"beyond-ss18", "beyond", "SS18 Fig. 4's setting with exact calibration and modern counters, regret over time", plotOutputs, runBeyondSS18},
 		figureSpec{"beyond-mt14", "beyond", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's, the smooth binary and the k-ary tree counters beside the tree", plotOutputs, runBeyondMT14},
