@@ -37,8 +37,8 @@ func figureTable() []figureSpec {
 		figureSpec{"as17-table2", "as17", "AS17 Table 2: private SCRiBLE/EXP2 regret vs T and ε beside the bounds", as17,
 			figurePhases(defineAS17Table(2))},
 		figureSpec{"beyond-counters", "beyond", "continual counters at equal (ε, δ): max and mean per-round noise s.d. vs n, exact", plotOutputs, runBeyondCounters},
-		figureSpec{"beyond-ss18", "beyond", "SS18 Fig. 4's setting with exact calibration and modern counters, regret over time", plotOutputs, runBeyondSS18},
+		figureSpec{"beyond-ss18", "beyond", "SS18 Fig. 4's setting with exact calibration and modern counters, regret over time", plotOutputs, figurePhases(defineBeyondSS18)},
 		figureSpec{"beyond-mt14", "beyond", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's, the smooth binary and the k-ary tree counters beside the tree", plotOutputs, runBeyondMT14},
-		figureSpec{"beyond-as17", "beyond", "AS17 Table 1's DP-FTRL with the continual counters at one (ε, δ): regret vs T beside the Laplace tree and the bounds", plotOutputs, runBeyondAS17},
+		figureSpec{"beyond-as17", "beyond", "AS17 Table 1's DP-FTRL with the continual counters at one (ε, δ): regret vs T beside the Laplace tree and the bounds", plotOutputs, figurePhases(defineBeyondAS17)},
 	)
 }
