@@ -176,47 +176,18 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}
-	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
+	in, err := fig2Flags(name, which, fl)
 	if err != nil {
 		return err
 	}
-	delays, err := parseCountList("delays", *fl.delays, 0, maxHorizon)
+	if err := ready(append(memEstimate{runsPart(*fl.workers, "", 1)}, dataMemory(*fl.dataDir, in.rel, *fl.workers, slices.Max(in.delays))...)); err != nil {
+		return err
+	}
+	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, in.maxEvents, *fl.seed)
 	if err != nil {
 		return err
 	}
-	if which == "obd" && *fl.n != 0 {
-		// The OBD log is replayed whole (its rows are one fixed log); an
-		// ignored -n would still have keyed the store.
-		return usagef("reproduce %s: -n %d: the OBD log is replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
-	}
-	scale := harness.ScaleOf(*fl.short, false)
-	var preset mt14fig.Fig2Config
-	preset.ApplyScale(scale)
-	reps, maxEvents := preset.Reps, *fl.n
-	if which == "shuttle" && maxEvents == 0 {
-		maxEvents = mt14fig.Fig2ShuttleRows(scale)
-	}
-	if *fl.runs > 0 {
-		reps = *fl.runs
-	}
-	rel := "uci/shuttle.csv"
-	if which == "obd" {
-		rel = "obd/random/" + *fl.campaign + "/" + *fl.campaign + ".csv"
-	}
-	if _, err := data.Locate(*fl.dataDir, rel); err != nil && *fl.campaign != "" {
-		if which == "obd" && *fl.campaign != "men" && *fl.campaign != "women" {
-			return usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, *fl.campaign)
-		}
-		return err
-	}
-	if err := ready(append(memEstimate{runsPart(*fl.workers, "", 1)}, dataMemory(*fl.dataDir, rel, *fl.workers, slices.Max(delays))...)); err != nil {
-		return err
-	}
-	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, maxEvents, *fl.seed)
-	if err != nil {
-		return err
-	}
-	cfg := mt14fig.Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
+	cfg := mt14fig.Fig2Config{NewLog: newLog, Epsilons: in.eps, Delays: in.delays, Reps: in.reps, Seed: *fl.seed,
 		Alpha: *fl.alpha, Disjoint: which == "shuttle", RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
 		Mechanisms: []mt14.ContextMechanism{mt14.ContextEntryTrees, mt14.ContextSS18Tree}}
 	plan, err := fl.jobs.plan(name)
@@ -229,7 +200,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 			return err
 		}
 		cfg.Plan = plan.Plan
-		cfg.DataKey = fmt.Sprintf("%s sha256=%s events=%d campaign=%s", which, sum, maxEvents, *fl.campaign)
+		cfg.DataKey = fmt.Sprintf("%s sha256=%s events=%d campaign=%s", which, sum, in.maxEvents, *fl.campaign)
 	}
 	if plan.Estimate {
 		cfg.Plan = plan.Plan
@@ -239,7 +210,60 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if stop, err := plan.done(err); stop {
 		return err
 	}
-	took := time.Since(start)
+	return writeMT14Fig2(name, filepath.Join(out, name), which, res, cfg, path, time.Since(start))
+}
+
+// fig2Inputs are MT14 Fig. 2's checked flags.
+type fig2Inputs struct {
+	eps             []float64
+	delays          []int
+	reps, maxEvents int
+	rel             string // the data file under the data directory
+}
+
+// fig2Flags checks MT14 Fig. 2's flags on data set which (shuttle or obd)
+// and that its data file is there.
+func fig2Flags(name, which string, fl *mt14Flags) (fig2Inputs, error) {
+	var in fig2Inputs
+	var err error
+	if in.eps, err = floats("eps", *fl.eps, minEpsilon, maxEpsilon); err != nil {
+		return in, err
+	}
+	if in.delays, err = parseCountList("delays", *fl.delays, 0, maxHorizon); err != nil {
+		return in, err
+	}
+	if which == "obd" && *fl.n != 0 {
+		// The OBD log is replayed whole (its rows are one fixed log); an
+		// ignored -n would still have keyed the store.
+		return in, usagef("reproduce %s: -n %d: the OBD log is replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
+	}
+	scale := harness.ScaleOf(*fl.short, false)
+	var preset mt14fig.Fig2Config
+	preset.ApplyScale(scale)
+	in.reps, in.maxEvents = preset.Reps, *fl.n
+	if which == "shuttle" && in.maxEvents == 0 {
+		in.maxEvents = mt14fig.Fig2ShuttleRows(scale)
+	}
+	if *fl.runs > 0 {
+		in.reps = *fl.runs
+	}
+	in.rel = "uci/shuttle.csv"
+	if which == "obd" {
+		in.rel = "obd/random/" + *fl.campaign + "/" + *fl.campaign + ".csv"
+	}
+	if _, err := data.Locate(*fl.dataDir, in.rel); err != nil && *fl.campaign != "" {
+		if which == "obd" && *fl.campaign != "men" && *fl.campaign != "women" {
+			return in, usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, *fl.campaign)
+		}
+		return in, err
+	}
+	return in, nil
+}
+
+// writeMT14Fig2 writes MT14 Fig. 2 on data set which, its table and its
+// JSON; a series without a matched event is an error (nothing to plot).
+func writeMT14Fig2(name, base, which string, res *mt14fig.Fig2Result, cfg mt14fig.Fig2Config, path string, took time.Duration) error {
+	reps := cfg.Reps
 	for _, r := range res.Rows {
 		if math.IsNaN(r.NormCTR) || math.IsInf(r.NormCTR, 0) || math.IsNaN(r.NormSE) || math.IsInf(r.NormSE, 0) {
 			// No matched event (a tiny -n): nothing to plot for the series.
@@ -259,7 +283,6 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.Save(p, base); err != nil {
 		return err
 	}
