@@ -221,29 +221,33 @@ func orPositive(v, def int) int {
 	return def
 }
 
-func runBeyondMT14(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineBeyondMT14 defines beyond-mt14's flags (figurePhases): MT14 Fig. 1
+// (k = 5, ε = 1) with DP-UCB on the continual counters beside the tree.
+func defineBeyondMT14(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	return func() (*figureRun, error) {
+		cfg := mt14fig.Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()},
+			Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary}}
+		if c.short {
+			cfg.Horizon, cfg.Reps = 20_000, 4
+		}
+		cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
+		var cv *harness.Curves
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				cv, err = mt14fig.RunFig1(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeBeyondMT14(name, base, cfg, cv, wall) },
+		}, nil
 	}
-	cfg := mt14fig.Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()},
-		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary}}
-	if c.short {
-		cfg.Horizon, cfg.Reps = 20_000, 4
-	}
-	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
-	start := time.Now()
-	var cv *harness.Curves
-	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
-		cfg.Plan = p
-		cv, err = mt14fig.RunFig1(cfg)
-		return err
-	}); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
+}
+
+// writeBeyondMT14 writes beyond-mt14's panel, curves and JSON with each
+// series' final regret.
+func writeBeyondMT14(name, base string, cfg mt14fig.Fig1Config, cv *harness.Curves, wall float64) error {
 	row, err := plotRow([]*harness.Curves{cv}, func(int) dpbplot.CurveOptions {
 		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
 			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
@@ -255,7 +259,6 @@ func runBeyondMT14(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 7*vg.Inch, 5*vg.Inch); err != nil {
 		return err
 	}

@@ -36,8 +36,10 @@ type mt14Flags struct {
 	jobs                           jobFlags
 }
 
-func newMT14Flags(name string) *mt14Flags {
-	fs := figureFlags(name)
+func newMT14Flags(name string) *mt14Flags { return bindMT14Flags(figureFlags(name)) }
+
+// bindMT14Flags defines the MT14 figures' flags on fs.
+func bindMT14Flags(fs *flag.FlagSet) *mt14Flags {
 	fl := &mt14Flags{
 		fs:       fs,
 		n:        new(int),
@@ -80,41 +82,46 @@ func floats(name, s string, lo, hi float64) ([]float64, error) {
 	return parseFloatList(name, s, lo, hi)
 }
 
-func mt14Fig1(name, out string, k int, args []string) error {
-	fl := newMT14Flags(name)
-	if err := parseFigure(fl.fs, args); err != nil {
-		return err
+// defineMT14Fig1 defines the flags of MT14 Fig. 1 with k arms
+// (figurePhases).
+func defineMT14Fig1(k int) func(name string, fs *flag.FlagSet) func() (*figureRun, error) {
+	return func(name string, fs *flag.FlagSet) func() (*figureRun, error) {
+		fl := bindMT14Flags(fs)
+		return func() (*figureRun, error) {
+			eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
+			if err != nil {
+				return nil, err
+			}
+			cfg := mt14fig.Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
+				NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
+			cfg.ApplyScale(harness.ScaleOf(*fl.short, false))
+			if *fl.n > 0 {
+				cfg.Horizon = *fl.n
+			}
+			if *fl.runs > 0 {
+				cfg.Reps = *fl.runs
+			}
+			var c *harness.Curves
+			// A delayed policy buffers each round's observation until the next
+			// synchronisation: min(τ, T) of them, 64 bytes each, doubled by append.
+			return &figureRun{jobs: &fl.jobs,
+				memory: memEstimate{runsPart(*fl.workers, "", 1), {"each worker's delay buffer (min(-delay, -n) observations)", "-delay, -n, -workers",
+					workersOf(*fl.workers) * 128 * float64(min(*fl.delay, cfg.Horizon))}},
+				experiment: func(p *harness.Plan) (err error) {
+					cfg.Plan = p
+					c, err = mt14fig.RunFig1(cfg)
+					return err
+				},
+				write: func(base string, wall float64) error { return writeMT14Fig1(name, base, cfg, c, wall) },
+			}, nil
+		}
 	}
-	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
-	if err != nil {
-		return err
-	}
-	cfg := mt14fig.Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
-		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
-	cfg.ApplyScale(harness.ScaleOf(*fl.short, false))
-	if *fl.n > 0 {
-		cfg.Horizon = *fl.n
-	}
-	if *fl.runs > 0 {
-		cfg.Reps = *fl.runs
-	}
-	// A delayed policy buffers each round's observation until the next
-	// synchronisation: min(τ, T) of them, 64 bytes each, doubled by append.
-	if err := ready(memEstimate{runsPart(*fl.workers, "", 1), {"each worker's delay buffer (min(-delay, -n) observations)", "-delay, -n, -workers",
-		workersOf(*fl.workers) * 128 * float64(min(*fl.delay, cfg.Horizon))}}); err != nil {
-		return err
-	}
-	plan, err := fl.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
-	start := time.Now()
-	c, err := mt14fig.RunFig1(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
-	}
-	took := time.Since(start)
+}
+
+// writeMT14Fig1 writes MT14 Fig. 1, its curves and its JSON (with the
+// defaults the run resolved).
+func writeMT14Fig1(name, base string, cfg mt14fig.Fig1Config, c *harness.Curves, wall float64) error {
+	k := cfg.Arms
 	p, err := dpbplot.Curves(c, dpbplot.CurveOptions{
 		Title:  fmt.Sprintf("MT14 Fig. 1: k=%d, means 0.9 / 0.4 (Δ=0.5); T=%d, %d runs (s.e. in the csv)", k, cfg.Horizon, cfg.Reps),
 		XLabel: "round t", YLabel: "pseudo-regret", LogY: true, LegendAbove: true,
@@ -123,7 +130,6 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		return err
 	}
 	dpbplot.RoomForLastXTick(p, 0.08)
-	base := filepath.Join(out, name)
 	if err := dpbplot.Save(p, base); err != nil {
 		return err
 	}
@@ -134,9 +140,10 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if cfg, err = cfg.Resolved(); err != nil { // the JSON records the defaults used
 		return err
 	}
+	took := time.Duration(wall * float64(time.Second))
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated),
-		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
+		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": wall}})
 }
 
 // MT14Fig2Data loads the log of one Fig. 2 panel: "shuttle" (a fresh

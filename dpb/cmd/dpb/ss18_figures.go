@@ -55,8 +55,9 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 
 // ---------------------------------------------------------------- Figure 1
 
-func runSS18Fig1(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineSS18Fig1 defines ss18-fig1's flags (figurePhases): one decision
+// set in R³ drawn as SS18 Appendix D does.
+func defineSS18Fig1(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
 	var k int
@@ -64,32 +65,32 @@ func runSS18Fig1(name, out string, args []string) error {
 	gap := floatVar(fs, "gap", 0.1, "sub-optimality gap Δ")
 	az := floatVar(fs, "azimuth", 35, "view azimuth (degrees)")
 	el := floatVar(fs, "elevation", 20, "view elevation (degrees)")
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	return func() (*figureRun, error) {
+		if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
+			return nil, err
+		}
+		if !(*gap >= 0 && *gap < 1.5) { // env.NewLinearEnv's [0, 2·optimal reward), at its default 0.75
+			return nil, usagef("reproduce %s: invalid value %v for flag -gap: want a gap in [0, 1.5) (twice the optimal reward 0.75)", name, *gap)
+		}
+		var ds *ss18fig.LinearDecisionSet
+		view := dpbplot.View{Azimuth: *az, Elevation: *el}
+		// The plot of K points in its SVG and PNG: about 1 kB a point
+		// measured at K = 10⁵ (115 MB).
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{{"the decision set of -k actions and its plot (SVG and PNG)", "-k", 600 * float64(k)}},
+			// One cheap draw, not a job: a shard writes nothing.
+			experiment: func(*harness.Plan) (err error) {
+				ds, err = ss18fig.DecisionSet(env.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}, c.seed)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeSS18Fig1(name, base, ds, view, c.seed, wall) },
+		}, nil
 	}
-	if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
-		return err
-	}
-	if !(*gap >= 0 && *gap < 1.5) { // env.NewLinearEnv's [0, 2·optimal reward), at its default 0.75
-		return usagef("reproduce %s: invalid value %v for flag -gap: want a gap in [0, 1.5) (twice the optimal reward 0.75)", name, *gap)
-	}
-	// The plot of K points in its SVG and PNG: about 1 kB a point measured
-	// at K = 10⁵ (115 MB).
-	if err := ready(memEstimate{{"the decision set of -k actions and its plot (SVG and PNG)", "-k", 600 * float64(k)}}); err != nil {
-		return err
-	}
-	plan, err := c.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	cfg := env.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
-	ds, err := ss18fig.DecisionSet(cfg, c.seed)
-	if stop, err := plan.done(err); stop {
-		return err // one cheap draw, not a job: a shard writes nothing
-	}
-	base := filepath.Join(out, name)
-	p, err := dpbplot.SS18Fig1(ds, dpbplot.View{Azimuth: *az, Elevation: *el})
+}
+
+// writeSS18Fig1 writes Figure 1's decision set (plot and table) and its
+// JSON.
+func writeSS18Fig1(name, base string, ds *ss18fig.LinearDecisionSet, view dpbplot.View, seed uint64, wall float64) error {
+	p, err := dpbplot.SS18Fig1(ds, view)
 	if err != nil {
 		return err
 	}
@@ -104,10 +105,9 @@ func runSS18Fig1(name, out string, args []string) error {
 	if err := writeTable(base+".csv", rows); err != nil {
 		return err
 	}
-	wall := time.Since(start).Seconds()
 	fmt.Fprintf(os.Stderr, "%s: %d actions, θ* = %.3f, wall %.2fs\n", name, len(ds.Actions), ds.Theta, wall)
-	return writeMeta(base, harness.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Noise: []string{harness.NoNoise}, Config: map[string]any{
-		"decision_set": ds, "view": map[string]float64{"azimuth": *az, "elevation": *el}, "wall_seconds": wall,
+	return writeMeta(base, harness.Meta{Name: name, Seed: seed, Reps: 1, Horizon: 1, Noise: []string{harness.NoNoise}, Config: map[string]any{
+		"decision_set": ds, "view": map[string]float64{"azimuth": view.Azimuth, "elevation": view.Elevation}, "wall_seconds": wall,
 	}})
 }
 
@@ -308,49 +308,45 @@ func writeSS18Fig4(name, base string, res *ss18fig.Exp2Result, plotTo int, wall 
 
 // ---------------------------------------------------------------- Experiment 3
 
-func runSS18Fig5(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineSS18Fig5 defines ss18-fig5's flags (figurePhases): Experiment 3.
+func defineSS18Fig5(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
-	var rhosV int
-	rhos := &rhosV
-	defaultOrVar(fs, rhos, "rhos", 0, 2, maxRhos, "number of ρ_min values, 0: 6")
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	var rhos int
+	defaultOrVar(fs, &rhos, "rhos", 0, 2, maxRhos, "number of ρ_min values, 0: 6")
+	return func() (*figureRun, error) {
+		cfg := ss18fig.Exp3Config{Plain: *plain, RhoMins: rhos, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
+		cfg.ApplyScale(c.scale())
+		if c.n > 0 {
+			cfg.Horizon = c.n
+		}
+		if c.runs > 0 {
+			cfg.Reps = c.runs
+		}
+		if rhos > 0 {
+			cfg.RhoMins = rhos
+		}
+		var res *ss18fig.Exp3Result
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				res, err = ss18fig.Experiment3(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeSS18Fig5(name, base, res, wall) },
+		}, nil
 	}
-	cfg := ss18fig.Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
-	cfg.ApplyScale(c.scale())
-	if c.n > 0 {
-		cfg.Horizon = c.n
-	}
-	if c.runs > 0 {
-		cfg.Reps = c.runs
-	}
-	if *rhos > 0 {
-		cfg.RhoMins = *rhos
-	}
-	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
-		return err
-	}
-	plan, err := c.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
-	start := time.Now()
-	res, err := ss18fig.Experiment3(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	cfg = res.Config
+}
+
+// writeSS18Fig5 writes Figure 5's grid, its curves and its JSON.
+func writeSS18Fig5(name, base string, res *ss18fig.Exp3Result, wall float64) error {
+	cfg := res.Config
 	fmt.Fprintf(os.Stderr, "experiment 3: n = %d, %d runs × %d gaps × %d policies in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), 2*len(res.RhoMin), wall)
 	grid, err := dpbplot.SS18Fig5(res)
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
