@@ -5,28 +5,21 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/dpbandits/dpbandits/dpb/figspec"
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
 
 // figureSpec is one reproducible figure: "dpb reproduce NAME" runs it,
 // "dpb slurm NAME" shards it and "dpb reproduce NAME -merge" writes it from a
-// job store. Every figure is a row of figureTable.
+// job store. Its name, paper, summary and outputs are figspec's (importable
+// by notebooks); figureTable joins them with the run functions.
 type figureSpec struct {
-	name    string
-	paper   string // ss18, mt14, as17, private, secure or beyond: "dpb reproduce PAPER" runs the group
-	summary string
-	// outputs are the files the figure writes under -out besides its
-	// NAME.json (which lists them with their SHA-256s, see writeMeta), as
-	// suffixes of NAME: ".svg" is NAME.svg.
-	outputs []string
+	figspec.Spec
 	// run parses the figure's flags from args and writes its outputs under
 	// out; most figures are phased (figurePhases).
 	run func(name, out string, args []string) error
 }
-
-// plotOutputs are the outputs of a figure with one plot and one table.
-var plotOutputs = []string{".svg", ".png", ".csv"}
 
 // figures indexes figureTable by name (filled in init: the table's run
 // functions read it back for their flags' summary).
@@ -34,8 +27,8 @@ var figures = map[string]figureSpec{}
 
 func init() {
 	for _, f := range figureTable() {
-		if _, dup := figures[f.name]; dup {
-			panic("dpb: figure listed twice: " + f.name)
+		if _, dup := figures[f.Name]; dup {
+			panic("dpb: figure listed twice: " + f.Name)
 		}
 		run := f.run
 		f.run = func(name, out string, args []string) error {
@@ -44,7 +37,7 @@ func init() {
 			defer atomicfile.Record(out)()
 			return run(name, out, args)
 		}
-		figures[f.name] = f
+		figures[f.Name] = f
 	}
 }
 

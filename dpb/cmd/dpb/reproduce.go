@@ -29,7 +29,7 @@ func listFigures(w io.Writer) {
 	fmt.Fprintf(w, "Figures go to %s/NAME.{svg,png,csv,json} (an ignored directory); -out figures replaces the committed ones.\n", defaultOut)
 	fmt.Fprintf(w, "Flags follow the name (-n=2e4 and --n 2e4 work alike); dpb reproduce NAME -h lists a figure's flags and limits.\n\n")
 	for _, n := range figureNames("") {
-		fmt.Fprintf(w, "  %-18s %s\n", n, figures[n].summary)
+		fmt.Fprintf(w, "  %-18s %s\n", n, figures[n].Summary)
 	}
 }
 
