@@ -5,23 +5,14 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/as17fig"
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
+	"gonum.org/v1/plot"
 )
-
-func init() {
-	registerFigure("as17-table1", "AS17 Table 1: DP-FTRL/FTPL regret vs T and ε beside the bounds", func(name, out string, args []string) error {
-		return runAS17Table(name, out, args, 1)
-	})
-	registerFigure("as17-table2", "AS17 Table 2: private SCRiBLE/EXP2 regret vs T and ε beside the bounds", func(name, out string, args []string) error {
-		return runAS17Table(name, out, args, 2)
-	})
-}
 
 func parseKind(s string) (as17.LossKind, error) {
 	for _, k := range []as17.LossKind{as17.Stochastic, as17.WorstCase, as17.Switching} {
@@ -32,105 +23,123 @@ func parseKind(s string) (as17.LossKind, error) {
 	return 0, fmt.Errorf("unknown loss kind %q (stochastic, worst-case, switching)", s)
 }
 
-// runAS17Table runs "dpb reproduce as17-table1|2": the T sweep (regret vs T
-// per row, log–log with fitted slopes and bounds), the paired excess over the
-// non-private learner vs T, and the ε sweep at one T. It writes
-// <name>.{svg,png,csv,json}, <name>-excess.{svg,png} and <name>-eps.{svg,png,csv}.
-func runAS17Table(name, out string, args []string, table int) error {
-	fs := figureFlags(name)
-	def, quick := as17fig.Preset(harness.ScaleDefault), as17fig.Preset(harness.ScaleQuick)
-	n, minN, runs, workers, dim, epsN := new(int), new(int), new(int), new(int), new(int), new(int)
-	countVar(fs, n, "n", def.MaxHorizon, 1, maxAS17Horizon, "largest horizon T")
-	countVar(fs, minN, "minn", 256, 3, maxAS17Horizon, "smallest horizon T, at least 3 (horizons grow by 4×)")
-	countVar(fs, runs, "runs", def.Reps, 1, maxRuns, "independent runs per cell")
-	seed := new(uint64)
-	seedVar(fs, seed, "seed", 1, "experiment seed (an exact integer)")
-	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
-	short := fs.Bool("short", false, "small quick defaults (n=2^12, runs=6, epsn=2^11)")
-	countVar(fs, dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts, arms)")
-	eps := fs.String("eps", "1,0.1", "ε values of the T sweep (non-private is added)")
-	defaultOrVar(fs, epsN, "epsn", def.EpsHorizon, 3, maxAS17Horizon, "horizon of the ε sweep, 0: none")
-	sweep := fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
-	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
-	progress := new(bool)
-	progressVar(fs, progress)
-	var jobs jobFlags
-	jobs.bind(fs)
-	if err := parseFigure(fs, args); err != nil {
-		return err
+// defineAS17Table defines the flags of "dpb reproduce as17-table1|2"
+// (figurePhases): the T sweep (regret vs T per row, log–log with fitted
+// slopes and bounds), the paired excess over the non-private learner vs T,
+// and the ε sweep at one T. It writes <name>.{svg,png,csv,json},
+// <name>-excess.{svg,png} and <name>-eps.{svg,png,csv}.
+func defineAS17Table(table int) func(name string, fs *flag.FlagSet) func() (*figureRun, error) {
+	return func(name string, fs *flag.FlagSet) func() (*figureRun, error) {
+		var f as17TableFlags
+		f.bind(fs)
+		return func() (*figureRun, error) {
+			cfg, err := f.config(name, fs, table)
+			if err != nil {
+				return nil, err
+			}
+			var res *as17fig.TableResult
+			return &figureRun{jobs: &f.jobs, memory: as17Memory(*f.workers, *f.dim, 0),
+				experiment: func(p *harness.Plan) (err error) {
+					cfg.Plan = p
+					res, err = as17fig.Table(cfg)
+					return err
+				},
+				write: func(base string, _ float64) error {
+					return writeAS17Table(name, base, res, table, *f.seed, *f.runs, *f.n)
+				},
+			}, nil
+		}
 	}
+}
+
+// as17TableFlags are the flags of the AS17 tables.
+type as17TableFlags struct {
+	n, minN, runs, workers, dim, epsN *int
+	seed                              *uint64
+	short, progress                   *bool
+	eps, sweep, kind                  *string
+	jobs                              jobFlags
+}
+
+func (f *as17TableFlags) bind(fs *flag.FlagSet) {
+	def := as17fig.Preset(harness.ScaleDefault)
+	f.n, f.minN, f.runs, f.workers, f.dim, f.epsN = new(int), new(int), new(int), new(int), new(int), new(int)
+	countVar(fs, f.n, "n", def.MaxHorizon, 1, maxAS17Horizon, "largest horizon T")
+	countVar(fs, f.minN, "minn", 256, 3, maxAS17Horizon, "smallest horizon T, at least 3 (horizons grow by 4×)")
+	countVar(fs, f.runs, "runs", def.Reps, 1, maxRuns, "independent runs per cell")
+	f.seed = new(uint64)
+	seedVar(fs, f.seed, "seed", 1, "experiment seed (an exact integer)")
+	countVar(fs, f.workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
+	f.short = fs.Bool("short", false, "small quick defaults (n=2^12, runs=6, epsn=2^11)")
+	countVar(fs, f.dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts, arms)")
+	f.eps = fs.String("eps", "1,0.1", "ε values of the T sweep (non-private is added)")
+	defaultOrVar(fs, f.epsN, "epsn", def.EpsHorizon, 3, maxAS17Horizon, "horizon of the ε sweep, 0: none")
+	f.sweep = fs.String("epssweep", "0.03,0.1,0.3,1,3,10", "ε values of the ε sweep")
+	f.kind = fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
+	f.progress = new(bool)
+	progressVar(fs, f.progress)
+	f.jobs.bind(fs)
+}
+
+// config applies -short to the flags not set and checks them into the
+// table's configuration.
+func (f *as17TableFlags) config(name string, fs *flag.FlagSet, table int) (as17fig.TableConfig, error) {
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if *short {
+	if quick := as17fig.Preset(harness.ScaleQuick); *f.short {
 		if !set["n"] {
-			*n = quick.MaxHorizon
+			*f.n = quick.MaxHorizon
 		}
 		if !set["runs"] {
-			*runs = quick.Reps
+			*f.runs = quick.Reps
 		}
 		if !set["epsn"] {
-			*epsN = quick.EpsHorizon
+			*f.epsN = quick.EpsHorizon
 		}
 	}
-	if *n < *minN {
-		return usagef("reproduce %s: -n %d is below -minn %d (want 3 <= minn <= n)", name, *n, *minN)
+	if *f.n < *f.minN {
+		return as17fig.TableConfig{}, usagef("reproduce %s: -n %d is below -minn %d (want 3 <= minn <= n)", name, *f.n, *f.minN)
 	}
-	epsT, err := parseFloatList("eps", *eps, minEpsilon, maxEpsilon)
+	epsT, err := parseFloatList("eps", *f.eps, minEpsilon, maxEpsilon)
 	if err != nil {
-		return err
+		return as17fig.TableConfig{}, err
 	}
-	epsS, err := parseFloatList("epssweep", *sweep, minEpsilon, maxEpsilon)
+	epsS, err := parseFloatList("epssweep", *f.sweep, minEpsilon, maxEpsilon)
 	if err != nil {
-		return err
+		return as17fig.TableConfig{}, err
 	}
-	k, err := parseKind(*kind)
+	k, err := parseKind(*f.kind)
 	if err != nil {
-		return err
+		return as17fig.TableConfig{}, err
 	}
 	cfg := as17fig.TableConfig{
-		Table: table, Dim: *dim, Kind: k, Horizons: harness.HorizonGrid(*minN, *n, 4), Epsilons: epsT,
-		EpsHorizon: *epsN, SweepEpsilons: epsS, Reps: *runs, Seed: *seed, RunOptions: harness.RunOptions{Workers: *workers},
+		Table: table, Dim: *f.dim, Kind: k, Horizons: harness.HorizonGrid(*f.minN, *f.n, 4), Epsilons: epsT,
+		EpsHorizon: *f.epsN, SweepEpsilons: epsS, Reps: *f.runs, Seed: *f.seed, RunOptions: harness.RunOptions{Workers: *f.workers},
 	}
-	if *progress {
+	if *f.progress {
 		cfg.Progress = os.Stderr
 	}
-	if err := ready(as17Memory(*workers, *dim, 0)); err != nil {
-		return err
-	}
-	plan, err := jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
-	res, err := as17fig.Table(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
-	}
-	base := filepath.Join(out, name)
+	return cfg, nil
+}
+
+// writeAS17Table writes the table's tiles (regret, excess, ε sweep), CSVs
+// and JSON, and prints its Markdown table and the ε sweep's slopes.
+func writeAS17Table(name, base string, res *as17fig.TableResult, table int, seed uint64, runs, n int) error {
 	cols := 2
 	if table == 2 {
 		cols = 3
 	}
-	tiles, err := dpbplot.AS17RegretTiles(res.T, cols)
-	if err != nil {
+	if err := saveAS17Tiles(base, dpbplot.AS17RegretTiles, res.T, cols); err != nil {
 		return err
 	}
-	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base); err != nil {
-		return err
-	}
-	tiles, err = dpbplot.AS17ExcessTiles(res.T, cols)
-	if err != nil {
-		return err
-	}
-	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base+"-excess"); err != nil {
+	if err := saveAS17Tiles(base+"-excess", dpbplot.AS17ExcessTiles, res.T, cols); err != nil {
 		return err
 	}
 	if len(res.Eps) > 0 {
-		tiles, err = dpbplot.AS17EpsilonTiles(res.Eps, 0, cols)
-		if err != nil {
-			return err
+		epsTiles := func(rs []*as17fig.Result, cols int) ([][]*plot.Plot, error) {
+			return dpbplot.AS17EpsilonTiles(rs, 0, cols)
 		}
-		if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base+"-eps"); err != nil {
+		if err := saveAS17Tiles(base+"-eps", epsTiles, res.Eps, cols); err != nil {
 			return err
 		}
 		if err := writeCSV(base+"-eps.csv", "T", res.Eps, true); err != nil {
@@ -140,7 +149,7 @@ func runAS17Table(name, out string, args []string, table int) error {
 	if err := writeCSV(base+".csv", "T", res.T, false); err != nil {
 		return err
 	}
-	if err := writeMeta(base, harness.Meta{Name: name, Seed: *seed, Reps: *runs, Horizon: *n, Noise: noiseNames(noise.Simulated), Config: res}); err != nil {
+	if err := writeMeta(base, harness.Meta{Name: name, Seed: seed, Reps: runs, Horizon: n, Noise: noiseNames(noise.Simulated), Config: res}); err != nil {
 		return err
 	}
 	fmt.Print(res.Markdown())
@@ -150,6 +159,15 @@ func runAS17Table(name, out string, args []string, table int) error {
 		fmt.Printf("%s, T=%d: slope of excess regret vs 1/ε = %.2f ± %.2f\n", r.Row, r.Horizons[0], fe.Slope, fe.SlopeSE)
 	}
 	return nil
+}
+
+// saveAS17Tiles draws rs' tiles with tiles and saves them at base.
+func saveAS17Tiles(base string, tiles func([]*as17fig.Result, int) ([][]*plot.Plot, error), rs []*as17fig.Result, cols int) error {
+	ps, err := tiles(rs, cols)
+	if err != nil {
+		return err
+	}
+	return dpbplot.SaveTiled(ps, dpbplot.TileWidth, dpbplot.TileHeight, base)
 }
 
 // writeCSV writes every row's regret curves as series "row/ε" (the ε sweep's

@@ -33,39 +33,71 @@ func runAudit(w io.Writer, args []string) error {
 		return err
 	}
 	if *list {
-		if len(names) > 0 {
-			return usagef("audit: -list takes no names (got %q)", names[0])
-		}
-		for _, n := range audit.Names() {
-			fmt.Fprintln(w, n)
-		}
-		return nil
+		return listAudits(w, names)
 	}
-	// Unknown names are usage errors; a name given twice runs once.
+	if names, err = auditNames(names); err != nil {
+		return err
+	}
+	if err := ready(auditMemory(names, *trials, *short, *workers)); err != nil {
+		return err
+	}
+	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers, CryptoBits: *crypto}
+	table, err := runAudits(names, opt, *progress)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		err = writeAuditJSON(w, table, opt)
+	} else {
+		err = table.WriteText(w)
+	}
+	if err != nil {
+		return err
+	}
+	if f := table.Failed(); len(f) > 0 {
+		return fmt.Errorf("%d audits show a privacy violation (first: %s, ε lower bound %.3f > claimed %g)", len(f), f[0].Name, f[0].Lower, f[0].Epsilon)
+	}
+	return nil
+}
+
+// listAudits is "dpb audit -list".
+func listAudits(w io.Writer, names []string) error {
+	if len(names) > 0 {
+		return usagef("audit: -list takes no names (got %q)", names[0])
+	}
+	for _, n := range audit.Names() {
+		fmt.Fprintln(w, n)
+	}
+	return nil
+}
+
+// auditNames checks the audits named: unknown names are usage errors; a
+// name given twice runs once.
+func auditNames(names []string) ([]string, error) {
 	seen := map[string]bool{}
 	uniq := names[:0:0]
 	for _, n := range names {
 		if _, err := audit.Lookup(n); err != nil {
-			return usageError{fmt.Errorf("audit: %w (dpb audit -list)", err)}
+			return nil, usageError{fmt.Errorf("audit: %w (dpb audit -list)", err)}
 		}
 		if !seen[n] {
 			seen[n] = true
 			uniq = append(uniq, n)
 		}
 	}
-	names = uniq
-	if err := ready(auditMemory(names, *trials, *short, *workers)); err != nil {
-		return err
-	}
-	opt := audit.Options{Trials: *trials, Short: *short, Seed: *seed, Workers: *workers, CryptoBits: *crypto}
-	// One audit at a time, so that the progress line names the running one
-	// (each audit's result does not depend on the others run).
+	return uniq, nil
+}
+
+// runAudits runs the audits named (all without names) one at a time, so
+// that the progress line names the running one (each audit's result does
+// not depend on the others run).
+func runAudits(names []string, opt audit.Options, progress bool) (audit.Results, error) {
 	run := names
 	if len(run) == 0 {
 		run = audit.Names()
 	}
 	var bw io.Writer
-	if *progress {
+	if progress {
 		bw = progressOut
 	}
 	bar := newStageBar(bw, "audits", len(run), progressEvery)
@@ -75,31 +107,25 @@ func runAudit(w io.Writer, args []string) error {
 		r, err := audit.RunNamed([]string{n}, opt)
 		if err != nil {
 			bar.end(i)
-			return err
+			return nil, err
 		}
 		rs = append(rs, r...)
 	}
 	bar.end(len(run))
-	table := audit.Results(rs)
-	if *asJSON {
-		if err := writeSealedJSON(w, struct {
-			provenanceJSON
-			StreamVersion int           `json:"stream_version"`
-			Seed          uint64        `json:"seed"`
-			Short         bool          `json:"short"`
-			CryptoBits    bool          `json:"crypto_bits"`
-			Noise         []string      `json:"noise"`
-			Confidence    float64       `json:"confidence"`
-			Summary       audit.Summary `json:"summary"`
-			Results       audit.Results `json:"results"`
-		}{provenance(), snap.StreamVersion, *seed, *short, *crypto, noiseNames(opt.NoiseModes()...), audit.Confidence, table.Summary(), table}); err != nil {
-			return err
-		}
-	} else if err := table.WriteText(w); err != nil {
-		return err
-	}
-	if f := table.Failed(); len(f) > 0 {
-		return fmt.Errorf("%d audits show a privacy violation (first: %s, ε lower bound %.3f > claimed %g)", len(f), f[0].Name, f[0].Lower, f[0].Epsilon)
-	}
-	return nil
+	return audit.Results(rs), nil
+}
+
+// writeAuditJSON writes the audit table as sealed JSON.
+func writeAuditJSON(w io.Writer, table audit.Results, opt audit.Options) error {
+	return writeSealedJSON(w, struct {
+		provenanceJSON
+		StreamVersion int           `json:"stream_version"`
+		Seed          uint64        `json:"seed"`
+		Short         bool          `json:"short"`
+		CryptoBits    bool          `json:"crypto_bits"`
+		Noise         []string      `json:"noise"`
+		Confidence    float64       `json:"confidence"`
+		Summary       audit.Summary `json:"summary"`
+		Results       audit.Results `json:"results"`
+	}{provenance(), snap.StreamVersion, opt.Seed, opt.Short, opt.CryptoBits, noiseNames(opt.NoiseModes()...), audit.Confidence, table.Summary(), table})
 }

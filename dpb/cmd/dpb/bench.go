@@ -61,42 +61,56 @@ func runBench(args []string) error {
 	if *fig4 {
 		return benchFig4(*rounds, *horizon, !*alone, *seed, *asJSON, *chunks)
 	}
-	a, err := ss18.ParseAlg(*alg)
+	return benchLoop(benchLoopFlags{alg: *alg, d: *d, k: *k, rounds: *rounds, withEnv: *withEnv, padded: *padded, seed: *seed, asJSON: *asJSON, chunks: *chunks})
+}
+
+// benchLoopFlags are the flags of "dpb bench" without -fig4 or -peak.
+type benchLoopFlags struct {
+	alg                             string
+	d, k, rounds                    int
+	withEnv, padded, asJSON, chunks bool
+	seed                            uint64
+}
+
+// benchLoop times one SS18 variant's bandit loop on one core and prints
+// the timing (text or JSON beside the machine's bounds).
+func benchLoop(f benchLoopFlags) error {
+	a, err := ss18.ParseAlg(f.alg)
 	if err != nil {
-		return usageError{fmt.Errorf("bench: invalid value %q for flag -alg: %w", *alg, err)}
+		return usageError{fmt.Errorf("bench: invalid value %q for flag -alg: %w", f.alg, err)}
 	}
-	if *d**k > maxBenchCells {
-		return usagef("bench: -d %d × -K %d = %d numbers per decision set, at most %d", *d, *k, *d**k, maxBenchCells)
+	if f.d*f.k > maxBenchCells {
+		return usagef("bench: -d %d × -K %d = %d numbers per decision set, at most %d", f.d, f.k, f.d*f.k, maxBenchCells)
 	}
 	// The decision set (and the environment's copy), the policy's d² state
 	// and its trees, and the timing's chunks.
-	if err := ready(memEstimate{{"the decision set of -K actions in R^d, the policy's state and its trees", "-d, -K", 8 * (float64(3*float64(*d)*float64(*k)) + float64(64*float64(*d)*float64(*d)))}}); err != nil {
+	if err := ready(memEstimate{{"the decision set of -K actions in R^d, the policy's state and its trees", "-d, -K", 8 * (float64(3*float64(f.d)*float64(f.k)) + float64(64*float64(f.d)*float64(f.d)))}}); err != nil {
 		return err
 	}
 	old := runtime.GOMAXPROCS(1)
 	defer runtime.GOMAXPROCS(old)
-	cfg := ss18fig.TimingConfig{Alg: a, D: *d, K: *k, Rounds: *rounds, Env: *withEnv, Padded: *padded, Seed: *seed}
-	if *asJSON {
+	cfg := ss18fig.TimingConfig{Alg: a, D: f.d, K: f.k, Rounds: f.rounds, Env: f.withEnv, Padded: f.padded, Seed: f.seed}
+	if f.asJSON {
 		cfg.PairedChunks = benchPairedChunks
 	}
 	tm, err := ss18fig.Time(cfg)
 	if err != nil {
 		return err
 	}
-	if !*chunks {
+	if !f.chunks {
 		tm.ChunkMicros, tm.ChunkCPUMicros = nil, nil
 	}
 	res, w := tm.LoopTiming, tm.RoundWork
-	if *asJSON {
+	if f.asJSON {
 		old := runtime.GOMAXPROCS(1)
 		p := perf.MeasurePeak(50 * time.Millisecond)
 		runtime.GOMAXPROCS(old)
-		r := newBenchReport(a, *d, *k, *withEnv, res, w, p)
+		r := newBenchReport(a, f.d, f.k, f.withEnv, res, w, p)
 		r.PairedRatio = tm.Paired
 		return json.NewEncoder(os.Stdout).Encode(r)
 	}
 	fmt.Printf("%v d=%d K=%d env=%v: %.3f µs/round (fastest 1%% chunk %.3f), %.3f allocs/round over %d rounds (1 core, kernel %s)\n",
-		a, *d, *k, *withEnv, res.MicrosPerRound, res.BestMicrosPerRound, res.AllocsPerRound, *rounds, simd.Kernel())
+		a, f.d, f.k, f.withEnv, res.MicrosPerRound, res.BestMicrosPerRound, res.AllocsPerRound, f.rounds, simd.Kernel())
 	printChunks(res)
 	return nil
 }

@@ -27,11 +27,6 @@ import (
 // Figures beyond the papers: the continual counters at equal
 // privacy, and SS18's Figure 4 setting with exactly calibrated variants.
 
-func init() {
-	registerFigure("beyond-counters", "continual counters at equal (ε, δ): max and mean per-round noise s.d. vs n, exact", runBeyondCounters)
-	registerFigure("beyond-ss18", "SS18 Fig. 4's setting with exact calibration and modern counters, regret over time", runBeyondSS18)
-}
-
 func runBeyondCounters(name, out string, args []string) error {
 	fs := figureFlags(name)
 	eps := floatVar(fs, "eps", 1, "target ε")
@@ -66,9 +61,16 @@ func runBeyondCounters(name, out string, args []string) error {
 		return err
 	}
 	wall := time.Since(start).Seconds()
+	return writeBeyondCounters(name, filepath.Join(out, name), res, *eps, *delta, ns, wall)
+}
+
+// writeBeyondCounters writes beyond-counters' two panels (largest and mean
+// per-round noise s.d. against n), its table of every counter's profile
+// and its JSON.
+func writeBeyondCounters(name, base string, res *ss18fig.CounterNoiseResult, eps, delta float64, ns []int, wall float64) error {
 	row, err := plotRow([]*harness.Curves{res.MaxStd, res.MeanStd}, func(i int) dpbplot.CurveOptions {
 		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
-			Title:  fmt.Sprintf("%s per-round noise s.d. at (ε, δ) = (%g, %g)\nunit ℓ2 sensitivity, Gaussian noise calibrated exactly", [2]string{"largest", "mean"}[i], *eps, *delta),
+			Title:  fmt.Sprintf("%s per-round noise s.d. at (ε, δ) = (%g, %g)\nunit ℓ2 sensitivity, Gaussian noise calibrated exactly", [2]string{"largest", "mean"}[i], eps, delta),
 			XLabel: "horizon n (log scale)", YLabel: "noise standard deviation (log scale)"}
 	}, func(p *plot.Plot) {
 		p.X.Tick.Marker, p.Y.Tick.Marker = dpbplot.Pow2Ticks{}, dpbplot.NiceLogTicks{}
@@ -77,7 +79,6 @@ func runBeyondCounters(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
@@ -94,39 +95,41 @@ func runBeyondCounters(name, out string, args []string) error {
 	}
 	fmt.Fprintf(os.Stderr, "%s: %d counters × %d horizons, exact, wall %.1fs\n", name, len(res.Kinds), len(ns), wall)
 	return writeMeta(base, harness.Meta{Name: name, Reps: 0, Horizon: ns[len(ns)-1], Noise: []string{harness.NoNoise}, Config: map[string]any{
-		"epsilon": *eps, "delta": *delta, "mu": res.Mu, "horizons": ns, "result": res, "wall_seconds": wall,
+		"epsilon": eps, "delta": delta, "mu": res.Mu, "horizons": ns, "result": res, "wall_seconds": wall,
 		"stream_version": snap.StreamVersion, "note": "exact computation, no randomness (seed unused)",
 	}})
 }
 
-func runBeyondSS18(name, out string, args []string) error {
-	fs := figureFlags(name)
+func defineBeyondSS18(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	return func() (*figureRun, error) {
+		cfg := ss18fig.Exp2Config{Algs: ss18.BeyondAlgs, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}, Points: 50}
+		switch {
+		case c.paper:
+			cfg.Horizon, cfg.Reps = 5000000, 10
+		case c.short:
+			cfg.Horizon, cfg.Reps = 20000, 2
+		default:
+			cfg.Horizon, cfg.Reps = 1000000, 10
+		}
+		cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
+		var res *ss18fig.Exp2Result
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				res, err = ss18fig.Experiment2(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeBeyondSS18(name, base, res, wall) },
+		}, nil
 	}
-	cfg := ss18fig.Exp2Config{Algs: ss18.BeyondAlgs, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}, Points: 50}
-	switch {
-	case c.paper:
-		cfg.Horizon, cfg.Reps = 5000000, 10
-	case c.short:
-		cfg.Horizon, cfg.Reps = 20000, 2
-	default:
-		cfg.Horizon, cfg.Reps = 1000000, 10
-	}
-	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
-	start := time.Now()
-	var res *ss18fig.Exp2Result
-	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
-		cfg.Plan = p
-		res, err = ss18fig.Experiment2(cfg)
-		return err
-	}); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	cfg = res.Config
+}
+
+// writeBeyondSS18 writes beyond-ss18's panels, curves and JSON (with the
+// exact calibrations and the regret ratios).
+func writeBeyondSS18(name, base string, res *ss18fig.Exp2Result, wall float64) error {
+	cfg := res.Config
 	ratios, err := ss18fig.RegretRatios(res)
 	if err != nil {
 		return err
@@ -143,7 +146,6 @@ func runBeyondSS18(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	// Each panel taller by its legend band (LegendAbove), so the data area
 	// keeps its 6 inches.
 	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 6*vg.Inch, 6*vg.Inch+row[0].Legend.YOffs); err != nil {
@@ -157,19 +159,9 @@ func runBeyondSS18(name, out string, args []string) error {
 		return err
 	}
 	st := cfg.Setting()
-	cals := map[string]any{}
-	for _, a := range cfg.Algs {
-		if kind, ok := a.GaussianCounter(counter.Padded); ok {
-			calibrate := ss18.GaussianCounterCalibration
-			if a == ss18.GaussianBLTSharp {
-				calibrate = ss18.GaussianCounterCalibrationSharp
-			}
-			cal, err := calibrate(st, kind)
-			if err != nil {
-				return err
-			}
-			cals[a.String()] = cal
-		}
+	cals, err := beyondCalibrations(st, cfg.Algs)
+	if err != nil {
+		return err
 	}
 	kt, err := st.WishartKTight()
 	if err != nil {
@@ -184,6 +176,26 @@ func runBeyondSS18(name, out string, args []string) error {
 		"wishart_k_printed": st.WishartK(), "wishart_k_tight": kt, "gaussian_sigma_printed": st.GaussianSigma(),
 		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": snap.StreamVersion,
 	}})
+}
+
+// beyondCalibrations returns the exact Gaussian calibration of every
+// variant of algs on a continual counter, by its name.
+func beyondCalibrations(st ss18.Setting, algs []ss18.Alg) (map[string]any, error) {
+	cals := map[string]any{}
+	for _, a := range algs {
+		if kind, ok := a.GaussianCounter(counter.Padded); ok {
+			calibrate := ss18.GaussianCounterCalibration
+			if a == ss18.GaussianBLTSharp {
+				calibrate = ss18.GaussianCounterCalibrationSharp
+			}
+			cal, err := calibrate(st, kind)
+			if err != nil {
+				return nil, err
+			}
+			cals[a.String()] = cal
+		}
+	}
+	return cals, nil
 }
 
 // plotRow draws one panel per curve set with the options opt(i), then
@@ -209,33 +221,33 @@ func orPositive(v, def int) int {
 	return def
 }
 
-func init() {
-	registerFigure("beyond-mt14", "MT14 Fig. 1 (k = 5) with DP-UCB on Honaker's, the smooth binary and the k-ary tree counters beside the tree", runBeyondMT14)
-}
-
-func runBeyondMT14(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineBeyondMT14 defines beyond-mt14's flags (figurePhases): MT14 Fig. 1
+// (k = 5, ε = 1) with DP-UCB on the continual counters beside the tree.
+func defineBeyondMT14(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	return func() (*figureRun, error) {
+		cfg := mt14fig.Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()},
+			Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary}}
+		if c.short {
+			cfg.Horizon, cfg.Reps = 20_000, 4
+		}
+		cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
+		var cv *harness.Curves
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				cv, err = mt14fig.RunFig1(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeBeyondMT14(name, base, cfg, cv, wall) },
+		}, nil
 	}
-	cfg := mt14fig.Fig1Config{Arms: 5, Horizon: 1_000_000, Reps: 20, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()},
-		Epsilons: []float64{1}, NoRelaxation: []float64{1}, Counters: []counter.Kind{counter.Honaker, counter.Smooth, counter.Kary}}
-	if c.short {
-		cfg.Horizon, cfg.Reps = 20_000, 4
-	}
-	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
-	start := time.Now()
-	var cv *harness.Curves
-	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
-		cfg.Plan = p
-		cv, err = mt14fig.RunFig1(cfg)
-		return err
-	}); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
+}
+
+// writeBeyondMT14 writes beyond-mt14's panel, curves and JSON with each
+// series' final regret.
+func writeBeyondMT14(name, base string, cfg mt14fig.Fig1Config, cv *harness.Curves, wall float64) error {
 	row, err := plotRow([]*harness.Curves{cv}, func(int) dpbplot.CurveOptions {
 		return dpbplot.CurveOptions{LogX: true, LogY: true, LegendBottom: true, LegendRight: true,
 			Title:  fmt.Sprintf("MT14 Fig. 1 with modern counters: k=%d, means 0.9 / 0.4; ε = 1, T=%s, %d runs", cfg.Arms, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
@@ -247,7 +259,6 @@ func runBeyondMT14(name, out string, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid([][]*plot.Plot{row}, base, 7*vg.Inch, 5*vg.Inch); err != nil {
 		return err
 	}
@@ -266,92 +277,108 @@ func runBeyondMT14(name, out string, args []string) error {
 		"fig1": cfg, "final_regret_mean_se": final, "wall_seconds": wall, "stream_version": snap.StreamVersion}})
 }
 
-func init() {
-	registerFigure("beyond-as17", "AS17 Table 1's DP-FTRL with the continual counters at one (ε, δ): regret vs T beside the Laplace tree and the bounds", runBeyondAS17)
+// defineBeyondAS17 defines the flags of "dpb reproduce beyond-as17"
+// (figurePhases): DP-FTRL on AS17 Table 1's experts, sphere and cube
+// settings, non-private, on AS17's Laplace tree (pure ε) and on every
+// continual counter with Gaussian noise calibrated to (ε, δ); regret against
+// T on log–log axes with fitted slopes and each variant's bound
+// (as17.FTRLCounterBound for the counters). It writes
+// <name>.{svg,png,csv,json} and prints the table at the largest T.
+func defineBeyondAS17(name string, fs *flag.FlagSet) func() (*figureRun, error) {
+	var f beyondAS17Flags
+	f.bind(fs)
+	return func() (*figureRun, error) {
+		cfg, err := f.config(name, fs)
+		if err != nil {
+			return nil, err
+		}
+		var res *as17fig.BeyondResult
+		return &figureRun{jobs: &f.jobs, memory: as17Memory(*f.workers, *f.dim, *f.sqrtN),
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				res, err = as17fig.Beyond(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeBeyondAS17(name, base, res, *f.n, wall) },
+		}, nil
+	}
 }
 
-// runBeyondAS17 runs "dpb reproduce beyond-as17": DP-FTRL on AS17 Table 1's
-// experts, sphere and cube settings, non-private, on AS17's Laplace tree
-// (pure ε) and on every continual counter with Gaussian noise calibrated to
-// (ε, δ); regret against T on log–log axes with fitted slopes and each
-// variant's bound (as17.FTRLCounterBound for the counters). It writes
-// <name>.{svg,png,csv,json} and prints the table at the largest T.
-func runBeyondAS17(name, out string, args []string) error {
-	fs := figureFlags(name)
+// beyondAS17Flags are beyond-as17's flags.
+type beyondAS17Flags struct {
+	n, minN, runs, workers, dim, sqrtN *int
+	seed                               *uint64
+	short, paper, progress             *bool
+	eps, delta                         *float64
+	kind                               *string
+	jobs                               jobFlags
+}
+
+func (f *beyondAS17Flags) bind(fs *flag.FlagSet) {
 	defN, defRuns := as17fig.BeyondPreset(harness.ScaleDefault)
-	n, minN, runs, workers, dim, sqrtN := new(int), new(int), new(int), new(int), new(int), new(int)
-	countVar(fs, n, "n", defN, 4, maxAS17Horizon, "largest horizon T")
-	countVar(fs, minN, "minn", 256, 4, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
-	countVar(fs, runs, "runs", defRuns, 2, maxRuns, "independent runs per cell")
-	seed := new(uint64)
-	seedVar(fs, seed, "seed", 1, "experiment seed (an exact integer)")
-	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
-	countVar(fs, dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts)")
-	countVar(fs, sqrtN, "sqrtn", as17.SqrtMaxHorizon, 0, counter.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
-	short := fs.Bool("short", false, "quick run (n=2^12, runs=4)")
-	paper := fs.Bool("paper", false, "the AS17 tables' scale (n=2^20, runs=20; minutes)")
-	eps := floatVar(fs, "eps", 1, "ε of every private variant")
-	delta := floatVar(fs, "delta", 0, "δ of the Gaussian variants, in (0, 1); 0: δ = 1/T at each T")
-	kind := fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
-	progress := new(bool)
-	progressVar(fs, progress)
-	var jobs jobFlags
-	jobs.bind(fs)
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	f.n, f.minN, f.runs, f.workers, f.dim, f.sqrtN = new(int), new(int), new(int), new(int), new(int), new(int)
+	countVar(fs, f.n, "n", defN, 4, maxAS17Horizon, "largest horizon T")
+	countVar(fs, f.minN, "minn", 256, 4, maxAS17Horizon, "smallest horizon T (horizons grow by 4×)")
+	countVar(fs, f.runs, "runs", defRuns, 2, maxRuns, "independent runs per cell")
+	f.seed = new(uint64)
+	seedVar(fs, f.seed, "seed", 1, "experiment seed (an exact integer)")
+	countVar(fs, f.workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
+	countVar(fs, f.dim, "dim", 4, 2, maxAS17Dim, "dimension N (experts)")
+	countVar(fs, f.sqrtN, "sqrtn", as17.SqrtMaxHorizon, 0, counter.MaxSqrtHorizon, "largest T of the exact square-root counter (O(T²) per run)")
+	f.short = fs.Bool("short", false, "quick run (n=2^12, runs=4)")
+	f.paper = fs.Bool("paper", false, "the AS17 tables' scale (n=2^20, runs=20; minutes)")
+	f.eps = floatVar(fs, "eps", 1, "ε of every private variant")
+	f.delta = floatVar(fs, "delta", 0, "δ of the Gaussian variants, in (0, 1); 0: δ = 1/T at each T")
+	f.kind = fs.String("kind", "stochastic", "loss sequence: stochastic, worst-case, switching")
+	f.progress = new(bool)
+	progressVar(fs, f.progress)
+	f.jobs.bind(fs)
+}
+
+// config checks the flags, applies -short or -paper to -n and -runs when
+// not set, and returns the experiment's configuration.
+func (f *beyondAS17Flags) config(name string, fs *flag.FlagSet) (as17fig.BeyondConfig, error) {
+	var none as17fig.BeyondConfig
+	if err := finiteFlags(fs, map[string]float64{"eps": *f.eps, "delta": *f.delta}); err != nil {
+		return none, err
 	}
-	if err := finiteFlags(fs, map[string]float64{"eps": *eps, "delta": *delta}); err != nil {
-		return err
+	if *f.short && *f.paper {
+		return none, usagef("reproduce %s: -short and -paper exclude each other", name)
 	}
-	if *short && *paper {
-		return usagef("reproduce %s: -short and -paper exclude each other", name)
+	if !(*f.eps >= minEpsilon && *f.eps <= maxEpsilon) {
+		return none, usagef("reproduce %s: -eps %v out of range [%g, %g]", name, *f.eps, minEpsilon, maxEpsilon)
 	}
-	if !(*eps >= minEpsilon && *eps <= maxEpsilon) {
-		return usagef("reproduce %s: -eps %v out of range [%g, %g]", name, *eps, minEpsilon, maxEpsilon)
-	}
-	if !(*delta >= 0 && *delta < 1) {
-		return usagef("reproduce %s: -delta %v out of range: want 0 (δ = 1/T) or a value in (0, 1)", name, *delta)
+	if !(*f.delta >= 0 && *f.delta < 1) {
+		return none, usagef("reproduce %s: -delta %v out of range: want 0 (δ = 1/T) or a value in (0, 1)", name, *f.delta)
 	}
 	set := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	scale := harness.ScaleDefault
-	switch {
-	case *short:
-		scale = harness.ScaleQuick
-	case *paper:
-		scale = harness.ScalePaper
-	}
-	sn, sr := as17fig.BeyondPreset(scale)
+	sn, sr := as17fig.BeyondPreset(harness.ScaleOf(*f.short, *f.paper))
 	if !set["n"] {
-		*n = sn
+		*f.n = sn
 	}
 	if !set["runs"] {
-		*runs = sr
+		*f.runs = sr
 	}
-	if *n < *minN {
-		return usagef("reproduce %s: -n %d is below -minn %d (want 4 <= minn <= n)", name, *n, *minN)
+	if *f.n < *f.minN {
+		return none, usagef("reproduce %s: -n %d is below -minn %d (want 4 <= minn <= n)", name, *f.n, *f.minN)
 	}
-	k, err := parseKind(*kind)
+	k, err := parseKind(*f.kind)
 	if err != nil {
-		return err
+		return none, err
 	}
-	cfg := as17fig.BeyondConfig{Dim: *dim, Kind: k, Horizons: harness.HorizonGrid(*minN, *n, 4), Epsilon: *eps, Delta: *delta,
-		SqrtMaxHorizon: *sqrtN, Reps: *runs, Seed: *seed, RunOptions: harness.RunOptions{Workers: *workers}}
-	if *progress {
+	cfg := as17fig.BeyondConfig{Dim: *f.dim, Kind: k, Horizons: harness.HorizonGrid(*f.minN, *f.n, 4), Epsilon: *f.eps, Delta: *f.delta,
+		SqrtMaxHorizon: *f.sqrtN, Reps: *f.runs, Seed: *f.seed, RunOptions: harness.RunOptions{Workers: *f.workers}}
+	if *f.progress {
 		cfg.Progress = os.Stderr
 	}
-	start := time.Now()
-	var res *as17fig.BeyondResult
-	if stop, err := jobs.run(name, as17Memory(*workers, *dim, *sqrtN), func(p *harness.Plan) (err error) {
-		cfg.Plan = p
-		res, err = as17fig.Beyond(cfg)
-		return err
-	}); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	cfg = res.Config
-	base := filepath.Join(out, name)
+	return cfg, nil
+}
+
+// writeBeyondAS17 writes beyond-as17's tiles, its curves with each
+// variant's bound, and its JSON, and prints the table at the largest T.
+func writeBeyondAS17(name, base string, res *as17fig.BeyondResult, n int, wall float64) error {
+	cfg := res.Config
 	tiles, err := dpbplot.BeyondAS17Tiles(res)
 	if err != nil {
 		return err
@@ -377,8 +404,8 @@ func runBeyondAS17(name, out string, args []string) error {
 		return err
 	}
 	fmt.Print(res.Markdown())
-	fmt.Fprintf(os.Stderr, "%s: T ≤ %d, %d runs × %d sets × %d variants, wall %.1fs\n", name, *n, cfg.Reps, len(cfg.Sets), len(res.Variants), wall)
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: *n, Noise: noiseNames(noise.Simulated), Config: map[string]any{
+	fmt.Fprintf(os.Stderr, "%s: T ≤ %d, %d runs × %d sets × %d variants, wall %.1fs\n", name, n, cfg.Reps, len(cfg.Sets), len(res.Variants), wall)
+	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: n, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"experiment": res, "wall_seconds": wall, "stream_version": snap.StreamVersion,
 		"delta_rule": deltaRule(cfg.Delta), "laplace": "AS17 TreeBasedAgg (padded), λ = 2‖𝒴‖₁m/ε (dpb.FTRLLambda, the privacy-correct scale)",
 	}})

@@ -286,7 +286,7 @@ const (
 // figureFlags returns the flag set of "dpb reproduce NAME": -out is handled
 // by reproduce and listed here for -h.
 func figureFlags(name string) *flag.FlagSet {
-	fs := newFlags("reproduce "+name, "[flags]", figures[name].summary)
+	fs := newFlags("reproduce "+name, "[flags]", figures[name].Summary)
 	fs.String("out", defaultOut, "output directory: NAME.svg, .png, .csv, .json go there; -out figures replaces the committed figures")
 	return fs
 }

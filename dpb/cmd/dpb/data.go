@@ -58,32 +58,14 @@ func runData(args []string) error {
 	if err := noArgs(fs, pos[min(len(pos), 2):]); err != nil {
 		return err
 	}
-	m := data.DefaultManifest()
-	if *manifest != "" {
-		f, err := os.Open(*manifest)
-		if err != nil {
-			return fmt.Errorf("data fetch: %w", err)
-		}
-		m, err = data.ReadManifest(f)
-		f.Close()
-		if err != nil {
-			return fmt.Errorf("data fetch: %s: %w", *manifest, err)
-		}
-	}
-	files, err := m.Select(set)
+	files, err := fetchFiles(set, *manifest)
 	if err != nil {
-		return usageError{fmt.Errorf("data fetch: %w", err)}
+		return err
 	}
 	if *dir == "" {
 		return usagef("data fetch: no home directory to default to; pass -dir DIR")
 	}
-	// Each file's sources are held whole (each at most 4× its size + 1 MiB)
-	// with its converted bytes, one file at a time.
-	var worst float64
-	for _, f := range files {
-		worst = max(worst, float64(len(f.URLs)+1)*float64(4*f.Size+1<<20))
-	}
-	if err := ready(memEstimate{{"the largest file's downloads and converted bytes (sizes from the manifest)", "-manifest", worst}}); err != nil {
+	if err := ready(fetchMemory(files)); err != nil {
 		return err
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -93,4 +75,36 @@ func runData(args []string) error {
 	}
 	fmt.Printf("%d files of %q in %s\n", len(files), set, *dir)
 	return nil
+}
+
+// fetchFiles returns the files of set in the manifest (the built-in one
+// when manifest is "").
+func fetchFiles(set, manifest string) ([]data.File, error) {
+	m := data.DefaultManifest()
+	if manifest != "" {
+		f, err := os.Open(manifest)
+		if err != nil {
+			return nil, fmt.Errorf("data fetch: %w", err)
+		}
+		m, err = data.ReadManifest(f)
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("data fetch: %s: %w", manifest, err)
+		}
+	}
+	files, err := m.Select(set)
+	if err != nil {
+		return nil, usageError{fmt.Errorf("data fetch: %w", err)}
+	}
+	return files, nil
+}
+
+// fetchMemory is what a fetch holds: each file's sources whole (each at
+// most 4× its size + 1 MiB) with its converted bytes, one file at a time.
+func fetchMemory(files []data.File) memEstimate {
+	var worst float64
+	for _, f := range files {
+		worst = max(worst, float64(len(f.URLs)+1)*float64(4*f.Size+1<<20))
+	}
+	return memEstimate{{"the largest file's downloads and converted bytes (sizes from the manifest)", "-manifest", worst}}
 }

@@ -23,7 +23,7 @@ func codeVersion() string { return readStamp(debug.ReadBuildInfo).Code() }
 
 // writeMeta writes the figure's JSON, base.json, last of its set: it lists
 // every other file the figure wrote into its directory (recorded since the
-// figure started, see registerFigure) with its SHA-256, so that a reader
+// figure started, see figureSpec) with its SHA-256, so that a reader
 // can tell whether the files beside it are this run's
 // (harness.VerifyFigureSet).
 //

@@ -22,17 +22,6 @@ import (
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
-func init() {
-	for _, k := range []int{5, 10} {
-		registerFigure(fmt.Sprintf("mt14-fig1-k%d", k), fmt.Sprintf("MT14 Fig. 1: DP-UCB vs UCB1 regret over time, k=%d, Δ=0.5", k),
-			func(name, out string, args []string) error { return mt14Fig1(name, out, k, args) })
-	}
-	registerFigure("mt14-fig2-shuttle", "MT14 Fig. 2 on Shuttle: private contextual UCB, replay CTR vs ε and delay",
-		func(name, out string, args []string) error { return mt14Fig2(name, out, "shuttle", args) })
-	registerFigure("mt14-fig2-obd", "MT14 Fig. 2 on Open Bandit Dataset (men, random): replay CTR vs ε and delay",
-		func(name, out string, args []string) error { return mt14Fig2(name, out, "obd", args) })
-}
-
 // mt14Flags are the flags every MT14 figure accepts (the group's common ones
 // plus its own).
 type mt14Flags struct {
@@ -47,8 +36,10 @@ type mt14Flags struct {
 	jobs                           jobFlags
 }
 
-func newMT14Flags(name string) *mt14Flags {
-	fs := figureFlags(name)
+func newMT14Flags(name string) *mt14Flags { return bindMT14Flags(figureFlags(name)) }
+
+// bindMT14Flags defines the MT14 figures' flags on fs.
+func bindMT14Flags(fs *flag.FlagSet) *mt14Flags {
 	fl := &mt14Flags{
 		fs:       fs,
 		n:        new(int),
@@ -91,41 +82,46 @@ func floats(name, s string, lo, hi float64) ([]float64, error) {
 	return parseFloatList(name, s, lo, hi)
 }
 
-func mt14Fig1(name, out string, k int, args []string) error {
-	fl := newMT14Flags(name)
-	if err := parseFigure(fl.fs, args); err != nil {
-		return err
+// defineMT14Fig1 defines the flags of MT14 Fig. 1 with k arms
+// (figurePhases).
+func defineMT14Fig1(k int) func(name string, fs *flag.FlagSet) func() (*figureRun, error) {
+	return func(name string, fs *flag.FlagSet) func() (*figureRun, error) {
+		fl := bindMT14Flags(fs)
+		return func() (*figureRun, error) {
+			eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
+			if err != nil {
+				return nil, err
+			}
+			cfg := mt14fig.Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
+				NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
+			cfg.ApplyScale(harness.ScaleOf(*fl.short, false))
+			if *fl.n > 0 {
+				cfg.Horizon = *fl.n
+			}
+			if *fl.runs > 0 {
+				cfg.Reps = *fl.runs
+			}
+			var c *harness.Curves
+			// A delayed policy buffers each round's observation until the next
+			// synchronisation: min(τ, T) of them, 64 bytes each, doubled by append.
+			return &figureRun{jobs: &fl.jobs,
+				memory: memEstimate{runsPart(*fl.workers, "", 1), {"each worker's delay buffer (min(-delay, -n) observations)", "-delay, -n, -workers",
+					workersOf(*fl.workers) * 128 * float64(min(*fl.delay, cfg.Horizon))}},
+				experiment: func(p *harness.Plan) (err error) {
+					cfg.Plan = p
+					c, err = mt14fig.RunFig1(cfg)
+					return err
+				},
+				write: func(base string, wall float64) error { return writeMT14Fig1(name, base, cfg, c, wall) },
+			}, nil
+		}
 	}
-	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
-	if err != nil {
-		return err
-	}
-	cfg := mt14fig.Fig1Config{Arms: k, Seed: *fl.seed, Epsilons: eps, RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
-		NoRelaxation: []float64{0.1, 1}, Delay: *fl.delay}
-	cfg.ApplyScale(harness.ScaleOf(*fl.short, false))
-	if *fl.n > 0 {
-		cfg.Horizon = *fl.n
-	}
-	if *fl.runs > 0 {
-		cfg.Reps = *fl.runs
-	}
-	// A delayed policy buffers each round's observation until the next
-	// synchronisation: min(τ, T) of them, 64 bytes each, doubled by append.
-	if err := ready(memEstimate{runsPart(*fl.workers, "", 1), {"each worker's delay buffer (min(-delay, -n) observations)", "-delay, -n, -workers",
-		workersOf(*fl.workers) * 128 * float64(min(*fl.delay, cfg.Horizon))}}); err != nil {
-		return err
-	}
-	plan, err := fl.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
-	start := time.Now()
-	c, err := mt14fig.RunFig1(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
-	}
-	took := time.Since(start)
+}
+
+// writeMT14Fig1 writes MT14 Fig. 1, its curves and its JSON (with the
+// defaults the run resolved).
+func writeMT14Fig1(name, base string, cfg mt14fig.Fig1Config, c *harness.Curves, wall float64) error {
+	k := cfg.Arms
 	p, err := dpbplot.Curves(c, dpbplot.CurveOptions{
 		Title:  fmt.Sprintf("MT14 Fig. 1: k=%d, means 0.9 / 0.4 (Δ=0.5); T=%d, %d runs (s.e. in the csv)", k, cfg.Horizon, cfg.Reps),
 		XLabel: "round t", YLabel: "pseudo-regret", LogY: true, LegendAbove: true,
@@ -134,7 +130,6 @@ func mt14Fig1(name, out string, k int, args []string) error {
 		return err
 	}
 	dpbplot.RoomForLastXTick(p, 0.08)
-	base := filepath.Join(out, name)
 	if err := dpbplot.Save(p, base); err != nil {
 		return err
 	}
@@ -145,9 +140,10 @@ func mt14Fig1(name, out string, k int, args []string) error {
 	if cfg, err = cfg.Resolved(); err != nil { // the JSON records the defaults used
 		return err
 	}
+	took := time.Duration(wall * float64(time.Second))
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, cfg.Horizon, cfg.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated),
-		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": took.Seconds()}})
+		Config: map[string]any{"fig1": cfg, "gamma_relaxation": mt14.Gamma(k, cfg.Horizon, 1, 1/float64(cfg.Horizon)), "seconds": wall}})
 }
 
 // MT14Fig2Data loads the log of one Fig. 2 panel: "shuttle" (a fresh
@@ -187,47 +183,18 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err := parseFigure(fl.fs, args); err != nil {
 		return err
 	}
-	eps, err := floats("eps", *fl.eps, minEpsilon, maxEpsilon)
+	in, err := fig2Flags(name, which, fl)
 	if err != nil {
 		return err
 	}
-	delays, err := parseCountList("delays", *fl.delays, 0, maxHorizon)
+	if err := ready(append(memEstimate{runsPart(*fl.workers, "", 1)}, dataMemory(*fl.dataDir, in.rel, *fl.workers, slices.Max(in.delays))...)); err != nil {
+		return err
+	}
+	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, in.maxEvents, *fl.seed)
 	if err != nil {
 		return err
 	}
-	if which == "obd" && *fl.n != 0 {
-		// The OBD log is replayed whole (its rows are one fixed log); an
-		// ignored -n would still have keyed the store.
-		return usagef("reproduce %s: -n %d: the OBD log is replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
-	}
-	scale := harness.ScaleOf(*fl.short, false)
-	var preset mt14fig.Fig2Config
-	preset.ApplyScale(scale)
-	reps, maxEvents := preset.Reps, *fl.n
-	if which == "shuttle" && maxEvents == 0 {
-		maxEvents = mt14fig.Fig2ShuttleRows(scale)
-	}
-	if *fl.runs > 0 {
-		reps = *fl.runs
-	}
-	rel := "uci/shuttle.csv"
-	if which == "obd" {
-		rel = "obd/random/" + *fl.campaign + "/" + *fl.campaign + ".csv"
-	}
-	if _, err := data.Locate(*fl.dataDir, rel); err != nil && *fl.campaign != "" {
-		if which == "obd" && *fl.campaign != "men" && *fl.campaign != "women" {
-			return usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, *fl.campaign)
-		}
-		return err
-	}
-	if err := ready(append(memEstimate{runsPart(*fl.workers, "", 1)}, dataMemory(*fl.dataDir, rel, *fl.workers, slices.Max(delays))...)); err != nil {
-		return err
-	}
-	newLog, path, err := mt14Fig2Log(which, *fl.dataDir, *fl.campaign, maxEvents, *fl.seed)
-	if err != nil {
-		return err
-	}
-	cfg := mt14fig.Fig2Config{NewLog: newLog, Epsilons: eps, Delays: delays, Reps: reps, Seed: *fl.seed,
+	cfg := mt14fig.Fig2Config{NewLog: newLog, Epsilons: in.eps, Delays: in.delays, Reps: in.reps, Seed: *fl.seed,
 		Alpha: *fl.alpha, Disjoint: which == "shuttle", RunOptions: harness.RunOptions{Workers: *fl.workers, Progress: fl.progressW()},
 		Mechanisms: []mt14.ContextMechanism{mt14.ContextEntryTrees, mt14.ContextSS18Tree}}
 	plan, err := fl.jobs.plan(name)
@@ -240,7 +207,7 @@ func mt14Fig2(name, out, which string, args []string) error {
 			return err
 		}
 		cfg.Plan = plan.Plan
-		cfg.DataKey = fmt.Sprintf("%s sha256=%s events=%d campaign=%s", which, sum, maxEvents, *fl.campaign)
+		cfg.DataKey = fmt.Sprintf("%s sha256=%s events=%d campaign=%s", which, sum, in.maxEvents, *fl.campaign)
 	}
 	if plan.Estimate {
 		cfg.Plan = plan.Plan
@@ -250,7 +217,60 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if stop, err := plan.done(err); stop {
 		return err
 	}
-	took := time.Since(start)
+	return writeMT14Fig2(name, filepath.Join(out, name), which, res, cfg, path, time.Since(start))
+}
+
+// fig2Inputs are MT14 Fig. 2's checked flags.
+type fig2Inputs struct {
+	eps             []float64
+	delays          []int
+	reps, maxEvents int
+	rel             string // the data file under the data directory
+}
+
+// fig2Flags checks MT14 Fig. 2's flags on data set which (shuttle or obd)
+// and that its data file is there.
+func fig2Flags(name, which string, fl *mt14Flags) (fig2Inputs, error) {
+	var in fig2Inputs
+	var err error
+	if in.eps, err = floats("eps", *fl.eps, minEpsilon, maxEpsilon); err != nil {
+		return in, err
+	}
+	if in.delays, err = parseCountList("delays", *fl.delays, 0, maxHorizon); err != nil {
+		return in, err
+	}
+	if which == "obd" && *fl.n != 0 {
+		// The OBD log is replayed whole (its rows are one fixed log); an
+		// ignored -n would still have keyed the store.
+		return in, usagef("reproduce %s: -n %d: the OBD log is replayed whole; -n (events kept) is for mt14-fig2-shuttle", name, *fl.n)
+	}
+	scale := harness.ScaleOf(*fl.short, false)
+	var preset mt14fig.Fig2Config
+	preset.ApplyScale(scale)
+	in.reps, in.maxEvents = preset.Reps, *fl.n
+	if which == "shuttle" && in.maxEvents == 0 {
+		in.maxEvents = mt14fig.Fig2ShuttleRows(scale)
+	}
+	if *fl.runs > 0 {
+		in.reps = *fl.runs
+	}
+	in.rel = "uci/shuttle.csv"
+	if which == "obd" {
+		in.rel = "obd/random/" + *fl.campaign + "/" + *fl.campaign + ".csv"
+	}
+	if _, err := data.Locate(*fl.dataDir, in.rel); err != nil && *fl.campaign != "" {
+		if which == "obd" && *fl.campaign != "men" && *fl.campaign != "women" {
+			return in, usagef("reproduce %s: invalid value %q for flag -campaign: want men or women", name, *fl.campaign)
+		}
+		return in, err
+	}
+	return in, nil
+}
+
+// writeMT14Fig2 writes MT14 Fig. 2 on data set which, its table and its
+// JSON; a series without a matched event is an error (nothing to plot).
+func writeMT14Fig2(name, base, which string, res *mt14fig.Fig2Result, cfg mt14fig.Fig2Config, path string, took time.Duration) error {
+	reps := cfg.Reps
 	for _, r := range res.Rows {
 		if math.IsNaN(r.NormCTR) || math.IsInf(r.NormCTR, 0) || math.IsNaN(r.NormSE) || math.IsInf(r.NormSE, 0) {
 			// No matched event (a tiny -n): nothing to plot for the series.
@@ -270,7 +290,6 @@ func mt14Fig2(name, out, which string, args []string) error {
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.Save(p, base); err != nil {
 		return err
 	}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -16,79 +17,29 @@ import (
 	dpbplot "github.com/dpbandits/dpbandits/dpb/plot"
 )
 
-func init() {
-	for _, k := range []int{5, 10} {
-		registerFigure(fmt.Sprintf("private-mab-k%d", k),
-			fmt.Sprintf("DP-UCB vs the optimal ε-DP bandits (DP-SE, AdaP, DP-KLUCB, DP-IMED, Lazy-DP-TS) on MT14 Fig. 1's arms, k=%d, with lower bounds", k),
-			func(name, out string, args []string) error { return privateMAB(name, out, k, args) })
-	}
-}
-
 // privateMABPanels are the ε of the regret-over-time panels.
 var privateMABPanels = []float64{0.1, 1, 10}
 
 func privateMAB(name, out string, k int, args []string) error {
 	fs := figureFlags(name)
-	n, runs, workers := new(int), new(int), new(int)
-	defaultOrVar(fs, n, "n", 0, 2, maxHorizon, "horizon T, 0: 1e6")
-	countVar(fs, runs, "runs", 0, 0, maxRuns, "repetitions, 0: 20")
-	countVar(fs, workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
-	seed := new(uint64)
-	seedVar(fs, seed, "seed", 1, "experiment seed (an exact integer)")
-	short := fs.Bool("short", false, "small quick run")
-	epsFlag := fs.String("eps", "", "comma-separated ε values (default 0.1,0.3,1,3,10; must include 0.1, 1 and 10)")
-	algs := fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(mabfig.Algorithms, ",")+")")
-	bestLast := fs.Bool("best-last", false, "list the best arm last instead of first")
-	order := fs.Bool("order", false, "instead of the figure, run the order test: best arm first and last, -runs each (0: 40), and write NAME-order.md with z of each difference")
-	progress := new(bool)
-	progressVar(fs, progress)
-	var jobs jobFlags
-	jobs.bind(fs)
+	var f privateMABFlags
+	f.bind(fs)
 	if err := parseFigure(fs, args); err != nil {
 		return err
 	}
-	eps, err := floats("eps", *epsFlag, minEpsilon, maxEpsilon)
+	cfg, err := f.config(name, k)
 	if err != nil {
 		return err
 	}
-	cfg := mabfig.Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *seed, Epsilons: eps, BestLast: *bestLast, RunOptions: harness.RunOptions{Workers: *workers}}
-	if *order {
-		cfg.Reps = 40
-	}
-	if *progress {
-		cfg.Progress = os.Stderr
-	}
-	if *algs != "" {
-		cfg.Algorithms = strings.Split(*algs, ",")
-		for _, a := range cfg.Algorithms {
-			if !slices.Contains(mabfig.Algorithms, a) {
-				return usagef("reproduce %s: invalid value %q for flag -algs: unknown algorithm %q (want names of %s)", name, *algs, a, strings.Join(mabfig.Algorithms, ","))
-			}
-		}
-	}
-	for _, e := range privateMABPanels {
-		if eps != nil && !slices.Contains(eps, e) {
-			return usagef("reproduce %s: invalid value %q for flag -eps: the panels need ε = 0.1, 1 and 10 among the values", name, *epsFlag)
-		}
-	}
-	if *short {
-		cfg.Horizon, cfg.Reps = 20_000, 4
-	}
-	if *n > 0 {
-		cfg.Horizon = *n
-	}
-	if *runs > 0 {
-		cfg.Reps = *runs
-	}
-	if err := ready(memEstimate{runsPart(*workers, "", 1)}); err != nil {
+	if err := ready(memEstimate{runsPart(*f.workers, "", 1)}); err != nil {
 		return err
 	}
-	plan, err := jobs.plan(name)
+	plan, err := f.jobs.plan(name)
 	if err != nil {
 		return err
 	}
 	cfg.Plan = plan.Plan
-	if *order {
+	if *f.order {
 		return privateMABOrder(name, out, cfg)
 	}
 	start := time.Now()
@@ -96,12 +47,80 @@ func privateMAB(name, out string, k int, args []string) error {
 	if stop, err := plan.done(err); stop {
 		return err
 	}
-	took := time.Since(start)
+	return writePrivateMAB(name, filepath.Join(out, name), res, time.Since(start))
+}
+
+// privateMABFlags are the flags of the private K-armed bandit figures.
+type privateMABFlags struct {
+	n, runs, workers                 *int
+	seed                             *uint64
+	short, bestLast, order, progress *bool
+	eps, algs                        *string
+	jobs                             jobFlags
+}
+
+func (f *privateMABFlags) bind(fs *flag.FlagSet) {
+	f.n, f.runs, f.workers = new(int), new(int), new(int)
+	defaultOrVar(fs, f.n, "n", 0, 2, maxHorizon, "horizon T, 0: 1e6")
+	countVar(fs, f.runs, "runs", 0, 0, maxRuns, "repetitions, 0: 20")
+	countVar(fs, f.workers, "workers", 0, 0, maxWorkers, "goroutines, 0: GOMAXPROCS")
+	f.seed = new(uint64)
+	seedVar(fs, f.seed, "seed", 1, "experiment seed (an exact integer)")
+	f.short = fs.Bool("short", false, "small quick run")
+	f.eps = fs.String("eps", "", "comma-separated ε values (default 0.1,0.3,1,3,10; must include 0.1, 1 and 10)")
+	f.algs = fs.String("algs", "", "comma-separated algorithms (default: all of "+strings.Join(mabfig.Algorithms, ",")+")")
+	f.bestLast = fs.Bool("best-last", false, "list the best arm last instead of first")
+	f.order = fs.Bool("order", false, "instead of the figure, run the order test: best arm first and last, -runs each (0: 40), and write NAME-order.md with z of each difference")
+	f.progress = new(bool)
+	progressVar(fs, f.progress)
+	f.jobs.bind(fs)
+}
+
+// config checks the flags into the figure's configuration for k arms.
+func (f *privateMABFlags) config(name string, k int) (mabfig.Config, error) {
+	eps, err := floats("eps", *f.eps, minEpsilon, maxEpsilon)
+	if err != nil {
+		return mabfig.Config{}, err
+	}
+	cfg := mabfig.Config{Arms: k, Horizon: 1_000_000, Reps: 20, Seed: *f.seed, Epsilons: eps, BestLast: *f.bestLast, RunOptions: harness.RunOptions{Workers: *f.workers}}
+	if *f.order {
+		cfg.Reps = 40
+	}
+	if *f.progress {
+		cfg.Progress = os.Stderr
+	}
+	if *f.algs != "" {
+		cfg.Algorithms = strings.Split(*f.algs, ",")
+		for _, a := range cfg.Algorithms {
+			if !slices.Contains(mabfig.Algorithms, a) {
+				return cfg, usagef("reproduce %s: invalid value %q for flag -algs: unknown algorithm %q (want names of %s)", name, *f.algs, a, strings.Join(mabfig.Algorithms, ","))
+			}
+		}
+	}
+	for _, e := range privateMABPanels {
+		if eps != nil && !slices.Contains(eps, e) {
+			return cfg, usagef("reproduce %s: invalid value %q for flag -eps: the panels need ε = 0.1, 1 and 10 among the values", name, *f.eps)
+		}
+	}
+	if *f.short {
+		cfg.Horizon, cfg.Reps = 20_000, 4
+	}
+	if *f.n > 0 {
+		cfg.Horizon = *f.n
+	}
+	if *f.runs > 0 {
+		cfg.Reps = *f.runs
+	}
+	return cfg, nil
+}
+
+// writePrivateMAB writes the figure's tiles, curves, Markdown table (also
+// to stdout) and JSON.
+func writePrivateMAB(name, base string, res *mabfig.Result, took time.Duration) error {
 	tiles, err := dpbplot.PrivateMAB(res, privateMABPanels, 3)
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveTiled(tiles, dpbplot.TileWidth, dpbplot.TileHeight, base); err != nil {
 		return err
 	}
@@ -116,7 +135,7 @@ func privateMAB(name, out string, k int, args []string) error {
 	}
 	res.Config.Progress = nil
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, res.Config.Horizon, res.Config.Reps, took.Round(time.Millisecond))
-	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(noise.Simulated),
+	return writeMeta(base, harness.Meta{Name: name, Seed: res.Config.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(noise.Simulated),
 		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": snap.StreamVersion, "seconds": took.Seconds()}})
 }
 

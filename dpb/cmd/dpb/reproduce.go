@@ -12,31 +12,7 @@ import (
 	"sort"
 	"strings"
 	"syscall"
-
-	"github.com/dpbandits/dpbandits/dpb/internal/atomicfile"
 )
-
-// figure is one reproducible figure: "dpb reproduce NAME" runs it. Each
-// paper's figures live in their own file and register themselves in init.
-type figure struct {
-	summary string
-	// run parses its own flags from args and writes figures/<name>.* under out.
-	run func(name, out string, args []string) error
-}
-
-var figures = map[string]figure{}
-
-func registerFigure(name, summary string, run func(name, out string, args []string) error) {
-	if _, dup := figures[name]; dup {
-		panic("dpb: figure registered twice: " + name)
-	}
-	figures[name] = figure{summary: summary, run: func(name, out string, args []string) error {
-		// Record the files the figure writes into out, for its JSON's
-		// list (writeMeta).
-		defer atomicfile.Record(out)()
-		return run(name, out, args)
-	}}
-}
 
 func init() {
 	register("reproduce", "regenerate a paper figure (dpb reproduce -list)", runReproduce)
@@ -53,7 +29,7 @@ func listFigures(w io.Writer) {
 	fmt.Fprintf(w, "Figures go to %s/NAME.{svg,png,csv,json} (an ignored directory); -out figures replaces the committed ones.\n", defaultOut)
 	fmt.Fprintf(w, "Flags follow the name (-n=2e4 and --n 2e4 work alike); dpb reproduce NAME -h lists a figure's flags and limits.\n\n")
 	for _, n := range figureNames("") {
-		fmt.Fprintf(w, "  %-18s %s\n", n, figures[n].summary)
+		fmt.Fprintf(w, "  %-18s %s\n", n, figures[n].Summary)
 	}
 }
 
@@ -89,23 +65,8 @@ func splitOut(args []string) (string, []string, error) {
 }
 
 func runReproduce(args []string) error {
-	if len(args) == 0 {
-		listFigures(os.Stderr)
-		return usagef("reproduce: want a figure name (dpb reproduce -list)")
-	}
-	switch strings.TrimLeft(args[0], "-") {
-	case "list", "h", "help":
-		if len(args) > 1 {
-			return usagef("reproduce: unexpected argument %q after %s", args[1], args[0])
-		}
-		listFigures(os.Stdout)
-		if args[0] == "-list" || args[0] == "--list" || args[0] == "list" {
-			return nil
-		}
-		return flag.ErrHelp
-	}
-	if strings.HasPrefix(args[0], "-") {
-		return usagef("reproduce: the figure name comes first, then flags (dpb reproduce NAME %s ...)", args[0])
+	if done, err := reproduceList(args); done {
+		return err
 	}
 	name := args[0]
 	out, rest, err := splitOut(args[1:])
@@ -126,36 +87,70 @@ func runReproduce(args []string) error {
 	runCtx, runCmdline = ctx, append([]string{"reproduce"}, args...)
 	defer func() { runCtx = context.Background() }()
 	if !wantsHelp(rest) && !dryRun {
-		// Check every figure's flags (and data) first: a dry run stops each
-		// figure after its checks, so a bad flag fails before any work and
-		// before the output directory is created.
-		dryRun = true
-		for _, n := range run {
-			if err := figures[n].run(n, out, rest); err != nil && !errors.Is(err, errDryRun) {
-				dryRun = false
-				return figureErr(n, len(run), err)
-			}
-		}
-		dryRun = false
-		// Then each figure's memory: its job lists (found by running it
-		// under an estimate plan, which runs no job) and the parts its flags
-		// size, against -max-memory, before anything is allocated for them.
-		limit, _ := memoryLimit()
-		for _, n := range run {
-			// (The lists' values count 32 bytes each in figureMemory: past
-			// limit/32 of them the figure is refused whatever else it holds.)
-			lists, parts, err := estimateJobsUpTo(n, rest, float64(limit)/32)
-			if err == nil {
-				err = checkMemory("reproduce "+n, figureMemory(lists, parts))
-			}
-			if err != nil {
-				return figureErr(n, len(run), err)
-			}
-		}
-		if err := os.MkdirAll(out, 0o755); err != nil {
+		if err := preflightFigures(run, out, rest); err != nil {
 			return err
 		}
 	}
+	return runFigures(run, out, rest)
+}
+
+// reproduceList handles what comes before a figure name: nothing, -list,
+// -h, or a flag in its place; done reports that the command ends (with err).
+func reproduceList(args []string) (done bool, err error) {
+	if len(args) == 0 {
+		listFigures(os.Stderr)
+		return true, usagef("reproduce: want a figure name (dpb reproduce -list)")
+	}
+	switch strings.TrimLeft(args[0], "-") {
+	case "list", "h", "help":
+		if len(args) > 1 {
+			return true, usagef("reproduce: unexpected argument %q after %s", args[1], args[0])
+		}
+		listFigures(os.Stdout)
+		if args[0] == "-list" || args[0] == "--list" || args[0] == "list" {
+			return true, nil
+		}
+		return true, flag.ErrHelp
+	}
+	if strings.HasPrefix(args[0], "-") {
+		return true, usagef("reproduce: the figure name comes first, then flags (dpb reproduce NAME %s ...)", args[0])
+	}
+	return false, nil
+}
+
+// preflightFigures checks every figure's flags (and data) first: a dry run
+// stops each figure after its checks, so a bad flag fails before any work
+// and before the output directory is created. Then each figure's memory:
+// its job lists (found by running it under an estimate plan, which runs no
+// job) and the parts its flags size, against -max-memory, before anything
+// is allocated for them. Last, it creates the output directory.
+func preflightFigures(run []string, out string, rest []string) error {
+	dryRun = true
+	for _, n := range run {
+		if err := figures[n].run(n, out, rest); err != nil && !errors.Is(err, errDryRun) {
+			dryRun = false
+			return figureErr(n, len(run), err)
+		}
+	}
+	dryRun = false
+	limit, _ := memoryLimit()
+	for _, n := range run {
+		// (The lists' values count 32 bytes each in figureMemory: past
+		// limit/32 of them the figure is refused whatever else it holds.)
+		lists, parts, err := estimateJobsUpTo(n, rest, float64(limit)/32)
+		if err == nil {
+			err = checkMemory("reproduce "+n, figureMemory(lists, parts))
+		}
+		if err != nil {
+			return figureErr(n, len(run), err)
+		}
+	}
+	return os.MkdirAll(out, 0o755)
+}
+
+// runFigures runs the figures in turn; a merge goes on past a figure with
+// missing jobs so that the error lists every figure's.
+func runFigures(run []string, out string, rest []string) error {
 	var missing []error
 	for _, n := range run {
 		if len(run) > 1 {
@@ -163,7 +158,6 @@ func runReproduce(args []string) error {
 		}
 		if err := figures[n].run(n, out, rest); err != nil {
 			if errors.As(err, new(missingJobsError)) {
-				// A merge goes on: the error lists every figure's missing jobs.
 				missing = append(missing, figureErr(n, len(run), err))
 				continue
 			}

@@ -1,12 +1,11 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/harness"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
@@ -20,51 +19,49 @@ import (
 // The regret of secure noise against simulated noise at SS18 Fig. 4's
 // setting (ss18fig.SecureRegret).
 
-func init() {
-	registerFigure("secure-regret", "SS18 Fig. 4's setting: regret on secure (seeded) vs simulated noise, paired runs, and CPU µs per round", runSecureRegret)
-}
-
-func runSecureRegret(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineSecureRegret defines secure-regret's flags (figurePhases).
+func defineSecureRegret(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
 	algs := fs.String("algs", "", "comma-separated SS18 variants with a secure sampler (default: "+algNames(ss18fig.SecureRegretAlgs)+")")
-	if err := parseFigure(fs, args); err != nil {
-		return err
-	}
-	cfg := ss18fig.SecureRegretConfig{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
-	if *algs != "" {
-		for _, s := range strings.Split(*algs, ",") {
-			a, err := ss18.ParseAlg(strings.TrimSpace(s))
-			if err != nil {
-				return usagef("reproduce %s: invalid value %q for flag -algs: %v", name, *algs, err)
+	return func() (*figureRun, error) {
+		cfg := ss18fig.SecureRegretConfig{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
+		if *algs != "" {
+			for _, s := range strings.Split(*algs, ",") {
+				a, err := ss18.ParseAlg(strings.TrimSpace(s))
+				if err != nil {
+					return nil, usagef("reproduce %s: invalid value %q for flag -algs: %v", name, *algs, err)
+				}
+				cfg.Algs = append(cfg.Algs, a)
 			}
-			cfg.Algs = append(cfg.Algs, a)
 		}
+		switch {
+		case c.short:
+			cfg.Horizon, cfg.Reps = 5000, 3
+		default: // -paper too: Fig. 4's n = 10⁶ and 10 runs are this experiment's full size
+			cfg.Horizon, cfg.Reps = 1000000, 10
+		}
+		cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
+		if cfg.Reps < 2 {
+			return nil, usagef("reproduce %s: -runs %d: the paired interval needs at least 2 runs", name, cfg.Reps)
+		}
+		var res *ss18fig.SecureRegretResult
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				res, err = ss18fig.SecureRegret(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeSecureRegret(name, base, res, wall) },
+		}, nil
 	}
-	switch {
-	case c.short:
-		cfg.Horizon, cfg.Reps = 5000, 3
-	default: // -paper too: Fig. 4's n = 10⁶ and 10 runs are this experiment's full size
-		cfg.Horizon, cfg.Reps = 1000000, 10
-	}
-	cfg.Horizon, cfg.Reps = orPositive(c.n, cfg.Horizon), orPositive(c.runs, cfg.Reps)
-	if cfg.Reps < 2 {
-		return usagef("reproduce %s: -runs %d: the paired interval needs at least 2 runs", name, cfg.Reps)
-	}
-	start := time.Now()
-	var res *ss18fig.SecureRegretResult
-	if stop, err := c.jobs.run(name, memEstimate{runsPart(c.workers, "", 1)}, func(p *harness.Plan) (err error) {
-		cfg.Plan = p
-		res, err = ss18fig.SecureRegret(cfg)
-		return err
-	}); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	cfg = res.Config
-	base := filepath.Join(out, name)
+}
+
+// writeSecureRegret writes secure-regret's plot, its regret and CPU tables
+// and its JSON.
+func writeSecureRegret(name, base string, res *ss18fig.SecureRegretResult, wall float64) error {
+	cfg := res.Config
 	// The regrets (a function of the seed) and the CPU times (measurements)
 	// go to separate tables.
 	rows := [][]string{{"gap", "alg", "regret_simulated", "se_simulated", "regret_secure", "se_secure",

@@ -93,37 +93,9 @@ func runSlurm(args []string) error {
 		return usagef("slurm: the figure name comes first, then flags (dpb slurm NAME %s ...)", args[0])
 	}
 	name, rest := args[0], args[1:]
-	sf := slurmFlags{out: "figures", cpus: 1}
-	fs := newFlags("slurm", slurmSynopsis, slurmDoc)
-	countVar(fs, &sf.shards, "shards", 0, 0, maxShards, "number of shards (array tasks)")
-	fs.StringVar(&sf.store, "store", "", "job store directory on a filesystem every node sees")
-	fs.StringVar(&sf.out, "out", sf.out, "where the merge job writes the figure")
-	countVar(fs, &sf.cpus, "cpus", sf.cpus, 1, maxWorkers, "CPUs per shard (its -workers)")
-	countVar(fs, &sf.memMB, "mem", 0, 0, maxSlurmMemMB, "memory per job in MB, 0: estimated")
-	fs.StringVar(&sf.wall, "time", "", "time limit per shard, Slurm syntax (default: estimated)")
-	fs.StringVar(&sf.partition, "partition", "", "partition (default: the cluster's)")
-	fs.StringVar(&sf.account, "account", "", "account to charge")
-	fs.StringVar(&sf.dpb, "dpb", "", "path of the dpb binary on the nodes (default: this one)")
-	own, figArgs := splitFlags(fs, rest)
-	pos, err := parseArgs(fs, own)
+	sf, figArgs, err := parseSlurmFlags(rest)
 	if err != nil {
 		return err
-	}
-	if err := noArgs(fs, pos); err != nil {
-		return err
-	}
-	if sf.shards < 1 {
-		return usagef("slurm: -shards N (>= 1) is required")
-	}
-	if sf.store == "" {
-		return usagef("slurm: -store DIR is required (a directory every node sees)")
-	}
-	for _, a := range figArgs {
-		for _, bad := range []string{"store", "shard", "merge", "out", "workers"} {
-			if a == "-"+bad || a == "--"+bad || strings.HasPrefix(a, "-"+bad+"=") || strings.HasPrefix(a, "--"+bad+"=") {
-				return usagef("slurm: %s is set by the script; leave it out", a)
-			}
-		}
 	}
 	if _, ok := figures[name]; !ok {
 		return usagef("slurm: unknown figure %q (dpb reproduce -list)", name)
@@ -155,6 +127,44 @@ func runSlurm(args []string) error {
 		return err
 	}
 	return writeSlurmScript(os.Stdout, name, figArgs, sf, lists, append([]string{"slurm", name}, rest...))
+}
+
+// parseSlurmFlags parses slurm's own flags out of args and returns them
+// with the figure's flags, refusing the figure flags the script sets.
+func parseSlurmFlags(args []string) (slurmFlags, []string, error) {
+	sf := slurmFlags{out: "figures", cpus: 1}
+	fs := newFlags("slurm", slurmSynopsis, slurmDoc)
+	countVar(fs, &sf.shards, "shards", 0, 0, maxShards, "number of shards (array tasks)")
+	fs.StringVar(&sf.store, "store", "", "job store directory on a filesystem every node sees")
+	fs.StringVar(&sf.out, "out", sf.out, "where the merge job writes the figure")
+	countVar(fs, &sf.cpus, "cpus", sf.cpus, 1, maxWorkers, "CPUs per shard (its -workers)")
+	countVar(fs, &sf.memMB, "mem", 0, 0, maxSlurmMemMB, "memory per job in MB, 0: estimated")
+	fs.StringVar(&sf.wall, "time", "", "time limit per shard, Slurm syntax (default: estimated)")
+	fs.StringVar(&sf.partition, "partition", "", "partition (default: the cluster's)")
+	fs.StringVar(&sf.account, "account", "", "account to charge")
+	fs.StringVar(&sf.dpb, "dpb", "", "path of the dpb binary on the nodes (default: this one)")
+	own, figArgs := splitFlags(fs, args)
+	pos, err := parseArgs(fs, own)
+	if err != nil {
+		return sf, nil, err
+	}
+	if err := noArgs(fs, pos); err != nil {
+		return sf, nil, err
+	}
+	if sf.shards < 1 {
+		return sf, nil, usagef("slurm: -shards N (>= 1) is required")
+	}
+	if sf.store == "" {
+		return sf, nil, usagef("slurm: -store DIR is required (a directory every node sees)")
+	}
+	for _, a := range figArgs {
+		for _, bad := range []string{"store", "shard", "merge", "out", "workers"} {
+			if a == "-"+bad || a == "--"+bad || strings.HasPrefix(a, "-"+bad+"=") || strings.HasPrefix(a, "--"+bad+"=") {
+				return sf, nil, usagef("slurm: %s is set by the script; leave it out", a)
+			}
+		}
+	}
+	return sf, figArgs, nil
 }
 
 // slurmTimeOK matches Slurm's time formats: M, M:S, H:M:S, D-H, D-H:M and
@@ -303,30 +313,13 @@ func slurmTime(secs float64) string {
 }
 
 func writeSlurmScript(w io.Writer, name string, figArgs []string, sf slurmFlags, lists []harness.JobList, cmdline []string) error {
-	secs, values := shardCost(lists, sf.shards, sf.cpus)
-	wall := sf.wall
-	if wall == "" {
-		// Five minutes for start-up, loading the store and writing.
-		wall = slurmTime(secs*estimateSafety + 300)
-	}
-	mem := sf.memMB
-	if mem == 0 {
-		// The process, plus every value of the largest job list held
-		// twice (results and summaries), rounded up to 100 MB.
-		mem = 100 * int(math.Ceil((200+float64(values)*16/1e6)/100))
-	}
+	secs, wall, mem := shardLimits(lists, sf)
 	jobs, rounds := 0, 0.0
 	for _, l := range lists {
 		jobs += l.Shape.Jobs()
 		rounds += float64(l.Shape.Jobs()) * float64(l.Rounds) * l.RoundCost
 	}
-	q := func(args []string) string {
-		s := make([]string, len(args))
-		for i, a := range args {
-			s[i] = shellQuote(a)
-		}
-		return strings.Join(s, " ")
-	}
+	q := shellQuoteAll
 	opts := fmt.Sprintf("#SBATCH --time=%s\n#SBATCH --mem=%dM\n#SBATCH --cpus-per-task=%d\n", wall, mem, sf.cpus)
 	logs := filepath.Join(sf.store, "slurm-logs")
 	// Every value from the command line goes on sbatch's command line or the
@@ -368,6 +361,33 @@ echo "dpb: shards: array job $shards; merge: job $merge (runs after every shard 
 		shellQuote(logs), extra, shellQuote(sbatchLiteral(logs)+"/%x-%A_%a.out"), name, sf.shards-1, opts, dpb, shellQuote(name), fig, store,
 		extra, shellQuote(sbatchLiteral(logs)+"/%x-%j.out"), name, mem, dpb, shellQuote(name), fig, store, shellQuote(sf.out))
 	return err
+}
+
+// shardLimits returns the estimated seconds of the slowest shard and the
+// time and memory (MB) limits of a shard: -time and -mem, or estimated.
+func shardLimits(lists []harness.JobList, sf slurmFlags) (secs float64, wall string, mem int) {
+	secs, values := shardCost(lists, sf.shards, sf.cpus)
+	wall = sf.wall
+	if wall == "" {
+		// Five minutes for start-up, loading the store and writing.
+		wall = slurmTime(secs*estimateSafety + 300)
+	}
+	mem = sf.memMB
+	if mem == 0 {
+		// The process, plus every value of the largest job list held
+		// twice (results and summaries), rounded up to 100 MB.
+		mem = 100 * int(math.Ceil((200+float64(values)*16/1e6)/100))
+	}
+	return secs, wall, mem
+}
+
+// shellQuoteAll quotes each of args for bash and joins them with spaces.
+func shellQuoteAll(args []string) string {
+	s := make([]string, len(args))
+	for i, a := range args {
+		s[i] = shellQuote(a)
+	}
+	return strings.Join(s, " ")
 }
 
 // sbatchLiteral escapes s for sbatch's filename patterns (--output), in

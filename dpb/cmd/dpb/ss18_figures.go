@@ -21,14 +21,6 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-func init() {
-	registerFigure("ss18-fig1", "SS18 Fig. 1: one decision set in R³, K = 1000 actions", runSS18Fig1)
-	registerFigure("ss18-fig2", "SS18 Fig. 2: non-private LinUCB regret over time for several d (Exp. 1)", runSS18Fig2)
-	registerFigure("ss18-fig3", "SS18 Fig. 3: total regret vs d, log–log with fitted slope (Exp. 1)", runSS18Fig3)
-	registerFigure("ss18-fig4", "SS18 Fig. 4: private variants' regret over time, Δ = 0 and 0.1 (Exp. 2)", runSS18Fig4)
-	registerFigure("ss18-fig5", "SS18 Fig. 5: regret vs the shift (ρ_min) for several gaps (Exp. 3)", runSS18Fig5)
-}
-
 // ss18Common are the flags every SS18 figure accepts (the group shares them).
 type ss18Common struct {
 	n, runs, workers int
@@ -63,8 +55,9 @@ func fmtF(v float64) string { return strconv.FormatFloat(v, 'g', 8, 64) }
 
 // ---------------------------------------------------------------- Figure 1
 
-func runSS18Fig1(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineSS18Fig1 defines ss18-fig1's flags (figurePhases): one decision
+// set in R³ drawn as SS18 Appendix D does.
+func defineSS18Fig1(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
 	var k int
@@ -72,32 +65,32 @@ func runSS18Fig1(name, out string, args []string) error {
 	gap := floatVar(fs, "gap", 0.1, "sub-optimality gap Δ")
 	az := floatVar(fs, "azimuth", 35, "view azimuth (degrees)")
 	el := floatVar(fs, "elevation", 20, "view elevation (degrees)")
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	return func() (*figureRun, error) {
+		if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
+			return nil, err
+		}
+		if !(*gap >= 0 && *gap < 1.5) { // env.NewLinearEnv's [0, 2·optimal reward), at its default 0.75
+			return nil, usagef("reproduce %s: invalid value %v for flag -gap: want a gap in [0, 1.5) (twice the optimal reward 0.75)", name, *gap)
+		}
+		var ds *ss18fig.LinearDecisionSet
+		view := dpbplot.View{Azimuth: *az, Elevation: *el}
+		// The plot of K points in its SVG and PNG: about 1 kB a point
+		// measured at K = 10⁵ (115 MB).
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{{"the decision set of -k actions and its plot (SVG and PNG)", "-k", 600 * float64(k)}},
+			// One cheap draw, not a job: a shard writes nothing.
+			experiment: func(*harness.Plan) (err error) {
+				ds, err = ss18fig.DecisionSet(env.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}, c.seed)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeSS18Fig1(name, base, ds, view, c.seed, wall) },
+		}, nil
 	}
-	if err := finiteFlags(fs, map[string]float64{"gap": *gap, "azimuth": *az, "elevation": *el}); err != nil {
-		return err
-	}
-	if !(*gap >= 0 && *gap < 1.5) { // env.NewLinearEnv's [0, 2·optimal reward), at its default 0.75
-		return usagef("reproduce %s: invalid value %v for flag -gap: want a gap in [0, 1.5) (twice the optimal reward 0.75)", name, *gap)
-	}
-	// The plot of K points in its SVG and PNG: about 1 kB a point measured
-	// at K = 10⁵ (115 MB).
-	if err := ready(memEstimate{{"the decision set of -k actions and its plot (SVG and PNG)", "-k", 600 * float64(k)}}); err != nil {
-		return err
-	}
-	plan, err := c.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	start := time.Now()
-	cfg := env.LinearEnvConfig{Dim: 3, K: k, Gap: *gap}
-	ds, err := ss18fig.DecisionSet(cfg, c.seed)
-	if stop, err := plan.done(err); stop {
-		return err // one cheap draw, not a job: a shard writes nothing
-	}
-	base := filepath.Join(out, name)
-	p, err := dpbplot.SS18Fig1(ds, dpbplot.View{Azimuth: *az, Elevation: *el})
+}
+
+// writeSS18Fig1 writes Figure 1's decision set (plot and table) and its
+// JSON.
+func writeSS18Fig1(name, base string, ds *ss18fig.LinearDecisionSet, view dpbplot.View, seed uint64, wall float64) error {
+	p, err := dpbplot.SS18Fig1(ds, view)
 	if err != nil {
 		return err
 	}
@@ -112,10 +105,9 @@ func runSS18Fig1(name, out string, args []string) error {
 	if err := writeTable(base+".csv", rows); err != nil {
 		return err
 	}
-	wall := time.Since(start).Seconds()
 	fmt.Fprintf(os.Stderr, "%s: %d actions, θ* = %.3f, wall %.2fs\n", name, len(ds.Actions), ds.Theta, wall)
-	return writeMeta(base, harness.Meta{Name: name, Seed: c.seed, Reps: 1, Horizon: 1, Noise: []string{harness.NoNoise}, Config: map[string]any{
-		"decision_set": ds, "view": map[string]float64{"azimuth": *az, "elevation": *el}, "wall_seconds": wall,
+	return writeMeta(base, harness.Meta{Name: name, Seed: seed, Reps: 1, Horizon: 1, Noise: []string{harness.NoNoise}, Config: map[string]any{
+		"decision_set": ds, "view": map[string]float64{"azimuth": view.Azimuth, "elevation": view.Elevation}, "wall_seconds": wall,
 	}})
 }
 
@@ -252,49 +244,46 @@ func runSS18Fig3(name, out string, args []string) error {
 
 // ---------------------------------------------------------------- Experiment 2
 
-func runSS18Fig4(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineSS18Fig4 defines ss18-fig4's flags (figurePhases): Experiment 2.
+func defineSS18Fig4(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
-	var plotToV int
-	plotTo := &plotToV
-	countVar(fs, plotTo, "plotto", 0, 0, maxHorizon, "plot rounds up to this, 0: n (-paper: 2e7)")
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	var plotTo int
+	countVar(fs, &plotTo, "plotto", 0, 0, maxHorizon, "plot rounds up to this, 0: n (-paper: 2e7)")
+	return func() (*figureRun, error) {
+		cfg := ss18fig.Exp2Config{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
+		cfg.ApplyScale(c.scale())
+		if c.scale() == harness.ScalePaper && plotTo == 0 {
+			plotTo = 20000000 // Figure 4 plots the first 2·10⁷ rounds
+		}
+		if c.n > 0 {
+			cfg.Horizon = c.n
+		}
+		if c.runs > 0 {
+			cfg.Reps = c.runs
+		}
+		var res *ss18fig.Exp2Result
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				res, err = ss18fig.Experiment2(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeSS18Fig4(name, base, res, plotTo, wall) },
+		}, nil
 	}
-	cfg := ss18fig.Exp2Config{Plain: *plain, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
-	cfg.ApplyScale(c.scale())
-	if c.scale() == harness.ScalePaper && *plotTo == 0 {
-		*plotTo = 20000000 // Figure 4 plots the first 2·10⁷ rounds
-	}
-	if c.n > 0 {
-		cfg.Horizon = c.n
-	}
-	if c.runs > 0 {
-		cfg.Reps = c.runs
-	}
-	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
-		return err
-	}
-	plan, err := c.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
-	start := time.Now()
-	res, err := ss18fig.Experiment2(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	cfg = res.Config
+}
+
+// writeSS18Fig4 writes Figure 4's grid, its curves and its JSON with the
+// Wishart and Gaussian bounds of the setting.
+func writeSS18Fig4(name, base string, res *ss18fig.Exp2Result, plotTo int, wall float64) error {
+	cfg := res.Config
 	fmt.Fprintf(os.Stderr, "experiment 2: n = %d, %d runs × %d gaps × %d variants in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
-	grid, err := dpbplot.SS18Fig4(res, float64(*plotTo))
+	grid, err := dpbplot.SS18Fig4(res, float64(plotTo))
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}
@@ -311,7 +300,7 @@ func runSS18Fig4(name, out string, args []string) error {
 	unsh, sh := st.WishartBounds(k)
 	bounds["wishart_k"], bounds["wishart_unshifted"], bounds["wishart_shifted"], bounds["gaussian"] = k, unsh, sh, st.GaussianBounds()
 	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
-		"experiment": cfg, "plot_to": *plotTo, "wall_seconds": wall, "bounds": bounds,
+		"experiment": cfg, "plot_to": plotTo, "wall_seconds": wall, "bounds": bounds,
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
 		"rewards":      "rademacher (L̃² = 2), α = 1/n",
 	}})
@@ -319,49 +308,45 @@ func runSS18Fig4(name, out string, args []string) error {
 
 // ---------------------------------------------------------------- Experiment 3
 
-func runSS18Fig5(name, out string, args []string) error {
-	fs := figureFlags(name)
+// defineSS18Fig5 defines ss18-fig5's flags (figurePhases): Experiment 3.
+func defineSS18Fig5(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
 	plain := fs.Bool("plain", false, "plain binary mechanism instead of the padded tree")
-	var rhosV int
-	rhos := &rhosV
-	defaultOrVar(fs, rhos, "rhos", 0, 2, maxRhos, "number of ρ_min values, 0: 6")
-	if err := parseFigure(fs, args); err != nil {
-		return err
+	var rhos int
+	defaultOrVar(fs, &rhos, "rhos", 0, 2, maxRhos, "number of ρ_min values, 0: 6")
+	return func() (*figureRun, error) {
+		cfg := ss18fig.Exp3Config{Plain: *plain, RhoMins: rhos, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
+		cfg.ApplyScale(c.scale())
+		if c.n > 0 {
+			cfg.Horizon = c.n
+		}
+		if c.runs > 0 {
+			cfg.Reps = c.runs
+		}
+		if rhos > 0 {
+			cfg.RhoMins = rhos
+		}
+		var res *ss18fig.Exp3Result
+		return &figureRun{jobs: &c.jobs, memory: memEstimate{runsPart(c.workers, "", 1)},
+			experiment: func(p *harness.Plan) (err error) {
+				cfg.Plan = p
+				res, err = ss18fig.Experiment3(cfg)
+				return err
+			},
+			write: func(base string, wall float64) error { return writeSS18Fig5(name, base, res, wall) },
+		}, nil
 	}
-	cfg := ss18fig.Exp3Config{Plain: *plain, RhoMins: *rhos, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}}
-	cfg.ApplyScale(c.scale())
-	if c.n > 0 {
-		cfg.Horizon = c.n
-	}
-	if c.runs > 0 {
-		cfg.Reps = c.runs
-	}
-	if *rhos > 0 {
-		cfg.RhoMins = *rhos
-	}
-	if err := ready(memEstimate{runsPart(c.workers, "", 1)}); err != nil {
-		return err
-	}
-	plan, err := c.jobs.plan(name)
-	if err != nil {
-		return err
-	}
-	cfg.Plan = plan.Plan
-	start := time.Now()
-	res, err := ss18fig.Experiment3(cfg)
-	if stop, err := plan.done(err); stop {
-		return err
-	}
-	wall := time.Since(start).Seconds()
-	cfg = res.Config
+}
+
+// writeSS18Fig5 writes Figure 5's grid, its curves and its JSON.
+func writeSS18Fig5(name, base string, res *ss18fig.Exp3Result, wall float64) error {
+	cfg := res.Config
 	fmt.Fprintf(os.Stderr, "experiment 3: n = %d, %d runs × %d gaps × %d policies in lockstep: wall %.1fs\n", cfg.Horizon, cfg.Reps, len(cfg.Gaps), 2*len(res.RhoMin), wall)
 	grid, err := dpbplot.SS18Fig5(res)
 	if err != nil {
 		return err
 	}
-	base := filepath.Join(out, name)
 	if err := dpbplot.SaveGrid(grid, base, 6*vg.Inch, 4.5*vg.Inch); err != nil {
 		return err
 	}

@@ -53,43 +53,55 @@ func runStore(w io.Writer, args []string) error {
 	}
 	damaged := 0
 	for _, b := range bins {
-		done, err := b.Done()
+		n, err := reportBin(w, b, *clean)
 		if err != nil {
 			return err
 		}
-		miss, err := b.Missing()
-		if err != nil {
-			return err
-		}
-		sh := b.Shape()
-		stale := ""
-		if b.StreamVersion() != snap.StreamVersion {
-			stale = fmt.Sprintf("  (stream version %d: not used by this binary, version %d)", b.StreamVersion(), snap.StreamVersion)
-		}
-		fmt.Fprintf(w, "%s  %d/%d jobs done (%d reps × %d series)%s\n", filepath.Base(b.Dir()), len(done), sh.Jobs(), sh.Reps, sh.Series, stale)
-		for i, j := range miss {
-			if i == 10 {
-				fmt.Fprintf(w, "  … and %d more missing\n", len(miss)-i)
-				break
-			}
-			fmt.Fprintf(w, "  missing r%06d-s%03d\n", j.Rep, j.Series)
-		}
-		for _, err := range b.Verify() {
-			damaged++
-			fmt.Fprintf(w, "  damaged: %v\n", err)
-		}
-		if *clean {
-			gone, err := b.CleanTemp(10 * time.Minute)
-			for _, p := range gone {
-				fmt.Fprintf(w, "  removed %s\n", filepath.Base(p))
-			}
-			if err != nil {
-				return err
-			}
-		}
+		damaged += n
 	}
 	if damaged > 0 {
 		return fmt.Errorf("store %s: %d damaged file(s); delete them to recompute their jobs", args[0], damaged)
 	}
 	return nil
+}
+
+// reportBin prints one job list of the store: its jobs done, the first ten
+// missing, every damaged file (their number is returned) and, with clean,
+// the temporary files it removed.
+func reportBin(w io.Writer, b *harness.Bin, clean bool) (damaged int, err error) {
+	done, err := b.Done()
+	if err != nil {
+		return 0, err
+	}
+	miss, err := b.Missing()
+	if err != nil {
+		return 0, err
+	}
+	sh := b.Shape()
+	stale := ""
+	if b.StreamVersion() != snap.StreamVersion {
+		stale = fmt.Sprintf("  (stream version %d: not used by this binary, version %d)", b.StreamVersion(), snap.StreamVersion)
+	}
+	fmt.Fprintf(w, "%s  %d/%d jobs done (%d reps × %d series)%s\n", filepath.Base(b.Dir()), len(done), sh.Jobs(), sh.Reps, sh.Series, stale)
+	for i, j := range miss {
+		if i == 10 {
+			fmt.Fprintf(w, "  … and %d more missing\n", len(miss)-i)
+			break
+		}
+		fmt.Fprintf(w, "  missing r%06d-s%03d\n", j.Rep, j.Series)
+	}
+	for _, err := range b.Verify() {
+		damaged++
+		fmt.Fprintf(w, "  damaged: %v\n", err)
+	}
+	if clean {
+		gone, err := b.CleanTemp(10 * time.Minute)
+		for _, p := range gone {
+			fmt.Fprintf(w, "  removed %s\n", filepath.Base(p))
+		}
+		if err != nil {
+			return damaged, err
+		}
+	}
+	return damaged, nil
 }
