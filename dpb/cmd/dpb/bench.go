@@ -37,7 +37,7 @@ func runBench(args []string) error {
 	peak := fs.Bool("peak", false, "measure this core's FMA peak (scalar, AVX2, AVX-512) and normal-generation rate, and exit")
 	kernel := fs.String("kernel", "", "LinUCB scoring kernel (default: the fastest this CPU supports; all give the same bits)")
 	fig4 := fs.Bool("fig4", false, "time SS18 Fig. 4's job-round instead (one (d, K) = (5, 25) decision set, the four variants in lockstep, padded trees) and extrapolate the paper-scale run; -alg, -d, -K, -env and -padded do not apply")
-	alone := fs.Bool("alone", false, "with -fig4: each variant chooses in turn (the previous release's loop) instead of all four in one pass (dpb.ChooseLockstep); the same bits")
+	alone := fs.Bool("alone", false, "with -fig4: each variant chooses in turn (the previous release's loop) instead of all four in one pass (the lockstep driver, dpb/internal/lockstep); the same bits")
 	chunks := fs.Bool("chunks", false, "also give every chunk's µs per round in order (about 100 chunks), wall time and, on Linux, the thread's CPU time: a run of slow chunks whose CPU time equals their wall time is the core running slower (another tenant's load on a shared host), not the process kept waiting")
 	horizon := new(int)
 	countVar(fs, horizon, "horizon", 50000000, 2, maxHorizon, "with -fig4: the trees' horizon n, at least -rounds (the paper's 5·10⁷ gives 27 levels)")
@@ -243,7 +243,7 @@ func benchFig4(rounds, horizon int, together bool, seed uint64, asJSON, chunks b
 	if asJSON {
 		return json.NewEncoder(os.Stdout).Encode(r)
 	}
-	how := "together (dpb.ChooseLockstep)"
+	how := "together (the lockstep driver, dpb/internal/lockstep)"
 	if !together {
 		how = "one by one"
 	}
