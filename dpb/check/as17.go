@@ -112,6 +112,11 @@ func AS17(cfg AS17Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, sv...)
+	xv, err := AS17Exp2Mixture(c.stream(22))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, xv...)
 	for i, bandit := range []bool{false, true} {
 		r, err := Lemma43(Lemma43Config{Bandit: bandit, Arms: c.Dim, Horizon: 1000, Lambda: 1,
 			Reps: max(10*c.Reps, 20), Seed: c.Seed + uint64(i), RunOptions: harness.RunOptions{Workers: c.Workers}})
