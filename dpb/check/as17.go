@@ -193,7 +193,7 @@ func checkNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int, mode counte
 // built over T/2^short rounds (its releases carry m − short draws when
 // padded), read at t uniform in that horizon, against the law of m draws.
 func checkNoiseLawLevels(rng *rand.Rand, T int, alpha float64, trials int, mode counter.ReleaseMode, short int) (vs Verdicts, hi, lo []float64, err error) {
-	m := 1 + int(math.Ceil(math.Log2(float64(T))))
+	m := treeLevelsRef(T)
 	law := newLaplaceSum(m, 1)
 	qHi, qLo := law.AbsQuantile(alpha), law.AbsQuantile(0.5)
 	lap, err := noise.NewLaplaceNoise(1, 1, rng)
