@@ -12,7 +12,7 @@ import (
 
 // The configuration of "mt14-dpucb-index": k Bernoulli arms, horizon T,
 // ε and Theorem 4's γ. At k = 5, T = 2000, ε = 1, γ = 0.05 the relaxation
-// is Γ = 5 ln²T ln(kT ln T/γ)/ε ≈ 4.4·10³, so Γ/n_a dominates the index and
+// is Γ = 5 ln²T ln(kT ln T/γ)/ε = 4,112, so Γ/n_a dominates the index and
 // the arms' pull counts stay within a few of each other: which arm wins a
 // round turns on Γ(1/n_a − 1/n_b) against the other terms, and a Γ off by
 // 10 % changes the choice in many rounds.

@@ -14,10 +14,12 @@ import (
 // gaussShiftTrees is the number of fresh Gaussian trees behind
 // "ss18-gaussian-shift": each gives d diagonal entries of H_1, N = d·trees
 // in all. An entry is 2Υ plus the sum of m diagonal node noises, N(0,
-// 2mσ²), a relative s.d. 1/(2(4√d + 2 ln(2n/α))) of 2Υ (1.3 % at d = 5,
-// n = 1024); at d = 5 the mean's relative s.e. is 0.013 % and the row fails
-// beyond ±0.058 % (two-sided, 10⁻⁵); the control's −1 % lies 17 standard
-// errors beyond that (missed with probability < 10⁻¹⁰).
+// 2mσ²), a relative s.d. 1/(2(4√d + 2 ln(2n/α))) of 2Υ (1.7 % at d = 5,
+// n = 128, the short suite's setting; 1.3 % at n = 1024); at d = 5 the
+// mean's relative s.e. is 0.017 % and the row fails beyond ±0.074 %
+// (two-sided, 10⁻⁵: the false-failure probability); the control's −1 % is
+// 13.5 times that threshold, 54 standard errors beyond it (missed with
+// probability far below 10⁻¹⁰).
 const gaussShiftTrees = 2000
 
 // gaussShiftControl is the control's shift over 2Υ: the tree built with a
