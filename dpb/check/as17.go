@@ -112,6 +112,11 @@ func AS17(cfg AS17Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, sv...)
+	xv, err := AS17Exp2Mixture(c.stream(22))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, xv...)
 	for i, bandit := range []bool{false, true} {
 		r, err := Lemma43(Lemma43Config{Bandit: bandit, Arms: c.Dim, Horizon: 1000, Lambda: 1,
 			Reps: max(10*c.Reps, 20), Seed: c.Seed + uint64(i), RunOptions: harness.RunOptions{Workers: c.Workers}})
@@ -188,7 +193,7 @@ func checkNoiseLaw(rng *rand.Rand, T int, alpha float64, trials int, mode counte
 // built over T/2^short rounds (its releases carry m − short draws when
 // padded), read at t uniform in that horizon, against the law of m draws.
 func checkNoiseLawLevels(rng *rand.Rand, T int, alpha float64, trials int, mode counter.ReleaseMode, short int) (vs Verdicts, hi, lo []float64, err error) {
-	m := 1 + int(math.Ceil(math.Log2(float64(T))))
+	m := treeLevelsRef(T)
 	law := newLaplaceSum(m, 1)
 	qHi, qLo := law.AbsQuantile(alpha), law.AbsQuantile(0.5)
 	lap, err := noise.New(noise.Config{Law: noise.LaplaceLaw, Mode: noise.Simulated, Dim: 1, Scale: 1}, rng)

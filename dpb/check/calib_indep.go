@@ -157,3 +157,41 @@ func accountingRows(s ss18.Setting) (Verdicts, error) {
 	kv = withControl(kv, NewVerdict("control", "", "", 0, 0, boolFail(cd <= s.Delta*(1+1e-12)), cd/s.Delta, ""), "k − 1 degrees of freedom")
 	return append(vs, kv), nil
 }
+
+// The printed constants the learner-definition rows compare the built
+// learners with (issue 51): transcribed here from the papers, sharing no
+// code with dpb/ss18, dpb/mt14 or dpb/as17, so a defect in the function a
+// learner calls (a constant halved) shows as a disagreement with the built
+// object. Logarithms are natural, as in those packages' readings.
+
+// ss18PrintedUpsilon is Υ of SS18 §4.2 (Proposition 11) as printed,
+// Υ = σ_noise √(2m) (4√d + 2 ln(2n/α)), α = 1/n unless the setting gives
+// one (SS18 Appendix D), σ_noise by ss18PrintedSigma. The Gaussian tree's
+// H_t is the summed node noise plus 2Υ I.
+func ss18PrintedUpsilon(s ss18.Setting) float64 {
+	alpha := s.Alpha
+	if alpha == 0 {
+		alpha = 1 / float64(s.N)
+	}
+	m := float64(ss18Levels(s.N))
+	return ss18PrintedSigma(s) * math.Sqrt(2*m) * (4*math.Sqrt(float64(s.D)) + 2*math.Log(2*float64(s.N)/alpha))
+}
+
+// mt14PrintedGamma is the confidence relaxation of MT14 Algorithm 1, line 7,
+// Γ = k log²T log(k T log T / γ) / ε (the extraction's "/Γ" read as /ε, as
+// Theorem 4's regret shows), for k arms, horizon T, privacy ε and failure
+// probability γ.
+func mt14PrintedGamma(k, T int, eps, gamma float64) float64 {
+	lt := math.Log(float64(T))
+	return float64(k) * lt * lt * math.Log(float64(k)*float64(T)*lt/gamma) / eps
+}
+
+// as17PrintedExp2 is η and γ of AS17 Theorem 4.1 (private EXP2, Algorithms
+// 4 and 5) as printed, with λ = 1/ε (Lemma 4.2, B = 1):
+// η = √(log N / (2NT(1 + 2λ² log NT))), γ = ηN √(1 + 2λ² log NT).
+func as17PrintedExp2(arms, T int, eps float64) (eta, gamma float64) {
+	n, t, lam := float64(arms), float64(T), 1/eps
+	c := 1 + 2*lam*lam*math.Log(n*t)
+	eta = math.Sqrt(math.Log(n) / (2 * n * t * c))
+	return eta, eta * n * math.Sqrt(c)
+}

@@ -45,6 +45,10 @@ var exemptFromConstruction = []struct {
 	{`^(claim14-pulls|cor15-regret|mt14-cor15-lower)$`, "a lower bound over every ε-DP learner (SS18 Claim 14, Corollary 15): the control is a learner outside that class (DP-UCB with its node noise and its relaxation Γ off: UCB1's index on exact totals), a learner defect the hook does not plant; with the noise ×10⁻³ DP-UCB still meets the bound through Γ/n_a, which forces near-uniform play at ε = 5·10⁻⁴ (so this check cannot see the noise alone missing)"},
 	{`^mt14-thm4-regret$`, "the control is DP-UCB with its relaxation Γ 4 times too large, a learner defect the noise does not carry"},
 	{`^as17-(cor3\.2|thm3\.5|thm4\.5|thm4\.1|counter-bound)-`, "the control is the learner at a quarter of its step size (η/4; DP-FTPL at 4σ), a learner defect the noise does not carry"},
+	{`^ss18-gaussian-shift$`, "the control plants a defect in the regularizer's shift (the Gaussian tree built with 0.99·2Υ), the deterministic part of H_t, which the noise does not carry: the row measures it through the noise"},
+	{`^mt14-dpucb-index$`, "the control plants a defect in the learner's index (Γ ×0.9), which the noise does not carry: the row compares the choice with the index on the policy's own released totals, noisy or not"},
+	{`^privmab-lazydpts-posterior$`, "the posterior draw is the policy's own randomness (rng.NormFloat64), not a mechanism's noise, and the control plants a defect in its variance (the Laplace part ÷2); the hook only shrinks the released means, on which the row conditions"},
+	{`^as17-exp2-mixture$`, "the control plants a defect in the learner (EXP2's γ ×0.97), which the noise does not carry: the row feeds Algorithm 5 past Algorithm 4's noise"},
 }
 
 // pendingConstruction lists the rows this test still finds caught by

@@ -293,6 +293,16 @@ func MT14(cfg MT14Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, bv...)
+	iv, err := MT14DPUCBIndex(c.stream(22))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, iv...)
+	tv, err := MABLazyDPTSPosterior(c.stream(23))
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, tv...)
 	gv, err := GammaEvent(c.stream(2), 5, 1024, 1, 0.05, max(mt14GammaTrials, c.Trials))
 	if err != nil {
 		return nil, err

@@ -44,7 +44,7 @@ const mt14ReleaseRounds = 1024
 //     of t's nodes; no noise at a power of 2) against the law at t.
 func MT14Release(rng *rand.Rand, trials int) (Verdicts, error) {
 	const T, k, eps = 1_000_000, 5, 1.0
-	m := 1 + int(math.Ceil(math.Log2(T)))
+	m := treeLevelsRef(T)
 	b := float64(m) * k / eps
 	build := func() (*mt14.DPUCB, error) {
 		return mt14.NewDPUCB(mt14.DPUCBConfig{Arms: k, Horizon: T, Epsilon: eps, Noise: noise.Simulated}, bandit.Stream(rng.Uint64(), 0))

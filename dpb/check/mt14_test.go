@@ -13,11 +13,11 @@ func TestCheckMT14Short(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 18 || !vs.OK() {
+	if len(vs) != 20 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	checkControlScores(t, vs)
-	want := []string{"mt14-counter-query", "mt14-counter-query-bound", "mt14-counter-uniform", "mt14-counter-uniform-bound", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-alg1-noise-scale", "mt14-alg1-release-law", "privmab-laplace-scale", "mt14-gamma-relaxation", "mt14-gamma-relaxation-bound", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
+	want := []string{"mt14-counter-query", "mt14-counter-query-bound", "mt14-counter-uniform", "mt14-counter-uniform-bound", "mt14-thm3-privacy", "mt14-alg2-privacy", "mt14-alg1-privacy-measured", "mt14-alg1-privacy-law", "mt14-alg2-privacy-measured", "mt14-alg2-privacy-law", "mt14-alg1-noise-scale", "mt14-alg1-release-law", "privmab-laplace-scale", "mt14-dpucb-index", "privmab-lazydpts-posterior", "mt14-gamma-relaxation", "mt14-gamma-relaxation-bound", "mt14-thm4-regret", "mt14-thm2-ucb1", "mt14-cor15-lower"}
 	if got := vs.names(); strings.Join(got, ",") != strings.Join(want, ",") {
 		t.Errorf("verdicts %v, want %v", got, want)
 	}
@@ -38,8 +38,9 @@ func TestCheckAS17Short(t *testing.T) {
 	// law, node count), the Honaker and smooth counters' cost rows and the bound of as17.FTRLCounterBound on each of the
 	// 5 continual counters that reach the short horizon (the square-root
 	// counter stops below it), and the measured noise of DP-FTPL, private
-	// EXP2 and DP-FTRL (Laplace and Gaussian) against the paper's scales.
-	if len(vs) != 51 || !vs.OK() {
+	// EXP2 and DP-FTRL (Laplace and Gaussian) against the paper's scales,
+	// and private EXP2's Algorithm 5 at Theorem 4.1's η and γ.
+	if len(vs) != 52 || !vs.OK() {
 		t.Fatalf("%d verdicts, failed: %+v", len(vs), vs.Failed())
 	}
 	checkControlScores(t, vs)
@@ -53,7 +54,7 @@ func TestCheckAS17Short(t *testing.T) {
 		"as17-counter-sqrt-privacy-measured", "as17-counter-sqrt-privacy-law", "as17-counter-sqrt-nodes",
 		"as17-counter-blt-privacy-measured", "as17-counter-blt-privacy-law", "as17-counter-blt-nodes",
 		"as17-counter-kary-privacy-measured", "as17-counter-kary-privacy-law", "as17-counter-kary-nodes",
-		"as17-ftpl-noise-scale", "as17-exp2-noise-scale", "as17-ftrl-noise-scale", "as17-ftrl-gauss-noise-scale",
+		"as17-ftpl-noise-scale", "as17-exp2-noise-scale", "as17-ftrl-noise-scale", "as17-ftrl-gauss-noise-scale", "as17-exp2-mixture",
 		"as17-lemma4.3-full", "as17-lemma4.3-bandit", "as17-cor3.2-experts", "as17-cor3.2-sphere", "as17-cor3.2-cube",
 		"as17-thm3.5-ftpl", "as17-thm4.5-scrible-ball", "as17-thm4.5-scrible-cube", "as17-thm4.1-exp2",
 		"as17-counter-bound-tree", "as17-counter-bound-tree-padded", "as17-counter-bound-honaker", "as17-counter-bound-smooth",

@@ -302,7 +302,12 @@ func SS18Samplers(cfg SS18Config) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, sv...), nil
+	vs = append(vs, sv...)
+	gv, err := SS18GaussianShift(c.stream(22), s)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, gv...), nil
 }
 
 // SS18Privacy checks the privacy calibration at [SS18PaperSetting]
