@@ -68,7 +68,7 @@ func (sc *ss18Scratch) run(reg *ss18.TreeRegularizer, which int) {
 }
 
 // gaussianTree audits SS18's Gaussian tree (Section 4.2: symmetrised Gaussian
-// node noise with σ_noise = 4√m L̃² ln(4/δ)/ε, [ss18.NewGaussianTree]). See
+// node noise with σ_noise = 4√m L̃² ln(4/δ)/ε, [ss18.NewRegularizer] RegGaussianTree). See
 // [ss18Neighbours]. Test: in each released node block the diagonal noise
 // entries are i.i.d. N(0, 2σ²) and independent of everything else, and the
 // pair moves V₁₁ (D) or V₂₂ (D′) by 1, so the log-likelihood ratio is
@@ -111,7 +111,7 @@ func gaussianTree(name string, nm noise.Mode) *Mechanism {
 }
 
 // wishartTree audits SS18's Wishart tree (Section 4.1: W_{d+1}(L̃²I, k)
-// node noise with the printed k, [ss18.NewWishartTree]). See
+// node noise with the printed k, [ss18.NewRegularizer] RegWishartTree). See
 // [ss18Neighbours]. Test: the top-left d×d block of a W_{d+1}(sI, k) matrix
 // is W_d(sI, k), with density ∝ det(B)^{(k−d−1)/2} e^{−tr B/(2s)}; the node
 // block is B_j = V_t + cI (c the shift) = data + noise, the three nodes are

@@ -28,7 +28,7 @@ const gaussShiftTrees = 2000
 const gaussShiftControl = 0.99
 
 // SS18GaussianShift measures the shift the built Gaussian tree
-// ([ss18.NewGaussianTree], padded, noise.Simulated) adds to H_t against
+// ([ss18.NewRegularizer] RegGaussianTree, padded, noise.Simulated) adds to H_t against
 // 2Υ, Υ of SS18 §4.2 (Proposition 11) as printed and computed here from d,
 // n, α, ε, δ, L̃² and m (ss18PrintedUpsilon, not [ss18.Setting.Upsilon] or
 // the tree's Bounds().Shift, which the rows of Proposition 11 read and so
@@ -76,11 +76,11 @@ func gaussShiftMean(seed uint64, s ss18.Setting, shift float64) (mean, se float6
 	h, hv, x := make([]float64, d*d), make([]float64, d), make([]float64, d)
 	var sum, ss float64
 	for i := range gaussShiftTrees {
-		cfg := ss18.TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}
+		cfg := ss18.RegularizerConfig{Kind: ss18.RegGaussianTree, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}
 		if shift != 0 {
 			cfg.Shift, cfg.ShiftValue = ss18.ShiftGiven, shift
 		}
-		r, err := ss18.NewGaussianTree(cfg, bandit.Stream(seed, uint64(i)))
+		r, err := ss18.NewRegularizer(cfg, bandit.Stream(seed, uint64(i)))
 		if err != nil {
 			return 0, 0, 0, err
 		}

@@ -198,7 +198,7 @@ func normalToLaplace(x, s float64) float64 {
 }
 
 // SS18NodeSamplers measures the node noise of SS18's two trees as built for
-// the setting s (ss18.NewGaussianTree and ss18.NewWishartTree, padded,
+// the setting s (ss18.NewRegularizer RegGaussianTree and RegWishartTree, padded,
 // noise.Simulated) against the paper's laws:
 //
 //   - "ss18-gaussian-node-scale": the symmetrised Gaussian Z = (Z′+Z′ᵀ)/√2

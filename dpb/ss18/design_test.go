@@ -344,7 +344,7 @@ func TestReferenceMatchesFastPath(t *testing.T) {
 // TestAlgorithm1BadConfig: the reference validates as NewLinUCB does and
 // refuses the RadiusMinEig radius.
 func TestAlgorithm1BadConfig(t *testing.T) {
-	reg, err := NewRidge(3, 1)
+	reg, err := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: 3}, Lambda: 1}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

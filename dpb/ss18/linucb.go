@@ -156,7 +156,7 @@ func (cfg LinUCBConfig) check() (LinUCBConfig, RegBounds, error) {
 		return cfg, RegBounds{}, fmt.Errorf("ss18: horizon is %d, must be >= 1", cfg.Horizon)
 	}
 	if cfg.Regularizer == nil {
-		return cfg, RegBounds{}, fmt.Errorf("ss18: LinUCB needs a regularizer (NewRidge, NewWishartTree, NewGaussianTree)")
+		return cfg, RegBounds{}, fmt.Errorf("ss18: LinUCB needs a regularizer (NewRegularizer)")
 	}
 	if rd := cfg.Regularizer.Dim(); rd != cfg.Dim {
 		return cfg, RegBounds{}, fmt.Errorf("ss18: regularizer has dimension %d, LinUCB has %d", rd, cfg.Dim)

@@ -17,7 +17,7 @@ import (
 func BenchmarkLinUCBStep(b *testing.B) {
 	for _, sz := range testutil.BenchSizes {
 		b.Run(fmt.Sprintf("alg=NonPrivate/d=%d/K=%d", sz.D, sz.K), func(b *testing.B) {
-			reg, _ := NewRidge(sz.D, 1)
+			reg, _ := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: sz.D}, Lambda: 1}, nil)
 			benchStep(b, reg, sz.D, sz.K)
 		})
 	}
@@ -65,14 +65,14 @@ func BenchmarkLinUCBPrivateStep(b *testing.B) {
 	for _, sz := range testutil.BenchSizes {
 		s := Setting{D: sz.D, N: 50_000_000, Epsilon: 1, Delta: 0.1, Lt2: 2}
 		b.Run(fmt.Sprintf("alg=Gaussian/d=%d/K=%d", sz.D, sz.K), func(b *testing.B) {
-			reg, err := NewGaussianTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
+			reg, err := NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}
 			benchStep(b, reg, sz.D, sz.K)
 		})
 		b.Run(fmt.Sprintf("alg=Wishart/d=%d/K=%d", sz.D, sz.K), func(b *testing.B) {
-			reg, err := NewWishartTree(TreeRegConfig{Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
+			reg, err := NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Mode: counter.Padded, Noise: noise.Simulated}, bandit.Stream(1, 1))
 			if err != nil {
 				b.Fatal(err)
 			}

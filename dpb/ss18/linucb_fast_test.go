@@ -279,7 +279,7 @@ func BenchmarkChooseLockstep(b *testing.B) {
 func TestPrepareInterleavedSameBits(t *testing.T) {
 	g := noise.NewFastRand(bandit.Stream(5, 5))
 	for d := 1; d <= cholInvMaxDim+1; d++ {
-		reg, err := NewRidge(d, 1)
+		reg, err := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: d}, Lambda: 1}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -60,7 +60,7 @@ func BenchmarkPrepareLockstep(b *testing.B) {
 // that has seen obs observations from rng: random directions of norm 1/2 and
 // rewards uniform in [−1/2, 1/2).
 func ridgeLinUCB(tb testing.TB, d, n, obs int, rng *rand.Rand) *LinUCB {
-	reg, err := NewRidge(d, 1)
+	reg, err := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: d}, Lambda: 1}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

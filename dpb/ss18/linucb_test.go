@@ -18,7 +18,7 @@ import (
 func TestLinUCBRidgeIsRidgeRegression(t *testing.T) {
 	for _, d := range []int{1, 3, 8, 9, 17} {
 		const lambda, n, k = 0.7, 60, 13
-		reg, err := NewRidge(d, lambda)
+		reg, err := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: d}, Lambda: lambda}, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -88,7 +88,7 @@ func TestLinUCBRidgeIsRidgeRegression(t *testing.T) {
 
 func TestLinUCBConfidenceDistance(t *testing.T) {
 	const d = 4
-	reg, _ := NewRidge(d, 2)
+	reg, _ := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: d}, Lambda: 2}, nil)
 	p, _ := NewLinUCB(LinUCBConfig{Dim: d, Horizon: 10, Regularizer: reg})
 	r := testutil.RandomRound(t, 3, 5, d)
 	for range 5 {
@@ -115,7 +115,7 @@ func TestLinUCBConfidenceDistance(t *testing.T) {
 }
 
 func TestLinUCBBadInput(t *testing.T) {
-	reg, _ := NewRidge(2, 1)
+	reg, _ := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: 2}, Lambda: 1}, nil)
 	if _, err := NewLinUCB(LinUCBConfig{Dim: 0, Horizon: 10, Regularizer: reg}); err == nil {
 		t.Error("d = 0 accepted")
 	}
@@ -131,7 +131,7 @@ func TestLinUCBBadInput(t *testing.T) {
 	if _, err := NewLinUCB(LinUCBConfig{Dim: 2, Horizon: 10, Regularizer: reg, Sigma: math.NaN()}); err == nil {
 		t.Error("sigma NaN accepted")
 	}
-	if _, err := NewRidge(2, -1); err == nil {
+	if _, err := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: 2}, Lambda: -1}, nil); err == nil {
 		t.Error("negative lambda accepted")
 	}
 	for _, c := range []struct {
@@ -166,8 +166,8 @@ func (b *boundReg) Add(x []float64, y float64) {
 }
 
 func TestLinUCBDataBound(t *testing.T) {
-	ridge, _ := NewRidge(2, 1)
-	reg := &boundReg{Ridge: ridge, lt2: 2}
+	ridge, _ := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: 2}, Lambda: 1}, nil)
+	reg := &boundReg{Ridge: ridge.(*Ridge), lt2: 2}
 	p, _ := NewLinUCB(LinUCBConfig{Dim: 2, Horizon: 10, Regularizer: reg})
 	if err := p.Observe([]float64{1, 0}, 1); err != nil { // ‖x‖²+y² = 2: on the bound, accepted
 		t.Fatal(err)
@@ -185,8 +185,8 @@ func TestLinUCBDataBound(t *testing.T) {
 		t.Fatal("Update did not record the rejection")
 	}
 
-	ridge2, _ := NewRidge(2, 1)
-	reg2 := &boundReg{Ridge: ridge2, lt2: 2}
+	ridge2, _ := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: 2}, Lambda: 1}, nil)
+	reg2 := &boundReg{Ridge: ridge2.(*Ridge), lt2: 2}
 	pc, _ := NewLinUCB(LinUCBConfig{Dim: 2, Horizon: 10, Regularizer: reg2, Clip: true})
 	if err := pc.Observe([]float64{3, 4}, 0); err != nil {
 		t.Fatal(err)
@@ -234,7 +234,7 @@ func TestPrivatePolicyDataBound(t *testing.T) {
 }
 
 func TestLinUCBChoosePanics(t *testing.T) {
-	reg, _ := NewRidge(3, 1)
+	reg, _ := NewRegularizer(RegularizerConfig{Kind: RegRidge, Setting: Setting{D: 3}, Lambda: 1}, nil)
 	p, _ := NewLinUCB(LinUCBConfig{Dim: 3, Horizon: 5, Regularizer: reg})
 	defer func() {
 		if recover() == nil {

@@ -44,13 +44,7 @@ type Ridge struct {
 	g, u   []float64 // exact G_t (d×d) and u_t
 }
 
-// NewRidge returns the ridge regularizer λI in dimension d.
-//
-// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegRidge, ...}, nil)
-// (kept for dpb/ss18's linucb*.go tests, migrated with them).
-func NewRidge(d int, lambda float64) (*Ridge, error) { return newRidge(d, lambda) }
-
-// newRidge is [NewRegularizer] for RegRidge.
+// newRidge is [NewRegularizer] for RegRidge: λI in dimension d.
 func newRidge(d int, lambda float64) (*Ridge, error) {
 	if err := param.CheckDim("dimension", d); err != nil {
 		return nil, err

@@ -22,7 +22,7 @@ const (
 	// ShiftNone uses the noise as it is (the "WishartUnshifted" of Appendix D.2).
 	// It is an error for Gaussian noise, which is not positive definite.
 	ShiftNone
-	// ShiftGiven uses TreeRegConfig.ShiftValue (Appendix D.3's shift study).
+	// ShiftGiven uses RegularizerConfig.ShiftValue (Appendix D.3's shift study).
 	ShiftGiven
 )
 
@@ -37,13 +37,6 @@ func (s ShiftMode) String() string {
 	}
 	return fmt.Sprintf("ShiftMode(%d)", int(s))
 }
-
-// TreeRegConfig was the config of the tree regularizers; it is
-// [RegularizerConfig] (whose Kind the deprecated NewWishartTree and
-// NewGaussianTree ignore).
-//
-// Deprecated: use RegularizerConfig with [NewRegularizer].
-type TreeRegConfig = RegularizerConfig
 
 // TreeRegularizer is a private changing regularizer of SS18 Section 4: the
 // stream of (d+1)×(d+1) matrices [x_t; y_t][x_t; y_t]ᵀ enters one [counter.TreeSum]
@@ -82,15 +75,8 @@ type TreeRegularizer struct {
 
 var _ Regularizer = (*TreeRegularizer)(nil)
 
-// NewWishartTree returns the Wishart tree regularizer of SS18 Section 4.1.
-//
-// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegWishartTree, ...}, rng)
-// (kept for dpb/ss18's linucb*.go tests, migrated with them).
-func NewWishartTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newWishartTree(cfg, rng)
-}
-
-// newWishartTree is [NewRegularizer] for RegWishartTree.
+// newWishartTree is [NewRegularizer] for RegWishartTree: the Wishart tree
+// regularizer of SS18 Section 4.1.
 func newWishartTree(cfg RegularizerConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
@@ -142,15 +128,8 @@ func newWishartTree(cfg RegularizerConfig, rng *rand.Rand) (*TreeRegularizer, er
 	return r, nil
 }
 
-// NewGaussianTree returns the Gaussian tree regularizer of SS18 Section 4.2.
-//
-// Deprecated: use NewRegularizer(RegularizerConfig{Kind: RegGaussianTree, ...}, rng)
-// (kept for dpb/ss18's linucb*.go tests, migrated with them).
-func NewGaussianTree(cfg TreeRegConfig, rng *rand.Rand) (*TreeRegularizer, error) {
-	return newGaussianTree(cfg, rng)
-}
-
-// newGaussianTree is [NewRegularizer] for RegGaussianTree.
+// newGaussianTree is [NewRegularizer] for RegGaussianTree: the Gaussian tree
+// regularizer of SS18 Section 4.2.
 func newGaussianTree(cfg RegularizerConfig, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)

@@ -199,7 +199,7 @@ type PolicyConfig struct {
 	// Plain (the binary mechanism as usually run, and Figure 4's) must be
 	// named.
 	Mode counter.ReleaseMode
-	// Noise selects the sampler of the private variants (see [TreeRegConfig]).
+	// Noise selects the sampler of the private variants (see [RegularizerConfig]).
 	// Unset (noise.Default) it is noise.Secure, exact discrete noise from
 	// crypto/rand, which runs every Gaussian variant: Gaussian, GaussianExact,
 	// GaussianHonaker and GaussianSmooth through the grid wrapper of

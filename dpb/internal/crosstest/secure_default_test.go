@@ -39,11 +39,6 @@ var ownStream = map[string]func(m noise.Mode) (bandit.Privacy, error){
 		}
 		return r.(*ss18.TreeRegularizer).Privacy(), nil
 	},
-	"ss18.NewGaussianTree": func(m noise.Mode) (bandit.Privacy, error) {
-		r, err := ss18.NewGaussianTree(ss18.TreeRegConfig{Setting: svcSetting, Noise: m}, bandit.Stream(1, 1))
-		return privacyOf(r, err)
-	},
-	"ss18.NewWishartTree": nil, // no secure sampler: TestUnsetNoiseWithoutSecureSamplerIsAnError
 	"mt14.NewDPUCB": func(m noise.Mode) (bandit.Privacy, error) {
 		p, err := mt14.NewDPUCB(mt14.DPUCBConfig{Arms: 3, Horizon: 64, Epsilon: 1, Noise: m}, bandit.Stream(1, 1))
 		return privacyOf(p, err)
@@ -435,7 +430,7 @@ func TestSnapshotNoiseCodes(t *testing.T) {
 // noiseConfigs are the config types whose zero Noise is secure noise, by
 // package and name (check.SS18Config, a check suite's, is not dpb.SS18Config).
 var noiseConfigs = []string{
-	"ss18.PolicyConfig", "dpb.SS18Config", "ss18.TreeRegConfig", "mt14.DPUCBConfig", "dpb.DPUCBConfig", "mt14.ContextualUCBConfig",
+	"ss18.PolicyConfig", "dpb.SS18Config", "mt14.DPUCBConfig", "dpb.DPUCBConfig", "mt14.ContextualUCBConfig",
 	"as17.FTRLConfig", "as17.FTPLConfig", "mab.DPSEConfig", "mab.AdaPConfig", "mab.DPKLConfig", "mab.LazyDPTSConfig",
 }
 
