@@ -174,7 +174,7 @@ func ss18PrintedUpsilon(s ss18.Setting) float64 {
 		alpha = 1 / float64(s.N)
 	}
 	m := float64(ss18Levels(s.N))
-	return ss18PrintedSigma(s) * math.Sqrt(2*m) * (4*math.Sqrt(float64(s.D)) + 2*math.Log(2*float64(s.N)/alpha))
+	return ss18PrintedSigma(s) * math.Sqrt(2*m) * (float64(4*math.Sqrt(float64(s.D))) + float64(2*math.Log(2*float64(s.N)/alpha)))
 }
 
 // mt14PrintedGamma is the confidence relaxation of MT14 Algorithm 1, line 7,

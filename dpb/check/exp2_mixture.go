@@ -94,7 +94,7 @@ func exp2MixtureRun(seed uint64, cfgGamma, eta, gamma float64) (dev, floor float
 			z += ref[i]
 		}
 		for i := range ref {
-			ref[i] = (1-gamma)*ref[i]/z + gamma/n
+			ref[i] = float64(float64((1-gamma)*ref[i])/z) + float64(gamma/n)
 		}
 	}
 	compare := func() {

@@ -89,7 +89,7 @@ func gaussShiftMean(seed uint64, s ss18.Setting, shift float64) (mean, se float6
 		for j := range d {
 			v := h[j*d+j]
 			sum += v
-			ss += v * v
+			ss += float64(v * v)
 			n++
 		}
 	}

@@ -104,8 +104,8 @@ func lazyPostScore(seed uint64, eps float64) (float64, error) {
 		if p.Choose(round) == 0 {
 			y = 1
 		}
-		s += w * (y - pr)
-		vs += w * w * pr * (1 - pr)
+		s += float64(w * (y - pr))
+		vs += float64(w * w * pr * (1 - pr))
 	}
 	return s / math.Sqrt(vs), nil
 }

@@ -115,7 +115,7 @@ func (a *algorithm1) scores(rd a1Round, r *bandit.Round) []float64 {
 		var lin, q float64
 		for i := 0; i < d; i++ {
 			lin += rd.theta[i] * x[i]
-			q += w[i] * w[i]
+			q += float64(w[i] * w[i])
 		}
 		sc[k] = lin + rd.beta*math.Sqrt(q)
 	}
@@ -142,7 +142,7 @@ func (a *algorithm1) Update(r *bandit.Round, arm int, y float64) error {
 	x := append([]float64(nil), r.Action(arm)...)
 	n2 := y * y
 	for _, v := range x {
-		n2 += v * v
+		n2 += float64(v * v)
 	}
 	if math.IsNaN(n2) || math.IsInf(n2, 0) {
 		return fmt.Errorf("ss18: observation (x, y) not finite")

@@ -145,9 +145,9 @@ func CounterError(cfg CounterErrorConfig) (*CounterErrorResult, error) {
 		exact := c.Exact()
 		var s, s2 float64
 		for j, r := range rel {
-			e := (r - exact[j]) * (r - exact[j])
+			e := float64((r - exact[j]) * (r - exact[j]))
 			s += e
-			s2 += e * e
+			s2 += float64(e * e)
 		}
 		m := s / float64(reps)
 		// Standard error of the mean square, then of its square root by the
