@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/as17"
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
@@ -90,7 +91,7 @@ func exp2MixtureRun(seed uint64, cfgGamma, eta, gamma float64) (dev, floor float
 		}
 		var z float64
 		for i, w := range logw {
-			ref[i] = math.Exp(w - m)
+			ref[i] = xmath.Exp(w - m)
 			z += ref[i]
 		}
 		for i := range ref {

@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
+	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/mab"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
@@ -98,7 +99,7 @@ func lazyPostScore(seed uint64, eps float64) (float64, error) {
 		}
 		x := (clip01Ref(p.PrivateMean(0)) - clip01Ref(p.PrivateMean(1))) / math.Sqrt(v)
 		pr := phi(x)
-		w := -math.Exp(-x*x/2) / math.Sqrt(2*math.Pi) * x / 2
+		w := -xmath.Exp(-x*x/2) / math.Sqrt(2*math.Pi) * x / 2
 		round.T = 3
 		y := 0.0
 		if p.Choose(round) == 0 {
