@@ -143,6 +143,40 @@ func BLTParams(n int) (omega, lambda []float64) {
 	return omega, lambda
 }
 
+// BLTParamsBeta returns ω and λ of a BLT counter whose b approximates the
+// coefficients of (1−z)^{−β}, β in [½, 1): the Toeplitz factorisation
+// A = BC with B = (1−z)^{−β} and C = (1−z)^{−(1−β)} (β = ½ is the square
+// root), which for β > ½ moves noise variance toward the early rounds
+// (VarianceAt(t) = Σ_{j<t} b_j² grows like t^{2β−1}) and lowers the cost
+// Σ c_j² (c_j ≈ j^{−β}/Γ(1−β) is square-summable). b_j = Γ(j+β)/(Γ(β) j!)
+// ≈ j^{β−1}/Γ(β) = (sin πβ/π) ∫ e^{(1−β)u} e^{−j eᵘ} du, discretised as
+// [BLTParams] does: λ_i = exp(−e^{u_i}), ω_i = (Δu sin πβ/π) e^{(1−β)u_i}
+// on u_i = ln 10 − iΔu, Δu = 1.5, down to u_min = ln(10^{−1.5/(1−β)}/n),
+// where the truncated integral is about 10^{−1.5} of b_j at j = n (BLTParams's
+// 10⁻³ at β = ½). As for every BLT, the approximation affects only how good
+// the counter is: its cost and variances are computed exactly from the b
+// it uses. β = ½ returns BLTParams(n) itself.
+func BLTParamsBeta(n int, beta float64) (omega, lambda []float64, err error) {
+	if !(beta >= 0.5 && beta < 1) {
+		return nil, nil, fmt.Errorf("counter: Toeplitz exponent β is %v, must be in [0.5, 1)", beta)
+	}
+	if n < 1 {
+		return nil, nil, fmt.Errorf("counter: horizon is %d, must be >= 1", n)
+	}
+	if beta == 0.5 {
+		omega, lambda = BLTParams(n)
+		return omega, lambda, nil
+	}
+	const du = 1.5
+	w := du / math.Pi * math.Sin(math.Pi*beta)
+	umax, umin := xmath.Log(10), xmath.Log(xmath.Pow(10, -1.5/(1-beta))/float64(n))
+	for u := umax; u >= umin; u -= du {
+		lambda = append(lambda, xmath.Exp(-xmath.Exp(u)))
+		omega = append(omega, float64(w*xmath.Exp(float64((1-beta)*u))))
+	}
+	return omega, lambda, nil
+}
+
 // newBLTCounter returns a BLT counter ([New], Kind [BLT]) with
 // b_j = Σ_i ω_i λ_i^j (j ≥ 1), every λ_i in [0, 1) and every ω_i finite, and
 // the data bound that secure noise needs (see [DataBound]; ignored by

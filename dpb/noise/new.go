@@ -70,6 +70,11 @@ type Config struct {
 	// Sigma is σ of the Gaussian and symmetrised Gaussian laws (> 0,
 	// finite). Required for them, unless Sigmas is set.
 	Sigma float64
+	// SigmaU splits the symmetrised Gaussian (SS18's (d+1)×(d+1) statistic,
+	// N = d+1): the last row and column (the reward vector u) get σ_u =
+	// SigmaU, the Gram block keeps Sigma (see [NewSymGaussianSplit]).
+	// Optional (> 0, finite); simulated symmetrised Gaussian only.
+	SigmaU float64
 	// Sigmas gives a secure Gaussian one σ per entry (each > 0, finite;
 	// Dim then 0 or len(Sigmas), Sigma 0). Optional; secure Gaussian only.
 	Sigmas []float64
@@ -113,6 +118,9 @@ func New(cfg Config, rng *rand.Rand) (Noise, error) {
 		case GaussianLaw:
 			return built(newGaussian(cfg.Dim, cfg.Sigma, rng))
 		case SymGaussianLaw:
+			if cfg.SigmaU != 0 {
+				return built(NewSymGaussianSplit(cfg.N, cfg.Sigma, cfg.SigmaU, rng))
+			}
 			return built(newSymGaussian(cfg.N, cfg.Sigma, rng))
 		case WishartLaw:
 			return built(newWishart(cfg.N, cfg.Scale, cfg.DF, rng))
@@ -166,6 +174,8 @@ func (cfg Config) checkFields(mode Mode) error {
 		return fmt.Errorf("noise: Sigma is %v for the %v law: only the Gaussian laws take one", cfg.Sigma, cfg.Law)
 	case cfg.DF != 0 && cfg.Law != WishartLaw:
 		return fmt.Errorf("noise: DF is %v for the %v law: only the Wishart takes one", cfg.DF, cfg.Law)
+	case cfg.SigmaU != 0 && (cfg.Law != SymGaussianLaw || mode.Secure()):
+		return fmt.Errorf("noise: SigmaU is %v for the %v law on %v noise: only the simulated symmetrised Gaussian is split (a secure split has no proof of its grid yet)", cfg.SigmaU, cfg.Law, mode)
 	case cfg.Sigmas != nil && (cfg.Law != GaussianLaw || !mode.Secure()):
 		return fmt.Errorf("noise: Sigmas given for the %v law on %v noise: only the secure Gaussian takes one σ per entry", cfg.Law, mode)
 	case cfg.Sigmas != nil && cfg.Sigma != 0:

@@ -1,6 +1,7 @@
 package noise
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 
@@ -27,10 +28,11 @@ import (
 // stream, which matters because the Gaussian tree draws n(n+1)/2 normals
 // every round.
 type SymGaussianNoise struct {
-	n     int
-	sigma float64
-	scale []float64 // per packed entry: √2σ on the diagonal, σ off it
-	f     FastRand
+	n      int
+	sigma  float64
+	sigmaU float64   // σ of the last row and column when split (NewSymGaussianSplit), else 0
+	scale  []float64 // per packed entry: √2σ on the diagonal, σ off it
+	f      FastRand
 }
 
 var _ Noise = (*SymGaussianNoise)(nil)
@@ -64,6 +66,44 @@ func newSymGaussian(n int, sigma float64, rng *rand.Rand) (*SymGaussianNoise, er
 		g.scale[simd.PackedIndex(n, i, i)] = math.Sqrt2 * sigma
 	}
 	return g, nil
+}
+
+// NewSymGaussianSplit returns the symmetrised Gaussian of n×n matrices
+// split into two blocks ([Config].SigmaU): entries of the leading
+// (n−1)×(n−1) block have scale sigmaV (√2σ_V on its diagonal), entries of
+// the last row and column scale sigmaU (√2σ_u at the corner). For SS18's
+// statistic [x; y][x; y]ᵀ (n = d+1) the block is the Gram matrix V and the
+// last column the reward vector u: a Gaussian mechanism whose privacy loss
+// for a change Δ is μ² = ‖ΔV‖_F²/(2σ_V²) + ‖Δu‖²/σ_u² (+ Δ_corner²/(4σ_u²)),
+// the split of dpb/ss18's levers.go. The draws are the standard normals
+// [newSymGaussian] draws from the same rng, scaled per entry: a split and an
+// unsplit noise seeded alike are paired draw by draw. Sample allocates
+// nothing.
+func NewSymGaussianSplit(n int, sigmaV, sigmaU float64, rng *rand.Rand) (*SymGaussianNoise, error) {
+	g, err := newSymGaussian(n, sigmaV, rng)
+	if err != nil {
+		return nil, err
+	}
+	if err := param.CheckPositive("symmetric gaussian sigma_u", sigmaU); err != nil {
+		return nil, err
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("noise: a split symmetrised Gaussian needs n >= 2 (a block and a last row), not %d", n)
+	}
+	for i := 0; i < n-1; i++ {
+		g.scale[simd.PackedIndex(n, i, n-1)] = sigmaU
+	}
+	g.scale[simd.PackedIndex(n, n-1, n-1)] = math.Sqrt2 * sigmaU
+	g.sigmaU = sigmaU
+	return g, nil
+}
+
+// SigmaU returns σ_u of a split noise ([NewSymGaussianSplit]), σ otherwise.
+func (g *SymGaussianNoise) SigmaU() float64 {
+	if g.sigmaU == 0 {
+		return g.sigma
+	}
+	return g.sigmaU
 }
 
 // Dim returns PackedLen(n).

@@ -147,15 +147,9 @@ func (a *algorithm1) Update(r *bandit.Round, arm int, y float64) error {
 	if math.IsNaN(n2) || math.IsInf(n2, 0) {
 		return fmt.Errorf("ss18: observation (x, y) not finite")
 	}
-	if lt2 := a.cfg.Regularizer.DataBound(); n2 > lt2*(1+boundSlack) {
-		if !a.cfg.Clip {
-			return fmt.Errorf("ss18: ‖x‖² + y² = %v exceeds L̃² = %v", n2, lt2)
-		}
-		c := math.Sqrt(lt2 / n2)
-		for i := range x {
-			x[i] *= c
-		}
-		y *= c
+	x, y, err := boundOf(a.cfg.Regularizer).admit(x, y, n2, a.cfg.Clip, x)
+	if err != nil {
+		return err
 	}
 	a.cfg.Regularizer.Add(x, y)
 	a.t++

@@ -110,7 +110,7 @@ type LinUCB struct {
 	d   int
 	reg Regularizer // cfg.Regularizer: V_t and ũ_t
 	b   RegBounds   // ρ_min, ρ_max, γ of β_t (this round's when they change)
-	lt2 float64     // L̃², the data bound ‖x‖² + y² ≤ L̃²
+	bnd dataBound   // the data bound the mechanism is calibrated for
 	rc  radiusConsts
 	t   int // rounds completed
 
@@ -138,7 +138,7 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 		return nil, err
 	}
 	d := cfg.Dim
-	p := &LinUCB{cfg: cfg, d: d, reg: cfg.Regularizer, b: b, lt2: cfg.Regularizer.DataBound(), f: newFactors(d, cfg.Regularizer)}
+	p := &LinUCB{cfg: cfg, d: d, reg: cfg.Regularizer, b: b, bnd: boundOf(cfg.Regularizer), f: newFactors(d, cfg.Regularizer)}
 	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
 		p.rc.changing = true
 	}
@@ -458,15 +458,9 @@ func (p *LinUCB) Observe(x []float64, y float64) error {
 			return fmt.Errorf("ss18: reward is %v, must be finite", y)
 		}
 	}
-	if n2 > p.lt2*(1+boundSlack) {
-		if !p.cfg.Clip || math.IsInf(n2, 1) {
-			return fmt.Errorf("ss18: ‖x‖² + y² = %v exceeds the bound L̃² = %v the mechanism is calibrated for (set Clip to clip finite data)", n2, p.lt2)
-		}
-		c := math.Sqrt(p.lt2 / n2)
-		for i, v := range x {
-			p.f.xy[i] = v * c
-		}
-		x, y = p.f.xy, y*c
+	x, y, err := p.bnd.admit(x, y, n2, p.cfg.Clip, p.f.xy)
+	if err != nil {
+		return err
 	}
 	p.reg.Add(x, y)
 	p.t++

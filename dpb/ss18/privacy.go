@@ -89,6 +89,9 @@ func (r *TreeRegularizer) Privacy() bandit.Privacy {
 func (r *TreeRegularizer) privacy() bandit.Privacy {
 	s := r.setting
 	m := s.Levels()
+	if lc := r.lever; lc != nil {
+		return bandit.Privacy{Private: true, Epsilon: s.Epsilon, Delta: s.Delta, Accounting: lc.accounting(s)}
+	}
 	if c := r.cal; c != nil {
 		return bandit.Privacy{Private: true, Epsilon: s.Epsilon, Delta: s.Delta, Accounting: fmt.Sprintf(
 			"SS18 §4.2 Gaussian regularizer on the %v counter, σ calibrated exactly: a record enters the counter's measurements with ‖C_·s‖² = %g, so σ = %.4g gives μ-GDP with μ = √%g·L̃²/σ = %.4g (L̃² = %g), which is (ε = %g, δ = %g)-DP (Dong, Roth & Su 2022); joint DP by post-processing (Thm. 7)",

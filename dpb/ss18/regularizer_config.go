@@ -103,6 +103,10 @@ type RegularizerConfig struct {
 	// There is no secure Wishart sampler: RegWishartTree rejects noise.Secure,
 	// and an unset Noise with an error that says to name noise.Simulated.
 	Noise noise.Mode
+	// Levers are the noise levers of RegGaussianCounterRound (levers.go:
+	// the split of V and u, the Toeplitz exponent), on simulated noise
+	// only. The zero value is none.
+	Levers Levers
 }
 
 // NewRegularizer returns the regularizer cfg describes, its noise drawn from
@@ -136,7 +140,7 @@ func NewRegularizer(cfg RegularizerConfig, rng *rand.Rand) (Regularizer, error) 
 	case RegGaussianCounterSharp:
 		return built(newGaussianCounterRegSharp(cfg.Setting, cfg.Counter, mode, rng))
 	case RegGaussianCounterRound:
-		return built(newGaussianCounterRegRound(cfg.Setting, cfg.Counter, mode, rng))
+		return built(newRoundReg(cfg.Setting, cfg.Counter, cfg.Levers, mode, rng))
 	}
 	return nil, fmt.Errorf("ss18: unknown regularizer kind %d", int(cfg.Kind))
 }
@@ -162,6 +166,8 @@ func (cfg RegularizerConfig) checkFields() error {
 		return fmt.Errorf("ss18: Wishart degrees of freedom %d set for the %v regularizer", cfg.K, k)
 	case cfg.Upsilon != 0 && k != RegGaussianTree:
 		return fmt.Errorf("ss18: Υ %v set for the %v regularizer: only RegGaussianTree takes one", cfg.Upsilon, k)
+	case cfg.Levers != (Levers{}) && k != RegGaussianCounterRound:
+		return fmt.Errorf("ss18: levers %+v set for the %v regularizer: only RegGaussianCounterRound takes them", cfg.Levers, k)
 	case cfg.Noise != noise.Default && k == RegRidge:
 		return fmt.Errorf("ss18: noise mode %v set for the ridge regularizer, which draws nothing", cfg.Noise)
 	}

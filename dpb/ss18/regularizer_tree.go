@@ -71,6 +71,7 @@ type TreeRegularizer struct {
 	adds    int
 	z, buf  []float64
 	round   *roundCal // per-round bounds and shift (NewGaussianCounterRegRound), else nil
+	lever   *LeverCal // the levers' calibration (levers.go), else nil
 }
 
 var _ Regularizer = (*TreeRegularizer)(nil)
@@ -225,6 +226,9 @@ func (r *TreeRegularizer) Add(x []float64, y float64) {
 	copy(r.z, x)
 	r.z[r.d] = y
 	simd.PackOuterTo(r.buf, r.z)
+	if r.lever != nil && r.lever.Levers.Split {
+		r.buf[len(r.buf)-1] = 0 // y², never used, is not released (levers.go)
+	}
 	r.ctr.Add(r.buf)
 }
 
@@ -361,6 +365,25 @@ func (r *TreeRegularizer) NoiseNormBound() float64 {
 
 // DataBound returns L̃².
 func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }
+
+// SplitBounds returns the separate bounds ‖x‖ ≤ x, |y| ≤ y of a split
+// regularizer ([Levers]), which LinUCB enforces instead of DataBound, and
+// ok = false for the others.
+func (r *TreeRegularizer) SplitBounds() (x, y float64, ok bool) {
+	if r.lever == nil || !r.lever.Levers.Split {
+		return 0, 0, false
+	}
+	return r.lever.Levers.XBound, r.lever.Levers.YBound, true
+}
+
+// Levers returns the levers' calibration ([LeverCalibration]) and true for
+// a regularizer built with levers.
+func (r *TreeRegularizer) Levers() (LeverCal, bool) {
+	if r.lever == nil {
+		return LeverCal{}, false
+	}
+	return *r.lever, true
+}
 
 // Tree returns the underlying tree (for checks: NodesInRelease, Levels),
 // or nil when the regularizer runs another counter ([NewRegularizer] (RegGaussianCounter)).

@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
@@ -14,6 +15,7 @@ import (
 // roundCal gives the per-round bounds of [NewRegularizer] (RegGaussianCounterRound).
 type roundCal struct {
 	sigma, rho, sd, alpha, hn float64
+	sigmaU                    float64 // σ_u of a split noise (levers.go), else 0 (σ)
 	ctr                       counter.Counter
 	last                      int // the counter round of cached
 	cached                    RegBounds
@@ -54,7 +56,11 @@ func (c *roundCal) at(t int) RegBounds {
 	}
 	sv := c.sigma * math.Sqrt(c.vGrid)
 	ups := float64(sv * (2*c.sd + 2*math.Sqrt(xmath.Log(4/a))))
-	g0 := sv * (c.sd + math.Sqrt(2*xmath.Log(2/a)))
+	su := sv
+	if c.sigmaU != 0 {
+		su = c.sigmaU * math.Sqrt(c.vGrid)
+	}
+	g0 := su * (c.sd + math.Sqrt(2*xmath.Log(2/a)))
 	c.last = t
 	c.cached = RegBounds{RhoMin: c.rho, RhoMax: c.rho + float64(2*ups), Gamma: g0 / math.Sqrt(c.rho), Shift: c.rho + ups}
 	return c.cached
@@ -112,8 +118,17 @@ func NewGaussianCounterRegRound(s Setting, kind counter.Kind, rng *rand.Rand) (*
 }
 
 func newGaussianCounterRegRound(s Setting, kind counter.Kind, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
+	return newRoundReg(s, kind, Levers{}, mode, rng)
+}
+
+// newRoundReg is newGaussianCounterRegRound with levers (levers.go); with
+// none it is the GaussianBLTRound regularizer, bit for bit.
+func newRoundReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	if rng == nil {
 		panic(param.NilRand)
+	}
+	if l.any() {
+		return newLeverReg(s, kind, l, mode, rng)
 	}
 	if !nondecreasingVariance(kind) {
 		return nil, fmt.Errorf("ss18: the per-round Gaussian regularizer needs a counter whose variance never decreases (tree-padded, sqrt, blt), not %v", kind)
@@ -146,6 +161,58 @@ func newGaussianCounterRegRound(s Setting, kind counter.Kind, mode noise.Mode, r
 	rc.last = 0
 	r.round = rc
 	return r, nil
+}
+
+// newLeverReg builds the per-round regularizer with levers: the counter
+// and noise of [LeverCalibration], the bounds of
+// [NewGaussianCounterRegRound] with Υ_t from σ_V and g_t from σ_u, ρ_min
+// from the calibration.
+func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
+	if mode.Secure() {
+		return nil, noise.NoSecure("ss18: the levers (split noise, Toeplitz exponent) run on simulated noise only: their secure samplers (a split grid, the Toeplitz measurements' error bound for β ≠ ½) have no proof yet; name noise.Simulated")
+	}
+	lc, err := LeverCalibration(s, kind, l)
+	if err != nil {
+		return nil, err
+	}
+	rc := &roundCal{sigma: lc.Sigma, sigmaU: lc.SigmaU, rho: lc.Rho, sd: math.Sqrt(float64(s.D)), alpha: s.AlphaOrDefault(), hn: harmonic(s.N)}
+	if rc.ctr, err = leverProbe(s.N, kind, lc.Beta); err != nil {
+		return nil, err
+	}
+	lc.Bounds = rc.at(1)
+	nz, err := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: lc.Sigma, SigmaU: splitSigmaU(lc)}, rng)
+	if err != nil {
+		return nil, err
+	}
+	n1 := s.D + 1
+	cc := counter.Config{Kind: kind, Dim: simd.PackedLen(n1), Horizon: s.N, Noise: nz}
+	if lc.Beta != 0.5 {
+		if cc.Omega, cc.Lambda, err = counter.BLTParamsBeta(s.N, lc.Beta); err != nil {
+			return nil, err
+		}
+	}
+	ctr, err := counter.New(cc)
+	if err != nil {
+		return nil, err
+	}
+	cal := lc.GaussianCounterCal
+	r := &TreeRegularizer{
+		kind: "Gaussian", d: s.D, setting: s, ctr: ctr, diag: lc.Bounds.Shift, bounds: lc.Bounds,
+		upsilon: lc.Bounds.Shift - lc.Rho, z: make([]float64, n1), buf: make([]float64, simd.PackedLen(n1)), cal: &cal, lever: &lc,
+	}
+	ctr.Add(r.buf) // the data-independent zero item
+	rc.ctr = ctr
+	rc.last = 0
+	r.round = rc
+	return r, nil
+}
+
+// splitSigmaU returns the noise's SigmaU: σ_u when split, else 0 (unsplit).
+func splitSigmaU(lc LeverCal) float64 {
+	if lc.Levers.Split {
+		return lc.SigmaU
+	}
+	return 0
 }
 
 // minimiseLog returns the minimiser of f on [lo, hi] (f unimodal in ln x

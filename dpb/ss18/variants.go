@@ -56,7 +56,33 @@ const (
 	GaussianBLTMinEig
 	GaussianBLTRoundMinEig
 	WishartTightMinEig
+	// GaussianSplit, GaussianToeplitz and GaussianLevers are
+	// GaussianBLTRoundMinEig (the per-round BLT regularizer with the λ_min
+	// radius) with the noise levers of levers.go: the reward vector's noise
+	// split from the Gram block's (Split; PolicyConfig.XBound and YBound
+	// required), the BLT on (1−z)^{−β} (Toeplitz), and both. Simulated
+	// noise only.
+	GaussianSplit
+	GaussianToeplitz
+	GaussianLevers
 )
+
+// LeverAlgs lists the variants with noise levers.
+var LeverAlgs = []Alg{GaussianSplit, GaussianToeplitz, GaussianLevers}
+
+// Levers returns the levers of a lever variant (split bounds unset) and
+// false for the others.
+func (a Alg) Levers() (Levers, bool) {
+	switch a {
+	case GaussianSplit:
+		return Levers{Split: true}, true
+	case GaussianToeplitz:
+		return Levers{Toeplitz: true}, true
+	case GaussianLevers:
+		return Levers{Split: true, Toeplitz: true}, true
+	}
+	return Levers{}, false
+}
 
 // MinEigAlgs lists the RadiusMinEig variants.
 var MinEigAlgs = []Alg{GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig, WishartTightMinEig}
@@ -139,6 +165,12 @@ func (a Alg) String() string {
 		return "GaussianBLTSharp"
 	case GaussianBLTRound:
 		return "GaussianBLTRound"
+	case GaussianSplit:
+		return "GaussianSplit"
+	case GaussianToeplitz:
+		return "GaussianToeplitz"
+	case GaussianLevers:
+		return "GaussianLevers"
 	}
 	if b, ok := a.MinEigBase(); ok {
 		return b.String() + "MinEig"
@@ -164,12 +196,12 @@ func ParseAlg(s string) (Alg, error) {
 			return a, nil
 		}
 	}
-	for _, a := range append([]Alg{GaussianSqrt, GaussianBLTSharp, GaussianBLTRound}, MinEigAlgs...) {
+	for _, a := range append(append([]Alg{GaussianSqrt, GaussianBLTSharp, GaussianBLTRound}, MinEigAlgs...), LeverAlgs...) {
 		if strings.EqualFold(strings.ReplaceAll(s, "-", ""), a.String()) {
 			return a, nil
 		}
 	}
-	return 0, fmt.Errorf("ss18: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round, and each of gaussian-exact, gaussian-blt, gaussian-blt-round, wishart-tight with -mineig)", s)
+	return 0, fmt.Errorf("ss18: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round, and each of gaussian-exact, gaussian-blt, gaussian-blt-round, wishart-tight with -mineig, gaussian-split, gaussian-toeplitz, gaussian-levers)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
@@ -221,6 +253,10 @@ type PolicyConfig struct {
 	Radius      RadiusForm
 	Sigma, S, L float64
 	Clip        bool
+	// XBound and YBound are the split bounds ‖x‖ ≤ XBound, |y| ≤ YBound of
+	// GaussianSplit and GaussianLevers (required for them, > 0; unset for
+	// the others). SS18 Fig. 4 has unit actions and ±1 rewards: 1 and 1.
+	XBound, YBound float64
 }
 
 // NewPolicy returns the configured variant of SS18 Algorithm 1.
@@ -233,6 +269,19 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 			return nil, fmt.Errorf("ss18: %v has the RadiusMinEig radius; Radius is %v", cfg.Alg, cfg.Radius)
 		}
 		cfg.Alg, cfg.Radius = base, RadiusMinEig
+	}
+	lv, lever := cfg.Alg.Levers()
+	if lever {
+		if cfg.Radius != RadiusLogDet && cfg.Radius != RadiusMinEig {
+			return nil, fmt.Errorf("ss18: %v has the RadiusMinEig radius; Radius is %v", cfg.Alg, cfg.Radius)
+		}
+		cfg.Radius = RadiusMinEig
+		if lv.Split {
+			lv.XBound, lv.YBound = cfg.XBound, cfg.YBound
+		}
+	}
+	if (cfg.XBound != 0 || cfg.YBound != 0) && !lv.Split {
+		return nil, fmt.Errorf("ss18: split bounds (%v, %v) set for %v, which has no split (GaussianSplit, GaussianLevers)", cfg.XBound, cfg.YBound, cfg.Alg)
 	}
 	if cfg.Alg == 0 {
 		return nil, fmt.Errorf("ss18: SS18 algorithm unset (the zero Alg): name the variant, NonPrivate for the ridge baseline without privacy")
@@ -282,6 +331,11 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 			shift = ShiftNone
 		}
 		reg, err = NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
+	case GaussianSplit, GaussianToeplitz, GaussianLevers:
+		if cfg.Shift != ShiftPaper {
+			return nil, fmt.Errorf("ss18: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
+		}
+		reg, err = NewRegularizer(RegularizerConfig{Kind: RegGaussianCounterRound, Setting: s, Counter: counter.BLT, Noise: cfg.Noise, Levers: lv}, rng)
 	default:
 		return nil, fmt.Errorf("ss18: unknown SS18 algorithm %d", int(cfg.Alg))
 	}

@@ -111,6 +111,65 @@ func RegretRatios(res *Exp2Result) ([]RegretRatio, error) {
 	return out, nil
 }
 
+// PairedDiff is the mean over runs of one variant's final regret minus a
+// baseline's in the same run (the same environment, rewards and noise draws:
+// common random numbers), with its standard error s_D/√R.
+type PairedDiff struct {
+	Alg      string  `json:"alg"`
+	Baseline string  `json:"baseline"`
+	Gap      float64 `json:"gap"`
+	Diff     float64 `json:"diff"`
+	SE       float64 `json:"se"`
+	// RelDiff is Diff over the baseline's mean final regret.
+	RelDiff float64 `json:"rel_diff"`
+	Runs    int     `json:"runs"`
+}
+
+// PairedDiffs returns, for each gap, every variant of res against the
+// variant named baseline, run by run (see [PairedDiff]); an error if the
+// baseline is not among res's variants or res keeps no per-run finals.
+func PairedDiffs(res *Exp2Result, baseline ss18.Alg) ([]PairedDiff, error) {
+	b := -1
+	for i, a := range res.Config.Algs {
+		if a == baseline {
+			b = i
+		}
+	}
+	if b < 0 {
+		return nil, fmt.Errorf("ss18fig: paired differences: baseline %v not among the variants %v", baseline, res.Config.Algs)
+	}
+	if len(res.Finals) != len(res.Config.Gaps) {
+		return nil, fmt.Errorf("ss18fig: paired differences need the per-run finals (%d gaps, finals for %d)", len(res.Config.Gaps), len(res.Finals))
+	}
+	var out []PairedDiff
+	for g, fin := range res.Finals {
+		base := fin[b]
+		var bm float64
+		for _, v := range base {
+			bm += v
+		}
+		bm /= float64(len(base))
+		for i, a := range res.Config.Algs {
+			n := len(fin[i])
+			var m, ss float64
+			for r := range n {
+				m += fin[i][r] - base[r]
+			}
+			m /= float64(n)
+			for r := range n {
+				e := fin[i][r] - base[r] - m
+				ss += float64(e * e)
+			}
+			se := 0.0
+			if n > 1 {
+				se = math.Sqrt(ss / float64(n-1) / float64(n))
+			}
+			out = append(out, PairedDiff{Alg: a.String(), Baseline: baseline.String(), Gap: res.Config.Gaps[g], Diff: m, SE: se, RelDiff: m / bm, Runs: n})
+		}
+	}
+	return out, nil
+}
+
 // CounterSimulation compares a counter's reported per-round variance with
 // the empirical one: the counter runs once on zero data with N(0, 1) node
 // noise of dimension reps (each coordinate an independent replicate), and

@@ -348,6 +348,10 @@ func (cfg Exp2Config) mode() counter.ReleaseMode {
 type Exp2Result struct {
 	Config Exp2Config        `json:"config"`
 	Curves []*harness.Curves `json:"curves"`
+	// Finals[g][a][r] is variant a's final cumulative pseudo-regret in run r
+	// at gap g: the distribution of final regret, and the paired differences
+	// ([PairedDiffs]).
+	Finals [][][]float64 `json:"finals"`
 }
 
 // Experiment2 runs the variants of SS18 Algorithm 1 on the Appendix D
@@ -363,6 +367,9 @@ func Experiment2(cfg Exp2Config) (*Exp2Result, error) {
 	names := make([]string, len(cfg.Algs))
 	for i, a := range cfg.Algs {
 		specs[i] = ss18.PolicyConfig{Alg: a, Setting: cfg.Setting(), Mode: cfg.mode(), Noise: noise.Simulated}
+		if lv, ok := a.Levers(); ok && lv.Split {
+			specs[i].XBound, specs[i].YBound = 1, 1 // unit actions, ±1 rewards (L̃² = 2)
+		}
 		names[i] = a.String()
 	}
 	out, err := runLockstepCells(cfg.Dim, cfg.K, cfg.Gaps, specs, cfg.Horizon, cfg.Reps, rec, cfg.Seed, cfg.Workers, cfg.Progress, cfg.Plan, "ss18-exp2")
@@ -372,6 +379,13 @@ func Experiment2(cfg Exp2Config) (*Exp2Result, error) {
 	res := &Exp2Result{Config: cfg}
 	for g := range cfg.Gaps {
 		res.Curves = append(res.Curves, harness.Summarise(names, recX(rec), out[g]))
+		fin := make([][]float64, len(specs))
+		for p := range specs {
+			for _, run := range out[g][p] {
+				fin[p] = append(fin[p], run[len(run)-1])
+			}
+		}
+		res.Finals = append(res.Finals, fin)
 	}
 	return res, nil
 }
@@ -387,7 +401,21 @@ func recX(rec []int) []float64 {
 // pairedSpec returns the index whose noise stream spec p uses: its own,
 // except that a RadiusMinEig variant uses its base variant's when the base is
 // among specs, so that the two differ in the radius alone (paired runs).
+//
+// A lever variant (GaussianSplit, GaussianToeplitz, GaussianLevers) uses
+// GaussianBLTRound's stream (or GaussianBLTRoundMinEig's): the same standard
+// normals, scaled per block and filtered by its own counter.
 func pairedSpec(specs []ss18.PolicyConfig, p int) int {
+	if _, lever := specs[p].Alg.Levers(); lever {
+		for _, base := range []ss18.Alg{ss18.GaussianBLTRound, ss18.GaussianBLTRoundMinEig} {
+			for q, sp := range specs {
+				if sp.Alg == base {
+					return pairedSpec(specs, q)
+				}
+			}
+		}
+		return p
+	}
 	base, ok := specs[p].Alg.MinEigBase()
 	if !ok {
 		return p

@@ -7,7 +7,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/dpbandits/dpbandits/dpb/as17"
@@ -103,8 +105,16 @@ func writeBeyondCounters(name, base string, res *ss18fig.CounterNoiseResult, eps
 func defineBeyondSS18(name string, fs *flag.FlagSet) func() (*figureRun, error) {
 	var c ss18Common
 	c.bind(fs)
+	algs := fs.String("algs", "", "comma-separated variants, NonPrivate first (default: all of the figure's)")
+	var dim, k int
+	defaultOrVar(fs, &dim, "dim", 0, 1, 64, "dimension d, 0: the paper's 5")
+	defaultOrVar(fs, &k, "k", 0, 2, 4096, "actions per round, 0: d²")
 	return func() (*figureRun, error) {
-		cfg := ss18fig.Exp2Config{Algs: ss18.BeyondAlgs, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}, Points: 50}
+		list, err := parseSS18Algs(*algs, ss18.BeyondAlgs)
+		if err != nil {
+			return nil, err
+		}
+		cfg := ss18fig.Exp2Config{Algs: list, Dim: dim, K: k, Seed: c.seed, RunOptions: harness.RunOptions{Workers: c.workers, Progress: c.progressW()}, Points: 50}
 		switch {
 		case c.paper:
 			cfg.Horizon, cfg.Reps = 5000000, 10
@@ -163,6 +173,10 @@ func writeBeyondSS18(name, base string, res *ss18fig.Exp2Result, wall float64) e
 	if err != nil {
 		return err
 	}
+	paired, err := leverPairs(res)
+	if err != nil {
+		return err
+	}
 	kt, err := st.WishartKTight()
 	if err != nil {
 		return err
@@ -173,6 +187,7 @@ func writeBeyondSS18(name, base string, res *ss18fig.Exp2Result, wall float64) e
 	fmt.Fprintf(os.Stderr, "%s: n = %d, %d runs × %d gaps × %d variants, wall %.1fs\n", name, cfg.Horizon, cfg.Reps, len(cfg.Gaps), len(cfg.Algs), wall)
 	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"experiment": cfg, "wall_seconds": wall, "ratios": ratios, "gaussian_calibrations": cals,
+		"finals": res.Finals, "paired_vs_" + ss18.GaussianBLTRoundMinEig.String(): paired,
 		"wishart_k_printed": st.WishartK(), "wishart_k_tight": kt, "gaussian_sigma_printed": st.GaussianSigma(),
 		"release_mode": "padded", "rewards": "rademacher (L̃² = 2), α = 1/n", "stream_version": snap.StreamVersion,
 	}})
@@ -194,8 +209,69 @@ func beyondCalibrations(st ss18.Setting, algs []ss18.Alg) (map[string]any, error
 			}
 			cals[a.String()] = cal
 		}
+		if lv, ok := a.Levers(); ok {
+			if lv.Split {
+				lv.XBound, lv.YBound = 1, 1 // as ss18fig.Experiment2 runs it
+			}
+			cal, err := ss18.LeverCalibration(st, counter.BLT, lv)
+			if err != nil {
+				return nil, err
+			}
+			cals[a.String()] = cal
+		}
 	}
 	return cals, nil
+}
+
+// leverPairs returns the paired differences of res's variants to
+// GaussianBLTRoundMinEig (none when it is not among them) and prints the
+// lever variants'.
+func leverPairs(res *ss18fig.Exp2Result) ([]ss18fig.PairedDiff, error) {
+	if !slices.Contains(res.Config.Algs, ss18.GaussianBLTRoundMinEig) {
+		return nil, nil
+	}
+	paired, err := ss18fig.PairedDiffs(res, ss18.GaussianBLTRoundMinEig)
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range paired {
+		if _, lever := mustParseAlg(p.Alg).Levers(); lever {
+			fmt.Fprintf(os.Stderr, "  Δ=%-4g %-16s − %s: %9.1f ± %.1f (%+.1f%%)\n", p.Gap, p.Alg, p.Baseline, p.Diff, p.SE, 100*p.RelDiff)
+		}
+	}
+	return paired, nil
+}
+
+// parseSS18Algs parses a comma-separated list of SS18 variants (def when
+// empty); NonPrivate must come first (the ratios are to it).
+func parseSS18Algs(list string, def []ss18.Alg) ([]ss18.Alg, error) {
+	if list == "" {
+		return def, nil
+	}
+	var out []ss18.Alg
+	for _, f := range strings.Split(list, ",") {
+		a, err := ss18.ParseAlg(strings.TrimSpace(f))
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(out, a) {
+			return nil, fmt.Errorf("-algs: %v listed twice", a)
+		}
+		out = append(out, a)
+	}
+	if out[0] != ss18.NonPrivate {
+		return nil, fmt.Errorf("-algs: the first variant must be NonPrivate (the regret ratios are to it), not %v", out[0])
+	}
+	return out, nil
+}
+
+// mustParseAlg parses a name ss18 itself printed.
+func mustParseAlg(name string) ss18.Alg {
+	a, err := ss18.ParseAlg(name)
+	if err != nil {
+		panic(err)
+	}
+	return a
 }
 
 // plotRow draws one panel per curve set with the options opt(i), then
