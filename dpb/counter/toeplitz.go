@@ -168,13 +168,32 @@ func BLTParamsBeta(n int, beta float64) (omega, lambda []float64, err error) {
 		return omega, lambda, nil
 	}
 	const du = 1.5
-	w := du / math.Pi * math.Sin(math.Pi*beta)
+	w := du / math.Pi * sinPi(beta)
 	umax, umin := xmath.Log(10), xmath.Log(xmath.Pow(10, -1.5/(1-beta))/float64(n))
 	for u := umax; u >= umin; u -= du {
 		lambda = append(lambda, xmath.Exp(-xmath.Exp(u)))
 		omega = append(omega, float64(w*xmath.Exp(float64((1-beta)*u))))
 	}
 	return omega, lambda, nil
+}
+
+// sinPi returns sin(πβ) for β in [½, 1) as cos(πy), y = β − ½ ∈ [0, ½),
+// by its Taylor series summed to convergence, every product rounded before
+// its add (float64(…)), so that every build and CPU gets the same bits
+// (the standard library's math.Sin may be fused under GOAMD64=v3).
+func sinPi(beta float64) float64 {
+	y := float64(math.Pi * (beta - 0.5))
+	y2 := float64(y * y)
+	sum, term := 1.0, 1.0
+	for k := 1; k < 30; k++ {
+		term = float64(-term*y2) / float64((2*k-1)*(2*k))
+		next := sum + term
+		if next == sum {
+			break
+		}
+		sum = next
+	}
+	return sum
 }
 
 // newBLTCounter returns a BLT counter ([New], Kind [BLT]) with

@@ -32,10 +32,14 @@ type Levers struct {
 	// ([counter.BLTParamsBeta]) instead of the square root's β = ½: for
 	// β > ½ less noise early, more late, at a lower cost per record.
 	Toeplitz bool
+	// Shift chooses ρ_t, and so the shift ρ_t + Υ_t, each round from
+	// released values ([releasedShift]) instead of one ρ_min for all
+	// rounds. Needs the RadiusMinEig radius to see the released λ_min.
+	Shift bool
 }
 
 // any reports whether a lever is on.
-func (l Levers) any() bool { return l.Split || l.Toeplitz }
+func (l Levers) any() bool { return l.Split || l.Toeplitz || l.Shift }
 
 func (l Levers) check(s Setting) error {
 	if l.Split {
@@ -98,6 +102,7 @@ type LeverCal struct {
 	SigmaU float64 `json:"sigma_u"`
 	Ratio  float64 `json:"ratio"` // r = σ_u/σ_V
 	Beta   float64 `json:"beta"`
+	// Rho is ρ_min, or with the Shift lever the top ρ̄ of its grid.
 	Rho    float64 `json:"rho_min"`
 	Levers Levers  `json:"levers"`
 	// Objective is β̄ at round ⌈√n⌉ for the chosen values.
@@ -186,10 +191,10 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 		vm := probe.VarianceAt(gridUp(tm, s.N))
 		// rhoFor returns the β̄-minimising ρ and β̄ at tm for σ_V, σ_u.
 		rhoFor := func(sv, su float64) (float64, float64) {
-			ups := float64(sv*math.Sqrt(vm)) * (2*sd + 2*math.Sqrt(xmath.Log(4/at)))
-			g0 := float64(su*math.Sqrt(vm)) * (sd + math.Sqrt(2*xmath.Log(2/at)))
+			ups := float64(float64(sv*math.Sqrt(vm)) * (2*sd + 2*math.Sqrt(xmath.Log(4/at))))
+			g0 := float64(float64(su*math.Sqrt(vm)) * (sd + math.Sqrt(2*xmath.Log(2/at))))
 			bb := func(rho float64) float64 {
-				return BetaBar(cp, RegBounds{RhoMin: rho, RhoMax: rho + 2*ups, Gamma: g0 / math.Sqrt(rho)}, tm)
+				return BetaBar(cp, RegBounds{RhoMin: rho, RhoMax: rho + float64(2*ups), Gamma: g0 / math.Sqrt(rho)}, tm)
 			}
 			rho := minimiseLog(ups*1e-4, ups*1e4, bb)
 			return rho, bb(rho)

@@ -358,3 +358,113 @@ func TestLeverVariantsRun(t *testing.T) {
 		}
 	}
 }
+
+// TestReleasedShiftSnapshot: a GaussianLeversShift policy restored from a
+// snapshot (taken after Choose, when the round is prepared, and after
+// Update) continues bit for bit like the one that never stopped: the
+// released-shift lever's ℓ and the current round's bounds are part of the
+// state. Control: without them (ℓ zeroed in the restored policy) the radius
+// differs, so the comparison can fail.
+func TestReleasedShiftSnapshot(t *testing.T) {
+	s := Setting{D: 3, N: 3000, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	mk := func() *LinUCB {
+		p, err := NewPolicy(PolicyConfig{Alg: GaussianLeversShift, Setting: s, Noise: noise.Simulated, XBound: 1, YBound: 1}, bandit.Stream(9, 1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	for _, afterChoose := range []bool{true, false} {
+		for _, control := range []bool{false, true} {
+			a, b := mk(), mk()
+			env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 3, K: 9, Gap: 0}, bandit.Stream(9, 0))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := bandit.NewRound(env)
+			const cut = 2000
+			differ := false
+			for tt := 1; tt <= s.N; tt++ {
+				env.Next(r, tt)
+				arm := a.Choose(r)
+				snapNow := func() {
+					data, err := a.AppendBinary(nil)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := b.UnmarshalBinary(data); err != nil {
+						t.Fatal(err)
+					}
+					if control {
+						b.reg.(*TreeRegularizer).round.shift.ell = 0
+						b.reg.(*TreeRegularizer).round.last = 0
+					}
+				}
+				if tt == cut && afterChoose {
+					snapNow()
+				}
+				if tt > cut || (tt == cut && afterChoose) {
+					if tt > cut {
+						if brm := b.Choose(r); brm != arm {
+							differ = true
+						}
+					}
+					if a.Radius() != b.Radius() {
+						differ = true
+					}
+					b.Update(r, arm, env.Reward(r, arm))
+				}
+				a.Update(r, arm, env.Reward(r, arm))
+				if tt == cut && !afterChoose {
+					snapNow()
+				}
+			}
+			if differ != control {
+				t.Errorf("after Choose %v, control %v: restored policy differs: %v", afterChoose, control, differ)
+			}
+		}
+	}
+}
+
+// TestReleasedShiftRule: ρ_t is always a grid value; with no released
+// information (ℓ = 0) it is the grid minimiser of the stated objective,
+// recomputed here from its formula; an ℓ past the noise (400 against
+// Υ = 60) moves it down the grid; and
+// LinUCB's log-det radius carries the 2 ln K of the union over the grid
+// (β_t = BetaLogDet at α/K plus the terms).
+func TestReleasedShiftRule(t *testing.T) {
+	s := Setting{D: 5, N: 1 << 14, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	rs := newReleasedShift(s, 100)
+	const ups, g = 60.0, 50.0
+	obj := func(rho, ell float64) float64 {
+		lr, p := ell+rho, rho+2*ups
+		return math.Sqrt(2*math.Log(2*21/s.AlphaOrDefault())+5*math.Log(lr/rho)) + math.Min(math.Sqrt(p), p/math.Sqrt(lr)) + g/math.Sqrt(lr)
+	}
+	for _, ell := range []float64{0, 50, 400, 1e5} {
+		rs.ell = ell
+		got := rs.choose(ups, g)
+		best, bv := 0.0, math.Inf(1)
+		for j := 0; j < 21; j++ {
+			rho := 100 * math.Pow(2, float64(4-j)/2)
+			if v := obj(rho, ell); v < bv {
+				best, bv = rho, v
+			}
+		}
+		if math.Abs(got-best) > 1e-9*best {
+			t.Errorf("ℓ = %v: ρ_t = %v, the objective's grid minimiser is %v", ell, got, best)
+		}
+	}
+	rs.ell = 0
+	lo := rs.choose(ups, g)
+	rs.ell = 400
+	if hi := rs.choose(ups, g); !(hi < lo) {
+		t.Errorf("ρ_t with ℓ = 400 is %v, not below ℓ = 0's %v", hi, lo)
+	}
+	p, err := NewPolicy(PolicyConfig{Alg: GaussianShift, Setting: s, Noise: noise.Simulated}, rand.New(rand.NewPCG(1, 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.rc.logK != 2*math.Log(21) {
+		t.Errorf("LinUCB's self-normalised log adds %v, want 2 ln 21", p.rc.logK)
+	}
+}

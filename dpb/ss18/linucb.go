@@ -126,7 +126,16 @@ type LinUCB struct {
 // σ·sqrt(c0 + d ln(c2 + t·c3)) + c1 (closed form).
 type radiusConsts struct {
 	c0, c1, c2, c3 float64
-	changing       bool // the regularizer's bounds change every round (BoundsChange): recompute them each round
+	changing       bool       // the regularizer's bounds change every round (BoundsChange): recompute them each round
+	logK           float64    // added to the self-normalised term's log (the released-shift lever's 2 ln K), else 0
+	obs            minEigSeer // told λ_t each round (the released-shift lever), else nil
+}
+
+// minEigSeer is a regularizer whose next bounds depend on the released
+// λ_t (the released-shift lever, released_shift.go).
+type minEigSeer interface {
+	ObserveMinEig(lam float64)
+	SelfNormLog() float64
 }
 
 var _ bandit.Checked = (*LinUCB)(nil)
@@ -141,6 +150,9 @@ func NewLinUCB(cfg LinUCBConfig) (*LinUCB, error) {
 	p := &LinUCB{cfg: cfg, d: d, reg: cfg.Regularizer, b: b, bnd: boundOf(cfg.Regularizer), f: newFactors(d, cfg.Regularizer)}
 	if cb, ok := cfg.Regularizer.(interface{ BoundsChange() bool }); ok && cb.BoundsChange() {
 		p.rc.changing = true
+	}
+	if o, ok := cfg.Regularizer.(minEigSeer); ok && o.SelfNormLog() > 0 {
+		p.rc.obs, p.rc.logK = o, o.SelfNormLog()
 	}
 	p.setRadiusConstants()
 	return p, nil
@@ -296,6 +308,9 @@ func (p *LinUCB) prepareFinish() {
 	p.f.lamOK = false
 	if p.cfg.Radius == RadiusMinEig {
 		p.beta = p.minEigRadius(p.lamT())
+		if p.rc.obs != nil {
+			p.rc.obs.ObserveMinEig(p.f.lam)
+		}
 	} else {
 		p.beta = p.radius(p.t + 1)
 	}
@@ -342,11 +357,11 @@ func (p *LinUCB) setRadiusConstants() {
 	d := float64(p.d)
 	p.rc.c1 = cp.S*math.Sqrt(b.RhoMax) + b.Gamma
 	if p.cfg.Radius == RadiusClosedForm {
-		p.rc.c0 = 2 * xmath.Log(2/cp.Alpha)
+		p.rc.c0 = 2*xmath.Log(2/cp.Alpha) + p.rc.logK
 		p.rc.c2 = b.RhoMax / b.RhoMin
 		p.rc.c3 = cp.L * cp.L / (d * b.RhoMin)
 	} else {
-		p.rc.c0 = 2*xmath.Log(2/cp.Alpha) - d*xmath.Log(b.RhoMin)
+		p.rc.c0 = 2*xmath.Log(2/cp.Alpha) - d*xmath.Log(b.RhoMin) + p.rc.logK
 	}
 }
 

@@ -366,6 +366,25 @@ func (r *TreeRegularizer) NoiseNormBound() float64 {
 // DataBound returns L̃².
 func (r *TreeRegularizer) DataBound() float64 { return r.setting.Lt2 }
 
+// ObserveMinEig gives the released-shift lever ([Levers].Shift) the
+// certified λ_t ≤ λ_min(V_t) of the current round (LinUCB calls it once a
+// round after its RadiusMinEig radius); the next round's ρ_t follows from
+// it (released_shift.go). Without that lever it does nothing.
+func (r *TreeRegularizer) ObserveMinEig(lam float64) {
+	if r.round != nil && r.round.shift != nil {
+		r.round.shift.observe(lam, r.round.at(r.ctr.Rounds()))
+	}
+}
+
+// SelfNormLog returns what the self-normalised term's log adds for the
+// released-shift lever (2 ln K: the theorem over K values of ρ), else 0.
+func (r *TreeRegularizer) SelfNormLog() float64 {
+	if r.round != nil && r.round.shift != nil {
+		return r.round.shift.logK
+	}
+	return 0
+}
+
 // SplitBounds returns the separate bounds ‖x‖ ≤ x, |y| ≤ y of a split
 // regularizer ([Levers]), which LinUCB enforces instead of DataBound, and
 // ok = false for the others.

@@ -15,7 +15,8 @@ import (
 // roundCal gives the per-round bounds of [NewRegularizer] (RegGaussianCounterRound).
 type roundCal struct {
 	sigma, rho, sd, alpha, hn float64
-	sigmaU                    float64 // σ_u of a split noise (levers.go), else 0 (σ)
+	sigmaU                    float64        // σ_u of a split noise (levers.go), else 0 (σ)
+	shift                     *releasedShift // the released-shift lever (levers.go), else nil
 	ctr                       counter.Counter
 	last                      int // the counter round of cached
 	cached                    RegBounds
@@ -62,7 +63,11 @@ func (c *roundCal) at(t int) RegBounds {
 	}
 	g0 := su * (c.sd + math.Sqrt(2*xmath.Log(2/a)))
 	c.last = t
-	c.cached = RegBounds{RhoMin: c.rho, RhoMax: c.rho + float64(2*ups), Gamma: g0 / math.Sqrt(c.rho), Shift: c.rho + ups}
+	rho := c.rho
+	if c.shift != nil {
+		rho = c.shift.choose(ups, g0)
+	}
+	c.cached = RegBounds{RhoMin: rho, RhoMax: rho + float64(2*ups), Gamma: g0 / math.Sqrt(rho), Shift: rho + ups}
 	return c.cached
 }
 
@@ -176,6 +181,9 @@ func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 		return nil, err
 	}
 	rc := &roundCal{sigma: lc.Sigma, sigmaU: lc.SigmaU, rho: lc.Rho, sd: math.Sqrt(float64(s.D)), alpha: s.AlphaOrDefault(), hn: harmonic(s.N)}
+	if l.Shift {
+		rc.shift = newReleasedShift(s, lc.Rho)
+	}
 	if rc.ctr, err = leverProbe(s.N, kind, lc.Beta); err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package ss18
 import (
 	"errors"
 	"fmt"
+	"math"
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/snap"
@@ -25,6 +26,14 @@ func appendRegState(b []byte, r Regularizer) ([]byte, error) {
 			return b, err
 		}
 		e.Blob(func(b []byte) ([]byte, error) { return noise.AppendState(b, c.NodeNoise()), nil })
+		if rc := r.round; rc != nil && rc.shift != nil {
+			// The released-shift lever's ℓ and the bounds it gave the
+			// current round (a fresh round is prepared again on restore, and
+			// must get the same bounds).
+			e.F64(rc.shift.ell)
+			e.Int(rc.last)
+			e.F64s([]float64{rc.cached.RhoMin, rc.cached.RhoMax, rc.cached.Gamma, rc.cached.Shift})
+		}
 	default:
 		return b, fmt.Errorf("ss18: cannot snapshot a regularizer of type %T", r)
 	}
@@ -48,6 +57,16 @@ func unmarshalRegState(r Regularizer, data []byte) error {
 		c := r.ctr.(counter.State)
 		d.Blob(c.UnmarshalBinary)
 		d.Blob(func(b []byte) error { return noise.UnmarshalState(c.NodeNoise(), b) })
+		if rc := r.round; rc != nil && rc.shift != nil {
+			ell, last := d.F64(), d.Int()
+			cb := make([]float64, 4)
+			d.F64sTo("released shift bounds", cb)
+			if d.Err == nil && (!(ell >= 0) || math.IsInf(ell, 0) || last < 0 || last > r.setting.N) {
+				return fmt.Errorf("ss18: snapshot released shift ℓ = %v at round %d unusable", ell, last)
+			}
+			rc.shift.ell, rc.last = ell, last
+			rc.cached = RegBounds{RhoMin: cb[0], RhoMax: cb[1], Gamma: cb[2], Shift: cb[3]}
+		}
 		// The counter is at the regularizer's additions, or one round
 		// ahead in the padded mode (its padding round).
 		if lag := r.ctr.Rounds() - min(adds, r.ctr.Horizon()); d.Err == nil && lag != 0 && lag != 1 {

@@ -65,10 +65,15 @@ const (
 	GaussianSplit
 	GaussianToeplitz
 	GaussianLevers
+	// GaussianShift is GaussianBLTRoundMinEig with the released-shift lever
+	// (ρ_t chosen each round from the released λ_min, released_shift.go),
+	// and GaussianLeversShift has all three levers.
+	GaussianShift
+	GaussianLeversShift
 )
 
 // LeverAlgs lists the variants with noise levers.
-var LeverAlgs = []Alg{GaussianSplit, GaussianToeplitz, GaussianLevers}
+var LeverAlgs = []Alg{GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift}
 
 // Levers returns the levers of a lever variant (split bounds unset) and
 // false for the others.
@@ -80,6 +85,10 @@ func (a Alg) Levers() (Levers, bool) {
 		return Levers{Toeplitz: true}, true
 	case GaussianLevers:
 		return Levers{Split: true, Toeplitz: true}, true
+	case GaussianShift:
+		return Levers{Shift: true}, true
+	case GaussianLeversShift:
+		return Levers{Split: true, Toeplitz: true, Shift: true}, true
 	}
 	return Levers{}, false
 }
@@ -171,6 +180,10 @@ func (a Alg) String() string {
 		return "GaussianToeplitz"
 	case GaussianLevers:
 		return "GaussianLevers"
+	case GaussianShift:
+		return "GaussianShift"
+	case GaussianLeversShift:
+		return "GaussianLeversShift"
 	}
 	if b, ok := a.MinEigBase(); ok {
 		return b.String() + "MinEig"
@@ -201,7 +214,7 @@ func ParseAlg(s string) (Alg, error) {
 			return a, nil
 		}
 	}
-	return 0, fmt.Errorf("ss18: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round, and each of gaussian-exact, gaussian-blt, gaussian-blt-round, wishart-tight with -mineig, gaussian-split, gaussian-toeplitz, gaussian-levers)", s)
+	return 0, fmt.Errorf("ss18: unknown SS18 algorithm %q (nonprivate, gaussian, wishart, wishart-unshifted, gaussian-exact, gaussian-honaker, gaussian-smooth, gaussian-sqrt, gaussian-blt, wishart-tight, gaussian-blt-sharp, gaussian-blt-round, and each of gaussian-exact, gaussian-blt, gaussian-blt-round, wishart-tight with -mineig, gaussian-split, gaussian-toeplitz, gaussian-levers, gaussian-shift, gaussian-levers-shift)", s)
 }
 
 // MarshalText implements encoding.TextMarshaler (for JSON metadata).
@@ -331,7 +344,7 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 			shift = ShiftNone
 		}
 		reg, err = NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
-	case GaussianSplit, GaussianToeplitz, GaussianLevers:
+	case GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift:
 		if cfg.Shift != ShiftPaper {
 			return nil, fmt.Errorf("ss18: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
 		}
