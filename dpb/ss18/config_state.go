@@ -5,7 +5,8 @@ import (
 )
 
 // AppendBinary appends the configuration's fingerprint to b
-// (encoding.BinaryAppender): every field, the noise mode resolved and
+// (encoding.BinaryAppender): every field (the split bounds for the split
+// variants only), the noise mode resolved and
 // numbered by [noise.Mode.SnapshotCode]. A snapshot records it so that a
 // restore into a policy of another configuration is refused (dpb/anytime's
 // SS18.UnmarshalBinary compares it byte for byte); it is never read back
@@ -30,5 +31,11 @@ func (c PolicyConfig) AppendBinary(b []byte) ([]byte, error) {
 	e.F64(c.L)
 	e.Bool(c.Clip)
 	e.Int(c.Noise.SnapshotCode()) // the resolved mode, numbered as formats 3 and 4 number it
+	if lv, ok := c.Alg.Levers(); ok && lv.Split {
+		// The split's data bounds (only its variants have them, so every other
+		// fingerprint is the bytes it was).
+		e.F64(c.XBound)
+		e.F64(c.YBound)
+	}
 	return e.B, nil
 }

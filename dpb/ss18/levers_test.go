@@ -468,3 +468,20 @@ func TestReleasedShiftRule(t *testing.T) {
 		t.Errorf("LinUCB's self-normalised log adds %v, want 2 ln 21", p.rc.logK)
 	}
 }
+
+// TestSplitFingerprint: two split configurations that differ only in a data
+// bound have different fingerprints (a snapshot of one is refused by the
+// other); a configuration without a split keeps its bytes.
+func TestSplitFingerprint(t *testing.T) {
+	s := Setting{D: 3, N: 100, Epsilon: 1, Delta: 0.1, Lt2: 2}
+	a, _ := PolicyConfig{Alg: GaussianLevers, Setting: s, XBound: 1, YBound: 1}.AppendBinary(nil)
+	b, _ := PolicyConfig{Alg: GaussianLevers, Setting: s, XBound: 1, YBound: 2}.AppendBinary(nil)
+	if string(a) == string(b) {
+		t.Error("split configurations with different YBound share a fingerprint")
+	}
+	c, _ := PolicyConfig{Alg: GaussianToeplitz, Setting: s}.AppendBinary(nil)
+	d, _ := PolicyConfig{Alg: GaussianBLTRound, Setting: s}.AppendBinary(nil)
+	if len(c) != len(d) {
+		t.Errorf("a configuration without a split has %d fingerprint bytes, not %d", len(c), len(d))
+	}
+}
