@@ -175,9 +175,10 @@ func checkLeverReg(reg ss18.Regularizer, want ss18.LeverCal) {
 	}
 }
 
-// leverE2E is the end-to-end audit of a lever variant (GaussianSplit,
+// leverE2E is the end-to-end audit of a lever variant of SS18 §4.2's
+// Gaussian regularizer (levers.go re-accounts its privacy: GaussianSplit,
 // GaussianLevers on pair p; GaussianToeplitz on splitPairV, the pair of
-// the BLT row ss18-e2e-gaussian-blt) through the regularizer
+// the BLT row ss18-e2e-gaussian-blt), through the regularizer
 // [ss18.NewPolicy] builds for it, built for a bound shrink times too small
 // (shrink > 1: a control, [leverBuild]) and fed the pair at the row's
 // bounds. The output is every release (V_t, ũ_t), rounds 1 to n.
