@@ -114,3 +114,32 @@ func leverPairMu(alg ss18.Alg, p splitPair) float64 {
 	_, _, m2 := splitWeights(x, y, x2, y2, cal.Sigma, cal.SigmaU)
 	return math.Sqrt(q * m2)
 }
+
+// TestLeverAuditsCoverVariants: every lever variant (ss18.LeverAlgs) has
+// an end-to-end row on its worst pair, and GaussianSplit one on each pair;
+// a variant added to LeverAlgs without a row fails here.
+func TestLeverAuditsCoverVariants(t *testing.T) {
+	rows := map[string]bool{}
+	for _, m := range leverAudits() {
+		rows[m.Name] = true
+	}
+	var want []string
+	for _, p := range splitPairs {
+		want = append(want, leverName(ss18.GaussianSplit, p))
+	}
+	for _, a := range ss18.LeverAlgs {
+		p := splitPairV // the BLT row's pair: the worst without the split
+		if lv, _ := a.Levers(); lv.Split {
+			p = splitPairWorst
+		}
+		want = append(want, leverName(a, p)) // panics for a variant leverName does not know
+	}
+	for _, n := range want {
+		if !rows[n] {
+			t.Errorf("%s: no such lever row", n)
+		}
+	}
+	if len(rows) != len(leverAudits()) {
+		t.Errorf("lever rows with the same name: %v", rows)
+	}
+}
