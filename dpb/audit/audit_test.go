@@ -188,13 +188,17 @@ func TestShortAudit(t *testing.T) {
 	}
 	// The end-to-end SS18 and DP-FTRL rows' short controls are caught (the
 	// Gaussian ones' pairs' true ε at σ/2 is 1.76–3.31, the Wishart's at
-	// its control k about as large; the run is seeded), and so is every
+	// its control k about as large, the levers' 3.3 (2 beyond each pair's
+	// own boundary); the run is seeded), and so is every
 	// other row's control: no row of the short table reads "no power".
 	var e2e []string
 	for _, a := range E2EAlgs {
 		e2e = append(e2e, e2eName(a))
 	}
 	e2e = append(e2e, "ss18-e2e-gaussian-exact-offdiag")
+	for _, m := range leverAudits() { // the noise levers' rows (issue 55)
+		e2e = append(e2e, m.Name)
+	}
 	for _, n := range append(e2e, "as17-ftrl-e2e-gaussian", "as17-ftrl-e2e-laplace") {
 		r, ok := byName[n]
 		switch {

@@ -37,10 +37,18 @@ func (n *impulseNoise) Sample(dst []float64) {
 // noiseMatrix returns B (T×K) of a counter kind over T rounds of scalars,
 // K the number of node draws it makes.
 func noiseMatrix(kind counter.Kind, T int) *mat.Dense {
+	return noiseMatrixOf(counter.Config{Kind: kind, Horizon: T})
+}
+
+// noiseMatrixOf is noiseMatrix of the counter cfg configures (its Kind,
+// Horizon and BLT Omega and Lambda; Dim and Noise are set here).
+func noiseMatrixOf(cfg counter.Config) *mat.Dense {
+	T := cfg.Horizon
 	var cols [][]float64
 	for k := 0; ; k++ {
 		nz := &impulseNoise{k: k}
-		c, err := counter.New(counter.Config{Kind: kind, Dim: 1, Horizon: T, Noise: nz})
+		cfg.Dim, cfg.Noise = 1, nz
+		c, err := counter.New(cfg)
 		if err != nil {
 			panic(err)
 		}

@@ -53,6 +53,11 @@ func AllWith(secure noise.Mode) []*Mechanism {
 	}
 	// The off-diagonal pair beside the diagonal one (tree counter).
 	ms = append(ms, gaussianE2EOffDiag(ss18.GaussianExact, noise.Simulated))
+	// The noise levers (issue 55; simulated noise only): the split on the
+	// pair that moves u the most, the one that moves V the most and the
+	// one that maximises μ²; the Toeplitz exponent on the BLT row's pair;
+	// both levers on the split's worst pair.
+	ms = append(ms, leverAudits()...)
 	// The same end-to-end rows on the secure sampler (not the Wishart, which
 	// has none), each with a control built for ε′, and the calibrated
 	// Gaussian counters and the DP-FTRL end-to-end rows on it: the secure
