@@ -97,6 +97,12 @@ func SS18(cfg SS18Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, qv...)
+	// The noise levers' calibration (issue 55) at the check setting.
+	kv, err := LeverCalibrationRows(cfg.WithDefaults().SS18CheckSetting())
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, kv...)
 	lv, err := checkSS18Policies(cfg.WithDefaults())
 	if err != nil {
 		return nil, err
@@ -189,6 +195,37 @@ func SS18Prop4(cfg SS18Config) (Verdicts, error) {
 		if strings.Contains(v.Name, "-mineig") {
 			vs = append(vs, v)
 		}
+	}
+	lv, err := leverPolicyRows(c, base)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
+}
+
+// leverPolicyRows runs [LeverProp4] for the lever variants at d = 3, K = 9
+// (the RadiusMinEig rows' configuration), n = 2000 (5000 by default),
+// 64 runs (80), α = 0.05, at gaps 0.1 and 0 (rows named …-gap0).
+func leverPolicyRows(c SS18Config, base LinUCBConfig) (Verdicts, error) {
+	lc := base
+	lc.D, lc.K, lc.Algs, lc.N = 3, 9, ss18.LeverAlgs, 5000
+	if c.Short {
+		lc.N = 2000
+	}
+	var vs Verdicts
+	for _, zero := range []bool{false, true} {
+		g := lc
+		g.ZeroGap = zero
+		v, err := LeverProp4(g)
+		if err != nil {
+			return nil, err
+		}
+		for i := range v {
+			if zero {
+				v[i].Name += "-gap0"
+			}
+		}
+		vs = append(vs, v...)
 	}
 	return vs, nil
 }
