@@ -48,7 +48,6 @@ var exemptFromConstruction = []struct {
 	{`^ss18-gaussian-shift$`, "the control plants a defect in the regularizer's shift (the Gaussian tree built with 0.99·2Υ), the deterministic part of H_t, which the noise does not carry: the row measures it through the noise"},
 	{`^mt14-dpucb-index$`, "the control plants a defect in the learner's index (Γ ×0.9), which the noise does not carry: the row compares the choice with the index on the policy's own released totals, noisy or not"},
 	{`^privmab-lazydpts-posterior$`, "the posterior draw is the policy's own randomness (rng.NormFloat64), not a mechanism's noise, and the control plants a defect in its variance (the Laplace part ÷2); the hook only shrinks the released means, on which the row conditions"},
-	{`^ss18-lever-[A-Za-z]+-(split-mu|toeplitz-variance|toeplitz-cost)$`, "exact rows on the levers' calibration (issue 55): the split's μ from the calibrated σ_V, σ_u and a cost computed from the check's own impulse probe, and the BLT counter read through that probe (no sampler): the hook has nothing to switch off; the controls plant σ_V ×0.97, ω ×0.97 and a missing buffer in the formulas and the counter"},
 	{`^as17-exp2-mixture$`, "the control plants a defect in the learner (EXP2's γ ×0.97), which the noise does not carry: the row feeds Algorithm 5 past Algorithm 4's noise"},
 }
 
