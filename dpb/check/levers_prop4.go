@@ -123,21 +123,45 @@ func leverNoiseBound(s ss18.Setting, sigmaU float64, beta float64) ([]float64, e
 	return g, nil
 }
 
+// leverUpsilon returns the check's own Υ_t, t = 1..n (index t): the Gram
+// block's noise N_t, entries of variance σ_V²V(t) (2σ_V²V(t) on the
+// diagonal), has ‖N_t‖ ≤ σ_V√V(t)(2√d + 2√(ln(4/a_t))) but with
+// probability a_t/2 (Sudakov–Fernique and √2-Lipschitz concentration; the
+// two tails at a_t/4 each, round.go).
+func leverUpsilon(s ss18.Setting, sigmaV, beta float64) ([]float64, error) {
+	om, la, err := counter.BLTParamsBeta(s.N, beta)
+	if err != nil {
+		return nil, err
+	}
+	v := bltVariances(s.N, om, la)
+	var hn float64
+	for k := s.N; k >= 1; k-- {
+		hn += 1 / float64(k)
+	}
+	u := make([]float64, s.N+1)
+	sd := math.Sqrt(float64(s.D))
+	for t := 1; t <= s.N; t++ {
+		at := s.Alpha / (2 * float64(t) * hn)
+		u[t] = float64(sigmaV*math.Sqrt(v[t])) * (2*sd + 2*math.Sqrt(xmath.Log(4/at)))
+	}
+	return u, nil
+}
+
 // leverRun holds one run's worst ratios over its rounds (statistic over
 // bound): the coverage, the three terms, the 2-norm of h_t against the
 // check's g_t, and the bias term against its control bound.
 type leverRun struct {
-	cov, self, bias, noise, g2, biasCtl, g2Ctl float64
+	cov, self, bias, noise, g2, biasCtl, g2Ctl, def, defCtl float64
 }
 
-const leverPoints = 7
+const leverPoints = 9
 
 func (r leverRun) put(out []float64) {
-	copy(out, []float64{r.cov, r.self, r.bias, r.noise, r.g2, r.biasCtl, r.g2Ctl})
+	copy(out, []float64{r.cov, r.self, r.bias, r.noise, r.g2, r.biasCtl, r.g2Ctl, r.def, r.defCtl})
 }
 
 // leverRunOne plays one run of a lever variant and returns its worst ratios.
-func leverRunOne(c *LinUCBConfig, alg ss18.Alg, rep, series int, g, gCtl []float64) (leverRun, error) {
+func leverRunOne(c *LinUCBConfig, alg ss18.Alg, rep, series int, g, gCtl, ups []float64) (leverRun, error) {
 	env, pol, err := leverPolicy(c, alg, rep, series)
 	if err != nil {
 		return leverRun{}, err
@@ -151,8 +175,14 @@ func leverRunOne(c *LinUCBConfig, alg ss18.Alg, rep, series int, g, gCtl []float
 	r := bandit.NewRound(env)
 	for t := 1; t <= c.N; t++ {
 		env.Next(r, t)
-		b := pol.Bounds()
 		o.cov = math.Max(o.cov, upperRatio(pol.ConfidenceDistance(theta), pol.Radius()))
+		b := pol.Bounds() // this round's (read after the round is prepared)
+		// The policy's g_t and Υ_t against the check's: g₀ = γ_t√ρ_min,
+		// Υ_t = (ρ_max(t) − ρ_min)/2; the control is the policy's g_t had it
+		// used the defect's σ or V(t) (scaled by gCtl/g).
+		pg, pu := float64(b.Gamma*math.Sqrt(b.RhoMin)), (b.RhoMax-b.RhoMin)/2
+		o.def = math.Max(o.def, math.Max(upperRatio(g[t], pg), upperRatio(ups[t], pu)))
+		o.defCtl = math.Max(o.defCtl, upperRatio(g[t], float64(pg*gCtl[t])/g[t]))
 		// Self-normalised term, with λ = ρ_min (Abbasi-Yadkori et al. 2011,
 		// Thm 1), on G_t + ρ_min I, which V_t dominates on the event: the
 		// sharper of the two forms Proposition 4 chains.
@@ -221,7 +251,7 @@ func LeverProp4(cfg LinUCBConfig) (Verdicts, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
-	gs, gc := make([][]float64, len(cfg.Algs)), make([][]float64, len(cfg.Algs))
+	gs, gc, us := make([][]float64, len(cfg.Algs)), make([][]float64, len(cfg.Algs)), make([][]float64, len(cfg.Algs))
 	cals := make([]ss18.LeverCal, len(cfg.Algs))
 	for i, alg := range cfg.Algs {
 		if _, ok := alg.Levers(); !ok {
@@ -244,6 +274,9 @@ func LeverProp4(cfg LinUCBConfig) (Verdicts, error) {
 		if gc[i], err = leverNoiseBound(leverSetting(&cfg), sc, bc); err != nil {
 			return nil, err
 		}
+		if us[i], err = leverUpsilon(leverSetting(&cfg), lc.Sigma, lc.Beta); err != nil {
+			return nil, err
+		}
 	}
 	key := struct {
 		D, K, N        int
@@ -255,7 +288,7 @@ func LeverProp4(cfg LinUCBConfig) (Verdicts, error) {
 	out, err := harness.RunTrials(harness.TrialConfig{Reps: cfg.Reps, Series: len(cfg.Algs), Points: leverPoints,
 		RunOptions: harness.RunOptions{Workers: cfg.Workers, Plan: cfg.Plan}, Label: "ss18-check-prop4-levers", Key: key, Rounds: cfg.N},
 		func(job harness.Job, out []float64) error {
-			o, err := leverRunOne(&cfg, cfg.Algs[job.Series], job.Rep, job.Series, gs[job.Series], gc[job.Series])
+			o, err := leverRunOne(&cfg, cfg.Algs[job.Series], job.Rep, job.Series, gs[job.Series], gc[job.Series], us[job.Series])
 			o.put(out)
 			return err
 		})
@@ -302,7 +335,12 @@ func leverVerdicts(c *LinUCBConfig, alg ss18.Alg, lc ss18.LeverCal, runs [][]flo
 	}
 	g2 = withControl(g2, ratioVerdict("control", "", "", c.Alpha/4, col(6), ""), g2What)
 	g2.Detects = detectsRatios(col(4), c.Alpha/4)
-	return Verdicts{cov, self, bias, noiseT, g2}
+	def := NewVerdict(name+"-bounds-def", "the policy's per-round bounds are at least the check's: γ_t√ρ_min ≥ g_t (σ_u) and (ρ_max(t) − ρ_min)/2 ≥ Υ_t = σ_V√V(t)(2√d + 2√(ln(4/a_t))), every round of every run (transcribed by the check)",
+		ref+", round.go's g_t and Υ_t", 0, 0, boolFail(quantile(col(7), 1) <= 1+1e-9), quantile(col(7), 1), note+"; slack: the largest check/policy ratio over rounds and runs")
+	def.Kind = KindArithmetic
+	def = withControl(def, NewVerdict("control", "", "", 0, 0, boolFail(quantile(col(8), 1) <= 1+1e-9), quantile(col(8), 1), ""), "the policy's "+g2What)
+	def.Detects = "a policy g_t or Υ_t below the check's by 10⁻⁹"
+	return Verdicts{cov, self, bias, noiseT, g2, def}
 }
 
 // selfNormalised returns ‖ξ‖_{(G + ρI)⁻¹} and ln det(G + ρI) for the d×d

@@ -225,7 +225,7 @@ func leverPolicyRows(c SS18Config, base LinUCBConfig) (Verdicts, error) {
 			if zero {
 				// The bias and g_t rows do not depend on the data's gap
 				// (the same noise, the same worst round, t = 1): kept once.
-				if strings.HasSuffix(r.Name, "-bias") || strings.HasSuffix(r.Name, "-noise-gt") {
+				if strings.HasSuffix(r.Name, "-bias") || strings.HasSuffix(r.Name, "-noise-gt") || strings.HasSuffix(r.Name, "-bounds-def") {
 					continue
 				}
 				r.Name += "-gap0"
