@@ -43,9 +43,64 @@ func LeverReleases(rng *rand.Rand, s ss18.Setting) (Verdicts, error) {
 		if err != nil {
 			return nil, err
 		}
-		vs = append(vs, v)
+		c, err := leverBuiltCostRow(rng, s, alg)
+		if err != nil {
+			return nil, err
+		}
+		vs = append(vs, v, c)
 	}
 	return vs, nil
+}
+
+// leverBuiltCostRow is "ss18-lever-<alg>-built-cost": the counter the built
+// regularizer runs has the cost its σ was calibrated with, i.e. its
+// Cost().L2Sq equals the check's C = B⁻¹A cost of the BLT on the β the
+// calibration reports (costFromImpulse; exact, 10⁻⁷). The release row's mean
+// squares are second-order in a small change of B, so a counter one
+// β-grid step off passes it; this row does not. Control: a counter built
+// one grid step off (β − 0.01; β + 0.01 at β = ½).
+func leverBuiltCostRow(rng *rand.Rand, s ss18.Setting, alg ss18.Alg) (Verdict, error) {
+	lv := leverLevers(alg)
+	regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianCounterRound, Setting: s, Counter: counter.BLT, Noise: noise.Simulated, Levers: lv}, rng)
+	if err != nil {
+		return Verdict{}, err
+	}
+	reg, ok := regAny.(*ss18.TreeRegularizer)
+	if !ok {
+		return Verdict{}, fmt.Errorf("check: the lever regularizer is a %T, not a *ss18.TreeRegularizer", regAny)
+	}
+	lc, _ := reg.Levers()
+	want := func(beta float64) (float64, error) {
+		om, la, err := counter.BLTParamsBeta(s.N, beta)
+		if err != nil {
+			return 0, err
+		}
+		b, _, err := bltImpulseResponse(s.N, om, la)
+		if err != nil {
+			return 0, err
+		}
+		return costFromImpulse(b), nil
+	}
+	w, err := want(lc.Beta)
+	if err != nil {
+		return Verdict{}, err
+	}
+	step := -0.01 // one grid step, below (above at β = ½, the grid's end)
+	if lc.Beta-0.01 < 0.5 {
+		step = 0.01
+	}
+	om, la, err := counter.BLTParamsBeta(s.N, lc.Beta+step)
+	if err != nil {
+		return Verdict{}, err
+	}
+	off, err := counter.New(counter.Config{Kind: counter.BLT, Dim: 1, Horizon: s.N, Noise: noise.ZeroNoise{N: 1}, Omega: om, Lambda: la})
+	if err != nil {
+		return Verdict{}, err
+	}
+	got, ctl := reg.Counter().Cost().L2Sq, off.Cost().L2Sq
+	note := fmt.Sprintf("n=%d, β=%g: the built regularizer's counter Cost().L2Sq = %.12g, C = B⁻¹A cost at β here %.12g; control (β %+g) %.8g", s.N, lc.Beta, got, w, step, ctl)
+	return leverExactRow("ss18-lever-"+alg.String()+"-built-cost", "the built regularizer's counter has the cost of the BLT on the calibrated β (max_s ‖C_·s‖², C = B⁻¹A by the check)",
+		"ss18/levers.go, round.go (newLeverReg); issue 55", got, w, ctl, "the counter built one β-grid step off (β ∓ 0.01)", note), nil
 }
 
 // leverReleaseSums holds the whitened mean squares' sums: [0] the reward
