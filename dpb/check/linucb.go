@@ -20,8 +20,10 @@ type LinUCBConfig struct {
 	// D, K and N are the dimension, actions per round and horizon of the
 	// Appendix D environment. Required.
 	D, K, N int
-	// Gap is the environment's Δ. Defaults to 0.1.
+	// Gap is the environment's Δ. Defaults to 0.1 (see ZeroGap).
 	Gap float64
+	// ZeroGap runs the environment at Δ = 0 (Gap's zero value means 0.1).
+	ZeroGap bool
 	// Reps is the number of independent runs per variant. Required.
 	Reps int
 	// Alpha is the α of the statements checked (and of the radii). Defaults
@@ -47,7 +49,10 @@ func (c *LinUCBConfig) defaults() error {
 	if c.D < 1 || c.K < 1 || c.N < 2 || c.Reps < 1 {
 		return fmt.Errorf("check: check needs d, K, reps >= 1 and n >= 2; got d=%d K=%d n=%d reps=%d", c.D, c.K, c.N, c.Reps)
 	}
-	if c.Gap == 0 {
+	if c.ZeroGap && c.Gap != 0 {
+		return fmt.Errorf("check: ZeroGap with Gap %v: set one", c.Gap)
+	}
+	if c.Gap == 0 && !c.ZeroGap {
 		c.Gap = 0.1
 	}
 	if c.Alpha == 0 {

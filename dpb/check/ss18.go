@@ -97,6 +97,12 @@ func SS18(cfg SS18Config) (Verdicts, error) {
 		return nil, err
 	}
 	vs = append(vs, qv...)
+	// The noise levers' calibration (issue 55) at the check setting.
+	kv, err := LeverCalibrationRows(cfg.WithDefaults().SS18CheckSetting())
+	if err != nil {
+		return nil, err
+	}
+	vs = append(vs, kv...)
 	lv, err := checkSS18Policies(cfg.WithDefaults())
 	if err != nil {
 		return nil, err
@@ -190,6 +196,43 @@ func SS18Prop4(cfg SS18Config) (Verdicts, error) {
 			vs = append(vs, v)
 		}
 	}
+	lv, err := leverPolicyRows(c, base)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
+}
+
+// leverPolicyRows runs [LeverProp4] for the lever variants at d = 3, K = 9
+// (the RadiusMinEig rows' configuration), n = 2000 (5000 by default),
+// 64 runs (80), α = 0.05, at gaps 0.1 and 0 (rows named …-gap0; the bias and
+// g_t rows, the same at both gaps, at 0.1 only).
+func leverPolicyRows(c SS18Config, base LinUCBConfig) (Verdicts, error) {
+	lc := base
+	lc.D, lc.K, lc.Algs, lc.N = 3, 9, ss18.LeverAlgs, 5000
+	if c.Short {
+		lc.N = 2000
+	}
+	var vs Verdicts
+	for _, zero := range []bool{false, true} {
+		g := lc
+		g.ZeroGap = zero
+		v, err := LeverProp4(g)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range v {
+			if zero {
+				// The bias and g_t rows do not depend on the data's gap
+				// (the same noise, the same worst round, t = 1): kept once.
+				if strings.HasSuffix(r.Name, "-bias") || strings.HasSuffix(r.Name, "-noise-gt") || strings.HasSuffix(r.Name, "-bounds-def") {
+					continue
+				}
+				r.Name += "-gap0"
+			}
+			vs = append(vs, r)
+		}
+	}
 	return vs, nil
 }
 
@@ -280,7 +323,8 @@ func SS18Facts(cfg SS18Config) (Verdicts, error) {
 
 // SS18Samplers measures the samplers of the built SS18 objects at
 // [SS18Config.SS18CheckSetting] against the check's own references
-// ([SS18NodeSamplers], [SS18CounterReleases]), and dpb/noise's secure
+// ([SS18NodeSamplers], [SS18CounterReleases], the lever regularizers'
+// [LeverReleases]), and dpb/noise's secure
 // samplers, SS18's symmetric one among them ([SecureSamplers]). Their sizes do not shrink
 // with Short: they are what lets a 3 % under-noise be caught.
 func SS18Samplers(cfg SS18Config) (Verdicts, error) {
@@ -307,7 +351,12 @@ func SS18Samplers(cfg SS18Config) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, gv...), nil
+	vs = append(vs, gv...)
+	lv, err := LeverReleases(c.stream(23), s)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, lv...), nil
 }
 
 // SS18Privacy checks the privacy calibration at [SS18PaperSetting]
