@@ -22,6 +22,11 @@
 // notebook whose exercise answers are replaced by the wrong answers stored
 // in the answer cells' metadata ("dpb": {"wrong_answer": "..."}).
 //
+// With -lost-ack, a widget notebook must pass with the page's first
+// acknowledgement of GoNB's connection handshake dropped (lostack.go).
+// With -repeat N, each NOTEBOOK is opened N times, each in a fresh tab and
+// kernel (to count flakes).
+//
 // With -readme IMAGE=NOTEBOOK it also keeps the README's picture of that
 // notebook from going stale: it writes the notebook's screenshot to
 // -out/readme.png with the SHA-256 of the committed notebook file in a PNG
@@ -31,7 +36,8 @@
 //
 // Usage (see .ci/browser):
 //
-//	browsertest -repo DIR -out DIR [-control NB ...] [-wrong NB ...] [-readme IMAGE=NB] NOTEBOOK...
+//	browsertest -repo DIR -out DIR [-control NB ...] [-wrong NB ...] [-unwired NB ...] [-lost-ack NB ...]
+//	            [-readme IMAGE=NB] [-repeat N] NOTEBOOK...
 package main
 
 import (
@@ -72,9 +78,12 @@ var (
 	flagWidth    = flag.Int("width", 1200, "window width (px)")
 	flagParallel = flag.Int("parallel", 2, "notebooks open at once (each its own tab and kernel)")
 	flagReadme   = flag.String("readme", "", "IMAGE=NOTEBOOK: check that the committed IMAGE is this notebook's screenshot (see the package doc)")
+	flagTimeAck  = flag.Bool("time-ack", false, "log in each widget notebook's notes how long GoNB's handshake waited for its acknowledgement (lostack.go)")
+	flagRepeat   = flag.Int("repeat", 1, "open each NOTEBOOK (and -lost-ack notebook) this many times, each in a fresh tab and kernel (to count flakes)")
 	flagControls listFlag
 	flagWrong    listFlag
 	flagUnwired  listFlag
+	flagLostAck  listFlag
 )
 
 func main() {
@@ -83,6 +92,7 @@ func main() {
 	}
 	flag.Var(&flagControls, "control", "a notebook that must fail (repeatable)")
 	flag.Var(&flagWrong, "wrong", "a notebook whose exercises, given their wrong answers, must fail (repeatable)")
+	flag.Var(&flagLostAck, "lost-ack", "a widget notebook that must pass with GoNB's first handshake acknowledgement lost (repeatable; see lostack.go)")
 	flag.Var(&flagUnwired, "unwired", "a widget notebook whose slider, wired to nothing, must fail (repeatable; see widget.go)")
 	flag.Parse()
 	if err := run(flag.Args()); err != nil {
@@ -97,8 +107,10 @@ type job struct {
 	src        string
 	wrong      bool
 	unwired    bool // the widget's slider wired to nothing (widget.go)
+	lostAck    bool // GoNB's first #comm_open_ack lost in the page (lostack.go)
 	expectFail bool
 	expect     string // a control must fail with a problem containing this
+	rep        int    // with -repeat: which of the repeats (1, 2, ...), 0 otherwise
 }
 
 func (j job) name() string {
@@ -108,6 +120,12 @@ func (j job) name() string {
 	}
 	if j.unwired {
 		n += "__unwired"
+	}
+	if j.lostAck {
+		n += "__lost_ack"
+	}
+	if j.rep > 0 {
+		n += fmt.Sprintf("__r%d", j.rep)
 	}
 	return n
 }
@@ -122,14 +140,32 @@ func run(notebooks []string) error {
 		return err
 	}
 	var jobs []job
+	if *flagRepeat < 1 {
+		return fmt.Errorf("-repeat %d: want at least 1", *flagRepeat)
+	}
 	for _, nb := range notebooks {
-		jobs = append(jobs, job{src: nb})
+		if *flagRepeat == 1 {
+			jobs = append(jobs, job{src: nb})
+			continue
+		}
+		for k := 1; k <= *flagRepeat; k++ {
+			jobs = append(jobs, job{src: nb, rep: k})
+		}
 	}
 	for _, nb := range flagControls {
 		jobs = append(jobs, job{src: nb, expectFail: true})
 	}
 	for _, nb := range flagWrong {
 		jobs = append(jobs, job{src: nb, wrong: true, expectFail: true})
+	}
+	for _, nb := range flagLostAck {
+		for k := 1; k <= *flagRepeat; k++ {
+			j := job{src: nb, lostAck: true}
+			if *flagRepeat > 1 {
+				j.rep = k
+			}
+			jobs = append(jobs, j)
+		}
 	}
 	for _, nb := range flagUnwired {
 		jobs = append(jobs, job{src: nb, unwired: true, expectFail: true, expect: "was not redrawn"})
@@ -204,13 +240,6 @@ func run(notebooks []string) error {
 			for i := range next {
 				t0 := time.Now()
 				results[i] = openNotebook(browserCtx, srv, repo, tmp, out, jobs[i])
-				if first := widgetNeverAppeared(results[i].problems); first != "" && !jobs[i].expectFail {
-					// Seen once in ten runs (docs/notebooks.md): GoNB's widgets
-					// never reached the page. One more attempt, in a fresh tab
-					// and kernel; the first attempt's failure is kept as a note.
-					results[i] = openNotebook(browserCtx, srv, repo, tmp, out, jobs[i])
-					results[i].notes = append(results[i].notes, "retried once; the first attempt: "+first)
-				}
 				results[i].secs = time.Since(t0).Seconds()
 				close(done[i])
 			}
@@ -550,6 +579,17 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 	}
 	ctx, cancel := chromedp.NewContext(browserCtx)
 	defer cancel()
+	console, err := watchConsole(ctx)
+	if err != nil {
+		r.problems = append(r.problems, fmt.Sprintf("opening a tab: %v", err))
+		return r
+	}
+	if j.lostAck || *flagTimeAck {
+		if err := watchAck(ctx, j.lostAck); err != nil {
+			r.problems = append(r.problems, fmt.Sprintf("watching GoNB's handshake: %v", err))
+			return r
+		}
+	}
 	ctx, cancelT := context.WithTimeout(ctx, *flagTimeout)
 	defer cancelT()
 	fail := func(format string, a ...any) result {
@@ -576,8 +616,15 @@ func openNotebook(browserCtx context.Context, srv *server, repo, tmp, out string
 		return fail("run all: %v", err)
 	}
 	if widget != nil { // its cell runs until the test clicks Done
-		problems, notes := driveWidget(ctx, widget, filepath.Join(out, "screenshots", name+"__knob.png"))
+		problems, notes := driveWidget(ctx, widget, filepath.Join(out, "screenshots", name+"__knob.png"), console)
 		r.problems, r.notes = append(r.problems, problems...), notes
+		lines := console.Lines()
+		if len(lines) > 0 {
+			r.notes = append(r.notes, "the page's console on GoNB: "+strings.Join(lines, " | "))
+		}
+		if j.lostAck && !strings.Contains(strings.Join(lines, "\n"), lostAckMark) {
+			r.problems = append(r.problems, "-lost-ack: no #comm_open_ack was dropped (does lostack.go still match GoNB's handshake?)")
+		}
 	}
 	// Wait until no cell is queued or running and the kernel is idle, twice
 	// in a row (the indicator can flicker idle between two cells).
@@ -740,18 +787,6 @@ func pngText(png []byte, key string) string {
 			}
 		}
 		i += 12 + n
-	}
-	return ""
-}
-
-// widgetNeverAppeared returns the problem that says a widget notebook's
-// widgets never appeared (driveWidget), or "" when there is none: the only
-// failure the browser test retries, once.
-func widgetNeverAppeared(problems []string) string {
-	for _, p := range problems {
-		if strings.HasPrefix(p, "widget: the widget and its chart did not appear within") {
-			return p
-		}
 	}
 	return ""
 }

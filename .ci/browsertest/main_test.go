@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"image"
 	"image/png"
+	"strings"
 	"testing"
 )
 
@@ -29,15 +31,32 @@ func TestPNGText(t *testing.T) {
 	}
 }
 
-// TestWidgetNeverAppeared: only the widget's "did not appear" failure is
-// retried; a redraw failure (what the unwired control must show) is not.
-func TestWidgetNeverAppeared(t *testing.T) {
-	appear := "widget: the widget and its chart did not appear within 3m0s of Run All (GoNB's gonb_comm set up in the page: true; state {})"
-	if got := widgetNeverAppeared([]string{"an error output", appear}); got != appear {
-		t.Errorf("got %q, want the appear problem", got)
+// TestIsGoNBLine: the console lines GoNB's page script and widgets write
+// when the connection fails are kept (the widget failure quotes them);
+// the notebook's own chatter is not.
+func TestIsGoNBLine(t *testing.T) {
+	for _, l := range []string{
+		"error: gonb_comm: failed to connect to kernel, communication (and widgets) will not work: comm_open_ack not received in time",
+		"error: Communication to GoNB not setup, slider will not synchronize with program.",
+		"error: SyncedVariable(/select/x) cannot connect to GoNB, globalthis.gonb_comm not defined!? Widgets may not work correctly.",
+		"warning: dpb: ConnectWidgets: no round trip in 10s, attempt 2: GoNB reinstalls gonb_comm",
+	} {
+		if !isGoNBLine(l) {
+			t.Errorf("dropped: %q", l)
+		}
 	}
-	redraw := "widget: slider moved to 1 (ε = 0.2, tree): the chart was not redrawn within 15s (still draw 1: ε = 1, tree)"
-	if got := widgetNeverAppeared([]string{redraw}); got != "" {
-		t.Errorf("a redraw failure would be retried: %q", got)
+	if isGoNBLine("log: Kernel started: 4ba620d8") {
+		t.Error("kept a line that is not about GoNB")
+	}
+}
+
+// TestAckJS: the page script of -lost-ack and -time-ack formats cleanly,
+// drops only when asked, and leaves the mark the -lost-ack check looks for.
+func TestAckJS(t *testing.T) {
+	for _, drop := range []bool{false, true} {
+		js := fmt.Sprintf(ackJS, drop)
+		if strings.Contains(js, "%!") || !strings.Contains(js, fmt.Sprintf("const drop = %t;", drop)) || !strings.Contains(js, lostAckMark) {
+			t.Errorf("drop = %v: the script is malformed:\n%s", drop, js)
+		}
 	}
 }

@@ -28,7 +28,9 @@ package main
 // then takes a screenshot (NAME__knob.png), clicks Done and waits for the
 // kernel to go idle. A slider wired to nothing (-unwired: the notebook with
 // the line FROM of its widget cell replaced by TO) is caught: no redraw
-// follows the move.
+// follows the move. When the widget never appears, the failure quotes
+// what the page's console said about GoNB's connection (console.go) and
+// the cell is interrupted.
 
 import (
 	"context"
@@ -193,7 +195,11 @@ func jsString(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 // Time limits of the drive (the redraw itself takes well under a second).
 const (
-	widgetAppearWait = 3 * time.Minute  // Run All to the widget (the cells before it compile and run; 34–69 s seen)
+	// Run All to the widget's first drawing: the cells before it compile
+	// and run, then plot.ConnectWidgets proves GoNB's page connection (up
+	// to 5 attempts of 10 s when it has to reconnect); 13–36 s seen in 40
+	// runs at load average 8–22, so 2 minutes only matter when it hangs.
+	widgetAppearWait = 2 * time.Minute
 	widgetRedrawWait = 15 * time.Second // a move to its redraw
 	widgetIdleWait   = 60 * time.Second // Done to an idle kernel
 )
@@ -201,7 +207,7 @@ const (
 // driveWidget drives the widget of w on the page of ctx while its cell
 // runs (see the file comment); it returns the problems found. shot is where
 // the screenshot after the moves goes.
-func driveWidget(ctx context.Context, w *widgetSpec, shot string) (problems, notes []string) {
+func driveWidget(ctx context.Context, w *widgetSpec, shot string, console *consoleLog) (problems, notes []string) {
 	state := func() (knobState, error) {
 		return chromedp.Run(ctx, chromedp.Evaluate[knobState](fmt.Sprintf(knobStateJS, jsString(w.Slider), jsString(w.Select), jsString(w.Done))))
 	}
@@ -219,8 +225,10 @@ func driveWidget(ctx context.Context, w *widgetSpec, shot string) (problems, not
 		}
 		if ctx.Err() != nil || time.Since(t0) > widgetAppearWait {
 			comm, _ := chromedp.Run(ctx, chromedp.Evaluate[bool](`typeof globalThis.gonb_comm === 'object'`))
-			return []string{fmt.Sprintf("widget: the widget and its chart did not appear within %v of Run All (GoNB's gonb_comm set up in the page: %v; state %+v)",
-				time.Since(t0).Round(time.Second), comm, st)}, nil
+			// The cell would wait for its own time limit: interrupt it.
+			_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { Jupyter.notebook.kernel.interrupt(); return true; })()`))
+			return []string{fmt.Sprintf("widget: the widget and its chart did not appear within %v of Run All (GoNB's gonb_comm set up in the page: %v; state %+v; the page's console on GoNB: %s)",
+				time.Since(t0).Round(time.Second), comm, st, strings.Join(console.Lines(), " | "))}, nil
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
@@ -245,8 +253,8 @@ func driveWidget(ctx context.Context, w *widgetSpec, shot string) (problems, not
 		_, _ = chromedp.Run(ctx, chromedp.Evaluate[bool](`(() => { Jupyter.notebook.kernel.interrupt(); return true; })()`))
 	}()
 	problems = append(problems, w.consistent("first drawing", st)...)
-	notes = append(notes, fmt.Sprintf("widget: first drawing: redraw %d, %s, ε = %g, last round measured %.4g, predicted %.4g",
-		st.Draw, st.Counter, st.Epsilon, st.AttrLast[0], st.AttrLast[1]))
+	notes = append(notes, fmt.Sprintf("widget: first drawing %.0f s after Run All: redraw %d, %s, ε = %g, last round measured %.4g, predicted %.4g",
+		time.Since(t0).Seconds(), st.Draw, st.Counter, st.Epsilon, st.AttrLast[0], st.AttrLast[1]))
 
 	// Move the slider two steps down (a smaller ε), then change the select.
 	slider := max(st.Slider-2, 0)
