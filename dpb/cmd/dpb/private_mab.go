@@ -130,6 +130,9 @@ func writePrivateMAB(name, base string, res *mabfig.Result, took time.Duration) 
 	if err := createWith(base+".md", res.WriteTable); err != nil {
 		return err
 	}
+	if err := writePrivateMABFinals(base, res); err != nil {
+		return err
+	}
 	if err := res.WriteTable(os.Stdout); err != nil {
 		return err
 	}
@@ -137,6 +140,26 @@ func writePrivateMAB(name, base string, res *mabfig.Result, took time.Duration) 
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, res.Config.Horizon, res.Config.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, harness.Meta{Name: name, Seed: res.Config.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(noise.Simulated),
 		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": snap.StreamVersion, "seconds": took.Seconds()}})
+}
+
+// writePrivateMABFinals writes the final regret of each run (writeFinals):
+// one panel per ε of the run, UCB1 and every algorithm.
+func writePrivateMABFinals(base string, res *mabfig.Result) error {
+	var settings []finalsSetting
+	T := int(res.Curves.X[len(res.Curves.X)-1])
+	for _, eps := range res.Config.Epsilons {
+		names, fin, err := res.FinalsAt(eps)
+		if err != nil {
+			return err
+		}
+		for i := range names {
+			names[i] = mabfig.Label(names[i]) // DP-UCB's names its γ
+		}
+		settings = append(settings, finalsSetting{fmt.Sprintf("eps=%g", eps), dpbplot.FinalsPanel{
+			Title: fmt.Sprintf("k=%d, ε=%g: final regret at T=%s, %d runs", res.Config.Arms, eps, dpbplot.FormatCount(T), res.Curves.Reps),
+			Names: names, Finals: fin}})
+	}
+	return writeFinals(base, settings, 2, dpbplot.FinalsOptions{})
 }
 
 // privateMABOrder runs mabfig.OrderTest on cfg and writes its z table to

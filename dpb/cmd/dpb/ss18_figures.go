@@ -294,6 +294,9 @@ func writeSS18Fig4(name, base string, res *ss18fig.Exp2Result, plotTo int, wall 
 	if err := writeCurvesCSV(base+".csv", "round", res.Curves, prefixes); err != nil {
 		return err
 	}
+	if err := writeExp2Finals(base, "SS18 Fig. 4", res); err != nil {
+		return err
+	}
 	bounds := map[string]any{}
 	st := cfg.Setting()
 	k := st.WishartK()
@@ -302,8 +305,24 @@ func writeSS18Fig4(name, base string, res *ss18fig.Exp2Result, plotTo int, wall 
 	return writeMeta(base, harness.Meta{Name: name, Seed: cfg.Seed, Reps: cfg.Reps, Horizon: cfg.Horizon, Noise: noiseNames(noise.Simulated), Config: map[string]any{
 		"experiment": cfg, "plot_to": plotTo, "wall_seconds": wall, "bounds": bounds,
 		"release_mode": map[bool]string{true: "plain", false: "padded"}[cfg.Plain],
-		"rewards":      "rademacher (L̃² = 2), α = 1/n",
+		"rewards":      "rademacher (L̃² = 2), α = 1/n", "finals": res.Finals,
 	}})
+}
+
+// writeExp2Finals writes the final regret of each run of Experiment 2
+// (writeFinals): one panel per gap, side by side.
+func writeExp2Finals(base, what string, res *ss18fig.Exp2Result) error {
+	cfg := res.Config
+	if len(res.Finals) != len(cfg.Gaps) {
+		return fmt.Errorf("dpb: %s: finals for %d gaps, want %d", what, len(res.Finals), len(cfg.Gaps))
+	}
+	settings := make([]finalsSetting, len(cfg.Gaps))
+	for g, gap := range cfg.Gaps {
+		settings[g] = finalsSetting{fmt.Sprintf("gap=%g", gap), dpbplot.FinalsPanel{
+			Title: fmt.Sprintf("%s, Δ = %g: final regret at n = %s\nd = %d, K = %d, ε = %g, δ = %g; %d runs", what, gap, dpbplot.FormatCount(cfg.Horizon), cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, cfg.Reps),
+			Names: res.Curves[g].Names, Finals: res.Finals[g]}}
+	}
+	return writeFinals(base, settings, len(settings), dpbplot.FinalsOptions{})
 }
 
 // ---------------------------------------------------------------- Experiment 3
