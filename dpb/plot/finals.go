@@ -107,6 +107,42 @@ func FinalRegret(panels []FinalsPanel, o FinalsOptions) ([]*plot.Plot, error) {
 	return out, nil
 }
 
+// FinalRegretGrid is [FinalRegret] laid out cols panels a row (a short
+// last row padded with empty cells), for [SaveGrid] at panel height
+// [FinalsPanelHeight] of the most rows, which it returns.
+func FinalRegretGrid(panels []FinalsPanel, cols int, o FinalsOptions) ([][]*plot.Plot, vg.Length, error) {
+	if cols < 1 {
+		return nil, 0, fmt.Errorf("plot: final regret: %d columns, want at least 1", cols)
+	}
+	ps, err := FinalRegret(panels, o)
+	if err != nil {
+		return nil, 0, err
+	}
+	var grid [][]*plot.Plot
+	for i := 0; i < len(ps); i += cols {
+		row := make([]*plot.Plot, cols)
+		copy(row, ps[i:])
+		grid = append(grid, row)
+	}
+	n := 0
+	for _, p := range panels {
+		n = max(n, len(p.Names))
+	}
+	return grid, FinalsPanelHeight(n), nil
+}
+
+// FinalsPanelWidth is the width of a [FinalRegret] panel.
+const FinalsPanelWidth = 6.5 * vg.Inch
+
+// SaveFinalRegret writes [FinalRegretGrid] as base.svg and base.png.
+func SaveFinalRegret(panels []FinalsPanel, cols int, o FinalsOptions, base string) error {
+	grid, h, err := FinalRegretGrid(panels, cols, o)
+	if err != nil {
+		return err
+	}
+	return SaveGrid(grid, base, FinalsPanelWidth, h)
+}
+
 // finalsRow returns the y of variant i of n (the first on top).
 func finalsRow(i, n int) float64 { return float64(n - 1 - i) }
 

@@ -3,6 +3,7 @@ package plot
 import (
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -165,5 +166,31 @@ func TestFinalRegretErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("FinalRegret(%v): error %v, want one containing %q", c.panels, err, c.want)
 		}
+	}
+}
+
+// TestFinalRegretGrid: cols panels a row, the last row padded with empty
+// cells; the height fits the panel with the most rows; 0 columns is an error.
+func TestFinalRegretGrid(t *testing.T) {
+	mk := func(n int) FinalsPanel {
+		p := FinalsPanel{Title: "p"}
+		for i := range n {
+			p.Names = append(p.Names, strconv.Itoa(i))
+			p.Finals = append(p.Finals, []float64{1, 2})
+		}
+		return p
+	}
+	g, h, err := FinalRegretGrid([]FinalsPanel{mk(2), mk(5), mk(3)}, 2, FinalsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(g) != 2 || len(g[0]) != 2 || len(g[1]) != 2 || g[1][0] == nil || g[1][1] != nil {
+		t.Errorf("grid %v, want 2 rows of 2, the last cell empty", g)
+	}
+	if h != FinalsPanelHeight(5) {
+		t.Errorf("height %v, want that of 5 rows (%v)", h, FinalsPanelHeight(5))
+	}
+	if _, _, err := FinalRegretGrid([]FinalsPanel{mk(1)}, 0, FinalsOptions{}); err == nil {
+		t.Error("0 columns gave no error")
 	}
 }

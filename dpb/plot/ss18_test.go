@@ -53,6 +53,20 @@ func TestSS18Figures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f4, err := SS18Finals(e2, "SS18 Fig. 4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f4) != 2 || len(f4[1].Names) != 4 || len(f4[1].Finals[3]) != 2 {
+		t.Errorf("finals panels %+v, want 2 gaps × 4 variants × 2 runs", f4)
+	}
+	if err := SaveFinalRegret(f4, 2, FinalsOptions{}, filepath.Join(dir, "fig4-finals")); err != nil {
+		t.Fatal(err)
+	}
+	e2.Finals = e2.Finals[:1]
+	if _, err := SS18Finals(e2, "x"); err == nil {
+		t.Error("SS18Finals with the finals of one gap of two gave no error")
+	}
 	if err := SaveGrid(g4, filepath.Join(dir, "fig4"), 3*vg.Inch, 2*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +81,7 @@ func TestSS18Figures(t *testing.T) {
 	if err := SaveGrid(g5, filepath.Join(dir, "fig5"), 3*vg.Inch, 2*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig1.png", "fig1.svg", "fig2.png", "fig4.svg", "fig5.png"} {
+	for _, f := range []string{"fig1.png", "fig1.svg", "fig2.png", "fig4.svg", "fig4-finals.png", "fig5.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s not written (%v)", f, err)
 		}

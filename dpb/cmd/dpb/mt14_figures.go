@@ -139,7 +139,7 @@ func writeMT14Fig1(name, base string, cfg mt14fig.Fig1Config, res *mt14fig.Fig1R
 	T := int(c.X[len(c.X)-1])
 	fin := dpbplot.FinalsPanel{Title: fmt.Sprintf("MT14 Fig. 1, k=%d, means 0.9 / 0.4 (Δ=0.5): final regret at T=%s, %d runs", k, dpbplot.FormatCount(T), c.Reps),
 		Names: c.Names, Finals: res.Finals}
-	if err := writeFinals(base, []finalsSetting{{fmt.Sprintf("k=%d", k), fin}}, 1, dpbplot.FinalsOptions{}); err != nil {
+	if err := writeFinals(base, []string{fmt.Sprintf("k=%d", k)}, []dpbplot.FinalsPanel{fin}, 1); err != nil {
 		return err
 	}
 	cfg.Progress = nil

@@ -143,23 +143,17 @@ func writePrivateMAB(name, base string, res *mabfig.Result, took time.Duration) 
 }
 
 // writePrivateMABFinals writes the final regret of each run (writeFinals):
-// one panel per ε of the run, UCB1 and every algorithm.
+// one panel per ε of the run, two a row.
 func writePrivateMABFinals(base string, res *mabfig.Result) error {
-	var settings []finalsSetting
-	T := int(res.Curves.X[len(res.Curves.X)-1])
-	for _, eps := range res.Config.Epsilons {
-		names, fin, err := res.FinalsAt(eps)
-		if err != nil {
-			return err
-		}
-		for i := range names {
-			names[i] = mabfig.Label(names[i]) // DP-UCB's names its γ
-		}
-		settings = append(settings, finalsSetting{fmt.Sprintf("eps=%g", eps), dpbplot.FinalsPanel{
-			Title: fmt.Sprintf("k=%d, ε=%g: final regret at T=%s, %d runs", res.Config.Arms, eps, dpbplot.FormatCount(T), res.Curves.Reps),
-			Names: names, Finals: fin}})
+	panels, err := dpbplot.PrivateMABFinals(res)
+	if err != nil {
+		return err
 	}
-	return writeFinals(base, settings, 2, dpbplot.FinalsOptions{})
+	keys := make([]string, len(res.Config.Epsilons))
+	for i, eps := range res.Config.Epsilons {
+		keys[i] = fmt.Sprintf("eps=%g", eps)
+	}
+	return writeFinals(base, keys, panels, 2)
 }
 
 // privateMABOrder runs mabfig.OrderTest on cfg and writes its z table to

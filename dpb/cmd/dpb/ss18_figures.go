@@ -312,17 +312,15 @@ func writeSS18Fig4(name, base string, res *ss18fig.Exp2Result, plotTo int, wall 
 // writeExp2Finals writes the final regret of each run of Experiment 2
 // (writeFinals): one panel per gap, side by side.
 func writeExp2Finals(base, what string, res *ss18fig.Exp2Result) error {
-	cfg := res.Config
-	if len(res.Finals) != len(cfg.Gaps) {
-		return fmt.Errorf("dpb: %s: finals for %d gaps, want %d", what, len(res.Finals), len(cfg.Gaps))
+	panels, err := dpbplot.SS18Finals(res, what)
+	if err != nil {
+		return err
 	}
-	settings := make([]finalsSetting, len(cfg.Gaps))
-	for g, gap := range cfg.Gaps {
-		settings[g] = finalsSetting{fmt.Sprintf("gap=%g", gap), dpbplot.FinalsPanel{
-			Title: fmt.Sprintf("%s, Δ = %g: final regret at n = %s\nd = %d, K = %d, ε = %g, δ = %g; %d runs", what, gap, dpbplot.FormatCount(cfg.Horizon), cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, cfg.Reps),
-			Names: res.Curves[g].Names, Finals: res.Finals[g]}}
+	keys := make([]string, len(res.Config.Gaps))
+	for g, gap := range res.Config.Gaps {
+		keys[g] = fmt.Sprintf("gap=%g", gap)
 	}
-	return writeFinals(base, settings, len(settings), dpbplot.FinalsOptions{})
+	return writeFinals(base, keys, panels, len(panels))
 }
 
 // ---------------------------------------------------------------- Experiment 3
