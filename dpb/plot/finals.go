@@ -131,6 +131,14 @@ func FinalRegretGrid(panels []FinalsPanel, cols int, o FinalsOptions) ([][]*plot
 	return grid, FinalsPanelHeight(n), nil
 }
 
+// FinalRegretTiles is [FinalRegretGrid]'s grid alone, for
+// [ShowTiledAndSave] in a notebook (its tiles are [TileWidth] × [TileHeight],
+// room for about 7 variants a panel).
+func FinalRegretTiles(panels []FinalsPanel, cols int) ([][]*plot.Plot, error) {
+	g, _, err := FinalRegretGrid(panels, cols, FinalsOptions{})
+	return g, err
+}
+
 // FinalsPanelWidth is the width of a [FinalRegret] panel.
 const FinalsPanelWidth = 6.5 * vg.Inch
 

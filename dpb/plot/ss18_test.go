@@ -63,6 +63,16 @@ func TestSS18Figures(t *testing.T) {
 	if err := SaveFinalRegret(f4, 2, FinalsOptions{}, filepath.Join(dir, "fig4-finals")); err != nil {
 		t.Fatal(err)
 	}
+	tiles, err := FinalRegretTiles(f4, 2) // as the notebook shows them
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveTiled(tiles, TileWidth, TileHeight, filepath.Join(dir, "fig4-finals-tiles")); err != nil {
+		t.Fatal(err)
+	}
+	if len(tiles) != 1 || len(tiles[0]) != 2 || tiles[0][1] == nil {
+		t.Errorf("tiles %v, want one row of the two gaps", tiles)
+	}
 	e2.Finals = e2.Finals[:1]
 	if _, err := SS18Finals(e2, "x"); err == nil {
 		t.Error("SS18Finals with the finals of one gap of two gave no error")
