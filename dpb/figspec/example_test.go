@@ -16,5 +16,5 @@ func ExampleLookup() {
 	}
 	fmt.Println(s.Paper, s.Files())
 	// Output:
-	// ss18 [ss18-fig4.svg ss18-fig4.png ss18-fig4.csv]
+	// ss18 [ss18-fig4.svg ss18-fig4.png ss18-fig4.csv ss18-fig4-finals.svg ss18-fig4-finals.png ss18-fig4-finals.csv]
 }

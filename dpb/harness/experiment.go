@@ -41,22 +41,34 @@ type BanditExperiment struct {
 
 // Run runs the experiment and returns regret curves over Record.
 func (e *BanditExperiment) Run() (*Curves, error) {
+	c, _, err := e.RunFinals()
+	return c, err
+}
+
+// RunFinals is [BanditExperiment.Run] that also returns each run's final
+// cumulative pseudo-regret: finals[p][r] is policy p's R̂ at the last
+// record round in repetition r (the distribution of final regret whose mean
+// the curves' last point is).
+func (e *BanditExperiment) RunFinals() (*Curves, [][]float64, error) {
 	if e.Horizon < 1 {
-		return nil, fmt.Errorf("harness: horizon is %d, must be >= 1", e.Horizon)
+		return nil, nil, fmt.Errorf("harness: horizon is %d, must be >= 1", e.Horizon)
 	}
 	if e.Reps < 1 {
-		return nil, fmt.Errorf("harness: reps is %d, must be >= 1", e.Reps)
+		return nil, nil, fmt.Errorf("harness: reps is %d, must be >= 1", e.Reps)
 	}
 	if e.NewEnv == nil || len(e.Policies) == 0 {
-		return nil, fmt.Errorf("harness: experiment needs an environment and at least one policy")
+		return nil, nil, fmt.Errorf("harness: experiment needs an environment and at least one policy")
 	}
 	rec := e.Record
 	if rec == nil {
 		rec = LogGrid(e.Horizon, 50)
 	}
+	if len(rec) == 0 {
+		return nil, nil, fmt.Errorf("harness: experiment needs at least one record point")
+	}
 	for i, t := range rec {
 		if t < 1 || t > e.Horizon || (i > 0 && t <= rec[i-1]) {
-			return nil, fmt.Errorf("harness: record points must increase within [1, %d]; got %d at %d", e.Horizon, t, i)
+			return nil, nil, fmt.Errorf("harness: record points must increase within [1, %d]; got %d at %d", e.Horizon, t, i)
 		}
 	}
 	names := make([]string, len(e.Policies))
@@ -88,11 +100,24 @@ func (e *BanditExperiment) Run() (*Curves, error) {
 			return nil
 		})
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	x := make([]float64, len(rec))
 	for i, t := range rec {
 		x[i] = float64(t)
 	}
-	return Summarise(names, x, out), nil
+	return Summarise(names, x, out), Finals(out), nil
+}
+
+// Finals returns the last recorded value of every run of out (indexed
+// [series][rep][point], as RunTrials returns it): finals[s][r].
+func Finals(out [][][]float64) [][]float64 {
+	fin := make([][]float64, len(out))
+	for s, series := range out {
+		fin[s] = make([]float64, len(series))
+		for r, run := range series {
+			fin[s][r] = run[len(run)-1]
+		}
+	}
+	return fin
 }

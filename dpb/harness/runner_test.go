@@ -156,3 +156,33 @@ func TestMeanStdErr(t *testing.T) {
 		t.Fatalf("one value: %v, %v", m, se)
 	}
 }
+
+// TestRunFinals: each run's final regret, as RunFinals returns it, is what
+// the curves' last point summarises: its mean and standard error are the
+// last point's, bit for bit, over Reps runs. A finals slice taken at another
+// record point, or one run repeated, changes the mean or the s.e. (the
+// random policy's runs differ). An empty record list is an error.
+func TestRunFinals(t *testing.T) {
+	c, fin, err := testExperiment(2).RunFinals()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := len(c.X) - 1
+	for s := range c.Names {
+		if len(fin[s]) != c.Reps {
+			t.Fatalf("%s: %d finals, want %d runs", c.Names[s], len(fin[s]), c.Reps)
+		}
+		m, se := MeanStdErr(fin[s])
+		if m != c.Mean[s][last] || se != c.StdErr[s][last] {
+			t.Errorf("%s: finals give %v ± %v, the curve's last point %v ± %v", c.Names[s], m, se, c.Mean[s][last], c.StdErr[s][last])
+		}
+	}
+	if _, se := MeanStdErr(fin[0]); !(se > 0) {
+		t.Fatalf("the random policy's finals do not vary (s.e. %v): the test could not tell runs apart", se)
+	}
+	e := testExperiment(1)
+	e.Record = []int{}
+	if _, _, err := e.RunFinals(); err == nil {
+		t.Error("an empty record list gave no error")
+	}
+}

@@ -103,6 +103,10 @@ type Config struct {
 type Result struct {
 	Config Config
 	Curves *harness.Curves
+	// Finals[s][r] is series s's (of Curves.Names) cumulative
+	// pseudo-regret at T in run r: the distribution behind the curves'
+	// last point ([Result.FinalsAt]).
+	Finals [][]float64
 }
 
 // Run runs UCB1 and every private algorithm at every ε on MT14
@@ -155,11 +159,11 @@ func Run(cfg Config) (*Result, error) {
 			return env.NewBernoulliArms(m, rng), nil
 		},
 	}
-	c, err := e.Run()
+	c, fin, err := e.RunFinals()
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Config: cfg, Curves: c}, nil
+	return &Result{Config: cfg, Curves: c, Finals: fin}, nil
 }
 
 func privateMABSeries(alg string, eps float64) string { return fmt.Sprintf("%s ε=%g", alg, eps) }
@@ -225,6 +229,24 @@ func (r *Result) Panel(eps float64) (*harness.Curves, error) {
 		p.StdErr = append(p.StdErr, make([]float64, len(c.X)))
 	}
 	return p, nil
+}
+
+// FinalsAt returns the names and the per-run final regrets of UCB1 and of
+// every algorithm at ε (names as in [Result.Panel], finals[i][r]).
+func (r *Result) FinalsAt(eps float64) (names []string, finals [][]float64, err error) {
+	if len(r.Finals) != len(r.Curves.Names) {
+		return nil, nil, fmt.Errorf("mabfig: the result keeps the finals of %d series, not its %d", len(r.Finals), len(r.Curves.Names))
+	}
+	names, finals = []string{r.Curves.Names[0]}, [][]float64{r.Finals[0]}
+	for _, a := range r.Config.Algorithms {
+		s := r.series(a, eps)
+		if s < 0 {
+			return nil, nil, fmt.Errorf("mabfig: no run of %s at ε=%g", a, eps)
+		}
+		names = append(names, a)
+		finals = append(finals, r.Finals[s])
+	}
+	return names, finals, nil
 }
 
 // AtHorizon returns the regret at the last record round T against ε (X = ε):

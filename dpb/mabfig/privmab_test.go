@@ -110,3 +110,46 @@ func TestOrderTest(t *testing.T) {
 		t.Errorf("order table: %v\n%s", err, sb.String())
 	}
 }
+
+// TestFinalsAt: at each ε, FinalsAt returns UCB1 and every algorithm in the
+// order of Panel, each with its runs' final regrets, whose mean and s.e.
+// are the panel's last point bit for bit (the ε's must differ: a finals
+// taken at the other ε, or from a neighbouring series, changes them); the
+// finals do not depend on the number of workers; an ε not run is an error.
+func TestFinalsAt(t *testing.T) {
+	cfg := Config{Arms: 3, Horizon: 2000, Reps: 3, Seed: 5, Epsilons: []float64{0.5, 5}, Points: 5, RunOptions: harness.RunOptions{Workers: 1}}
+	r, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, eps := range cfg.Epsilons {
+		names, fin, err := r.FinalsAt(eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := r.Panel(eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		last := len(p.X) - 1
+		if !reflect.DeepEqual(names, p.Names[:len(names)]) || len(names) != 1+len(Algorithms) {
+			t.Fatalf("ε=%g: names %v, the panel's %v", eps, names, p.Names)
+		}
+		for i := range names {
+			if m, se := harness.MeanStdErr(fin[i]); len(fin[i]) != cfg.Reps || m != p.Mean[i][last] || se != p.StdErr[i][last] {
+				t.Errorf("ε=%g, %s: %d finals, %v ± %v; the panel's last point %v ± %v", eps, names[i], len(fin[i]), m, se, p.Mean[i][last], p.StdErr[i][last])
+			}
+		}
+	}
+	cfg.Workers = 2
+	r2, err := Run(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(r.Finals, r2.Finals) {
+		t.Error("finals differ between 1 and 2 workers")
+	}
+	if _, _, err := r.FinalsAt(1); err == nil {
+		t.Error("FinalsAt(1), not run, gave no error")
+	}
+}

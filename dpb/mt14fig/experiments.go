@@ -105,6 +105,25 @@ func Fig1Gaps(k int, gap float64) []float64 {
 // non-private UCB1 (series 0) and DP-UCB at each ε (series 1..), k Bernoulli
 // arms with means Best and Best − Gap.
 func RunFig1(cfg Fig1Config) (*harness.Curves, error) {
+	res, err := RunFig1Finals(cfg)
+	if err != nil {
+		return nil, err
+	}
+	return res.Curves, nil
+}
+
+// Fig1Result holds MT14 Fig. 1's curves and each run's final regret.
+type Fig1Result struct {
+	Curves *harness.Curves `json:"curves"`
+	// Finals[s][r] is series s's cumulative pseudo-regret at T in run r:
+	// the distribution behind the curves' last point (bimodal for DP-UCB
+	// at Γ = 0, which locks onto a bad arm in some runs).
+	Finals [][]float64 `json:"finals"`
+}
+
+// RunFig1Finals is [RunFig1] keeping each run's final regret (the same
+// runs: the curves are RunFig1's, bit for bit).
+func RunFig1Finals(cfg Fig1Config) (*Fig1Result, error) {
 	if err := cfg.defaults(); err != nil {
 		return nil, err
 	}
@@ -165,7 +184,11 @@ func RunFig1(cfg Fig1Config) (*harness.Curves, error) {
 			return env.NewBernoulliArms(m, rng), nil
 		},
 	}
-	return e.Run()
+	c, fin, err := e.RunFinals()
+	if err != nil {
+		return nil, err
+	}
+	return &Fig1Result{Curves: c, Finals: fin}, nil
 }
 
 // Fig2Config configures [RunFig2].

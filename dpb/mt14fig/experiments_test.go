@@ -133,3 +133,27 @@ func TestMT14Fig1Counters(t *testing.T) {
 		t.Error("adding counters changed the paper's series")
 	}
 }
+
+// TestRunFig1Finals: the finals are those of RunFig1's runs: the curves are
+// RunFig1's, and each series' finals have the last point's mean and s.e.
+// bit for bit, one per run.
+func TestRunFig1Finals(t *testing.T) {
+	cfg := Fig1Config{Arms: 3, Horizon: 400, Reps: 3, Seed: 9, Epsilons: []float64{1}, Points: 5}
+	res, err := RunFig1Finals(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := RunFig1(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(c, res.Curves) {
+		t.Fatal("RunFig1Finals' curves differ from RunFig1's")
+	}
+	last := len(c.X) - 1
+	for s, name := range c.Names {
+		if m, se := harness.MeanStdErr(res.Finals[s]); len(res.Finals[s]) != cfg.Reps || m != c.Mean[s][last] || se != c.StdErr[s][last] {
+			t.Errorf("%s: %d finals, %v ± %v; the last point %v ± %v", name, len(res.Finals[s]), m, se, c.Mean[s][last], c.StdErr[s][last])
+		}
+	}
+}

@@ -115,3 +115,25 @@ func PrivateMAB(res *mabfig.Result, panels []float64, cols int) ([][]*plot.Plot,
 	ps = append(ps, q, legend)
 	return grid(ps, cols), nil
 }
+
+// PrivateMABFinals returns the panels of the final regret of each run of
+// the private-MAB comparison, one per ε of the run (UCB1 and every
+// algorithm, DP-UCB labelled with its γ), for [FinalRegret].
+func PrivateMABFinals(res *mabfig.Result) ([]FinalsPanel, error) {
+	c := res.Curves
+	T := int(c.X[len(c.X)-1])
+	var panels []FinalsPanel
+	for _, eps := range res.Config.Epsilons {
+		names, fin, err := res.FinalsAt(eps)
+		if err != nil {
+			return nil, err
+		}
+		for i := range names {
+			names[i] = mabfig.Label(names[i])
+		}
+		panels = append(panels, FinalsPanel{
+			Title: fmt.Sprintf("k=%d, ε=%g: final regret at T=%s, %d runs", res.Config.Arms, eps, FormatCount(T), c.Reps),
+			Names: names, Finals: fin})
+	}
+	return panels, nil
+}

@@ -40,4 +40,26 @@ func TestPrivateMABStatesGamma(t *testing.T) {
 	if strings.Contains("\n"+all+"\n", "\nDP-UCB\n") {
 		t.Errorf("a bare DP-UCB label is drawn:\n%s", all)
 	}
+	// The finals companion: one panel per ε, UCB1 and both algorithms,
+	// DP-UCB named with its γ there too.
+	fp, err := PrivateMABFinals(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(fp) != 3 {
+		t.Fatalf("%d finals panels, want one per ε (3)", len(fp))
+	}
+	ps, err := FinalRegret(fp, FinalsOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	drawn := drawnTexts(t, ps[1])
+	for _, want := range []string{"UCB1 (non-private)", "DP-UCB (γ = 1/T)", "DP-SE"} {
+		if _, ok := drawn[want]; !ok {
+			t.Errorf("the ε=1 finals panel lacks the label %q: %v", want, drawn)
+		}
+	}
+	if _, ok := drawn["DP-UCB"]; ok {
+		t.Error("a bare DP-UCB label is drawn in the finals panel")
+	}
 }

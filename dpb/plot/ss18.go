@@ -180,6 +180,23 @@ func SS18Fig4(res *ss18fig.Exp2Result, plotTo float64) ([][]*plot.Plot, error) {
 	return [][]*plot.Plot{row}, nil
 }
 
+// SS18Finals returns the panels of the final regret of each run of
+// Experiment 2 (SS18 Figure 4's setting), one per gap, for [FinalRegret]:
+// what names the figure in the titles ("SS18 Fig. 4").
+func SS18Finals(res *ss18fig.Exp2Result, what string) ([]FinalsPanel, error) {
+	cfg := res.Config
+	if len(res.Finals) != len(cfg.Gaps) || len(res.Curves) != len(cfg.Gaps) {
+		return nil, fmt.Errorf("plot: %s: finals for %d gaps and curves for %d, want %d", what, len(res.Finals), len(res.Curves), len(cfg.Gaps))
+	}
+	panels := make([]FinalsPanel, len(cfg.Gaps))
+	for g, gap := range cfg.Gaps {
+		panels[g] = FinalsPanel{
+			Title: fmt.Sprintf("%s, Δ = %g: final regret at n = %s\nd = %d, K = %d, ε = %g, δ = %g; %d runs", what, gap, FormatCount(cfg.Horizon), cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, cfg.Reps),
+			Names: res.Curves[g].Names, Finals: res.Finals[g]}
+	}
+	return panels, nil
+}
+
 // SS18Fig5 draws Experiment 3's total regret against ρ_min (log scale), one
 // panel per mechanism and one line per gap, with dotted vertical lines at
 // Section 4's shifts (and at the unshifted Wishart) (SS18 Figure 5).

@@ -53,6 +53,30 @@ func TestSS18Figures(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	f4, err := SS18Finals(e2, "SS18 Fig. 4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f4) != 2 || len(f4[1].Names) != 4 || len(f4[1].Finals[3]) != 2 {
+		t.Errorf("finals panels %+v, want 2 gaps × 4 variants × 2 runs", f4)
+	}
+	if err := SaveFinalRegret(f4, 2, FinalsOptions{}, filepath.Join(dir, "fig4-finals")); err != nil {
+		t.Fatal(err)
+	}
+	tiles, err := FinalRegretTiles(f4, 2) // as the notebook shows them
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := SaveTiled(tiles, TileWidth, TileHeight, filepath.Join(dir, "fig4-finals-tiles")); err != nil {
+		t.Fatal(err)
+	}
+	if len(tiles) != 1 || len(tiles[0]) != 2 || tiles[0][1] == nil {
+		t.Errorf("tiles %v, want one row of the two gaps", tiles)
+	}
+	e2.Finals = e2.Finals[:1]
+	if _, err := SS18Finals(e2, "x"); err == nil {
+		t.Error("SS18Finals with the finals of one gap of two gave no error")
+	}
 	if err := SaveGrid(g4, filepath.Join(dir, "fig4"), 3*vg.Inch, 2*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
@@ -67,7 +91,7 @@ func TestSS18Figures(t *testing.T) {
 	if err := SaveGrid(g5, filepath.Join(dir, "fig5"), 3*vg.Inch, 2*vg.Inch); err != nil {
 		t.Fatal(err)
 	}
-	for _, f := range []string{"fig1.png", "fig1.svg", "fig2.png", "fig4.svg", "fig5.png"} {
+	for _, f := range []string{"fig1.png", "fig1.svg", "fig2.png", "fig4.svg", "fig4-finals.png", "fig5.png"} {
 		if st, err := os.Stat(filepath.Join(dir, f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s not written (%v)", f, err)
 		}

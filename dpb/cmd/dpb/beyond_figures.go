@@ -168,6 +168,9 @@ func writeBeyondSS18(name, base string, res *ss18fig.Exp2Result, wall float64) e
 	if err := writeCurvesCSV(base+".csv", "round", res.Curves, prefixes); err != nil {
 		return err
 	}
+	if err := writeExp2Finals(base, "SS18 Fig. 4's setting, exact accounting and counters", res); err != nil {
+		return err
+	}
 	st := cfg.Setting()
 	cals, err := beyondCalibrations(st, cfg.Algs)
 	if err != nil {

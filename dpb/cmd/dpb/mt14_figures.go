@@ -101,7 +101,7 @@ func defineMT14Fig1(k int) func(name string, fs *flag.FlagSet) func() (*figureRu
 			if *fl.runs > 0 {
 				cfg.Reps = *fl.runs
 			}
-			var c *harness.Curves
+			var res *mt14fig.Fig1Result
 			// A delayed policy buffers each round's observation until the next
 			// synchronisation: min(τ, T) of them, 64 bytes each, doubled by append.
 			return &figureRun{jobs: &fl.jobs,
@@ -109,19 +109,19 @@ func defineMT14Fig1(k int) func(name string, fs *flag.FlagSet) func() (*figureRu
 					workersOf(*fl.workers) * 128 * float64(min(*fl.delay, cfg.Horizon))}},
 				experiment: func(p *harness.Plan) (err error) {
 					cfg.Plan = p
-					c, err = mt14fig.RunFig1(cfg)
+					res, err = mt14fig.RunFig1Finals(cfg)
 					return err
 				},
-				write: func(base string, wall float64) error { return writeMT14Fig1(name, base, cfg, c, wall) },
+				write: func(base string, wall float64) error { return writeMT14Fig1(name, base, cfg, res, wall) },
 			}, nil
 		}
 	}
 }
 
-// writeMT14Fig1 writes MT14 Fig. 1, its curves and its JSON (with the
-// defaults the run resolved).
-func writeMT14Fig1(name, base string, cfg mt14fig.Fig1Config, c *harness.Curves, wall float64) error {
-	k := cfg.Arms
+// writeMT14Fig1 writes MT14 Fig. 1, its curves, the final regret of each
+// run (writeFinals) and its JSON (with the defaults the run resolved).
+func writeMT14Fig1(name, base string, cfg mt14fig.Fig1Config, res *mt14fig.Fig1Result, wall float64) error {
+	k, c := cfg.Arms, res.Curves
 	p, err := dpbplot.Curves(c, dpbplot.CurveOptions{
 		Title:  fmt.Sprintf("MT14 Fig. 1: k=%d, means 0.9 / 0.4 (Δ=0.5); T=%d, %d runs (s.e. in the csv)", k, cfg.Horizon, cfg.Reps),
 		XLabel: "round t", YLabel: "pseudo-regret", LogY: true, LegendAbove: true,
@@ -134,6 +134,12 @@ func writeMT14Fig1(name, base string, cfg mt14fig.Fig1Config, c *harness.Curves,
 		return err
 	}
 	if err := createWith(base+".csv", func(w io.Writer) error { return c.WriteCSV(w, "round") }); err != nil {
+		return err
+	}
+	T := int(c.X[len(c.X)-1])
+	fin := dpbplot.FinalsPanel{Title: fmt.Sprintf("MT14 Fig. 1, k=%d, means 0.9 / 0.4 (Δ=0.5): final regret at T=%s, %d runs", k, dpbplot.FormatCount(T), c.Reps),
+		Names: c.Names, Finals: res.Finals}
+	if err := writeFinals(base, []string{fmt.Sprintf("k=%d", k)}, []dpbplot.FinalsPanel{fin}, 1); err != nil {
 		return err
 	}
 	cfg.Progress = nil

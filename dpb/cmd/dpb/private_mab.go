@@ -130,6 +130,9 @@ func writePrivateMAB(name, base string, res *mabfig.Result, took time.Duration) 
 	if err := createWith(base+".md", res.WriteTable); err != nil {
 		return err
 	}
+	if err := writePrivateMABFinals(base, res); err != nil {
+		return err
+	}
 	if err := res.WriteTable(os.Stdout); err != nil {
 		return err
 	}
@@ -137,6 +140,20 @@ func writePrivateMAB(name, base string, res *mabfig.Result, took time.Duration) 
 	fmt.Fprintf(os.Stderr, "%s: T=%d runs=%d in %v\n", name, res.Config.Horizon, res.Config.Reps, took.Round(time.Millisecond))
 	return writeMeta(base, harness.Meta{Name: name, Seed: res.Config.Seed, Reps: res.Config.Reps, Horizon: res.Config.Horizon, Noise: noiseNames(noise.Simulated),
 		Config: map[string]any{"private_mab": res.Config, "table": res.Table(), "stream_version": snap.StreamVersion, "seconds": took.Seconds()}})
+}
+
+// writePrivateMABFinals writes the final regret of each run (writeFinals):
+// one panel per ε of the run, two a row.
+func writePrivateMABFinals(base string, res *mabfig.Result) error {
+	panels, err := dpbplot.PrivateMABFinals(res)
+	if err != nil {
+		return err
+	}
+	keys := make([]string, len(res.Config.Epsilons))
+	for i, eps := range res.Config.Epsilons {
+		keys[i] = fmt.Sprintf("eps=%g", eps)
+	}
+	return writeFinals(base, keys, panels, 2)
 }
 
 // privateMABOrder runs mabfig.OrderTest on cfg and writes its z table to
