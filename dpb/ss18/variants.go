@@ -115,12 +115,14 @@ func (a Alg) MinEigBase() (Alg, bool) {
 // BeyondAlgs lists the variants of the beyond-ss18 figure: the paper's
 // Gaussian and Wishart beside the exactly calibrated ones,
 // including the two BLT refinements (sharp bounds, per-round bounds) that
-// reach the lowest regret at the same (ε, δ), and four of them again with
-// the radius tightened by λ_min of the released V_t (RadiusMinEig, paired
-// with their base variant's noise).
+// reach the lowest regret at the same (ε, δ), four of them again with the
+// radius tightened by λ_min of the released V_t (RadiusMinEig, paired with
+// their base variant's noise), and the five lever variants (levers.go,
+// paired with GaussianBLTRound's noise).
 var BeyondAlgs = []Alg{NonPrivate, Gaussian, GaussianExact, GaussianHonaker,
 	GaussianSmooth, GaussianBLT, GaussianBLTSharp, GaussianBLTRound, Wishart, WishartTight,
-	GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig, WishartTightMinEig}
+	GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig, WishartTightMinEig,
+	GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift}
 
 // GaussianCounter returns the counter an exactly calibrated Gaussian variant
 // runs on (mode picks the tree for GaussianExact), and false for the
