@@ -146,8 +146,8 @@ func writeBeyondSS18(name, base string, res *ss18fig.Exp2Result, wall float64) e
 	}
 	row, err := plotRow(res.Curves, func(g int) dpbplot.CurveOptions {
 		return dpbplot.CurveOptions{LogY: true, Band: 2, LegendAbove: true,
-			Title: fmt.Sprintf("SS18 Fig. 4's setting, exact accounting and counters, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs",
-				cfg.Gaps[g], cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
+			Title: fmt.Sprintf("%s, exact accounting and counters, Δ = %g\nd = %d, K = %d, ε = %g, δ = %g; n = %s, %d runs",
+				beyondSetting(cfg), cfg.Gaps[g], cfg.Dim, cfg.K, cfg.Epsilon, cfg.Delta, dpbplot.FormatCount(cfg.Horizon), cfg.Reps),
 			XLabel: "round t", YLabel: "pseudo-regret (mean ± 2 s.e., log)"}
 	}, func(p *plot.Plot) {
 		p.X.Min = 0
@@ -168,7 +168,7 @@ func writeBeyondSS18(name, base string, res *ss18fig.Exp2Result, wall float64) e
 	if err := writeCurvesCSV(base+".csv", "round", res.Curves, prefixes); err != nil {
 		return err
 	}
-	if err := writeExp2Finals(base, "SS18 Fig. 4's setting, exact accounting and counters", res); err != nil {
+	if err := writeExp2Finals(base, beyondSetting(cfg)+", exact accounting and counters", res); err != nil {
 		return err
 	}
 	st := cfg.Setting()
@@ -224,6 +224,15 @@ func beyondCalibrations(st ss18.Setting, algs []ss18.Alg) (map[string]any, error
 		}
 	}
 	return cals, nil
+}
+
+// beyondSetting names the setting of a beyond-ss18 run: Fig. 4's (d = 5,
+// K = 25) or another one (-dim, -k).
+func beyondSetting(cfg ss18fig.Exp2Config) string {
+	if cfg.Dim == 5 && cfg.K == 25 {
+		return "SS18 Fig. 4's setting"
+	}
+	return "SS18 Appendix D's environment"
 }
 
 // leverPairs returns the paired differences of res's variants to
