@@ -21,7 +21,7 @@ import (
 // worst pair moves μ by far more. The u and v pairs lie below the worst,
 // and no row's pair exceeds the calibrated μ (a "calibration bug" note).
 func TestLeverE2EMu(t *testing.T) {
-	for _, alg := range ss18.LeverAlgs {
+	for _, alg := range ss18.NoiseLeverAlgs {
 		cal, _ := leverBuild(alg, 1)
 		cfg := counter.Config{Kind: counter.BLT, Horizon: e2eSetting.N}
 		if cal.Beta != 0.5 {
@@ -90,7 +90,7 @@ func TestLeverE2EPlantedDefectCaught(t *testing.T) {
 // leverRowOf returns the variant and pair of a lever row's name.
 func leverRowOf(t *testing.T, name string) (ss18.Alg, splitPair) {
 	t.Helper()
-	for _, a := range ss18.LeverAlgs {
+	for _, a := range ss18.NoiseLeverAlgs {
 		for _, p := range splitPairs {
 			ok := a != ss18.GaussianToeplitz || p == splitPairV
 			if ok && leverName(a, p) == name {
@@ -115,9 +115,10 @@ func leverPairMu(alg ss18.Alg, p splitPair) float64 {
 	return math.Sqrt(q * m2)
 }
 
-// TestLeverAuditsCoverVariants: every lever variant (ss18.LeverAlgs) has
+// TestLeverAuditsCoverVariants: every noise-lever variant (ss18.NoiseLeverAlgs; the
+// released shift is post-processing, audited through its twin) has
 // an end-to-end row on its worst pair, and GaussianSplit one on each pair;
-// a variant added to LeverAlgs without a row fails here.
+// a variant added to NoiseLeverAlgs without a row fails here.
 func TestLeverAuditsCoverVariants(t *testing.T) {
 	rows := map[string]bool{}
 	for _, m := range leverAudits() {
@@ -127,7 +128,7 @@ func TestLeverAuditsCoverVariants(t *testing.T) {
 	for _, p := range splitPairs {
 		want = append(want, leverName(ss18.GaussianSplit, p))
 	}
-	for _, a := range ss18.LeverAlgs {
+	for _, a := range ss18.NoiseLeverAlgs {
 		p := splitPairV // the BLT row's pair: the worst without the split
 		if lv, _ := a.Levers(); lv.Split {
 			p = splitPairWorst

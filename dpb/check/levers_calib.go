@@ -170,7 +170,7 @@ func LeverCalibrationRows(s ss18.Setting) (Verdicts, error) {
 		return nil, fmt.Errorf("check: the lever calibration rows are O(n²): n = %d is above %d", s.N, 1<<14)
 	}
 	var vs Verdicts
-	for _, alg := range ss18.LeverAlgs {
+	for _, alg := range ss18.NoiseLeverAlgs {
 		lv := leverLevers(alg)
 		lc, err := ss18.LeverCalibration(s, counter.BLT, lv)
 		if err != nil {

@@ -340,6 +340,12 @@ func leverVerdicts(c *LinUCBConfig, alg ss18.Alg, lc ss18.LeverCal, runs [][]flo
 	def.Kind = KindArithmetic
 	def = withControl(def, NewVerdict("control", "", "", 0, 0, boolFail(quantile(col(8), 1) <= 1+1e-9), quantile(col(8), 1), ""), "the policy's "+g2What)
 	def.Detects = "a policy g_t or Υ_t below the check's by 10⁻⁹"
+	if !lc.Levers.Split && !lc.Levers.Toeplitz {
+		// The released shift alone (GaussianShift): its g_t and Υ_t are
+		// GaussianBLTRound's, whose per-round bounds the Round rows check;
+		// the two rows' controls (σ_V for σ_u, β = ½) are no defect here.
+		return Verdicts{cov, self, bias, noiseT}
+	}
 	return Verdicts{cov, self, bias, noiseT, g2, def}
 }
 

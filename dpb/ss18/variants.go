@@ -75,6 +75,13 @@ const (
 // LeverAlgs lists the variants with noise levers.
 var LeverAlgs = []Alg{GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift}
 
+// NoiseLeverAlgs lists the lever variants whose mechanism (noise,
+// counter, calibration) is not another variant's: the released shift is
+// post-processing of the releases, so GaussianShift releases what
+// GaussianBLTRound releases and GaussianLeversShift what GaussianLevers
+// releases (the audits and the calibration checks run these three).
+var NoiseLeverAlgs = []Alg{GaussianSplit, GaussianToeplitz, GaussianLevers}
+
 // Levers returns the levers of a lever variant (split bounds unset) and
 // false for the others.
 func (a Alg) Levers() (Levers, bool) {
