@@ -206,7 +206,7 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 		r := 1.0
 		var sv, su float64
 		if l.Split {
-			r = minimiseLogSteps(1.0/8, 16, 120, func(r float64) float64 {
+			r = minimiseLogGrid(1.0/8, 16, 120, 40, func(r float64) float64 {
 				_, v := rhoFor(sigmas(r))
 				return v
 			})
@@ -241,30 +241,6 @@ func leverProbe(n int, kind counter.Kind, beta float64) (counter.Counter, error)
 		cfg.Omega, cfg.Lambda = om, la
 	}
 	return counter.New(cfg)
-}
-
-// minimiseLogSteps is minimiseLog with a coarser grid of the given steps.
-func minimiseLogSteps(lo, hi float64, steps int, f func(float64) float64) float64 {
-	a, b := xmath.Log(lo), xmath.Log(hi)
-	h := (b - a) / float64(steps)
-	best, bx := math.Inf(1), a
-	for i := 0; i <= steps; i++ {
-		x := a + float64(float64(i)*h)
-		if v := f(xmath.Exp(x)); v < best {
-			best, bx = v, x
-		}
-	}
-	l, r := bx-h, bx+h
-	const phi = 0.6180339887498949
-	for range 40 {
-		m1, m2 := r-float64(phi*(r-l)), l+float64(phi*(r-l))
-		if f(xmath.Exp(m1)) <= f(xmath.Exp(m2)) {
-			r = m2
-		} else {
-			l = m1
-		}
-	}
-	return xmath.Exp((l + r) / 2)
 }
 
 // accounting describes the guarantee of a regularizer with levers.

@@ -226,9 +226,15 @@ func splitSigmaU(lc LeverCal) float64 {
 // minimiseLog returns the minimiser of f on [lo, hi] (f unimodal in ln x
 // near its grid minimum): an 800-point log grid, then golden section.
 func minimiseLog(lo, hi float64, f func(float64) float64) float64 {
-	const steps = 800
+	return minimiseLogGrid(lo, hi, 800, 60, f)
+}
+
+// minimiseLogGrid is minimiseLog with a log grid of the given steps and
+// iters steps of golden section (the levers' outer search over r uses a
+// coarser one).
+func minimiseLogGrid(lo, hi float64, steps, iters int, f func(float64) float64) float64 {
 	a, b := xmath.Log(lo), xmath.Log(hi)
-	h := (b - a) / steps
+	h := (b - a) / float64(steps)
 	best, bx := math.Inf(1), a
 	for i := 0; i <= steps; i++ {
 		x := a + float64(float64(i)*h)
@@ -238,7 +244,7 @@ func minimiseLog(lo, hi float64, f func(float64) float64) float64 {
 	}
 	l, r := bx-h, bx+h
 	const phi = 0.6180339887498949
-	for range 60 {
+	for range iters {
 		m1, m2 := r-float64(phi*(r-l)), l+float64(phi*(r-l))
 		if f(xmath.Exp(m1)) <= f(xmath.Exp(m2)) {
 			r = m2
