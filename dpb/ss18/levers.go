@@ -8,7 +8,6 @@ import (
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/internal/param"
-	"github.com/dpbandits/dpbandits/dpb/internal/xmath"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 )
 
@@ -191,8 +190,7 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 		vm := probe.VarianceAt(gridUp(tm, s.N))
 		// rhoFor returns the β̄-minimising ρ and β̄ at tm for σ_V, σ_u.
 		rhoFor := func(sv, su float64) (float64, float64) {
-			ups := float64(float64(sv*math.Sqrt(vm)) * (2*sd + 2*math.Sqrt(xmath.Log(4/at))))
-			g0 := float64(float64(su*math.Sqrt(vm)) * (sd + math.Sqrt(2*xmath.Log(2/at))))
+			ups, g0 := roundNoise(sv, su, vm, sd, at)
 			bb := func(rho float64) float64 {
 				return BetaBar(cp, RegBounds{RhoMin: rho, RhoMax: rho + float64(2*ups), Gamma: g0 / math.Sqrt(rho)}, tm)
 			}

@@ -55,13 +55,11 @@ func (c *roundCal) at(t int) RegBounds {
 	if g := gridUp(t, c.ctr.Horizon()); g != c.lastGrid {
 		c.lastGrid, c.vGrid = g, c.ctr.VarianceAt(g)
 	}
-	sv := c.sigma * math.Sqrt(c.vGrid)
-	ups := float64(sv * (2*c.sd + 2*math.Sqrt(xmath.Log(4/a))))
-	su := sv
+	su := c.sigma
 	if c.sigmaU != 0 {
-		su = c.sigmaU * math.Sqrt(c.vGrid)
+		su = c.sigmaU
 	}
-	g0 := su * (c.sd + math.Sqrt(2*xmath.Log(2/a)))
+	ups, g0 := roundNoise(c.sigma, su, c.vGrid, c.sd, a)
 	c.last = t
 	rho := c.rho
 	if c.shift != nil {
@@ -69,6 +67,19 @@ func (c *roundCal) at(t int) RegBounds {
 	}
 	c.cached = RegBounds{RhoMin: rho, RhoMax: rho + float64(2*ups), Gamma: g0 / math.Sqrt(rho), Shift: rho + ups}
 	return c.cached
+}
+
+// roundNoise returns Υ and g of a release whose noise has variance v (in
+// units of σ²) per entry, at failure budget a (NewGaussianCounterRegRound's
+// derivation): Υ = σ_V√v(2√d + 2√(ln(4/a))) bounds the Gram block's norm,
+// g = σ_u√v(√d + √(2 ln(2/a))) the reward vector's (sd = √d). The one
+// place these constants are written: the per-round bounds and the levers'
+// calibration both call it.
+func roundNoise(sigmaV, sigmaU, v, sd, a float64) (ups, g0 float64) {
+	sqv := math.Sqrt(v)
+	ups = float64(float64(sigmaV*sqv) * (2*sd + 2*math.Sqrt(xmath.Log(4/a))))
+	g0 = float64(sigmaU*sqv) * (sd + math.Sqrt(2*xmath.Log(2/a)))
+	return ups, g0
 }
 
 // harmonic returns H_n = Σ_{s=1}^n 1/s.
