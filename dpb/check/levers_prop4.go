@@ -105,22 +105,9 @@ func bltVariances(n int, omega, lambda []float64) []float64 {
 // regularizer's per-round budget, round.go): over all rounds the failure
 // probability is at most α/4.
 func leverNoiseBound(s ss18.Setting, sigmaU float64, beta float64) ([]float64, error) {
-	om, la, err := counter.BLTParamsBeta(s.N, beta)
-	if err != nil {
-		return nil, err
-	}
-	v := bltVariances(s.N, om, la)
-	var hn float64
-	for k := s.N; k >= 1; k-- {
-		hn += 1 / float64(k)
-	}
-	g := make([]float64, s.N+1)
-	sd := math.Sqrt(float64(s.D))
-	for t := 1; t <= s.N; t++ {
-		at := s.Alpha / (2 * float64(t) * hn)
-		g[t] = float64(sigmaU*math.Sqrt(v[t])) * (sd + math.Sqrt(2*xmath.Log(2/at)))
-	}
-	return g, nil
+	return leverPerRound(s, beta, func(sqv, sd, at float64) float64 {
+		return float64(sigmaU*sqv) * (sd + math.Sqrt(2*xmath.Log(2/at)))
+	})
 }
 
 // leverUpsilon returns the check's own Υ_t, t = 1..n (index t): the Gram
@@ -129,6 +116,15 @@ func leverNoiseBound(s ss18.Setting, sigmaU float64, beta float64) ([]float64, e
 // probability a_t/2 (Sudakov–Fernique and √2-Lipschitz concentration; the
 // two tails at a_t/4 each, round.go).
 func leverUpsilon(s ss18.Setting, sigmaV, beta float64) ([]float64, error) {
+	return leverPerRound(s, beta, func(sqv, sd, at float64) float64 {
+		return float64(sigmaV*sqv) * (2*sd + 2*math.Sqrt(xmath.Log(4/at)))
+	})
+}
+
+// leverPerRound returns f(√V(t), √d, a_t) for t = 1..n (index t), V(t) the
+// BLT's variance on (1−z)^{−β} from the check's own ω and λ, a_t =
+// α/(2tH_n) the regularizer's per-round budget.
+func leverPerRound(s ss18.Setting, beta float64, f func(sqv, sd, at float64) float64) ([]float64, error) {
 	om, la, err := counter.BLTParamsBeta(s.N, beta)
 	if err != nil {
 		return nil, err
@@ -138,13 +134,12 @@ func leverUpsilon(s ss18.Setting, sigmaV, beta float64) ([]float64, error) {
 	for k := s.N; k >= 1; k-- {
 		hn += 1 / float64(k)
 	}
-	u := make([]float64, s.N+1)
+	out := make([]float64, s.N+1)
 	sd := math.Sqrt(float64(s.D))
 	for t := 1; t <= s.N; t++ {
-		at := s.Alpha / (2 * float64(t) * hn)
-		u[t] = float64(sigmaV*math.Sqrt(v[t])) * (2*sd + 2*math.Sqrt(xmath.Log(4/at)))
+		out[t] = f(math.Sqrt(v[t]), sd, s.Alpha/(2*float64(t)*hn))
 	}
-	return u, nil
+	return out, nil
 }
 
 // leverRun holds one run's worst ratios over its rounds (statistic over
