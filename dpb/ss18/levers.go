@@ -35,10 +35,17 @@ type Levers struct {
 	// released values ([releasedShift]) instead of one ρ_min for all
 	// rounds. Needs the RadiusMinEig radius to see the released λ_min.
 	Shift bool
+	// Norms bounds the noise's norms more sharply for the same noise
+	// (norms.go): Υ_t with a certified Monte Carlo bound on E λ_max of the
+	// GOE matrix instead of 2√d, g_t with the exact tail of χ_d instead of
+	// its Lipschitz bound. Free in privacy (constants from public
+	// parameters); the bounds' failure budget gives α/100 to the Monte
+	// Carlo bound.
+	Norms bool `json:",omitempty"`
 }
 
 // any reports whether a lever is on.
-func (l Levers) any() bool { return l.Split || l.Toeplitz || l.Shift }
+func (l Levers) any() bool { return l.Split || l.Toeplitz || l.Shift || l.Norms }
 
 func (l Levers) check(s Setting) error {
 	if l.Split {
@@ -95,7 +102,8 @@ func (l Levers) check(s Setting) error {
 // round's bounds, over β ∈ {0.50, 0.51, …, 0.80} (Toeplitz), r on a log
 // grid in [1/8, 16] refined by golden section (Split), ρ as for
 // RegGaussianCounterRound. With a lever off its value is fixed (β = ½,
-// r = 1 with σ from L̃²).
+// r = 1 with σ from L̃²). With the Norms lever the bounds in that objective
+// are the sharper ones (norms.go), so β, r and ρ_min move with them.
 type LeverCal struct {
 	GaussianCounterCal
 	SigmaU float64 `json:"sigma_u"`
@@ -106,6 +114,9 @@ type LeverCal struct {
 	Levers Levers  `json:"levers"`
 	// Objective is β̄ at round ⌈√n⌉ for the chosen values.
 	Objective float64 `json:"objective"`
+	// EBound is the Norms lever's Ê_d, its bound on E λ_max of the d×d GOE
+	// matrix in Υ_t (norms.go); 0 without it (2√d).
+	EBound float64 `json:"e_lambda_max,omitempty"`
 }
 
 // SplitFactor returns √f of [LeverCal]: σ_V·μ/√Cost.L2Sq for the ratio r
@@ -179,7 +190,15 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 	a := s.AlphaOrDefault()
 	cp := ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: a}
 	sd := math.Sqrt(float64(s.D))
-	at := a / (2 * float64(tm) * harmonic(s.N)) // roundCal's a_t at tm
+	ar := a // the per-round bounds' budget (roundCal.alpha)
+	var eb, q float64
+	if l.Norms {
+		var mc float64
+		ar, mc = normsAlpha(a)
+		eb = goeMeanBound(s.D, mc)
+		q = normsQuantile(s.D, ar/(2*float64(gridUp(tm, s.N))*harmonic(s.N)))
+	}
+	at := ar / (2 * float64(tm) * harmonic(s.N)) // roundCal's a_t at tm
 	best := LeverCal{Objective: math.Inf(1)}
 	for _, beta := range betas {
 		probe, err := leverProbe(s.N, kind, beta)
@@ -191,6 +210,9 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 		// rhoFor returns the β̄-minimising ρ and β̄ at tm for σ_V, σ_u.
 		rhoFor := func(sv, su float64) (float64, float64) {
 			ups, g0 := roundNoise(sv, su, vm, sd, at)
+			if l.Norms {
+				ups, g0 = roundNoiseNorms(sv, su, vm, eb, at, q)
+			}
 			bb := func(rho float64) float64 {
 				return BetaBar(cp, RegBounds{RhoMin: rho, RhoMax: rho + float64(2*ups), Gamma: g0 / math.Sqrt(rho)}, tm)
 			}
@@ -220,7 +242,7 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 		if obj < best.Objective {
 			best = LeverCal{
 				GaussianCounterCal: GaussianCounterCal{Kind: kind, Cost: cost, MaxVar: probe.MaxVariance(), Mu: mu, Sigma: sv},
-				SigmaU:             su, Ratio: r, Beta: beta, Rho: rho, Levers: l, Objective: obj,
+				SigmaU:             su, Ratio: r, Beta: beta, Rho: rho, Levers: l, Objective: obj, EBound: eb,
 			}
 		}
 	}

@@ -22,6 +22,11 @@ type roundCal struct {
 	cached                    RegBounds
 	lastGrid                  int     // the grid point of vGrid
 	vGrid                     float64 // VarianceAt(lastGrid)
+	// The Norms lever (norms.go): Ê_d (0: off), d, and q_d at the grid
+	// point's budget.
+	eBound float64
+	d      int
+	qGrid  float64
 }
 
 // gridUp returns the smallest point ⌈2^{j/8}⌉ ≥ t (j ≥ 0) of a geometric
@@ -54,12 +59,19 @@ func (c *roundCal) at(t int) RegBounds {
 	a := c.alpha / (2 * float64(t) * c.hn) // a_t, Σ_t a_t = α/2
 	if g := gridUp(t, c.ctr.Horizon()); g != c.lastGrid {
 		c.lastGrid, c.vGrid = g, c.ctr.VarianceAt(g)
+		if c.eBound != 0 {
+			// a_g ≤ a_t for every t of the cell: a valid, cached q.
+			c.qGrid = normsQuantile(c.d, c.alpha/(2*float64(g)*c.hn))
+		}
 	}
 	su := c.sigma
 	if c.sigmaU != 0 {
 		su = c.sigmaU
 	}
 	ups, g0 := roundNoise(c.sigma, su, c.vGrid, c.sd, a)
+	if c.eBound != 0 {
+		ups, g0 = roundNoiseNorms(c.sigma, su, c.vGrid, c.eBound, a, c.qGrid)
+	}
 	c.last = t
 	rho := c.rho
 	if c.shift != nil {
@@ -192,6 +204,11 @@ func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 		return nil, err
 	}
 	rc := &roundCal{sigma: lc.Sigma, sigmaU: lc.SigmaU, rho: lc.Rho, sd: math.Sqrt(float64(s.D)), alpha: s.AlphaOrDefault(), hn: harmonic(s.N)}
+	if l.Norms {
+		var mc float64
+		rc.alpha, mc = normsAlpha(rc.alpha)
+		rc.eBound, rc.d = goeMeanBound(s.D, mc), s.D
+	}
 	if l.Shift {
 		rc.shift = newReleasedShift(s, lc.Rho)
 	}

@@ -70,10 +70,13 @@ const (
 	// and GaussianLeversShift has all three levers.
 	GaussianShift
 	GaussianLeversShift
+	// GaussianLeversNorms is GaussianLevers with the Norms lever: Υ_t and
+	// g_t from sharper bounds on the same noise's norms (norms.go).
+	GaussianLeversNorms
 )
 
 // LeverAlgs lists the variants with noise levers.
-var LeverAlgs = []Alg{GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift}
+var LeverAlgs = []Alg{GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift, GaussianLeversNorms}
 
 // NoiseLeverAlgs lists the lever variants whose mechanism (noise,
 // counter, calibration) is not another variant's: the released shift is
@@ -96,6 +99,8 @@ func (a Alg) Levers() (Levers, bool) {
 		return Levers{Shift: true}, true
 	case GaussianLeversShift:
 		return Levers{Split: true, Toeplitz: true, Shift: true}, true
+	case GaussianLeversNorms:
+		return Levers{Split: true, Toeplitz: true, Norms: true}, true
 	}
 	return Levers{}, false
 }
@@ -124,12 +129,13 @@ func (a Alg) MinEigBase() (Alg, bool) {
 // including the two BLT refinements (sharp bounds, per-round bounds) that
 // reach the lowest regret at the same (ε, δ), four of them again with the
 // radius tightened by λ_min of the released V_t (RadiusMinEig, paired with
-// their base variant's noise), and the five lever variants (levers.go,
+// their base variant's noise), and the six lever variants (levers.go,
 // paired with GaussianBLTRound's noise).
 var BeyondAlgs = []Alg{NonPrivate, Gaussian, GaussianExact, GaussianHonaker,
 	GaussianSmooth, GaussianBLT, GaussianBLTSharp, GaussianBLTRound, Wishart, WishartTight,
 	GaussianExactMinEig, GaussianBLTMinEig, GaussianBLTRoundMinEig, WishartTightMinEig,
-	GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift}
+	GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift,
+	GaussianLeversNorms}
 
 // GaussianCounter returns the counter an exactly calibrated Gaussian variant
 // runs on (mode picks the tree for GaussianExact), and false for the
@@ -193,6 +199,8 @@ func (a Alg) String() string {
 		return "GaussianShift"
 	case GaussianLeversShift:
 		return "GaussianLeversShift"
+	case GaussianLeversNorms:
+		return "GaussianLeversNorms"
 	}
 	if b, ok := a.MinEigBase(); ok {
 		return b.String() + "MinEig"
@@ -276,7 +284,7 @@ type PolicyConfig struct {
 	Sigma, S, L float64
 	Clip        bool
 	// XBound and YBound are the split bounds ‖x‖ ≤ XBound, |y| ≤ YBound of
-	// GaussianSplit and GaussianLevers (required for them, > 0; unset for
+	// GaussianSplit and GaussianLevers[Shift,Norms] (required for them, > 0; unset for
 	// the others). SS18 Fig. 4 has unit actions and ±1 rewards: 1 and 1.
 	XBound, YBound float64
 }
@@ -353,7 +361,7 @@ func NewPolicy(cfg PolicyConfig, rng *rand.Rand) (*LinUCB, error) {
 			shift = ShiftNone
 		}
 		reg, err = NewRegularizer(RegularizerConfig{Kind: RegWishartTree, Setting: s, Mode: cfg.Mode, Shift: shift, ShiftValue: cfg.ShiftValue, Noise: cfg.Noise}, rng)
-	case GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift:
+	case GaussianSplit, GaussianToeplitz, GaussianLevers, GaussianShift, GaussianLeversShift, GaussianLeversNorms:
 		if cfg.Shift != ShiftPaper {
 			return nil, fmt.Errorf("ss18: %v derives its shift from its counter; Shift must be ShiftPaper", cfg.Alg)
 		}
