@@ -3,6 +3,10 @@ package check
 import (
 	"fmt"
 	"math"
+	"math/rand/v2"
+	"sync"
+
+	"gonum.org/v1/gonum/mathext"
 
 	"github.com/dpbandits/dpbandits/dpb/bandit"
 	"github.com/dpbandits/dpbandits/dpb/counter"
@@ -104,27 +108,89 @@ func bltVariances(n int, omega, lambda []float64) []float64 {
 // concentration of the norm, E‖h‖ ≤ √d·sd), a_t = α/(2tH_n) (the
 // regularizer's per-round budget, round.go): over all rounds the failure
 // probability is at most α/4.
-func leverNoiseBound(s ss18.Setting, sigmaU float64, beta float64) ([]float64, error) {
-	return leverPerRound(s, beta, func(sqv, sd, at float64) float64 {
+//
+// With the Norms lever (ss18/norms.go) the bound is the exact quantile
+// instead: ‖h_t‖₂/(σ_u√V(t)) is χ_d, so g_t = σ_u√V(t)·√(2 Q⁻¹(d/2, a_t/2)),
+// Q⁻¹ the inverse regularised upper incomplete gamma function (gonum's,
+// not the policy's own tail sums), with a_t from α(1 − 1/100) (the lever
+// gives α/100 to its Monte Carlo bound).
+func leverNoiseBound(s ss18.Setting, sigmaU float64, beta float64, norms bool) ([]float64, error) {
+	if norms {
+		return leverPerRound(s, beta, leverNormsRounds, func(sqv, sd, at float64) float64 {
+			return float64(sigmaU*sqv) * math.Sqrt(2*mathext.GammaIncRegCompInv(float64(float64(sd*sd)/2), at/2))
+		})
+	}
+	return leverPerRound(s, beta, 1, func(sqv, sd, at float64) float64 {
 		return float64(sigmaU*sqv) * (sd + math.Sqrt(2*xmath.Log(2/at)))
 	})
 }
+
+// leverNormsRounds is the share of α the Norms lever's per-round bounds
+// get (1 − normsMCShare of ss18/norms.go, transcribed).
+const leverNormsRounds = 0.99
 
 // leverUpsilon returns the check's own Υ_t, t = 1..n (index t): the Gram
 // block's noise N_t, entries of variance σ_V²V(t) (2σ_V²V(t) on the
 // diagonal), has ‖N_t‖ ≤ σ_V√V(t)(2√d + 2√(ln(4/a_t))) but with
 // probability a_t/2 (Sudakov–Fernique and √2-Lipschitz concentration; the
 // two tails at a_t/4 each, round.go).
-func leverUpsilon(s ss18.Setting, sigmaV, beta float64) ([]float64, error) {
-	return leverPerRound(s, beta, func(sqv, sd, at float64) float64 {
+//
+// With the Norms lever, 2√d is replaced by the check's own Monte Carlo
+// estimate of E λ_max(W) ([goeMeanCheck]: other draws, another eigenvalue
+// routine than the policy's table), and a_t is from α(1 − 1/100).
+func leverUpsilon(s ss18.Setting, sigmaV, beta float64, norms bool) ([]float64, error) {
+	if norms {
+		e := goeMeanCheck(s.D)
+		return leverPerRound(s, beta, leverNormsRounds, func(sqv, sd, at float64) float64 {
+			return float64(sigmaV*sqv) * (e + 2*math.Sqrt(xmath.Log(4/at)))
+		})
+	}
+	return leverPerRound(s, beta, 1, func(sqv, sd, at float64) float64 {
 		return float64(sigmaV*sqv) * (2*sd + 2*math.Sqrt(xmath.Log(4/at)))
 	})
 }
 
+// goeMeanCheckSamples is the number of draws of [goeMeanCheck].
+const goeMeanCheckSamples = 1000000
+
+var goeMeanCache sync.Map // d → E λ_max estimate
+
+// goeMeanCheck returns the check's Monte Carlo estimate of E λ_max(W), W =
+// (G + Gᵀ)/√2 the d×d GOE matrix, from 10⁶ draws of its own stream, by
+// Jacobi rotations written here in plain float64 (the same on every
+// architecture, which gonum's assembly kernels are not). The policy's
+// bound Ê_d is its own table's mean of 10⁶ other draws plus the half-width
+// √(4 ln(1/α′)/10⁶), ≥ 0.0055 at the checks' α′ = α/100 = 5·10⁻⁴; the two
+// means differ by a normal of s.d. √(2·2/10⁶) = 0.002 (Var λ_max ≤ 2 by
+// the Gaussian Poincaré inequality, λ_max being √2-Lipschitz), so the
+// bounds-def row fails on a correct policy with probability below 0.4 %
+// (2.7 s.d.), fixed once by the seed.
+func goeMeanCheck(d int) float64 {
+	if v, ok := goeMeanCache.Load(d); ok {
+		return v.(float64)
+	}
+	rng := rand.New(rand.NewPCG(0xc4ec6, uint64(d)))
+	w := make([]float64, d*d)
+	var sum float64
+	for range goeMeanCheckSamples {
+		for i := 0; i < d; i++ {
+			w[i*d+i] = float64(math.Sqrt2 * rng.NormFloat64())
+			for j := i + 1; j < d; j++ {
+				v := rng.NormFloat64()
+				w[i*d+j], w[j*d+i] = v, v
+			}
+		}
+		sum += jacobiMaxEig(w, d)
+	}
+	m := sum / goeMeanCheckSamples
+	goeMeanCache.Store(d, m)
+	return m
+}
+
 // leverPerRound returns f(√V(t), √d, a_t) for t = 1..n (index t), V(t) the
 // BLT's variance on (1−z)^{−β} from the check's own ω and λ, a_t =
-// α/(2tH_n) the regularizer's per-round budget.
-func leverPerRound(s ss18.Setting, beta float64, f func(sqv, sd, at float64) float64) ([]float64, error) {
+// share·α/(2tH_n) the regularizer's per-round budget.
+func leverPerRound(s ss18.Setting, beta, share float64, f func(sqv, sd, at float64) float64) ([]float64, error) {
 	om, la, err := counter.BLTParamsBeta(s.N, beta)
 	if err != nil {
 		return nil, err
@@ -137,7 +203,7 @@ func leverPerRound(s ss18.Setting, beta float64, f func(sqv, sd, at float64) flo
 	out := make([]float64, s.N+1)
 	sd := math.Sqrt(float64(s.D))
 	for t := 1; t <= s.N; t++ {
-		out[t] = f(math.Sqrt(v[t]), sd, s.Alpha/(2*float64(t)*hn))
+		out[t] = f(math.Sqrt(v[t]), sd, float64(s.Alpha*share)/(2*float64(t)*hn))
 	}
 	return out, nil
 }
@@ -267,7 +333,8 @@ func LeverProp4(cfg LinUCBConfig) (Verdicts, error) {
 			return nil, err
 		}
 		cals[i] = lc
-		if gs[i], err = leverNoiseBound(leverSetting(&cfg), lc.SigmaU, lc.Beta); err != nil {
+		norms := lc.Levers.Norms
+		if gs[i], err = leverNoiseBound(leverSetting(&cfg), lc.SigmaU, lc.Beta, norms); err != nil {
 			return nil, err
 		}
 		// The g_t row's control: σ_V for σ_u (split), else the square
@@ -276,10 +343,10 @@ func LeverProp4(cfg LinUCBConfig) (Verdicts, error) {
 		if !lc.Levers.Split {
 			sc, bc = lc.SigmaU, 0.5
 		}
-		if gc[i], err = leverNoiseBound(leverSetting(&cfg), sc, bc); err != nil {
+		if gc[i], err = leverNoiseBound(leverSetting(&cfg), sc, bc, norms); err != nil {
 			return nil, err
 		}
-		if us[i], err = leverUpsilon(leverSetting(&cfg), lc.Sigma, lc.Beta); err != nil {
+		if us[i], err = leverUpsilon(leverSetting(&cfg), lc.Sigma, lc.Beta, norms); err != nil {
 			return nil, err
 		}
 	}
@@ -334,14 +401,19 @@ func leverVerdicts(c *LinUCBConfig, alg ss18.Alg, lc ss18.LeverCal, runs [][]flo
 	bias.Detects = detectsRatios(col(2), c.Alpha)
 	noiseT := ratioVerdict(name+"-noise", "‖h_t‖_{V_t⁻¹} ≤ min(γ_t, g_t/√λ_t) for all t ≤ n, w.p. ≥ 1 − α", ref, c.Alpha, col(3), note)
 	noiseT = scaleControl(noiseT, col(3), noiseCtl, noiseWhat)
-	g2 := ratioVerdict(name+"-noise-gt", "‖h_t‖₂ ≤ g_t = σ_u√V(t)(√d + √(2 ln(2/a_t))), V(t) = Σ_{j<t} b_j² from the counter's ω, λ (transcribed by the check), for all t ≤ n, w.p. ≥ 1 − α/4", ref+", round.go's g_t", c.Alpha/4, col(4), note)
+	gForm, uForm := "g_t = σ_u√V(t)(√d + √(2 ln(2/a_t)))", "Υ_t = σ_V√V(t)(2√d + 2√(ln(4/a_t)))"
+	if lc.Levers.Norms {
+		gForm = "g_t = σ_u√V(t)·q, q² = 2Q⁻¹(d/2, a_t/2) the χ²_d quantile (gonum)"
+		uForm = fmt.Sprintf("Υ_t = σ_V√V(t)(Ê + 2√(ln(4/a_t))), Ê = %.4f the check's Monte Carlo E λ_max of the GOE (10⁶ draws; its sampling error fails a correct policy w.p. < 0.4 %%), a_t from 0.99α", goeMeanCheck(c.D))
+	}
+	g2 := ratioVerdict(name+"-noise-gt", "‖h_t‖₂ ≤ "+gForm+", V(t) = Σ_{j<t} b_j² from the counter's ω, λ (transcribed by the check), for all t ≤ n, w.p. ≥ 1 − α/4", ref+", round.go's g_t", c.Alpha/4, col(4), note)
 	g2What := "g_t from σ_V instead of σ_u"
 	if !lc.Levers.Split {
 		g2What = "g_t with the square root's V(t) (β = ½) instead of β's"
 	}
 	g2 = withControl(g2, ratioVerdict("control", "", "", c.Alpha/4, col(6), ""), g2What)
 	g2.Detects = detectsRatios(col(4), c.Alpha/4)
-	def := NewVerdict(name+"-bounds-def", "the policy's per-round bounds are at least the check's: γ_t√ρ_min ≥ g_t (σ_u) and (ρ_max(t) − ρ_min)/2 ≥ Υ_t = σ_V√V(t)(2√d + 2√(ln(4/a_t))), every round of every run (transcribed by the check)",
+	def := NewVerdict(name+"-bounds-def", "the policy's per-round bounds are at least the check's: γ_t√ρ_min ≥ g_t (σ_u) and (ρ_max(t) − ρ_min)/2 ≥ "+uForm+", every round of every run (transcribed by the check)",
 		ref+", round.go's g_t and Υ_t", 0, 0, boolFail(quantile(col(7), 1) <= 1+1e-9), quantile(col(7), 1), note+"; slack: the largest check/policy ratio over rounds and runs")
 	def.Kind = KindArithmetic
 	def = withControl(def, NewVerdict("control", "", "", 0, 0, boolFail(quantile(col(8), 1) <= 1+1e-9), quantile(col(8), 1), ""), "the policy's "+g2What)
@@ -389,4 +461,49 @@ func selfNormalised(g, xi []float64, rho float64, l []float64, d int) (norm, log
 		n2 += float64(z[i] * z[i])
 	}
 	return math.Sqrt(n2), logDet
+}
+
+// jacobiMaxEig returns the largest eigenvalue of the symmetric d×d matrix
+// w (row-major, overwritten): Jacobi rotations, each zeroing the largest
+// off-diagonal entry, until the off-diagonal mass is below 10⁻²⁴ of the
+// total (Golub & Van Loan §8.5.2, the classical Jacobi method).
+func jacobiMaxEig(w []float64, d int) float64 {
+	for it := 0; it < 50*d*d; it++ {
+		p, q, big := 0, 0, 0.0
+		var off, tot float64
+		for i := 0; i < d; i++ {
+			tot += float64(w[i*d+i] * w[i*d+i])
+			for j := i + 1; j < d; j++ {
+				a := w[i*d+j]
+				off += float64(a * a)
+				if math.Abs(a) > big {
+					p, q, big = i, j, math.Abs(a)
+				}
+			}
+		}
+		if off <= float64(1e-24*(tot+off)) {
+			break
+		}
+		apq := w[p*d+q]
+		tau := (w[q*d+q] - w[p*d+p]) / float64(2*apq)
+		t := 1 / (math.Abs(tau) + math.Sqrt(float64(tau*tau)+1))
+		if tau < 0 {
+			t = -t
+		}
+		c := 1 / math.Sqrt(float64(t*t)+1)
+		sn := float64(t * c)
+		for k := 0; k < d; k++ { // columns p, q
+			a, b := w[k*d+p], w[k*d+q]
+			w[k*d+p], w[k*d+q] = float64(c*a)-float64(sn*b), float64(sn*a)+float64(c*b)
+		}
+		for k := 0; k < d; k++ { // rows p, q
+			a, b := w[p*d+k], w[q*d+k]
+			w[p*d+k], w[q*d+k] = float64(c*a)-float64(sn*b), float64(sn*a)+float64(c*b)
+		}
+	}
+	m := math.Inf(-1)
+	for i := 0; i < d; i++ {
+		m = max(m, w[i*d+i])
+	}
+	return m
 }
