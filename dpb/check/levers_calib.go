@@ -160,7 +160,7 @@ func splitMuSqMax(l, bnd, sv, su float64) float64 {
 }
 
 // LeverCalibrationRows checks the levers' calibration at the setting s
-// (see the file's comment) for each lever variant, on the BLT counter
+// (see the file's comment) for each noise-lever variant and GaussianLeversNorms, on the BLT counter
 // with the β the calibration chose, split bounds ‖x‖ ≤ 1, |y| ≤ 1.
 func LeverCalibrationRows(s ss18.Setting) (Verdicts, error) {
 	if err := s.Validate(); err != nil {
@@ -170,7 +170,10 @@ func LeverCalibrationRows(s ss18.Setting) (Verdicts, error) {
 		return nil, fmt.Errorf("check: the lever calibration rows are O(n²): n = %d is above %d", s.N, 1<<14)
 	}
 	var vs Verdicts
-	for _, alg := range ss18.NoiseLeverAlgs {
+	// GaussianLeversNorms releases through GaussianLevers' mechanism, but at
+	// its own r and β (the Norms lever moves the objective that picks them):
+	// its calibration is checked too.
+	for _, alg := range append(append([]ss18.Alg(nil), ss18.NoiseLeverAlgs...), ss18.GaussianLeversNorms) {
 		lv := leverLevers(alg)
 		lc, err := ss18.LeverCalibration(s, counter.BLT, lv)
 		if err != nil {

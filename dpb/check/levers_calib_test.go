@@ -14,8 +14,8 @@ func TestLeverCalibrationRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 6 {
-		t.Fatalf("%d rows, want 6 (split μ ×2, Toeplitz variance and cost ×2)", len(vs))
+	if len(vs) != 9 {
+		t.Fatalf("%d rows, want 9 (split μ ×3, Toeplitz variance and cost ×3)", len(vs))
 	}
 	for _, v := range vs {
 		if !v.Pass || v.Kind != KindArithmetic || v.ControlCaught == nil || !*v.ControlCaught {
