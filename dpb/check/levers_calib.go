@@ -3,6 +3,7 @@ package check
 import (
 	"fmt"
 	"math"
+	"slices"
 
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/noise"
@@ -173,7 +174,7 @@ func LeverCalibrationRows(s ss18.Setting) (Verdicts, error) {
 	// GaussianLeversNorms releases through GaussianLevers' mechanism, but at
 	// its own r and β (the Norms lever moves the objective that picks them):
 	// its calibration is checked too.
-	for _, alg := range append(append([]ss18.Alg(nil), ss18.NoiseLeverAlgs...), ss18.GaussianLeversNorms) {
+	for _, alg := range slices.Concat(ss18.NoiseLeverAlgs, []ss18.Alg{ss18.GaussianLeversNorms}) {
 		lv := leverLevers(alg)
 		lc, err := ss18.LeverCalibration(s, counter.BLT, lv)
 		if err != nil {

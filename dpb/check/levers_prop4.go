@@ -117,7 +117,7 @@ func bltVariances(n int, omega, lambda []float64) []float64 {
 func leverNoiseBound(s ss18.Setting, sigmaU float64, beta float64, norms bool) ([]float64, error) {
 	if norms {
 		return leverPerRound(s, beta, leverNormsRounds, func(sqv, sd, at float64) float64 {
-			return float64(sigmaU*sqv) * math.Sqrt(2*mathext.GammaIncRegCompInv(float64(float64(sd*sd)/2), at/2))
+			return float64(sigmaU*sqv) * math.Sqrt(2*mathext.GammaIncRegCompInv(float64(s.D)/2, at/2))
 		})
 	}
 	return leverPerRound(s, beta, 1, func(sqv, sd, at float64) float64 {

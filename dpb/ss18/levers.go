@@ -190,15 +190,14 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 	a := s.AlphaOrDefault()
 	cp := ConfidenceParams{D: s.D, Sigma: 1, S: 1, L: 1, Alpha: a}
 	sd := math.Sqrt(float64(s.D))
+	hn := harmonic(s.N)
 	ar := a // the per-round bounds' budget (roundCal.alpha)
 	var eb, q float64
 	if l.Norms {
-		var mc float64
-		ar, mc = normsAlpha(a)
-		eb = goeMeanBound(s.D, mc)
-		q = normsQuantile(s.D, ar/(2*float64(gridUp(tm, s.N))*harmonic(s.N)))
+		ar, eb = normsSetup(a, s.D)
+		q = normsQuantile(s.D, ar/(2*float64(gridUp(tm, s.N))*hn))
 	}
-	at := ar / (2 * float64(tm) * harmonic(s.N)) // roundCal's a_t at tm
+	at := ar / (2 * float64(tm) * hn) // roundCal's a_t at tm
 	best := LeverCal{Objective: math.Inf(1)}
 	for _, beta := range betas {
 		probe, err := leverProbe(s.N, kind, beta)
@@ -209,9 +208,11 @@ func leverCalibrate(s Setting, kind counter.Kind, l Levers) (LeverCal, error) {
 		vm := probe.VarianceAt(gridUp(tm, s.N))
 		// rhoFor returns the β̄-minimising ρ and β̄ at tm for σ_V, σ_u.
 		rhoFor := func(sv, su float64) (float64, float64) {
-			ups, g0 := roundNoise(sv, su, vm, sd, at)
+			var ups, g0 float64
 			if l.Norms {
 				ups, g0 = roundNoiseNorms(sv, su, vm, eb, at, q)
+			} else {
+				ups, g0 = roundNoise(sv, su, vm, sd, at)
 			}
 			bb := func(rho float64) float64 {
 				return BetaBar(cp, RegBounds{RhoMin: rho, RhoMax: rho + float64(2*ups), Gamma: g0 / math.Sqrt(rho)}, tm)

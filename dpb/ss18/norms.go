@@ -142,9 +142,11 @@ func roundNoiseNorms(sigmaV, sigmaU, v, eBound, a, q float64) (ups, g0 float64) 
 // gives the reward vector).
 func normsQuantile(d int, a float64) float64 { return chiQuantileUpper(d, a/2) }
 
-// normsAlpha returns the budget the Norms lever's per-round bounds share,
-// α(1 − normsMCShare), and the Monte Carlo bound's share α′.
-func normsAlpha(alpha float64) (rounds, mc float64) {
-	mc = float64(alpha * normsMCShare)
-	return alpha - mc, mc
+// normsSetup returns what the Norms lever fixes for a setting of dimension
+// d and failure budget α: the budget its per-round bounds share,
+// α(1 − normsMCShare), and Ê_d at the Monte Carlo bound's share α′ =
+// α·normsMCShare. roundCal and the calibration both take it from here.
+func normsSetup(alpha float64, d int) (rounds, eBound float64) {
+	mc := float64(alpha * normsMCShare)
+	return alpha - mc, goeMeanBound(d, mc)
 }

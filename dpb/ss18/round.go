@@ -68,9 +68,11 @@ func (c *roundCal) at(t int) RegBounds {
 	if c.sigmaU != 0 {
 		su = c.sigmaU
 	}
-	ups, g0 := roundNoise(c.sigma, su, c.vGrid, c.sd, a)
+	var ups, g0 float64
 	if c.eBound != 0 {
 		ups, g0 = roundNoiseNorms(c.sigma, su, c.vGrid, c.eBound, a, c.qGrid)
+	} else {
+		ups, g0 = roundNoise(c.sigma, su, c.vGrid, c.sd, a)
 	}
 	c.last = t
 	rho := c.rho
@@ -205,9 +207,8 @@ func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 	}
 	rc := &roundCal{sigma: lc.Sigma, sigmaU: lc.SigmaU, rho: lc.Rho, sd: math.Sqrt(float64(s.D)), alpha: s.AlphaOrDefault(), hn: harmonic(s.N)}
 	if l.Norms {
-		var mc float64
-		rc.alpha, mc = normsAlpha(rc.alpha)
-		rc.eBound, rc.d = goeMeanBound(s.D, mc), s.D
+		rc.alpha, rc.eBound = normsSetup(rc.alpha, s.D)
+		rc.d = s.D
 	}
 	if l.Shift {
 		rc.shift = newReleasedShift(s, lc.Rho)
