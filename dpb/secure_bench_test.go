@@ -26,7 +26,7 @@ import (
 func BenchmarkSecureEveryMechanism(b *testing.B) {
 	modes := []noise.Mode{noise.Simulated, noise.Secure}
 	for _, alg := range []ss18.Alg{ss18.Gaussian, ss18.GaussianExact, ss18.GaussianHonaker, ss18.GaussianSmooth,
-		ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound} {
+		ss18.GaussianSqrt, ss18.GaussianBLT, ss18.GaussianBLTSharp, ss18.GaussianBLTRound, ss18.GaussianLeversNorms} {
 		for _, mode := range modes {
 			b.Run(fmt.Sprintf("ss18-%v/noise=%v", alg, mode), func(b *testing.B) {
 				env, err := dpenv.NewLinearEnv(dpenv.LinearEnvConfig{Dim: 5, K: 25, Gap: 0.1}, bandit.Stream(1, 0))
@@ -37,7 +37,11 @@ func BenchmarkSecureEveryMechanism(b *testing.B) {
 				if alg == ss18.GaussianSqrt {
 					n = counter.MaxSqrtHorizon // its largest horizon; O(t) per round
 				}
-				pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: 5, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: mode}, bandit.Stream(1, 1))
+				cfg := ss18.PolicyConfig{Alg: alg, Setting: ss18.Setting{D: 5, N: n, Epsilon: 1, Delta: 0.1, Lt2: 2}, Mode: counter.Padded, Noise: mode}
+				if lv, _ := alg.Levers(); lv.Split {
+					cfg.XBound, cfg.YBound = 1, 1 // unit actions, rewards in [−1, 1]
+				}
+				pol, err := ss18.NewPolicy(cfg, bandit.Stream(1, 1))
 				if err != nil {
 					b.Fatal(err)
 				}

@@ -263,6 +263,9 @@ func checkSecurePower(t *testing.T, byName map[string]Result) {
 	for _, k := range counter.Kinds {
 		want = append(want, "gaussian-counter-"+k.String()+"-secure")
 	}
+	for _, m := range leverSecureAudits(noise.SecureSeeded) { // the noise levers on the secure sampler
+		want = append(want, m.Name)
+	}
 	for _, n := range want {
 		if _, ok := byName[n]; !ok {
 			t.Errorf("%s missing from the table: a secure row with a test that sees the discrete law", n)

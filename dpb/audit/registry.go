@@ -53,7 +53,7 @@ func AllWith(secure noise.Mode) []*Mechanism {
 	}
 	// The off-diagonal pair beside the diagonal one (tree counter).
 	ms = append(ms, gaussianE2EOffDiag(ss18.GaussianExact, noise.Simulated))
-	// The noise levers (issue 55; simulated noise only): the split on the
+	// The noise levers (issue 55) on simulated noise: the split on the
 	// pair that moves u the most, the one that moves V the most and the
 	// one that maximises μ²; the Toeplitz exponent on the BLT row's pair;
 	// both levers on the split's worst pair.
@@ -72,6 +72,8 @@ func AllWith(secure noise.Mode) []*Mechanism {
 		ms = append(ms, gaussianCounter(k, secure))
 	}
 	ms = append(ms, ftrlE2EGaussian(1, secure), ftrlE2ELaplace(1, secure))
+	// The noise levers on the secure sampler: each on its worst pair.
+	ms = append(ms, leverSecureAudits(secure)...)
 	for _, m := range ms {
 		if strings.HasSuffix(m.Name, "-secure") && !strings.HasPrefix(m.Name, "fp-attack") {
 			// The exact samplers cost about a microsecond a draw: a

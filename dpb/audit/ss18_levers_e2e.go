@@ -5,6 +5,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/counter"
 	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
@@ -121,18 +122,31 @@ func splitWeights(x []float64, y float64, x2 []float64, y2, sv, su float64) (cV,
 }
 
 // leverBuild returns the calibration and the policy configuration of the
-// lever variant alg at e2eSetting, built for a data bound shrink times too
-// small (shrink > 1: a control): split bounds ‖x‖, |y| ≤ leverBound/√shrink
-// (which scale √f and so σ_V and σ_u by 1/shrink, r re-chosen by
-// [ss18.LeverCalibration]), else L̃²/shrink (σ/shrink).
-func leverBuild(alg ss18.Alg, shrink float64) (ss18.LeverCal, ss18.PolicyConfig) {
+// lever variant alg at e2eSetting on noise of the given mode, built for a
+// data bound shrink times too small (shrink > 1: a control): split bounds
+// ‖x‖, |y| ≤ leverBound/√shrink (which scale √f and so σ_V and σ_u by
+// 1/shrink, r re-chosen by [ss18.LeverCalibration]), else L̃²/shrink
+// (σ/shrink). On secure noise the control is built instead for the ε′ at
+// which μ is shrink times the calibrated one, at the row's bounds (σ_V and
+// σ_u about shrink times smaller; r and β re-chosen): a bound too small
+// would clip the pair's records (the Toeplitz counters' data bound),
+// undoing the defect.
+func leverBuild(alg ss18.Alg, shrink float64, mode noise.Mode) (ss18.LeverCal, ss18.PolicyConfig) {
 	lv, ok := alg.Levers()
 	if !ok {
 		panic("audit: not a lever variant: " + alg.String())
 	}
 	s := e2eSetting
-	pc := ss18.PolicyConfig{Alg: alg, Noise: noise.Simulated}
-	if lv.Split {
+	pc := ss18.PolicyConfig{Alg: alg, Noise: mode}
+	if mode.Secure() {
+		if lv.Split {
+			lv.XBound, lv.YBound, pc.XBound, pc.YBound = leverBound, leverBound, leverBound, leverBound
+		}
+		if shrink != 1 {
+			cal, _ := leverBuild(alg, 1, mode)
+			s.Epsilon = accounting.GDPEpsilon(shrink*cal.Mu, s.Delta)
+		}
+	} else if lv.Split {
 		b := leverBound / math.Sqrt(shrink)
 		lv.XBound, lv.YBound, pc.XBound, pc.YBound = b, b, b, b
 	} else {
@@ -203,10 +217,10 @@ func checkLeverReg(reg ss18.Regularizer, want ss18.LeverCal) {
 // calibrated μ, the split's u and v pairs, would stay private under a σ/√2
 // control or be caught by no test of this size), so each row's control is
 // the same distance from private.
-func leverE2E(alg ss18.Alg, p splitPair, shrink float64) *Mechanism {
+func leverE2E(alg ss18.Alg, p splitPair, shrink float64, mode noise.Mode) *Mechanism {
 	s := e2eSetting
-	cal, _ := leverBuild(alg, 1)
-	built, pc := leverBuild(alg, shrink)
+	cal, _ := leverBuild(alg, 1, mode)
+	built, pc := leverBuild(alg, shrink, mode)
 	w, user, q := leverNoiseMatrix(cal)
 	xb, yb := leverBound, leverBound
 	if !cal.Levers.Split {
@@ -219,10 +233,14 @@ func leverE2E(alg ss18.Alg, p splitPair, shrink float64) *Mechanism {
 	if !cal.Levers.Split {
 		split = fmt.Sprintf("σ = %.4g, L̃² = %g", built.Sigma, pc.Setting.Lt2)
 	}
+	name := leverName(alg, p)
+	if mode.Secure() {
+		name += "-secure"
+	}
 	m := &Mechanism{
-		Name: leverName(alg, p),
-		Mechanism: fmt.Sprintf("SS18 %v regularizer (per-round bounds; BLT counter on (1−z)^{−%g}; %s), d = %d, n = %d, every released (V_t, ũ_t)",
-			alg, built.Beta, split, s.D, s.N),
+		Name: name,
+		Mechanism: describe(fmt.Sprintf("SS18 %v regularizer (per-round bounds; BLT counter on (1−z)^{−%g}; %s), d = %d, n = %d, every released (V_t, ũ_t)",
+			alg, built.Beta, split, s.D, s.N), mode),
 		Neighbours: splitNeighbours(p, user, x, y, x2, y2) +
 			fmt.Sprintf(" (the user with the largest a_sᵀ(BBᵀ)⁻¹a_s; the pair's exact μ = %.4f, calibrated μ = %.4f)", mu, cal.Mu),
 		Test:        "Neyman–Pearson: Σ_t w_t (Σ_{i≤j} ΔV_ij V_ij(t)/var_ij + Σ_i Δu_i ũ_i(t)/σ_u²) over the n releases, w = (BBᵀ)⁻¹a_s from the counter's noise matrix B",
@@ -235,15 +253,19 @@ func leverE2E(alg ss18.Alg, p splitPair, shrink float64) *Mechanism {
 	if shrink == 1 {
 		m.Control = func(short bool) *Mechanism {
 			f, _ := secureControlFactor(short, mu, cal.Mu)
-			c := leverE2E(alg, p, f)
-			bc, _ := leverBuild(alg, f)
+			c := leverE2E(alg, p, f, mode)
+			bc, _ := leverBuild(alg, f, mode)
 			_, _, mc := splitWeights(x, y, x2, y2, bc.Sigma, bc.SigmaU)
 			base := math.Sqrt2
 			if short {
 				base = 2
 			}
-			c.Mechanism = fmt.Sprintf("control: %v built for a bound %s too small (%s; %s × μ/μ_pair = %s × %.4g), fed the pair at the row's bounds: the pair's exact μ is %.4g, %.4g × the row's %.4g",
-				alg, fctr(f), leverControlNoise(cal, bc), fctr(base), fctr(base), cal.Mu/mu, math.Sqrt(q*mc), math.Sqrt(q*mc)/mu, mu)
+			what := fmt.Sprintf("a bound %s too small", fctr(f))
+			if mode.Secure() {
+				what = fmt.Sprintf("ε′ = %.4g at δ = %g (μ × %s, the same bounds), secure sampler", accounting.GDPEpsilon(f*cal.Mu, s.Delta), s.Delta, fctr(f))
+			}
+			c.Mechanism = fmt.Sprintf("control: %v built for %s (%s; %s × μ/μ_pair = %s × %.4g), fed the pair at the row's bounds: the pair's exact μ is %.4g, %.4g × the row's %.4g",
+				alg, what, leverControlNoise(cal, bc), fctr(base), fctr(base), cal.Mu/mu, math.Sqrt(q*mc), math.Sqrt(q*mc)/mu, mu)
 			return c
 		}
 		m.Note = leverNote(cal, p, mu, q)
@@ -328,7 +350,26 @@ func leverTrial(pc ss18.PolicyConfig, built ss18.LeverCal, w []float64, user int
 func leverAudits() []*Mechanism {
 	var ms []*Mechanism
 	for _, p := range splitPairs {
-		ms = append(ms, leverE2E(ss18.GaussianSplit, p, 1))
+		ms = append(ms, leverE2E(ss18.GaussianSplit, p, 1, noise.Simulated))
 	}
-	return append(ms, leverE2E(ss18.GaussianToeplitz, splitPairV, 1), leverE2E(ss18.GaussianLevers, splitPairWorst, 1))
+	return append(ms, leverE2E(ss18.GaussianToeplitz, splitPairV, 1, noise.Simulated), leverE2E(ss18.GaussianLevers, splitPairWorst, 1, noise.Simulated))
+}
+
+// leverSecureAudits returns the lever rows on the secure sampler (mode
+// Secure or SecureSeeded), each variant of ss18.NoiseLeverAlgs on its
+// worst pair (the split's for a split, e₁ against e₂ without): the exact
+// discrete Gaussian with per-entry σ's inflated for the rounding
+// (noise.SymGaussianLaw split) on the BLT's Toeplitz measurements with the
+// lever's own β. The test is the simulated row's (it sees the discrete law
+// to within the rounding); the control is built for ε′ ([leverBuild]).
+func leverSecureAudits(mode noise.Mode) []*Mechanism {
+	var ms []*Mechanism
+	for _, a := range ss18.NoiseLeverAlgs {
+		p := splitPairV
+		if lv, _ := a.Levers(); lv.Split {
+			p = splitPairWorst
+		}
+		ms = append(ms, leverE2E(a, p, 1, mode))
+	}
+	return ms
 }

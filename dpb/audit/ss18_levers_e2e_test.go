@@ -7,6 +7,7 @@ import (
 
 	"github.com/dpbandits/dpbandits/dpb/accounting"
 	"github.com/dpbandits/dpbandits/dpb/counter"
+	"github.com/dpbandits/dpbandits/dpb/noise"
 	"github.com/dpbandits/dpbandits/dpb/ss18"
 )
 
@@ -22,7 +23,7 @@ import (
 // and no row's pair exceeds the calibrated μ (a "calibration bug" note).
 func TestLeverE2EMu(t *testing.T) {
 	for _, alg := range ss18.NoiseLeverAlgs {
-		cal, _ := leverBuild(alg, 1)
+		cal, _ := leverBuild(alg, 1, noise.Simulated)
 		cfg := counter.Config{Kind: counter.BLT, Horizon: e2eSetting.N}
 		if cal.Beta != 0.5 {
 			cfg.Omega, cfg.Lambda, _ = counter.BLTParamsBeta(e2eSetting.N, cal.Beta)
@@ -56,7 +57,7 @@ func TestLeverE2EMu(t *testing.T) {
 			} else if !(mu < worst*(1-1e-3)) {
 				t.Errorf("%v, pair %v: μ %.6g not below the worst pair's %.6g", alg, p, mu, worst)
 			}
-			if m := leverE2E(alg, p, 1); alg != ss18.GaussianLevers || p == splitPairWorst {
+			if m := leverE2E(alg, p, 1, noise.Simulated); alg != ss18.GaussianLevers || p == splitPairWorst {
 				if strings.Contains(m.Note, "calibration bug") {
 					t.Errorf("%s: %s", m.Name, m.Note)
 				}
@@ -76,7 +77,7 @@ func TestLeverE2EMu(t *testing.T) {
 func TestLeverE2EPlantedDefectCaught(t *testing.T) {
 	for _, m := range leverAudits() {
 		alg, p := leverRowOf(t, m.Name)
-		r, err := Run(leverE2E(alg, p, 2), Options{Trials: 3000, Seed: 3})
+		r, err := Run(leverE2E(alg, p, 2, noise.Simulated), Options{Trials: 3000, Seed: 3})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -104,7 +105,7 @@ func leverRowOf(t *testing.T, name string) (ss18.Alg, splitPair) {
 
 // leverPairMu is the exact μ of a lever row's pair as calibrated.
 func leverPairMu(alg ss18.Alg, p splitPair) float64 {
-	cal, _ := leverBuild(alg, 1)
+	cal, _ := leverBuild(alg, 1, noise.Simulated)
 	_, _, q := leverNoiseMatrix(cal)
 	xb, yb := leverBound, leverBound
 	if !cal.Levers.Split {
@@ -142,5 +143,19 @@ func TestLeverAuditsCoverVariants(t *testing.T) {
 	}
 	if len(rows) != len(leverAudits()) {
 		t.Errorf("lever rows with the same name: %v", rows)
+	}
+	// On the secure sampler: each variant on its worst pair.
+	sec := map[string]bool{}
+	for _, m := range leverSecureAudits(noise.SecureSeeded) {
+		sec[m.Name] = true
+	}
+	for _, a := range ss18.NoiseLeverAlgs {
+		p := splitPairV
+		if lv, _ := a.Levers(); lv.Split {
+			p = splitPairWorst
+		}
+		if n := leverName(a, p) + "-secure"; !sec[n] {
+			t.Errorf("%s: no such secure lever row", n)
+		}
 	}
 }

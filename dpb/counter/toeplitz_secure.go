@@ -159,33 +159,41 @@ func (c *ToeplitzCounter) slack(e, g float64) float64 {
 
 // ToeplitzSlack returns the sensitivity slack that secure Gaussian noise of
 // grid g must pay for ([noise.NewSecureGaussianNoiseSlack]) to run the
-// Toeplitz counter kind (Sqrt or BLT) over horizon rounds of
-// dim-vectors whose entries are bounded by bound.Entry, in the units of the
-// node noise's sensitivity. g is [noise.SecureGrid] of the noise's
-// smallest σ.
+// Toeplitz counter kind (Sqrt or BLT, the BLT on its default
+// [BLTParams]) over horizon rounds of dim-vectors whose entries are
+// bounded by bound.Entry, in the units of the node noise's sensitivity. g
+// is [noise.SecureGrid] of the noise's smallest σ.
 func ToeplitzSlack(kind Kind, dim, horizon int, bound DataBound, g float64) (float64, error) {
-	if kind != Sqrt && kind != BLT {
-		return 0, fmt.Errorf("counter: %v is not a Toeplitz counter", kind)
+	return ToeplitzSlackFor(Config{Kind: kind, Dim: dim, Horizon: horizon, Bound: bound}, g)
+}
+
+// ToeplitzSlackFor is [ToeplitzSlack] for the counter cfg describes, its
+// own BLT parameters (Omega, Lambda) included: the error bound e and the
+// cost ‖c‖₂ it is counted in are those of that counter. cfg.Noise is
+// ignored (the slack sizes the noise); cfg.Bound.Entry is required.
+func ToeplitzSlackFor(cfg Config, g float64) (float64, error) {
+	if cfg.Kind != Sqrt && cfg.Kind != BLT {
+		return 0, fmt.Errorf("counter: %v is not a Toeplitz counter", cfg.Kind)
 	}
-	if err := param.CheckDim("dimension", dim); err != nil {
+	if err := param.CheckDim("dimension", cfg.Dim); err != nil {
 		return 0, err
 	}
-	if err := param.CheckPositive("data bound", bound.Entry); err != nil {
+	if err := param.CheckPositive("data bound", cfg.Bound.Entry); err != nil {
 		return 0, err
 	}
 	if err := param.CheckPositive("grid", g); err != nil {
 		return 0, err
 	}
-	probe, err := New(Config{Kind: kind, Dim: 1, Horizon: horizon, Noise: noise.ZeroNoise{N: 1}})
+	probe, err := New(Config{Kind: cfg.Kind, Dim: 1, Horizon: cfg.Horizon, Noise: noise.ZeroNoise{N: 1}, Omega: cfg.Omega, Lambda: cfg.Lambda})
 	if err != nil {
 		return 0, err
 	}
 	tc := probe.(*ToeplitzCounter)
-	e, err := tc.errorBound(bound.Entry, g)
+	e, err := tc.errorBound(cfg.Bound.Entry, g)
 	if err != nil {
 		return 0, err
 	}
-	tc.dim = dim
+	tc.dim = cfg.Dim
 	return tc.slack(e, g), nil
 }
 

@@ -268,3 +268,49 @@ func TestBLTSecureMeasurementError(t *testing.T) {
 	}
 	t.Logf("n = %d, K = %d: e = %.3g, worst double-word error %.3g, plain float64 %.3g, grid %.3g", n, k, e, worst, worstPlain, sec.Grid())
 }
+
+// TestToeplitzSlackForOwnParams: the slack of ToeplitzSlackFor is that of
+// the BLT counter the Config describes, its own (ω, λ) included: noise
+// paying exactly it is accepted by that counter, and noise paying a
+// relative 10⁻⁹ less is refused (the counter's own check in initSecure,
+// computed from the built counter: the control that the equality is
+// exact). The default parameters' slack (ToeplitzSlack, β = ½) differs
+// from it: for β = 0.6 it is smaller (the slack is counted in units of
+// the cost ‖c‖₂, which β = 0.6 lowers), and a noise sized with it is
+// refused.
+func TestToeplitzSlackForOwnParams(t *testing.T) {
+	const n, dim, sigma, bound = 5000, 3, 2.0, 1.0
+	om, la, err := BLTParamsBeta(n, 0.6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := Config{Kind: BLT, Dim: dim, Horizon: n, Bound: DataBound{Entry: bound}, Omega: om, Lambda: la}
+	g := noise.SecureGrid(sigma)
+	slack, err := ToeplitzSlackFor(cfg, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	build := func(sl float64) error {
+		nz, err := noise.New(noise.Config{Law: noise.GaussianLaw, Mode: noise.Secure, Sigmas: []float64{sigma, sigma, sigma}, Sensitivity: 1, Slack: sl}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c := cfg
+		c.Noise = nz
+		_, err = New(c)
+		return err
+	}
+	if err := build(slack); err != nil {
+		t.Errorf("the slack of ToeplitzSlackFor refused: %v", err)
+	}
+	if err := build(slack * (1 - 1e-9)); err == nil || !strings.Contains(err.Error(), "slack") {
+		t.Errorf("a slack 1e-9 short accepted (error %v)", err)
+	}
+	half, err := ToeplitzSlack(BLT, dim, n, DataBound{Entry: bound}, g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := build(half); half >= slack || err == nil {
+		t.Errorf("the default parameters' slack %v (β = 0.6's: %v) accepted by the β = 0.6 counter (error %v)", half, slack, err)
+	}
+}

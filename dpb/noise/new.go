@@ -72,8 +72,10 @@ type Config struct {
 	Sigma float64
 	// SigmaU splits the symmetrised Gaussian (SS18's (d+1)×(d+1) statistic,
 	// N = d+1): the last row and column (the reward vector u) get σ_u =
-	// SigmaU, the Gram block keeps Sigma (see [NewSymGaussianSplit]).
-	// Optional (> 0, finite); simulated symmetrised Gaussian only.
+	// SigmaU, the Gram block keeps Sigma (see [NewSymGaussianSplit]; on the
+	// secure modes the discrete σ of each entry is inflated as for any
+	// secure Gaussian with one σ per entry). Optional (> 0, finite);
+	// symmetrised Gaussian only.
 	SigmaU float64
 	// Sigmas gives a secure Gaussian one σ per entry (each > 0, finite;
 	// Dim then 0 or len(Sigmas), Sigma 0). Optional; secure Gaussian only.
@@ -144,7 +146,7 @@ func New(cfg Config, rng *rand.Rand) (Noise, error) {
 		}
 		s, err = newSecureGaussian(sigmas, cfg.Sensitivity, cfg.Slack)
 	case SymGaussianLaw:
-		s, err = newSecureSymGaussian(cfg.N, cfg.Sigma, cfg.Sensitivity, cfg.Slack)
+		s, err = newSecureSymGaussian(cfg.N, cfg.Sigma, cfg.SigmaU, cfg.Sensitivity, cfg.Slack)
 	case WishartLaw:
 		err = ExplainDefault(cfg.Mode, NoSecure("noise: the Wishart has no secure sampler: an exact Wishart on a grid would need its own privacy proof"))
 	}
@@ -174,8 +176,8 @@ func (cfg Config) checkFields(mode Mode) error {
 		return fmt.Errorf("noise: Sigma is %v for the %v law: only the Gaussian laws take one", cfg.Sigma, cfg.Law)
 	case cfg.DF != 0 && cfg.Law != WishartLaw:
 		return fmt.Errorf("noise: DF is %v for the %v law: only the Wishart takes one", cfg.DF, cfg.Law)
-	case cfg.SigmaU != 0 && (cfg.Law != SymGaussianLaw || mode.Secure()):
-		return fmt.Errorf("noise: SigmaU is %v for the %v law on %v noise: only the simulated symmetrised Gaussian is split (a secure split has no proof of its grid yet)", cfg.SigmaU, cfg.Law, mode)
+	case cfg.SigmaU != 0 && cfg.Law != SymGaussianLaw:
+		return fmt.Errorf("noise: SigmaU is %v for the %v law: only the symmetrised Gaussian is split", cfg.SigmaU, cfg.Law)
 	case cfg.Sigmas != nil && (cfg.Law != GaussianLaw || !mode.Secure()):
 		return fmt.Errorf("noise: Sigmas given for the %v law on %v noise: only the secure Gaussian takes one σ per entry", cfg.Law, mode)
 	case cfg.Sigmas != nil && cfg.Sigma != 0:

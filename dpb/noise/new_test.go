@@ -46,7 +46,12 @@ func TestNewBuildsTheNamedSampler(t *testing.T) {
 			return direct(s, err)
 		}},
 		{"secure sym", Config{Law: SymGaussianLaw, Mode: SecureSeeded, N: 2, Sigma: 3, Sensitivity: math.Sqrt2, Slack: 0.25}, func(r *rand.Rand) Noise {
-			s, err := newSecureSymGaussian(2, 3, math.Sqrt2, 0.25)
+			s, err := newSecureSymGaussian(2, 3, 0, math.Sqrt2, 0.25)
+			s.SeedFrom(SecureSeeded, r)
+			return direct(s, err)
+		}},
+		{"secure sym split", Config{Law: SymGaussianLaw, Mode: SecureSeeded, N: 3, Sigma: 3, SigmaU: 5, Sensitivity: 2, Slack: 0.25}, func(r *rand.Rand) Noise {
+			s, err := newSecureGaussian([]float64{3 * math.Sqrt2, 3, 5, 3 * math.Sqrt2, 5, 5 * math.Sqrt2}, 2, 0.25)
 			s.SeedFrom(SecureSeeded, r)
 			return direct(s, err)
 		}},

@@ -172,6 +172,26 @@ func SecureGrid(scale float64) float64 {
 	return math.Ldexp(1, e-1-SecureGridBits)
 }
 
+// SecureSymGrid returns the grid of the secure symmetrised Gaussian of
+// n×n matrices with scale sigma (and sigmaU on the last row and column
+// when > 0, as [Config].SigmaU): [SecureGrid] of its smallest entry scale,
+// σ off the diagonal (√2σ on it when n−1 < 2 leaves the block no
+// off-diagonal entry), σ_u on the last column. What a caller sizes a slack
+// with before building the noise.
+func SecureSymGrid(n int, sigma, sigmaU float64) float64 {
+	if sigmaU <= 0 {
+		if n < 2 {
+			return SecureGrid(math.Sqrt2 * sigma) // a 1×1 matrix: its diagonal only
+		}
+		return SecureGrid(sigma)
+	}
+	block := sigma // the block's smallest scale: off its diagonal, or on it when it is 1×1
+	if n-1 < 2 {
+		block = math.Sqrt2 * sigma
+	}
+	return SecureGrid(math.Min(block, sigmaU))
+}
+
 // Gridded is implemented by noise that lives on a grid: the node counters of
 // dpb/counter round every value they add to the grid when their noise is
 // Gridded, so that node values are exact grid multiples (the counters' grid
@@ -296,13 +316,23 @@ func newSecureGaussian(sigmas []float64, sens, slack float64) (*SecureNoise, err
 
 // newSecureSymGaussian is the secure counterpart of
 // [SymGaussianNoise]: packed n×n symmetric noise with σ off the diagonal
-// and √2σ on it, discrete Gaussian on the grid, for a mechanism whose
-// neighbouring packed data differ by at most sens in ℓ2 (attained). For the
-// SS18 tree, sens = √2·L̃²: (x, y) = L̃e₁ against L̃e₂ changes two diagonal
-// entries by L̃² each, and ‖vvᵀ − v′v′ᵀ‖_F² = 2L̃⁴ − 2(v·v′)² ≤ 2L̃⁴ bounds
-// every pair.
+// and √2σ on it, discrete Gaussian on the grid, for a mechanism some of
+// whose neighbouring packed data differ by sens in ℓ2 (see
+// [newSecureGaussian]: any attained pair will do, the largest inflates
+// least). For the SS18 tree, sens = √2·L̃²: (x, y) = L̃e₁ against L̃e₂
+// changes two diagonal entries by L̃² each, and ‖vvᵀ − v′v′ᵀ‖_F² = 2L̃⁴ −
+// 2(v·v′)² ≤ 2L̃⁴ bounds every pair.
+//
+// With sigmaU > 0 it is the secure counterpart of [NewSymGaussianSplit]:
+// the last row and column take σ_u = sigmaU (√2σ_u at the corner), the
+// leading block keeps σ. The weighted-sensitivity argument of
+// [newSecureGaussian] is per entry, so it covers the split as it is: the
+// discrete σ′_i = ⌈σ_i·f/g⌉ with g = SecureGrid(min σ_i) and f from
+// max σ_i/min σ_i keep the rounded mechanism's largest Σ Δ_i²/σ′_i² at or
+// below the continuous split mechanism's (dpb/ss18's LeverCal computes
+// that maximum, μ²/cost).
 // slack is a sensitivity slack as for the Gaussian ([Config].Slack).
-func newSecureSymGaussian(n int, sigma, sens, slack float64) (*SecureNoise, error) {
+func newSecureSymGaussian(n int, sigma, sigmaU, sens, slack float64) (*SecureNoise, error) {
 	if err := param.CheckDim("matrix size", n); err != nil {
 		return nil, err
 	}
@@ -315,6 +345,18 @@ func newSecureSymGaussian(n int, sigma, sens, slack float64) (*SecureNoise, erro
 			s[simd.PackedIndex(n, i, j)] = sigma
 		}
 		s[simd.PackedIndex(n, i, i)] = math.Sqrt2 * sigma
+	}
+	if sigmaU != 0 {
+		if err := param.CheckPositive("symmetric gaussian sigma_u", sigmaU); err != nil {
+			return nil, err
+		}
+		if n < 2 {
+			return nil, fmt.Errorf("noise: a split symmetrised Gaussian needs n >= 2 (a block and a last row), not %d", n)
+		}
+		for i := 0; i < n-1; i++ {
+			s[simd.PackedIndex(n, i, n-1)] = sigmaU
+		}
+		s[simd.PackedIndex(n, n-1, n-1)] = math.Sqrt2 * sigmaU
 	}
 	return newSecureGaussian(s, sens, slack)
 }

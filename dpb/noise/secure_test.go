@@ -3,8 +3,10 @@ package noise
 import (
 	"math"
 	"math/big"
+	"slices"
 	"testing"
 
+	"github.com/dpbandits/dpbandits/dpb/internal/simd"
 	"github.com/dpbandits/dpbandits/dpb/internal/testkit"
 )
 
@@ -157,5 +159,50 @@ func TestSecureNoiseErrors(t *testing.T) {
 	}
 	if _, err := New(Config{Law: SymGaussianLaw, Mode: Secure, N: 2, Sigma: math.Inf(1), Sensitivity: 1}, nil); err == nil {
 		t.Error("infinite sigma accepted")
+	}
+}
+
+// TestSecureSymSplit: the secure split symmetrised Gaussian has the grid
+// SecureSymGrid names (for every n and with or without the split), and each
+// entry's discrete σ is ⌈σ_i·f/g⌉ with σ_i = σ_V (√2σ_V) on the block's
+// off-diagonal (diagonal), σ_u (√2σ_u) on the last column (corner) and
+// f = 1 + (g√dim + slack)·(max σ_i/min σ_i)/sens.
+func TestSecureSymSplit(t *testing.T) {
+	for n := 1; n <= 4; n++ {
+		for _, su := range []float64{0, 0.9, 1.3, 7} {
+			if su != 0 && n < 2 {
+				continue
+			}
+			const sv, sens, slack = 1.0, 2.0, 0.3
+			nzAny, err := New(Config{Law: SymGaussianLaw, Mode: Secure, N: n, Sigma: sv, SigmaU: su, Sensitivity: sens, Slack: slack}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			nz := nzAny.(*SecureNoise)
+			if g := SecureSymGrid(n, sv, su); nz.Grid() != g {
+				t.Errorf("n %d σ_u %v: grid %v, SecureSymGrid %v", n, su, nz.Grid(), g)
+			}
+			want := make([]float64, 0, simd.PackedLen(n))
+			for i := 0; i < n; i++ {
+				for j := i; j < n; j++ {
+					s := sv
+					if su != 0 && j == n-1 {
+						s = su
+					}
+					if i == j {
+						s *= math.Sqrt2
+					}
+					want = append(want, s)
+				}
+			}
+			lo, hi := slices.Min(want), slices.Max(want)
+			g := nz.Grid()
+			f := 1 + (g*math.Sqrt(float64(len(want)))+slack)*(hi/lo)/sens
+			for i, s := range nz.Sigmas() {
+				if w := math.Ceil(want[i] * f / g); float64(s) != w {
+					t.Errorf("n %d σ_u %v entry %d: %d grid steps, want %v", n, su, i, s, w)
+				}
+			}
+		}
 	}
 }

@@ -24,7 +24,8 @@ type Levers struct {
 	// which LinUCB then enforces instead of ‖x‖² + y² ≤ L̃² (rejecting, or
 	// clipping each part when asked). The y² corner of the statistic is
 	// never used, so it is not released: the record enters with a zero
-	// corner. Privacy: see [LeverCal]. Simulated noise only.
+	// corner. Privacy: see [LeverCal]; on secure noise, leverNoise
+	// (round.go).
 	Split          bool
 	XBound, YBound float64
 	// Toeplitz runs the BLT counter on b ≈ (1−z)^{−β}

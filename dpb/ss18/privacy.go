@@ -64,8 +64,13 @@ func (r *TreeRegularizer) Privacy() bandit.Privacy {
 		}
 		// A record moves a node's packed Gram matrix by ‖Δ‖_F ≤ √2·L̃², and the
 		// symmetrised noise (σ off the diagonal, √2σ on it) weighs that as
-		// L̃²/σ; over the counter's measurements μ = √L2Sq·L̃²/σ.
-		mu := math.Sqrt(r.ctr.Cost().L2Sq) * s.Lt2 / sigma
+		// L̃²/σ; over the counter's measurements μ = √L2Sq·L̃²/σ. Split
+		// (levers.go), the weighted change is at most √f/σ_V.
+		w := s.Lt2
+		if lc := r.lever; lc != nil && lc.Levers.Split {
+			w = SplitFactor(lc.Levers.XBound, lc.Levers.YBound, lc.Ratio)
+		}
+		mu := math.Sqrt(r.ctr.Cost().L2Sq) * w / sigma
 		eps, ok, err := counter.DiscreteEpsilon(r.ctr, mu, s.Delta)
 		switch {
 		case err != nil:

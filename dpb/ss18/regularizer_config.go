@@ -103,9 +103,9 @@ type RegularizerConfig struct {
 	// There is no secure Wishart sampler: RegWishartTree rejects noise.Secure,
 	// and an unset Noise with an error that says to name noise.Simulated.
 	Noise noise.Mode
-	// Levers are the noise levers of RegGaussianCounterRound (levers.go:
-	// the split of V and u, the Toeplitz exponent), on simulated noise
-	// only. The zero value is none.
+	// Levers are the levers of RegGaussianCounterRound (levers.go: the
+	// split of V and u, the Toeplitz exponent, the released shift, the
+	// sharper norms), on simulated or secure noise. The zero value is none.
 	Levers Levers
 }
 

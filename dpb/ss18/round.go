@@ -198,8 +198,8 @@ func newRoundReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 // [NewGaussianCounterRegRound] with Υ_t from σ_V and g_t from σ_u, ρ_min
 // from the calibration.
 func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
-	if mode.Secure() {
-		return nil, noise.NoSecure("ss18: the levers (split noise, Toeplitz exponent) run on simulated noise only: their secure samplers (a split grid, the Toeplitz measurements' error bound for β ≠ ½) have no proof yet; name noise.Simulated")
+	if err := noise.CheckMode(mode); err != nil {
+		return nil, err
 	}
 	lc, err := LeverCalibration(s, kind, l)
 	if err != nil {
@@ -217,16 +217,15 @@ func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 		return nil, err
 	}
 	lc.Bounds = rc.at(1)
-	nz, err := noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: lc.Sigma, SigmaU: splitSigmaU(lc)}, rng)
-	if err != nil {
-		return nil, err
-	}
 	n1 := s.D + 1
-	cc := counter.Config{Kind: kind, Dim: simd.PackedLen(n1), Horizon: s.N, Noise: nz}
+	cc := counter.Config{Kind: kind, Dim: simd.PackedLen(n1), Horizon: s.N}
 	if lc.Beta != 0.5 {
 		if cc.Omega, cc.Lambda, err = counter.BLTParamsBeta(s.N, lc.Beta); err != nil {
 			return nil, err
 		}
+	}
+	if cc.Noise, err = leverNoise(s, lc, &cc, mode, rng); err != nil {
+		return nil, err
 	}
 	ctr, err := counter.New(cc)
 	if err != nil {
@@ -242,6 +241,80 @@ func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 	rc.last = 0
 	r.round = rc
 	return r, nil
+}
+
+// leverNoise returns the node noise of a lever regularizer: the
+// symmetrised Gaussian with σ_V (and σ_u when split) of lc, simulated from
+// rng, or in a secure mode the exact discrete Gaussian of
+// [noise.SymGaussianLaw] with the same σ's, whose grid inflation is
+// computed for the packed ℓ2 change of an attained neighbouring pair
+// ([leverSensitivity]). On the Toeplitz counters (Sqrt, BLT, the latter
+// on the Toeplitz lever's own (1−z)^{−β} parameters) it sets cc.Bound to
+// the per-entry data bound ([leverEntryBound], clipped there) and the
+// noise pays the slack of their measurement error for that counter
+// ([counter.ToeplitzSlackFor]): the argument of
+// [newGaussianCounterRegCal], per entry. The levers Shift and Norms change
+// no noise.
+//
+// What the secure mode does not carry over: Υ_t and g_t bound the norms of
+// continuous Gaussian noise of scale σ_V, σ_u; the discrete Gaussian's
+// entries have variance at most σ′² (σ′ ≥ σ the inflated scale) and are
+// σ′-subgaussian (Canonne, Kamath & Steinke 2020, Cor. 9), not Gaussian, so
+// the confidence radius is the continuous mechanism's, as for every secure
+// Gaussian regularizer of this package. Privacy is what the secure mode
+// proves, and is unaffected.
+func leverNoise(s Setting, lc LeverCal, cc *counter.Config, mode noise.Mode, rng *rand.Rand) (noise.Noise, error) {
+	n1 := s.D + 1
+	nc := noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: n1, Sigma: lc.Sigma, SigmaU: splitSigmaU(lc)}
+	if !mode.Secure() {
+		return noise.New(nc, rng)
+	}
+	nc.Mode = mode
+	nc.Sensitivity = leverSensitivity(s, lc)
+	if cc.Kind == counter.Sqrt || cc.Kind == counter.BLT {
+		cc.Bound = counter.DataBound{Entry: leverEntryBound(s, lc), Clip: true}
+		slack, err := counter.ToeplitzSlackFor(*cc, noise.SecureSymGrid(n1, nc.Sigma, nc.SigmaU))
+		if err != nil {
+			return nil, err
+		}
+		nc.Slack = slack
+	}
+	return noise.New(nc, rng)
+}
+
+// leverEntryBound returns the bound on every entry of a packed record
+// that the secure Toeplitz counters need, with LinUCB's tolerance: L̃²
+// unsplit (|v_i v_j| ≤ ‖v‖²), max(L², LB) split (|x_i x_j| ≤ ‖x‖², |x_i y|
+// ≤ ‖x‖|y|, the corner zero), L = XBound, B = YBound; ×(1 + boundSlack)²
+// covers ‖x‖² ≤ L²(1 + boundSlack), |y| ≤ B(1 + boundSlack).
+func leverEntryBound(s Setting, lc LeverCal) float64 {
+	t := (1 + boundSlack) * (1 + boundSlack)
+	if !lc.Levers.Split {
+		return s.Lt2 * t
+	}
+	l, b := lc.Levers.XBound, lc.Levers.YBound
+	return math.Max(l*l, l*b) * t
+}
+
+// leverSensitivity returns the ℓ2 norm of the packed change of a
+// neighbouring pair that the data bounds allow (attained, as
+// noise.New's secure Gaussian needs: any such pair's norm is at most
+// max ‖Δ‖_σ·max σ, so the inflation it computes covers the rounding).
+// Unsplit: √2·L̃² (the pair √L̃²e₁, √L̃²e₂, as [newGaussianCounterRegCal]).
+// Split (corner zero), the larger of two pairs: (Le₁, B) against
+// (Le₂, −B), which moves two diagonal entries by L² and two u entries by
+// LB, √(2L⁴ + 2L²B²) (d ≥ 2); and (Le₁, B) against (Le₁, −B), which moves
+// u₁ by 2LB.
+func leverSensitivity(s Setting, lc LeverCal) float64 {
+	if !lc.Levers.Split {
+		return math.Sqrt2 * s.Lt2
+	}
+	l, b := lc.Levers.XBound, lc.Levers.YBound
+	sens := 2 * l * b
+	if s.D >= 2 {
+		sens = math.Max(sens, math.Sqrt(2*l*l*l*l+2*l*l*b*b))
+	}
+	return sens
 }
 
 // splitSigmaU returns the noise's SigmaU: σ_u when split, else 0 (unsplit).

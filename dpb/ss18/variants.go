@@ -60,8 +60,8 @@ const (
 	// GaussianBLTRoundMinEig (the per-round BLT regularizer with the λ_min
 	// radius) with the noise levers of levers.go: the reward vector's noise
 	// split from the Gram block's (Split; PolicyConfig.XBound and YBound
-	// required), the BLT on (1−z)^{−β} (Toeplitz), and both. Simulated
-	// noise only.
+	// required), the BLT on (1−z)^{−β} (Toeplitz), and both, on simulated
+	// or secure noise (leverNoise in round.go).
 	GaussianSplit
 	GaussianToeplitz
 	GaussianLevers
@@ -266,8 +266,9 @@ type PolicyConfig struct {
 	// crypto/rand, which runs every Gaussian variant: Gaussian, GaussianExact,
 	// GaussianHonaker and GaussianSmooth through the grid wrapper of
 	// dpb/counter, GaussianSqrt, GaussianBLT, GaussianBLTSharp and
-	// GaussianBLTRound (and their MinEig forms) through the Toeplitz
-	// counters' secure measurements (data bound L̃² per entry). The Wishart
+	// GaussianBLTRound (and their MinEig forms) and the lever variants
+	// through the Toeplitz counters' secure measurements (data bound L̃² per
+	// entry, or max(L², LB) split). The Wishart
 	// variants refuse noise.Secure with an error that says why, and an unset
 	// Noise with an error that says to name noise.Simulated (seeded
 	// floating-point noise, not a release-grade guarantee). The policy's
