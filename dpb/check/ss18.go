@@ -356,7 +356,12 @@ func SS18Samplers(cfg SS18Config) (Verdicts, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(vs, lv...), nil
+	vs = append(vs, lv...)
+	ls, err := LeverSecureSensitivity(s)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, ls...), nil
 }
 
 // SS18Privacy checks the privacy calibration at [SS18PaperSetting]
