@@ -255,8 +255,11 @@ func secureRegretPair(cfg SecureRegretConfig, g, a, rep, envShift int, modes [2]
 		if err != nil {
 			return envs, pols, err
 		}
-		pol, err := ss18.NewPolicy(ss18.PolicyConfig{Alg: alg, Setting: cfg.Setting(), Mode: mode, Noise: nz},
-			bandit.Stream(s, bandit.StreamID(rep, 1+int(alg))))
+		pc := ss18.PolicyConfig{Alg: alg, Setting: cfg.Setting(), Mode: mode, Noise: nz}
+		if lv, _ := alg.Levers(); lv.Split {
+			pc.XBound, pc.YBound = 1, 1 // unit actions, rewards in [−1, 1] (beyond-ss18's split bounds)
+		}
+		pol, err := ss18.NewPolicy(pc, bandit.Stream(s, bandit.StreamID(rep, 1+int(alg))))
 		if err != nil {
 			return envs, pols, fmt.Errorf("%v (%v): %w", alg, nz, err)
 		}
