@@ -258,11 +258,11 @@ func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 //
 // What the secure mode does not carry over: Υ_t and g_t bound the norms of
 // continuous Gaussian noise of scale σ_V, σ_u; the discrete Gaussian's
-// entries have variance at most σ′² (σ′ ≥ σ the inflated scale) and are
-// σ′-subgaussian (Canonne, Kamath & Steinke 2020, Cor. 9), not Gaussian, so
-// the confidence radius is the continuous mechanism's, as for every secure
-// Gaussian regularizer of this package. Privacy is what the secure mode
-// proves, and is unaffected.
+// entries (σ′ ≥ σ the inflated scale) have variance at most σ′² and are
+// σ′-subgaussian (Canonne, Kamath & Steinke 2020), but are not Gaussian,
+// so the confidence radius is the continuous mechanism's, as for every
+// secure Gaussian regularizer of this package. Privacy is what the secure
+// mode proves, and is unaffected.
 func leverNoise(s Setting, lc LeverCal, cc *counter.Config, mode noise.Mode, rng *rand.Rand) (noise.Noise, error) {
 	n1 := s.D + 1
 	nc := noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: n1, Sigma: lc.Sigma, SigmaU: splitSigmaU(lc)}
