@@ -43,6 +43,10 @@ type LinUCBConfig struct {
 	// MinEig adds the verdicts of the RadiusMinEig form of β_t (see
 	// [Prop4]); the other verdicts are unchanged by it.
 	MinEig bool
+	// SecureNoise runs the lever variants of [LeverProp4] on the secure
+	// sampler fed the runs' seeded streams (noise.SecureSeeded), their rows
+	// named …-secure; the other checks ignore it.
+	SecureNoise bool
 }
 
 func (c *LinUCBConfig) defaults() error {

@@ -206,7 +206,8 @@ func SS18Prop4(cfg SS18Config) (Verdicts, error) {
 // leverPolicyRows runs [LeverProp4] for the lever variants at d = 3, K = 9
 // (the RadiusMinEig rows' configuration), n = 2000 (5000 by default),
 // 64 runs (80), α = 0.05, at gaps 0.1 and 0 (rows named …-gap0; the bias and
-// g_t rows, the same at both gaps, at 0.1 only).
+// g_t rows, the same at both gaps, at 0.1 only), and GaussianLeversNorms at
+// gap 0.1 on the secure sampler (rows named prop4-GaussianLeversNorms-secure-…).
 func leverPolicyRows(c SS18Config, base LinUCBConfig) (Verdicts, error) {
 	lc := base
 	lc.D, lc.K, lc.Algs, lc.N = 3, 9, ss18.LeverAlgs, 5000
@@ -233,7 +234,16 @@ func leverPolicyRows(c SS18Config, base LinUCBConfig) (Verdicts, error) {
 			vs = append(vs, r)
 		}
 	}
-	return vs, nil
+	// The combined variant on secure noise: the radius and bounds of the
+	// continuous mechanism, the exact discrete Gaussian noise (whose entries
+	// are subgaussian, not Gaussian: the bounds' proof does not cover it).
+	sec := lc
+	sec.Algs, sec.SecureNoise = []ss18.Alg{ss18.GaussianLeversNorms}, true
+	v, err := LeverProp4(sec)
+	if err != nil {
+		return nil, err
+	}
+	return append(vs, v...), nil
 }
 
 // SS18Scaled runs every check of [SS18] whose cost grows with n,
