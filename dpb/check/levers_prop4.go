@@ -57,7 +57,7 @@ func leverPolicy(c *LinUCBConfig, alg ss18.Alg, rep, series int) (*dpenv.LinearE
 		Radius:  ss18.RadiusMinEig,
 	}
 	if c.SecureNoise {
-		pc.Noise = noise.SecureSeeded
+		pc.Noise = SecureNoise
 	}
 	if lv, _ := alg.Levers(); lv.Split {
 		pc.XBound, pc.YBound = leverSplitBound, leverSplitBound

@@ -14,7 +14,7 @@ import (
 // LeverSecureSensitivity is "ss18-lever-<alg>-secure-mu" for each noise
 // lever (ss18.NoiseLeverAlgs) on secure noise: the discrete mechanism the
 // built regularizer runs is no less private than the continuous one its
-// σ's were calibrated for. On the built object (SecureSeeded, setting s,
+// σ's were calibrated for. On the built object ([SecureNoise], setting s,
 // split bounds ‖x‖, |y| ≤ 1), with σ′_i the node noise's discrete scales
 // (steps × grid g, read from it), p the packed length, slack the noise's
 // sensitivity slack and L2Sq the counter's cost:
@@ -56,7 +56,7 @@ func LeverSecureSensitivity(s ss18.Setting) (Verdicts, error) {
 
 func leverSecureMuRow(s ss18.Setting, alg ss18.Alg) (Verdict, error) {
 	lv := leverLevers(alg)
-	regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianCounterRound, Setting: s, Counter: counter.BLT, Noise: noise.SecureSeeded, Levers: lv}, rand.New(rand.NewPCG(1, 1)))
+	regAny, err := ss18.NewRegularizer(ss18.RegularizerConfig{Kind: ss18.RegGaussianCounterRound, Setting: s, Counter: counter.BLT, Noise: SecureNoise, Levers: lv}, rand.New(rand.NewPCG(1, 1)))
 	if err != nil {
 		return Verdict{}, err
 	}
@@ -89,7 +89,7 @@ func leverSecureMuRow(s ss18.Setting, alg ss18.Alg) (Verdict, error) {
 		return math.Sqrt(cost) * (m + (g*math.Sqrt(float64(len(sig)))+nz.Slack())/lo)
 	}
 	got := mu(sn)
-	cfg := noise.Config{Law: noise.SymGaussianLaw, Mode: noise.SecureSeeded, N: n1, Sigma: lc.Sigma, Sensitivity: 2 * sens, Slack: sn.Slack()}
+	cfg := noise.Config{Law: noise.SymGaussianLaw, Mode: SecureNoise, N: n1, Sigma: lc.Sigma, Sensitivity: 2 * sens, Slack: sn.Slack()}
 	if lc.Levers.Split {
 		cfg.SigmaU = lc.SigmaU
 	}

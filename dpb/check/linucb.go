@@ -44,8 +44,8 @@ type LinUCBConfig struct {
 	// [Prop4]); the other verdicts are unchanged by it.
 	MinEig bool
 	// SecureNoise runs the lever variants of [LeverProp4] on the secure
-	// sampler fed the runs' seeded streams (noise.SecureSeeded), their rows
-	// named …-secure; the other checks ignore it.
+	// sampler fed the runs' seeded streams (the package's [SecureNoise]
+	// mode), their rows named …-secure; the other checks ignore it.
 	SecureNoise bool
 }
 

@@ -259,7 +259,7 @@ func (o *checkOpts) finish(w io.Writer, papers []string, configs map[string]any,
 			Config   any            `json:"config"`
 			Summary  check.Summary  `json:"summary"`
 			Verdicts check.Verdicts `json:"verdicts"`
-		}{provenance(), noiseNames(check.Noise), cfg, all.Summarise(), all}); err != nil {
+		}{provenance(), noiseNames(check.Noise, check.SecureNoise), cfg, all.Summarise(), all}); err != nil {
 			return err
 		}
 	}
