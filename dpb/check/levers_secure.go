@@ -155,7 +155,7 @@ func leverSecureMaxWeighted(pairs func(float64) [][]float64, sig []float64) floa
 		for _, dv := range pairs(c) {
 			var w float64
 			for i, x := range dv {
-				w += (x / sig[i]) * (x / sig[i])
+				w += float64((x / sig[i]) * (x / sig[i]))
 			}
 			best = math.Max(best, math.Sqrt(w))
 		}
@@ -171,7 +171,7 @@ func leverSecureMaxL2(pairs func(float64) [][]float64) float64 {
 		for _, dv := range pairs(c) {
 			var w float64
 			for _, x := range dv {
-				w += x * x
+				w += float64(x * x)
 			}
 			best = math.Max(best, math.Sqrt(w))
 		}
@@ -186,7 +186,7 @@ func maxOnInterval(f func(float64) float64) float64 {
 	h := 2.0 / steps
 	best, bx := math.Inf(-1), -1.0
 	for i := 0; i <= steps; i++ {
-		x := -1 + float64(i)*h
+		x := -1 + float64(float64(i)*h)
 		if v := f(x); v > best {
 			best, bx = v, x
 		}
@@ -194,7 +194,7 @@ func maxOnInterval(f func(float64) float64) float64 {
 	lo, hi := math.Max(-1, bx-h), math.Min(1, bx+h)
 	const phi = 0.6180339887498949
 	for range 80 {
-		m1, m2 := hi-phi*(hi-lo), lo+phi*(hi-lo)
+		m1, m2 := hi-float64(phi*(hi-lo)), lo+float64(phi*(hi-lo))
 		if f(m1) >= f(m2) {
 			hi = m2
 		} else {

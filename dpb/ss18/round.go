@@ -312,7 +312,7 @@ func leverSensitivity(s Setting, lc LeverCal) float64 {
 	l, b := lc.Levers.XBound, lc.Levers.YBound
 	sens := 2 * l * b
 	if s.D >= 2 {
-		sens = math.Max(sens, math.Sqrt(2*l*l*l*l+2*l*l*b*b))
+		sens = math.Max(sens, math.Sqrt(float64(2*l*l*l*l)+float64(2*l*l*b*b)))
 	}
 	return sens
 }
