@@ -75,7 +75,7 @@ func leverSecureMuRow(s ss18.Setting, alg ss18.Alg) (Verdict, error) {
 	}
 	n1 := s.D + 1
 	pairs := leverSecurePairs(s, lc.Levers)
-	sens := leverSecureMaxL2(pairs)
+	sens := leverSecureMaxL2(pairs, len(sn.Sigmas()))
 	cost := reg.Counter().Cost().L2Sq
 	mu := func(nz *noise.SecureNoise) float64 {
 		g := nz.Grid()
@@ -164,19 +164,14 @@ func leverSecureMaxWeighted(pairs func(float64) [][]float64, sig []float64) floa
 	return maxOnInterval(f)
 }
 
-// leverSecureMaxL2 returns max over the family of ‖Δ‖₂.
-func leverSecureMaxL2(pairs func(float64) [][]float64) float64 {
-	return maxOnInterval(func(c float64) float64 {
-		best := 0.0
-		for _, dv := range pairs(c) {
-			var w float64
-			for _, x := range dv {
-				w += float64(x * x)
-			}
-			best = math.Max(best, math.Sqrt(w))
-		}
-		return best
-	})
+// leverSecureMaxL2 returns max over the family of ‖Δ‖₂: ‖Δ‖_σ with every
+// σ_i = 1.
+func leverSecureMaxL2(pairs func(float64) [][]float64, p int) float64 {
+	ones := make([]float64, p)
+	for i := range ones {
+		ones[i] = 1
+	}
+	return leverSecureMaxWeighted(pairs, ones)
 }
 
 // maxOnInterval maximises f on [−1, 1]: a grid of 4,001 points, then 80

@@ -347,16 +347,9 @@ func newSecureSymGaussian(n int, sigma, sigmaU, sens, slack float64) (*SecureNoi
 		s[simd.PackedIndex(n, i, i)] = math.Sqrt2 * sigma
 	}
 	if sigmaU != 0 {
-		if err := param.CheckPositive("symmetric gaussian sigma_u", sigmaU); err != nil {
+		if err := splitScales(s, n, sigmaU); err != nil {
 			return nil, err
 		}
-		if n < 2 {
-			return nil, fmt.Errorf("noise: a split symmetrised Gaussian needs n >= 2 (a block and a last row), not %d", n)
-		}
-		for i := 0; i < n-1; i++ {
-			s[simd.PackedIndex(n, i, n-1)] = sigmaU
-		}
-		s[simd.PackedIndex(n, n-1, n-1)] = math.Sqrt2 * sigmaU
 	}
 	return newSecureGaussian(s, sens, slack)
 }

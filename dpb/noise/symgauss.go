@@ -84,18 +84,29 @@ func NewSymGaussianSplit(n int, sigmaV, sigmaU float64, rng *rand.Rand) (*SymGau
 	if err != nil {
 		return nil, err
 	}
-	if err := param.CheckPositive("symmetric gaussian sigma_u", sigmaU); err != nil {
+	if err := splitScales(g.scale, n, sigmaU); err != nil {
 		return nil, err
 	}
-	if n < 2 {
-		return nil, fmt.Errorf("noise: a split symmetrised Gaussian needs n >= 2 (a block and a last row), not %d", n)
-	}
-	for i := 0; i < n-1; i++ {
-		g.scale[simd.PackedIndex(n, i, n-1)] = sigmaU
-	}
-	g.scale[simd.PackedIndex(n, n-1, n-1)] = math.Sqrt2 * sigmaU
 	g.sigmaU = sigmaU
 	return g, nil
+}
+
+// splitScales validates σ_u = sigmaU of a split n×n symmetrised Gaussian
+// and writes it into the packed scales s of the last row and column
+// (√2σ_u at the corner): the simulated split and the secure one
+// (newSecureSymGaussian) both take their split from here.
+func splitScales(s []float64, n int, sigmaU float64) error {
+	if err := param.CheckPositive("symmetric gaussian sigma_u", sigmaU); err != nil {
+		return err
+	}
+	if n < 2 {
+		return fmt.Errorf("noise: a split symmetrised Gaussian needs n >= 2 (a block and a last row), not %d", n)
+	}
+	for i := 0; i < n-1; i++ {
+		s[simd.PackedIndex(n, i, n-1)] = sigmaU
+	}
+	s[simd.PackedIndex(n, n-1, n-1)] = math.Sqrt2 * sigmaU
+	return nil
 }
 
 // SigmaU returns σ_u of a split noise ([NewSymGaussianSplit]), σ otherwise.

@@ -122,7 +122,7 @@ func newGaussianCounterReg(s Setting, kind counter.Kind, mode noise.Mode, rng *r
 // secure mode needs, B = L̃² per entry of the packed record [x; y][x; y]ᵀ
 // (|v_i v_j| ≤ ‖v‖² ≤ L̃², up to LinUCB's relative tolerance boundSlack;
 // clipped to it, which changes no record within the bound), and the noise
-// pays the slack of their measurement error (counter.ToeplitzSlack).
+// pays the slack of their measurement error ([symNoise]).
 func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.Mode, rng *rand.Rand) (*TreeRegularizer, error) {
 	kind := cal.Kind
 	if !(cal.Bounds.RhoMin > 0) || math.IsInf(cal.Bounds.Gamma, 0) {
@@ -131,27 +131,14 @@ func newGaussianCounterRegCal(s Setting, cal GaussianCounterCal, mode noise.Mode
 	if err := noise.CheckMode(mode); err != nil {
 		return nil, err
 	}
-	var nz noise.Noise
-	var err error
 	n1 := s.D + 1
-	var bound counter.DataBound
-	if mode.Secure() {
-		var slack float64
-		if kind == counter.Sqrt || kind == counter.BLT {
-			bound = counter.DataBound{Entry: s.Lt2 * (1 + boundSlack), Clip: true}
-			// The grid of the noise below: its smallest σ is the off-diagonal σ.
-			if slack, err = counter.ToeplitzSlack(kind, simd.PackedLen(n1), s.N, bound, noise.SecureGrid(cal.Sigma)); err != nil {
-				return nil, err
-			}
-		}
-		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: mode, N: n1, Sigma: cal.Sigma, Sensitivity: math.Sqrt2 * s.Lt2, Slack: slack}, rng)
-	} else {
-		nz, err = noise.New(noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: cal.Sigma}, rng)
-	}
-	if err != nil {
+	cc := counter.Config{Kind: kind, Dim: simd.PackedLen(n1), Horizon: s.N}
+	var err error
+	nc := noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: n1, Sigma: cal.Sigma}
+	if cc.Noise, err = symNoise(nc, &cc, mode, math.Sqrt2*s.Lt2, s.Lt2*(1+boundSlack), rng); err != nil {
 		return nil, err
 	}
-	ctr, err := counter.New(counter.Config{Kind: kind, Dim: simd.PackedLen(n1), Horizon: s.N, Noise: nz, Bound: bound})
+	ctr, err := counter.New(cc)
 	if err != nil {
 		return nil, err
 	}

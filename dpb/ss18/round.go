@@ -264,16 +264,26 @@ func newLeverReg(s Setting, kind counter.Kind, l Levers, mode noise.Mode, rng *r
 // secure Gaussian regularizer of this package. Privacy is what the secure
 // mode proves, and is unaffected.
 func leverNoise(s Setting, lc LeverCal, cc *counter.Config, mode noise.Mode, rng *rand.Rand) (noise.Noise, error) {
-	n1 := s.D + 1
-	nc := noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: n1, Sigma: lc.Sigma, SigmaU: splitSigmaU(lc)}
+	nc := noise.Config{Law: noise.SymGaussianLaw, Mode: noise.Simulated, N: s.D + 1, Sigma: lc.Sigma, SigmaU: splitSigmaU(lc)}
+	return symNoise(nc, cc, mode, leverSensitivity(s, lc), leverEntryBound(s, lc), rng)
+}
+
+// symNoise returns the symmetrised Gaussian node noise nc describes
+// (simulated, as given) for the counter cc, or, in a secure mode, its exact
+// discrete counterpart sized for the packed ℓ2 change sens of an attained
+// neighbouring pair; on the Toeplitz counters (Sqrt, BLT on cc's own ω, λ)
+// it sets cc.Bound to the per-entry data bound entry, clipped there, and
+// the noise pays the slack of that counter's measurement error
+// ([counter.ToeplitzSlackFor] at the noise's grid, [noise.SecureSymGrid]).
+// The calibrated regularizers and the levers build their noise here.
+func symNoise(nc noise.Config, cc *counter.Config, mode noise.Mode, sens, entry float64, rng *rand.Rand) (noise.Noise, error) {
 	if !mode.Secure() {
 		return noise.New(nc, rng)
 	}
-	nc.Mode = mode
-	nc.Sensitivity = leverSensitivity(s, lc)
+	nc.Mode, nc.Sensitivity = mode, sens
 	if cc.Kind == counter.Sqrt || cc.Kind == counter.BLT {
-		cc.Bound = counter.DataBound{Entry: leverEntryBound(s, lc), Clip: true}
-		slack, err := counter.ToeplitzSlackFor(*cc, noise.SecureSymGrid(n1, nc.Sigma, nc.SigmaU))
+		cc.Bound = counter.DataBound{Entry: entry, Clip: true}
+		slack, err := counter.ToeplitzSlackFor(*cc, noise.SecureSymGrid(nc.N, nc.Sigma, nc.SigmaU))
 		if err != nil {
 			return nil, err
 		}
